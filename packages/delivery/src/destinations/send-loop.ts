@@ -1,0 +1,149 @@
+import type { DestinationEnvironment } from './environment.js';
+import { abortFailure, failure } from './failure.js';
+import type { DeliveryFailure, DestinationLimits, EncodedMessage, SendOptions, SendOutcome } from './port.js';
+
+/** What one native request reports for each entry it carried. */
+export type EntryResult =
+  | { status: 'delivered' }
+  | {
+      status: 'failed';
+      failure: DeliveryFailure;
+      /** A temporary per-entry error (the rest of the batch went through): resend it now. */
+      resendable: boolean;
+    };
+
+export const ENTRY_DELIVERED: EntryResult = Object.freeze({ status: 'delivered' });
+
+/** The part of an adapter that moves one native request. */
+export interface RequestSender<TNative> {
+  /** Sends one request (within the adapter's limits) and answers one result per entry, in order. */
+  sendRequest(messages: readonly EncodedMessage<TNative>[], signal: AbortSignal): Promise<EntryResult[]>;
+  /** Classifies an error that failed the whole request (every entry gets it). */
+  classify(error: unknown): DeliveryFailure;
+  /**
+   * Splits messages into requests; by default by `limits.maxBatchEntries` and `maxBatchBytes`.
+   * Answers groups of indices into `messages`.
+   */
+  plan?(messages: readonly EncodedMessage<TNative>[]): number[][];
+}
+
+/** One deadline for the whole send call, joined with the caller's signal. */
+export function deadlineSignal(options: SendOptions | undefined, env: DestinationEnvironment): AbortSignal {
+  const timeout = AbortSignal.timeout(options?.timeoutMs ?? env.timeouts.sendMs);
+  return options?.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
+}
+
+/**
+ * Settles with the promise, or rejects as soon as the signal aborts. Every request goes through
+ * this, so a hanging destination is bounded even where an SDK ignores abort signals (Pub/Sub).
+ */
+export function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) {
+    promise.catch(() => undefined);
+    return Promise.reject(signal.reason as Error);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(signal.reason as Error);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error as Error);
+      },
+    );
+  });
+}
+
+/** Greedy split by entry count and summed size (messages already fit `maxMessageBytes`). */
+export function planBatches(sizes: readonly number[], limits: DestinationLimits): number[][] {
+  const groups: number[][] = [];
+  let current: number[] = [];
+  let bytes = 0;
+  sizes.forEach((size, index) => {
+    if (current.length > 0 && (current.length >= limits.maxBatchEntries || bytes + size > limits.maxBatchBytes)) {
+      groups.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(index);
+    bytes += size;
+  });
+  if (current.length > 0) groups.push(current);
+  return groups;
+}
+
+/** Runs tasks with at most `limit` in flight. */
+async function runLimited(tasks: readonly (() => Promise<void>)[], limit: number): Promise<void> {
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < tasks.length) {
+      const task = tasks[next++];
+      if (task !== undefined) await task();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, tasks.length)) }, worker));
+}
+
+/**
+ * The send loop every adapter shares: plan native requests, send them (a few in flight), record
+ * one outcome per input, then resend only the entries that failed with a temporary per-entry error,
+ * at most `env.resend.maxImmediateResends` times. Whatever is still unsent when the deadline hits
+ * fails as temporary `Timeout`/`Aborted`.
+ */
+export async function sendWithResends<TNative>(
+  batch: readonly EncodedMessage<TNative>[],
+  options: SendOptions | undefined,
+  env: DestinationEnvironment,
+  limits: DestinationLimits,
+  sender: RequestSender<TNative>,
+): Promise<SendOutcome[]> {
+  const outcomes: (SendOutcome | undefined)[] = new Array<SendOutcome | undefined>(batch.length);
+  if (batch.length === 0) return [];
+  const signal = deadlineSignal(options, env);
+  let pending = batch.map((_, index) => index);
+
+  for (let attempt = 0; attempt <= env.resend.maxImmediateResends && pending.length > 0; attempt++) {
+    if (signal.aborted) break;
+    const messages = pending.map((index) => batch[index] as EncodedMessage<TNative>);
+    const groups = sender.plan?.(messages) ?? planBatches(messages.map((m) => m.sizeBytes), limits);
+    const resend: number[] = [];
+    const tasks = groups.map((group) => async () => {
+      const originals = group.map((position) => pending[position] as number);
+      const groupMessages = group.map((position) => messages[position] as EncodedMessage<TNative>);
+      let results: EntryResult[];
+      try {
+        results = await raceAbort(sender.sendRequest(groupMessages, signal), signal);
+      } catch (error) {
+        const requestFailure = abortFailure(signal, error) ?? sender.classify(error);
+        results = groupMessages.map(() => ({ status: 'failed', failure: requestFailure, resendable: false }));
+      }
+      originals.forEach((original, i) => {
+        const result = results[i] ?? missingResult();
+        if (result.status === 'delivered') {
+          outcomes[original] = { status: 'delivered' };
+        } else {
+          outcomes[original] = { status: 'failed', failure: result.failure };
+          if (result.resendable) resend.push(original);
+        }
+      });
+    });
+    await runLimited(tasks, env.maxConcurrentRequests);
+    pending = resend.sort((a, b) => a - b);
+  }
+
+  const notSent = abortFailure(signal, signal.reason) ?? failure('temporary', 'Aborted', 'The send was aborted');
+  return outcomes.map((outcome) => outcome ?? { status: 'failed', failure: notSent });
+}
+
+/** An SDK answered fewer entry results than entries it was given: treat the gap as unknown. */
+function missingResult(): EntryResult {
+  return {
+    status: 'failed',
+    failure: failure('temporary', 'MissingEntryResult', 'The destination did not report this entry'),
+    resendable: false,
+  };
+}

@@ -1,0 +1,61 @@
+import type { CloudEvent } from 'cloudevents';
+import type { DeliveryPayload, Format } from '@herald/model';
+import { CLOUDEVENTS_JSON_CONTENT_TYPE, toCloudEvent } from './cloudevents.js';
+import { deliveryId } from './delivery-id.js';
+
+export interface FormatOptions {
+  /** §6.2 CloudEvents `type` namespace, `com.commercetools` by default. */
+  cloudEventsTypePrefix: string;
+}
+
+/** One delivery rendered in its subscription's format, serialised once. */
+export type FormattedDelivery = PlatformDelivery | CloudEventsDelivery;
+
+interface FormattedCommon {
+  /** The delivery's stable id. */
+  id: string;
+  /** The (possibly payload-not-included) payload that was formatted. */
+  payload: DeliveryPayload;
+  /** The JSON text of the whole body (Platform payload, or structured-mode CloudEvent). */
+  json: string;
+}
+
+export interface PlatformDelivery extends FormattedCommon {
+  format: 'Platform';
+  contentType: 'application/json';
+}
+
+export interface CloudEventsDelivery extends FormattedCommon {
+  format: 'CloudEvents';
+  contentType: typeof CLOUDEVENTS_JSON_CONTENT_TYPE;
+  event: CloudEvent<DeliveryPayload>;
+}
+
+/** Platform format (§6.2): the payload as is, as JSON. */
+export function formatPlatform(payload: DeliveryPayload): PlatformDelivery {
+  return {
+    format: 'Platform',
+    id: deliveryId(payload),
+    payload,
+    json: JSON.stringify(payload),
+    contentType: 'application/json',
+  };
+}
+
+/** CloudEvents format (§6.2) in the JSON event format (structured mode). */
+export function formatCloudEvents(payload: DeliveryPayload, options: FormatOptions): CloudEventsDelivery {
+  const event = toCloudEvent(payload, options.cloudEventsTypePrefix);
+  return {
+    format: 'CloudEvents',
+    id: event.id,
+    payload,
+    // CloudEvent#toJSON normalises `time` and leaves out unset attributes.
+    json: JSON.stringify(event),
+    contentType: CLOUDEVENTS_JSON_CONTENT_TYPE,
+    event,
+  };
+}
+
+export function formatDelivery(payload: DeliveryPayload, format: Format, options: FormatOptions): FormattedDelivery {
+  return format.type === 'CloudEvents' ? formatCloudEvents(payload, options) : formatPlatform(payload);
+}

@@ -1,0 +1,77 @@
+import { systemClock, type Clock } from '@herald/model';
+import { DocumentStore, ProjectStore, type Database } from '@herald/store';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { Logger } from 'pino';
+import { Registry } from 'prom-client';
+import { installAuthHook, requireAuthDeclaration } from './auth/hook.js';
+import type { Authenticator } from './auth/types.js';
+import type { HeraldConfig } from './config/config.js';
+import { correlationIdFor, installCorrelation } from './http/correlation.js';
+import { installErrorBoundary } from './http/errors.js';
+import { installRequestGuards } from './http/guards.js';
+import { installHealthRoutes } from './http/health.js';
+import { installJsonBodyParser } from './http/json-body.js';
+import { installHttpMetrics } from './http/metrics.js';
+import type { ResourceDeps } from './resources/context.js';
+import { ProjectCache, installProjectResolver } from './resources/project-resolver.js';
+import { registerProjectRoutes, type ProjectActions } from './resources/projects/routes.js';
+import { storeDefinition } from './resources/stores/definition.js';
+import { registerVersionedRoutes } from './resources/versioned-routes.js';
+import { httpsOptions } from './server/tls.js';
+import './fastify.js';
+
+export interface GatewayDeps {
+  db: Database;
+  authenticator: Authenticator;
+  logger: Logger | false;
+  clock?: Clock;
+  registry?: Registry;
+}
+
+export interface Gateway {
+  app: FastifyInstance;
+  documents: DocumentStore;
+  projects: ProjectStore;
+  registry: Registry;
+}
+
+/** The Fastify app factory: everything is injected; only the entry point calls `listen`. */
+export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Promise<Gateway> {
+  const clock = deps.clock ?? systemClock;
+  const registry = deps.registry ?? new Registry();
+  const documents = new DocumentStore(deps.db, clock);
+  const projects = new ProjectStore(deps.db, clock);
+  const resourceDeps: ResourceDeps = { documents, projects };
+
+  const app = Fastify({
+    ...(deps.logger === false ? { logger: false } : { loggerInstance: deps.logger as FastifyBaseLogger }),
+    genReqId: correlationIdFor,
+    requestIdLogLabel: 'correlationId',
+    requestIdHeader: false,
+    bodyLimit: config.bodyLimitBytes,
+    // Allows `/{projectKey}/stores/key=abc` and long-enough ids; longer params are 404s.
+    maxParamLength: 512,
+    disableRequestLogging: false,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true },
+    ...(config.tls === undefined ? {} : { https: httpsOptions(config.tls) }),
+  }) as unknown as FastifyInstance;
+
+  installErrorBoundary(app);
+  installCorrelation(app);
+  installRequestGuards(app);
+  installJsonBodyParser(app);
+  requireAuthDeclaration(app);
+  installAuthHook(app, deps.authenticator);
+  const projectCache = new ProjectCache(projects, clock);
+  installProjectResolver(app, projectCache);
+  installHttpMetrics(app, registry);
+  installHealthRoutes(app, deps.db);
+
+  const projectActions: ProjectActions = {};
+  registerProjectRoutes(app, resourceDeps, projectCache, projectActions);
+  registerVersionedRoutes(app, storeDefinition, resourceDeps);
+
+  await app.ready();
+  return { app, documents, projects, registry };
+}

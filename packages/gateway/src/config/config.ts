@@ -1,0 +1,91 @@
+import { readFileSync } from 'node:fs';
+import { VARIABLES } from './variables.js';
+
+export interface TlsConfig {
+  cert: string;
+  key: string;
+  /** Plain-HTTP listener that answers 404 with HTML (§1.3, §7); undefined = none. */
+  plainHttpPort: number | undefined;
+}
+
+/** The one validated, frozen configuration of a gateway process. */
+export interface HeraldConfig {
+  port: number;
+  host: string;
+  databaseUrl: string | undefined;
+  logLevel: string;
+  projects: readonly string[];
+  mode: 'production' | 'development';
+  bodyLimitBytes: number;
+  tls: TlsConfig | undefined;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+const PROJECT_KEY = /^[a-z0-9][a-z0-9-]{1,35}$/;
+
+function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function oneOf<T extends string>(env: NodeJS.ProcessEnv, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!(allowed as readonly string[]).includes(raw)) throw new ConfigError(`${name} must be one of ${allowed.join(', ')}`);
+  return raw as T;
+}
+
+/** Rejects HERALD_* variables nobody reads: a typo must not silently fall back to a default. */
+function rejectUnknown(env: NodeJS.ProcessEnv): void {
+  const known = new Set(VARIABLES.map((variable) => variable.name));
+  const unknown = Object.keys(env).filter((name) => name.startsWith('HERALD_') && !known.has(name));
+  if (unknown.length > 0) throw new ConfigError(`Unknown configuration variable(s): ${unknown.join(', ')}`);
+}
+
+function readTls(env: NodeJS.ProcessEnv): TlsConfig | undefined {
+  const certPath = env.HERALD_TLS_CERT;
+  const keyPath = env.HERALD_TLS_KEY;
+  if (!certPath && !keyPath) return undefined;
+  if (!certPath || !keyPath) throw new ConfigError('HERALD_TLS_CERT and HERALD_TLS_KEY must be set together');
+  return {
+    cert: readFileSync(certPath, 'utf8'),
+    key: readFileSync(keyPath, 'utf8'),
+    plainHttpPort: env.HERALD_HTTP_PORT ? integer(env, 'HERALD_HTTP_PORT', 0, 0, 65535) : undefined,
+  };
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv): HeraldConfig {
+  rejectUnknown(env);
+  const projects = (env.HERALD_PROJECTS ?? '')
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
+  for (const key of projects) {
+    if (!PROJECT_KEY.test(key)) throw new ConfigError(`HERALD_PROJECTS: "${key}" is not a valid project key (${PROJECT_KEY})`);
+  }
+  const config: HeraldConfig = {
+    port: integer(env, 'PORT', 8080, 0, 65535),
+    host: env.HOST || '127.0.0.1',
+    databaseUrl: env.DATABASE_URL || undefined,
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+    projects,
+    mode: oneOf(env, 'HERALD_MODE', ['production', 'development'] as const, 'production'),
+    bodyLimitBytes: integer(env, 'HERALD_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    tls: readTls(env),
+  };
+  return Object.freeze(config);
+}
+
+/** A configuration for tests and embedding: defaults, with overrides. */
+export function defaultConfig(overrides: Partial<HeraldConfig> = {}): HeraldConfig {
+  return Object.freeze({ ...loadConfig({}), ...overrides });
+}

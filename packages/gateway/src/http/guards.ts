@@ -1,0 +1,35 @@
+import { ApiError } from '@herald/model';
+import type { FastifyInstance } from 'fastify';
+
+/** §8: requests whose URL plus headers are longer than about 15 KB are blocked. */
+export const MAX_URL_AND_HEADERS_BYTES = 15 * 1024;
+
+const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE']);
+
+function urlAndHeadersBytes(url: string, rawHeaders: readonly string[]): number {
+  let bytes = Buffer.byteLength(url);
+  for (const part of rawHeaders) bytes += Buffer.byteLength(part) + 2;
+  return bytes;
+}
+
+/** §8 "Also blocked": oversized URL plus headers, a body where none is allowed, an upgrade header. */
+export function installRequestGuards(app: FastifyInstance): void {
+  app.addHook('onRequest', async (request) => {
+    if (urlAndHeadersBytes(request.url, request.raw.rawHeaders) > MAX_URL_AND_HEADERS_BYTES) {
+      throw new ApiError(431, {
+        code: 'InvalidInput',
+        message: `The request URL and headers exceed ${MAX_URL_AND_HEADERS_BYTES} bytes.`,
+      });
+    }
+    if (request.headers.upgrade !== undefined) {
+      throw new ApiError(400, { code: 'InvalidInput', message: 'Protocol upgrades are not supported.' });
+    }
+    if (BODYLESS_METHODS.has(request.method)) {
+      const length = request.headers['content-length'];
+      const chunked = request.headers['transfer-encoding'] !== undefined;
+      if (chunked || (length !== undefined && length !== '0')) {
+        throw new ApiError(400, { code: 'InvalidInput', message: `A ${request.method} request must not have a body.` });
+      }
+    }
+  });
+}

@@ -1,0 +1,47 @@
+import { invalidInput } from '@herald/model';
+
+type RawQuery = Record<string, string | string[] | undefined>;
+
+/** Values of a parameter that may be repeated (`where`, `sort`, `expand`, `var.x`). */
+export function repeated(query: RawQuery, name: string): string[] {
+  const value = query[name];
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value : [value];
+}
+
+/** A parameter that must appear at most once. */
+export function single(query: RawQuery, name: string): string | undefined {
+  const value = query[name];
+  if (Array.isArray(value)) {
+    if (value.length > 1) throw invalidInput(`The parameter '${name}' must not be repeated.`);
+    return value[0];
+  }
+  return value;
+}
+
+/** §4.1: `var.<name>` parameters (name `^[a-zA-Z0-9]+$`), each possibly repeated. */
+export function predicateVariables(query: RawQuery): Record<string, string[]> {
+  const vars: Record<string, string[]> = {};
+  for (const name of Object.keys(query)) {
+    const match = /^var\.([a-zA-Z0-9]+)$/.exec(name);
+    if (match?.[1] !== undefined) vars[match[1]] = repeated(query, name);
+  }
+  return vars;
+}
+
+/** A required integer `version` query parameter (deletes). */
+export function versionParam(query: RawQuery): number {
+  const raw = single(query, 'version');
+  if (raw === undefined) throw invalidInput("Missing required query parameter 'version'.");
+  const version = Number(raw);
+  if (!Number.isSafeInteger(version) || version < 1) throw invalidInput(`Invalid version '${raw}'.`);
+  return version;
+}
+
+export function booleanParam(query: RawQuery, name: string, fallback: boolean): boolean {
+  const raw = single(query, name);
+  if (raw === undefined) return fallback;
+  if (raw === 'true') return true;
+  if (raw === 'false') return false;
+  throw invalidInput(`The parameter '${name}' must be true or false.`);
+}

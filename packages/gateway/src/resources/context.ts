@@ -1,0 +1,47 @@
+
+import type { BaseResource, Initiator } from '@herald/model';
+import type { DocumentStore, Locator, Project, ProjectStore, WriteContext } from '@herald/store';
+import type { FastifyRequest } from 'fastify';
+import type { AuthContext } from '../auth/types.js';
+
+/** What a resource service knows about the request it serves. */
+export interface RequestContext {
+  projectKey: string;
+  project: Project;
+  auth: AuthContext | undefined;
+  write: WriteContext;
+  /** Reads another resource of the project (reference validation). */
+  load<T extends BaseResource>(typeId: string, locator: Locator): Promise<T | undefined>;
+}
+
+/** Services every resource module receives (constructor-style injection, no globals). */
+export interface ResourceDeps {
+  documents: DocumentStore;
+  projects: ProjectStore;
+}
+
+/** `createdBy` / `lastModifiedBy` from the token (§2.1). */
+export function initiatorOf(auth: AuthContext | undefined): Initiator | undefined {
+  if (auth === undefined) return undefined;
+  const initiator: Initiator = { isPlatformClient: false, clientId: auth.clientId };
+  if (auth.customerId !== undefined) initiator.customer = { typeId: 'customer', id: auth.customerId };
+  if (auth.anonymousId !== undefined) initiator.anonymousId = auth.anonymousId;
+  return initiator;
+}
+
+export function requestContext(request: FastifyRequest, documents: DocumentStore): RequestContext {
+  const project = request.project;
+  if (project === undefined) throw new Error('requestContext() used on a route without a project');
+  const initiator = initiatorOf(request.auth);
+  return {
+    projectKey: project.key,
+    project,
+    auth: request.auth,
+    write: {
+      projectKey: project.key,
+      storeMessages: project.messages.enabled,
+      ...(initiator === undefined ? {} : { initiator }),
+    },
+    load: (typeId, locator) => documents.get(project.key, typeId, locator),
+  };
+}

@@ -1,0 +1,160 @@
+import {
+  invalidInput,
+  type BaseResource,
+  type CustomFields,
+  type MessagePayload,
+  type ResourceIdentifier,
+} from '@herald/model';
+import type { Locator } from '@herald/store';
+import type { ActionHandlers } from './update-actions.js';
+import type { RequestContext } from './context.js';
+
+/** The parts of a Type (`/{projectKey}/types`) that custom-field validation reads. */
+export interface FieldDefinition {
+  name: string;
+  required?: boolean;
+  type: { name: string; values?: Array<{ key: string }>; elementType?: { name: string } };
+}
+
+export interface TypeDocument extends BaseResource {
+  key: string;
+  resourceTypeIds: string[];
+  fieldDefinitions: FieldDefinition[];
+}
+
+type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;
+
+function identifierLocator(value: unknown, field: string): Locator {
+  const identifier = value as ResourceIdentifier | undefined;
+  if (typeof identifier?.id === 'string') return { id: identifier.id };
+  if (typeof identifier?.key === 'string') return { key: identifier.key };
+  throw invalidInput(`'${field}' must identify a Type by id or key.`, { field });
+}
+
+function matchesFieldType(type: FieldDefinition['type'], value: unknown): boolean {
+  switch (type.name) {
+    case 'Boolean':
+      return typeof value === 'boolean';
+    case 'Number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'String':
+    case 'Date':
+    case 'Time':
+    case 'DateTime':
+      return typeof value === 'string';
+    case 'LocalizedString':
+      return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
+    case 'Enum':
+    case 'LocalizedEnum':
+      return typeof value === 'string' && (type.values ?? []).some((option) => option.key === value);
+    case 'Set':
+      return Array.isArray(value) && value.every((item) => matchesFieldType(type.elementType ?? { name: 'Unknown' }, item));
+    case 'Money':
+      return typeof value === 'object' && value !== null && typeof (value as { centAmount?: unknown }).centAmount === 'number';
+    case 'Reference':
+      return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string';
+    default:
+      return true;
+  }
+}
+
+/** Validates `fields` against the Type's field definitions (unknown names, types, required ones). */
+export function validateCustomFields(type: TypeDocument, fields: Record<string, unknown>, checkRequired: boolean): void {
+  const definitions = new Map(type.fieldDefinitions.map((definition) => [definition.name, definition]));
+  for (const [name, value] of Object.entries(fields)) {
+    const definition = definitions.get(name);
+    if (definition === undefined) {
+      throw invalidInput(`The custom field '${name}' is not defined by the Type '${type.key}'.`, { field: name });
+    }
+    if (!matchesFieldType(definition.type, value)) {
+      throw invalidInput(`The value of custom field '${name}' does not match its type ${definition.type.name}.`, {
+        field: name,
+        invalidValue: value,
+      });
+    }
+  }
+  if (checkRequired) {
+    for (const definition of type.fieldDefinitions) {
+      if (definition.required === true && fields[definition.name] === undefined) {
+        throw invalidInput(`The custom field '${definition.name}' is required by the Type '${type.key}'.`, {
+          field: definition.name,
+        });
+      }
+    }
+  }
+}
+
+async function loadType(load: Load, identifier: unknown, resourceTypeId: string, field: string): Promise<TypeDocument> {
+  const type = await load<TypeDocument>('type', identifierLocator(identifier, field));
+  if (type === undefined) throw invalidInput(`The Type referenced by '${field}' does not exist.`, { field });
+  if (!type.resourceTypeIds.includes(resourceTypeId)) {
+    throw invalidInput(`The Type '${type.key}' cannot be used for resources of type '${resourceTypeId}'.`, { field });
+  }
+  return type;
+}
+
+function fieldMap(value: unknown, field: string): Record<string, unknown> {
+  if (value === undefined || value === null) return {};
+  if (typeof value !== 'object' || Array.isArray(value)) throw invalidInput(`'${field}' must be an object.`, { field });
+  return value as Record<string, unknown>;
+}
+
+/** A `custom` draft (`{type: {key|id}, fields}`) resolved and validated against its Type. */
+export async function customFromDraft(
+  draft: unknown,
+  resourceTypeId: string,
+  ctx: Pick<RequestContext, 'load'>,
+): Promise<CustomFields | undefined> {
+  if (draft === undefined || draft === null) return undefined;
+  const custom = draft as { type?: unknown; fields?: unknown };
+  const type = await loadType(ctx.load, custom.type, resourceTypeId, 'custom.type');
+  const fields = fieldMap(custom.fields, 'custom.fields');
+  validateCustomFields(type, fields, true);
+  return { type: { typeId: 'type', id: type.id }, fields };
+}
+
+interface Customizable extends BaseResource {
+  custom?: CustomFields;
+}
+
+/** Message type prefix per resource type, for the Custom* messages (e.g. `StoreCustomTypeSet`). */
+function prefix(resourceTypeId: string): string {
+  return resourceTypeId
+    .split('-')
+    .map((part) => part.charAt(0).toUpperCase() + part.slice(1))
+    .join('');
+}
+
+/** `setCustomType` and `setCustomField`, shared by every resource with custom fields. */
+export function customFieldActions<D extends Customizable>(resourceTypeId: string): ActionHandlers<D> {
+  const name = prefix(resourceTypeId);
+  return {
+    async setCustomType(doc, action, { reader }): Promise<MessagePayload[]> {
+      if (action.type === undefined || action.type === null) {
+        const hadType = doc.custom !== undefined;
+        delete doc.custom;
+        return hadType ? [{ type: `${name}CustomTypeRemoved` }] : [];
+      }
+      const type = await loadType(reader.get, action.type, resourceTypeId, 'type');
+      const fields = fieldMap(action.fields, 'fields');
+      validateCustomFields(type, fields, true);
+      doc.custom = { type: { typeId: 'type', id: type.id }, fields };
+      return [{ type: `${name}CustomTypeSet`, customFields: doc.custom }];
+    },
+    async setCustomField(doc, action, { reader }): Promise<MessagePayload[]> {
+      const fieldName = action.name;
+      if (typeof fieldName !== 'string') throw invalidInput("'name' must be a string.", { field: 'name' });
+      if (doc.custom === undefined) throw invalidInput('The resource has no custom type; use setCustomType first.');
+      const type = await reader.get<TypeDocument>('type', { id: doc.custom.type.id });
+      const existed = Object.hasOwn(doc.custom.fields, fieldName);
+      if (action.value === undefined || action.value === null) {
+        if (!existed) return [];
+        delete doc.custom.fields[fieldName];
+        return [{ type: `${name}CustomFieldRemoved`, name: fieldName }];
+      }
+      if (type !== undefined) validateCustomFields(type, { [fieldName]: action.value }, false);
+      doc.custom.fields[fieldName] = action.value;
+      return [{ type: existed ? `${name}CustomFieldChanged` : `${name}CustomFieldAdded`, name: fieldName, value: action.value }];
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import { resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
+import { expandReferences, type Locator, type ServerFields, type TransactionReader } from '@herald/store';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { booleanParam, predicateVariables, repeated, single, versionParam } from '../http/query-params.js';
+import { requestContext, type RequestContext, type ResourceDeps } from './context.js';
+import { applyActions, parseUpdateBody, type ActionHandlers } from './update-actions.js';
+
+/**
+ * Everything that makes a resource type: the template each resource module fills in. The eight
+ * operations (get/update/delete by id and by key, query, create) come from `registerVersionedRoutes`.
+ */
+export interface ResourceDefinition<D extends BaseResource> {
+  typeId: string;
+  /** Path segment under `/{projectKey}/`, e.g. `stores`. */
+  path: string;
+  scopes: { view: readonly string[]; manage: readonly string[] };
+  /** Validates a draft into the document fields (throws 400s). Runs before the transaction. */
+  fromDraft(draft: unknown, ctx: RequestContext): Promise<Omit<D, ServerFields>> | Omit<D, ServerFields>;
+  createdMessages?(doc: D): MessagePayload[];
+  actions: ActionHandlers<D>;
+  deletedMessages?(doc: D): MessagePayload[];
+  /** Whether `dataErasure` is accepted on delete (resources that hold personal data). */
+  personalData?: boolean;
+}
+
+type Params = { projectKey: string; id?: string; key?: string };
+type Query = Record<string, string | string[] | undefined>;
+
+function locatorOf(params: Params): Locator {
+  return params.key !== undefined ? { key: params.key } : { id: params.id ?? '' };
+}
+
+export function registerVersionedRoutes<D extends BaseResource>(
+  app: FastifyInstance,
+  definition: ResourceDefinition<D>,
+  deps: ResourceDeps,
+): void {
+  const { documents } = deps;
+  const base = `/:projectKey/${definition.path}`;
+  const view = { auth: { anyOf: [...definition.scopes.view, ...definition.scopes.manage] } } as const;
+  const manage = { auth: { anyOf: definition.scopes.manage } } as const;
+
+  const expand = async (request: FastifyRequest, doc: D): Promise<D> => {
+    const paths = repeated(request.query as Query, 'expand');
+    if (paths.length === 0) return doc;
+    const projectKey = (request.params as Params).projectKey;
+    return expandReferences(doc, paths, (typeId, ids) => documents.getMany(projectKey, typeId, ids));
+  };
+
+  const read = async (request: FastifyRequest) => {
+    const params = request.params as Params;
+    const doc = await documents.get<D>(params.projectKey, definition.typeId, locatorOf(params));
+    if (doc === undefined) throw resourceNotFound(notFoundMessage(definition.typeId, locatorOf(params)));
+    return expand(request, doc);
+  };
+
+  const update = async (request: FastifyRequest) => {
+    const ctx = requestContext(request, documents);
+    const { version, actions } = parseUpdateBody(request.body);
+    const doc = await documents.update<D>(
+      ctx.write,
+      definition.typeId,
+      locatorOf(request.params as Params),
+      version,
+      async (current: D, reader: TransactionReader) => {
+        const messages = await applyActions(definition.actions, current, actions, { ctx, reader });
+        return { doc: current, messages };
+      },
+    );
+    return expand(request, doc);
+  };
+
+  const remove = async (request: FastifyRequest) => {
+    const ctx = requestContext(request, documents);
+    const query = request.query as Query;
+    const dataErasure = definition.personalData === true ? booleanParam(query, 'dataErasure', false) : false;
+    const doc = await documents.delete<D>(ctx.write, definition.typeId, locatorOf(request.params as Params), versionParam(query), {
+      dataErasure,
+      ...(definition.deletedMessages === undefined ? {} : { messages: definition.deletedMessages }),
+    });
+    return expand(request, doc);
+  };
+
+  app.get(base, { config: view }, async (request) => {
+    const query = request.query as Query;
+    const page = await documents.query<D>((request.params as Params).projectKey, definition.typeId, {
+      where: repeated(query, 'where'),
+      vars: predicateVariables(query),
+      sort: repeated(query, 'sort'),
+      limit: single(query, 'limit'),
+      offset: single(query, 'offset'),
+      withTotal: single(query, 'withTotal'),
+    });
+    if (repeated(query, 'expand').length > 0) {
+      page.results = await Promise.all(page.results.map((doc) => expand(request, doc)));
+    }
+    return page;
+  });
+
+  app.post(base, { config: manage }, async (request, reply) => {
+    const ctx = requestContext(request, documents);
+    const fields = await definition.fromDraft(request.body, ctx);
+    const doc = await documents.create<D>(ctx.write, definition.typeId, fields, definition.createdMessages);
+    return reply.status(201).send(await expand(request, doc));
+  });
+
+  for (const path of [`${base}/:id`, `${base}/key=:key`]) {
+    app.get(path, { config: view }, read);
+    app.post(path, { config: manage }, update);
+    app.delete(path, { config: manage }, remove);
+  }
+}
+
+export function notFoundMessage(typeId: string, locator: Locator): string {
+  const what = 'id' in locator ? `id '${locator.id}'` : `key '${locator.key}'`;
+  return `The ${typeId} with ${what} was not found.`;
+}

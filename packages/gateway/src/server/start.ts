@@ -1,0 +1,50 @@
+import { once } from 'node:events';
+import type { Server } from 'node:http';
+import { openDatabase, ProjectStore, type Database } from '@herald/store';
+import { pino, type Logger } from 'pino';
+import { buildGateway, type Gateway } from '../app.js';
+import type { HeraldConfig } from '../config/config.js';
+import { plainHttpRefuser } from './tls.js';
+
+export interface RunningHerald {
+  gateway: Gateway;
+  db: Database;
+  /** The address the API listens on, e.g. `http://127.0.0.1:8080`. */
+  url: string;
+  stop(): Promise<void>;
+}
+
+/** Redacts every place a secret can appear in a request log line. */
+export const LOG_REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'];
+
+export function createLogger(config: Pick<HeraldConfig, 'logLevel'>): Logger {
+  return pino({ level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } });
+}
+
+/** `herald serve`: database, migrations, projects, the API (and its plain-HTTP refuser with TLS). */
+export async function startHerald(config: HeraldConfig, logger: Logger = createLogger(config)): Promise<RunningHerald> {
+  const db = await openDatabase(config.databaseUrl);
+  const projects = new ProjectStore(db);
+  for (const key of config.projects) await projects.ensure(key);
+  const gateway = await buildGateway(config, { db, logger });
+  const address = await gateway.app.listen({ port: config.port, host: config.host });
+
+  let refuser: Server | undefined;
+  if (config.tls?.plainHttpPort !== undefined) {
+    refuser = plainHttpRefuser();
+    refuser.listen(config.tls.plainHttpPort, config.host);
+    await once(refuser, 'listening');
+  }
+  logger.info({ address, database: db.driver, projects: config.projects }, 'herald gateway listening');
+
+  return {
+    gateway,
+    db,
+    url: address,
+    async stop() {
+      refuser?.close();
+      await gateway.app.close();
+      await db.close();
+    },
+  };
+}

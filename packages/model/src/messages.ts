@@ -1,0 +1,93 @@
+import type { Initiator, Reference, UserProvidedIdentifiers } from './references.js';
+
+/**
+ * A message as stored and served by the Messages API (§6.1, §6.2): common fields plus the
+ * payload fields of its `type`.
+ */
+export interface Message {
+  id: string;
+  version: number;
+  sequenceNumber: number;
+  resource: Reference;
+  resourceVersion: number;
+  resourceUserProvidedIdentifiers?: UserProvidedIdentifiers;
+  type: string;
+  createdAt: string;
+  lastModifiedAt: string;
+  createdBy?: Initiator;
+  lastModifiedBy?: Initiator;
+  [payloadField: string]: unknown;
+}
+
+/** The payload part of a message: its `type` and the type-specific fields. */
+export interface MessagePayload {
+  type: string;
+  [payloadField: string]: unknown;
+}
+
+/** Message types Herald knows per resource type; subscriptions validate `types` against this. */
+export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
+  'business-unit': [
+    'BusinessUnitCreated',
+    'BusinessUnitDeleted',
+    'BusinessUnitNameChanged',
+    'BusinessUnitContactEmailSet',
+    'BusinessUnitParentChanged',
+    'BusinessUnitStatusChanged',
+    'BusinessUnitAddressAdded',
+    'BusinessUnitAddressChanged',
+    'BusinessUnitAddressRemoved',
+    'BusinessUnitBillingAddressAdded',
+    'BusinessUnitBillingAddressRemoved',
+    'BusinessUnitShippingAddressAdded',
+    'BusinessUnitShippingAddressRemoved',
+    'BusinessUnitDefaultBillingAddressSet',
+    'BusinessUnitDefaultShippingAddressSet',
+    'BusinessUnitAssociateAdded',
+    'BusinessUnitAssociateChanged',
+    'BusinessUnitAssociateRemoved',
+    'BusinessUnitAssociatesSet',
+    'BusinessUnitStoreAdded',
+    'BusinessUnitStoreRemoved',
+    'BusinessUnitStoresSet',
+    'BusinessUnitStoreModeChanged',
+    'BusinessUnitAddressCustomFieldAdded',
+    'BusinessUnitAddressCustomFieldChanged',
+    'BusinessUnitAddressCustomFieldRemoved',
+    'BusinessUnitAddressCustomTypeSet',
+    'BusinessUnitAddressCustomTypeRemoved',
+    'BusinessUnitCustomFieldAdded',
+    'BusinessUnitCustomFieldChanged',
+    'BusinessUnitCustomFieldRemoved',
+    'BusinessUnitCustomTypeSet',
+    'BusinessUnitCustomTypeRemoved',
+  ],
+  'quote-request': [
+    'QuoteRequestCreated',
+    'QuoteRequestStateChanged',
+    'QuoteRequestStateTransition',
+    'QuoteRequestDeleted',
+    'QuoteRequestCustomerChanged',
+  ],
+  customer: [
+    'CustomerCreated',
+    'CustomerDeleted',
+    'CustomerEmailChanged',
+    'CustomerFirstNameSet',
+    'CustomerLastNameSet',
+    'CustomerCustomFieldAdded',
+    'CustomerCustomFieldChanged',
+    'CustomerCustomFieldRemoved',
+    'CustomerCustomTypeSet',
+    'CustomerCustomTypeRemoved',
+  ],
+  store: ['StoreCreated', 'StoreDeleted', 'StoreNameSet', 'StoreLanguagesChanged'],
+  cart: [],
+  state: [],
+  type: [],
+  subscription: [],
+};
+
+export function isKnownMessageType(resourceTypeId: string, type: string): boolean {
+  return MESSAGE_TYPES[resourceTypeId]?.includes(type) ?? false;
+}

@@ -1,0 +1,32 @@
+import type { PGlite, Transaction } from '@electric-sql/pglite';
+import type { Database, Queryable, QueryResult } from './types.js';
+
+function wrap(target: PGlite | Transaction): Queryable {
+  return {
+    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
+      const result = await target.query<Row>(sql, params as unknown[]);
+      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+    },
+    async exec(sql: string): Promise<void> {
+      await target.exec(sql);
+    },
+  };
+}
+
+/**
+ * PGlite: PostgreSQL compiled to WebAssembly, in-process. `dataDir` undefined means in memory.
+ * Queries of one instance run one at a time, which is fine for the embedded default.
+ */
+export async function openPglite(dataDir: string | undefined): Promise<Database> {
+  const { PGlite } = await import('@electric-sql/pglite');
+  const pg = dataDir === undefined ? new PGlite() : new PGlite(dataDir);
+  await pg.waitReady;
+  const base = wrap(pg);
+  return {
+    driver: 'pglite',
+    query: base.query,
+    exec: base.exec,
+    transaction: (work) => pg.transaction((tx) => work(wrap(tx))),
+    close: () => pg.close(),
+  };
+}

@@ -1,0 +1,35 @@
+/** The part of a connection that runs statements; a transaction hands one of these to its callback. */
+export interface Queryable {
+  query<Row = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<QueryResult<Row>>;
+  /** Runs a script of several statements without parameters (migrations). */
+  exec(sql: string): Promise<void>;
+}
+
+export interface QueryResult<Row> {
+  rows: Row[];
+  rowCount: number;
+}
+
+export type DatabaseDriver = 'pglite' | 'postgres';
+
+/**
+ * One interface over both drivers. Everything above the store talks to this, never to `pg` or
+ * PGlite directly, so the same migrations and the same storage suite run on both.
+ */
+export interface Database extends Queryable {
+  readonly driver: DatabaseDriver;
+  /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
+  transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** A database error with the PostgreSQL SQLSTATE, normalised across drivers. */
+export function sqlState(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    return typeof code === 'string' ? code : undefined;
+  }
+  return undefined;
+}
+
+export const UNIQUE_VIOLATION = '23505';

@@ -1,0 +1,37 @@
+import type { BaseResource, Initiator, MessagePayload } from '@herald/model';
+import type { Queryable } from '../database/types.js';
+
+/** Who writes, and where: every write is scoped to one project. */
+export interface WriteContext {
+  projectKey: string;
+  initiator?: Initiator;
+  /**
+   * Whether messages are kept for the Messages API (project setting, §6.2). Messages are always
+   * appended to the outbox: subscriptions receive them even when the Messages API is off.
+   */
+  storeMessages?: boolean;
+}
+
+/** Addresses one resource by id or by key. */
+export type Locator = { id: string } | { key: string };
+
+/** Fields the store owns; services never set them. */
+export type ServerFields = 'id' | 'version' | 'createdAt' | 'lastModifiedAt' | 'createdBy' | 'lastModifiedBy';
+
+/** What an update produces: the new document (server fields are overwritten) and its messages. */
+export interface UpdateResult<D extends BaseResource> {
+  doc: D;
+  messages?: MessagePayload[];
+}
+
+/** Reads inside the write's transaction, for validation that must see a consistent state. */
+export interface TransactionReader {
+  get<T extends BaseResource>(typeId: string, locator: Locator): Promise<T | undefined>;
+  /** The raw connection of the transaction, for services that keep their own tables. */
+  readonly tx: Queryable;
+}
+
+export interface DeleteOptions<D extends BaseResource> {
+  dataErasure?: boolean;
+  messages?: (doc: D) => MessagePayload[];
+}

@@ -1,0 +1,18 @@
+export type { Database, Queryable, QueryResult, DatabaseDriver } from './database/types.js';
+export { sqlState, UNIQUE_VIOLATION } from './database/types.js';
+export { openDatabase, parseDatabaseUrl, DEFAULT_DATABASE_URL, type DatabaseLocation } from './database/open.js';
+export { runMigrations, MIGRATIONS } from './migrations/run.js';
+export { DocumentStore, runPagedQuery, type QueryRequest } from './documents/document-store.js';
+export type {
+  WriteContext,
+  Locator,
+  ServerFields,
+  UpdateResult,
+  TransactionReader,
+  DeleteOptions,
+} from './documents/types.js';
+export { userProvidedIdentifiers } from './documents/identifiers.js';
+export { appendChange, appendMessages } from './outbox/append.js';
+export { ProjectStore, newProject, type Project } from './projects/project-store.js';
+export * from './query/index.js';
+export * from './expand/index.js';

@@ -1,0 +1,29 @@
+import type { Database } from '../database/types.js';
+import { initialSchema } from './001-initial.js';
+
+interface Migration {
+  id: number;
+  name: string;
+  sql: string;
+}
+
+/** Append-only: a migration, once released, is never edited; a change is a new entry. */
+export const MIGRATIONS: readonly Migration[] = [{ id: 1, name: 'initial', sql: initialSchema }];
+
+/** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */
+const MIGRATION_LOCK_ID = 7_042_001;
+
+export async function runMigrations(db: Database): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+    await tx.query(`CREATE TABLE IF NOT EXISTS herald_migrations (
+      id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    const applied = await tx.query<{ id: number }>('SELECT id FROM herald_migrations');
+    const done = new Set(applied.rows.map((row) => row.id));
+    for (const migration of MIGRATIONS) {
+      if (done.has(migration.id)) continue;
+      await tx.exec(migration.sql);
+      await tx.query('INSERT INTO herald_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name]);
+    }
+  });
+}

@@ -1,0 +1,277 @@
+/**
+ * Recursive-descent parser of query predicates (§4.4), commercetools style:
+ *
+ *   predicate  := conjunction ("or" conjunction)*
+ *   conjunction:= unary ("and" unary)*                  -- "and" binds tighter than "or"
+ *   unary      := "not" "(" predicate ")" | "(" predicate ")" | field test
+ *   test       := "(" predicate ")"                      -- nested: name(en = "x")
+ *               | operator operand                       -- = != <> < <= > >=
+ *               | ["not"] "in" list
+ *               | "contains" ("any" | "all") list
+ *               | "is" ["not"] ("empty" | "defined")
+ *   list       := "(" operand ("," operand)* ")" | variable
+ *   operand    := string | number | "true" | "false" | variable
+ *
+ * Keywords are case-insensitive; field names are identifiers and case-sensitive. Only the three
+ * grouping forms recurse, and each one counts against MAX_NESTING_DEPTH before it recurses, so a
+ * hostile input cannot overflow the stack; `and`/`or` chains are loops.
+ */
+import type { ComparisonOperator, FieldTest, Operand, Predicate, VariableValue } from './ast.js';
+import { predicateError, quote } from './errors.js';
+import { MAX_LIST_VALUES, MAX_NESTING_DEPTH, MAX_PREDICATE_LENGTH } from './limits.js';
+import { type Token, tokenize } from './tokenizer.js';
+import { unsupportedTextReason } from './values.js';
+
+/** `var.<name>` parameters keyed by name; a repeated parameter is a list. */
+export type Variables = Readonly<Record<string, readonly string[]>>;
+
+/** Parses one `where` value; throws a 400 InvalidInput that names the position on any error. */
+export function parsePredicate(input: string, vars: Variables = {}): Predicate {
+  if (input.length > MAX_PREDICATE_LENGTH) {
+    throw predicateError(MAX_PREDICATE_LENGTH, `the predicate is longer than ${MAX_PREDICATE_LENGTH} characters`);
+  }
+  return new Parser(tokenize(input), vars).parse();
+}
+
+class Parser {
+  private index = 0;
+  private depth = 0;
+
+  constructor(
+    private readonly tokens: readonly Token[],
+    private readonly vars: Variables,
+  ) {}
+
+  parse(): Predicate {
+    const predicate = this.disjunction();
+    const token = this.peek();
+    if (token.type !== 'end') throw this.expected('"and", "or" or the end of the predicate', token);
+    return predicate;
+  }
+
+  private disjunction(): Predicate {
+    const operands = [this.conjunction()];
+    while (this.peekKeyword('or')) {
+      this.index++;
+      operands.push(this.conjunction());
+    }
+    return operands.length === 1 ? (operands[0] as Predicate) : { kind: 'or', operands };
+  }
+
+  private conjunction(): Predicate {
+    const operands = [this.unary()];
+    while (this.peekKeyword('and')) {
+      this.index++;
+      operands.push(this.unary());
+    }
+    return operands.length === 1 ? (operands[0] as Predicate) : { kind: 'and', operands };
+  }
+
+  private unary(): Predicate {
+    const token = this.peek();
+    if (token.type === 'symbol' && token.text === '(') {
+      return this.group(token.position, () => this.disjunction());
+    }
+    if (token.type === 'identifier') {
+      const following = this.tokens[this.index + 1];
+      if (isKeyword(token, 'not') && following?.type === 'symbol' && following.text === '(') {
+        this.index++;
+        return this.group(following.position, () => ({ kind: 'not', operand: this.disjunction() }));
+      }
+      this.index++;
+      return { kind: 'field', field: token.text, position: token.position, test: this.test(token.text) };
+    }
+    throw this.expected('a field name, "not(" or "("', token);
+  }
+
+  /** Parses `( inner )` at the current token, counting one level of nesting. */
+  private group<T>(position: number, inner: () => T): T {
+    if (this.depth >= MAX_NESTING_DEPTH) {
+      throw predicateError(position, `the predicate is nested more than ${MAX_NESTING_DEPTH} levels deep`);
+    }
+    this.depth++;
+    this.index++; // the "("
+    const result = inner();
+    this.expectSymbol(')');
+    this.depth--;
+    return result;
+  }
+
+  private test(field: string): FieldTest {
+    const token = this.peek();
+    if (token.type === 'symbol' && token.text === '(') {
+      return this.group(token.position, () => ({ kind: 'nested', predicate: this.disjunction() }));
+    }
+    if (token.type === 'operator') {
+      this.index++;
+      const operator: ComparisonOperator = token.text === '<>' ? '!=' : (token.text as ComparisonOperator);
+      return { kind: 'compare', operator, value: this.scalarOperand() };
+    }
+    if (isKeyword(token, 'in')) {
+      this.index++;
+      return { kind: 'in', negated: false, values: this.list() };
+    }
+    if (isKeyword(token, 'not')) {
+      this.index++;
+      this.expectKeyword('in');
+      return { kind: 'in', negated: true, values: this.list() };
+    }
+    if (isKeyword(token, 'contains')) {
+      this.index++;
+      const mode = this.peek();
+      if (!isKeyword(mode, 'any') && !isKeyword(mode, 'all')) throw this.expected('"any" or "all" after "contains"', mode);
+      this.index++;
+      return { kind: 'contains', mode: isKeyword(mode, 'any') ? 'any' : 'all', values: this.list() };
+    }
+    if (isKeyword(token, 'is')) {
+      this.index++;
+      const negated = this.peekKeyword('not');
+      if (negated) this.index++;
+      const what = this.peek();
+      if (isKeyword(what, 'empty')) {
+        this.index++;
+        return { kind: 'empty', negated };
+      }
+      if (isKeyword(what, 'defined')) {
+        this.index++;
+        return { kind: 'defined', negated };
+      }
+      throw this.expected(negated ? '"empty" or "defined" after "is not"' : '"not", "empty" or "defined" after "is"', what);
+    }
+    throw this.expected(
+      `an operator (=, !=, <>, <, <=, >, >=), "in", "not in", "contains", "is" or "(" after the field ${quote(field)}`,
+      token,
+    );
+  }
+
+  /** A single value: a variable here must have exactly one value. */
+  private scalarOperand(): Operand {
+    const token = this.peek();
+    if (token.type === 'variable') {
+      this.index++;
+      const values = this.variable(token.name, token.position);
+      if (values.length !== 1) {
+        throw predicateError(token.position, `the variable :${token.name} has ${values.length} values but a comparison needs exactly one`);
+      }
+      return values[0] as VariableValue;
+    }
+    return this.literal();
+  }
+
+  private literal(): Operand {
+    const token = this.peek();
+    if (token.type === 'string') {
+      this.index++;
+      return { kind: 'string', value: token.value, position: token.position };
+    }
+    if (token.type === 'number') {
+      this.index++;
+      return { kind: 'number', value: token.value, text: token.text, position: token.position };
+    }
+    if (isKeyword(token, 'true') || isKeyword(token, 'false')) {
+      this.index++;
+      return { kind: 'boolean', value: isKeyword(token, 'true'), position: token.position };
+    }
+    throw this.expected('a value (a "string", a number, true, false or a :variable)', token);
+  }
+
+  /** `(a, b, …)` or a variable; every value of a variable joins the list. */
+  private list(): Operand[] {
+    const token = this.peek();
+    let values: Operand[];
+    if (token.type === 'variable') {
+      this.index++;
+      values = this.variable(token.name, token.position);
+    } else if (token.type === 'symbol' && token.text === '(') {
+      this.index++;
+      values = [];
+      for (;;) {
+        const item = this.peek();
+        if (item.type === 'variable') {
+          this.index++;
+          values.push(...this.variable(item.name, item.position));
+        } else {
+          values.push(this.literal());
+        }
+        if (values.length > MAX_LIST_VALUES) break;
+        const separator = this.peek();
+        if (separator.type === 'symbol' && separator.text === ',') {
+          this.index++;
+          continue;
+        }
+        if (separator.type === 'symbol' && separator.text === ')') {
+          this.index++;
+          break;
+        }
+        throw this.expected('"," or ")" in the list of values', separator);
+      }
+    } else {
+      throw this.expected('a list of values in parentheses or a :variable', token);
+    }
+    if (values.length > MAX_LIST_VALUES) {
+      throw predicateError(token.position, `the list has more than ${MAX_LIST_VALUES} values`);
+    }
+    return values;
+  }
+
+  private variable(name: string, position: number): VariableValue[] {
+    const values = Object.hasOwn(this.vars, name) ? this.vars[name] : undefined;
+    if (values === undefined) throw predicateError(position, `the variable :${name} is not defined (no var.${name} parameter)`);
+    if (values.length === 0) throw predicateError(position, `the variable :${name} has no value`);
+    if (values.length > MAX_LIST_VALUES) {
+      throw predicateError(position, `the variable :${name} has more than ${MAX_LIST_VALUES} values`);
+    }
+    return values.map((value) => {
+      const reason = unsupportedTextReason(value);
+      if (reason !== undefined) throw predicateError(position, `the value of the variable :${name} is invalid: ${reason}`);
+      return { kind: 'variable', name, value, position };
+    });
+  }
+
+  private peek(): Token {
+    // The token list always ends with an `end` token and the index never passes it.
+    return this.tokens[this.index] ?? { type: 'end', position: 0 };
+  }
+
+  private peekKeyword(keyword: string): boolean {
+    return isKeyword(this.peek(), keyword);
+  }
+
+  private expectKeyword(keyword: string): void {
+    const token = this.peek();
+    if (!isKeyword(token, keyword)) throw this.expected(`"${keyword}"`, token);
+    this.index++;
+  }
+
+  private expectSymbol(symbol: ')'): void {
+    const token = this.peek();
+    if (token.type !== 'symbol' || token.text !== symbol) throw this.expected(`"${symbol}"`, token);
+    this.index++;
+  }
+
+  private expected(what: string, found: Token) {
+    return predicateError(found.position, `expected ${what} but found ${describe(found)}`);
+  }
+}
+
+function isKeyword(token: Token, keyword: string): boolean {
+  return token.type === 'identifier' && token.text.length === keyword.length && token.text.toLowerCase() === keyword;
+}
+
+function describe(token: Token): string {
+  switch (token.type) {
+    case 'end':
+      return 'the end of the predicate';
+    case 'identifier':
+      return quote(token.text);
+    case 'string':
+      return `the string ${quote(token.value)}`;
+    case 'number':
+      return `the number ${token.text}`;
+    case 'variable':
+      return `the variable :${token.name}`;
+    case 'symbol':
+    case 'operator':
+      return `"${token.text}"`;
+  }
+}

@@ -1,0 +1,2 @@
+export * from './services/index.js';
+export * from './peers/index.js';

@@ -1,0 +1,4 @@
+export { freePort } from './ports.js';
+export { startPostgres, postgresAvailable, type RunningService } from './postgres.js';
+export { startRedis, redisAvailable } from './redis.js';
+export { testDatabaseUrls, createIsolatedDatabase } from './databases.js';
