@@ -1,2 +1,3 @@
 export * from './services/index.js';
 export * from './peers/index.js';
+export * from './load/index.js';

@@ -101,7 +101,7 @@ export async function sendWithResends<TNative>(
   limits: DestinationLimits,
   sender: RequestSender<TNative>,
 ): Promise<SendOutcome[]> {
-  const outcomes: (SendOutcome | undefined)[] = new Array<SendOutcome | undefined>(batch.length);
+  const outcomes: (SendOutcome | undefined)[] = Array.from({ length: batch.length }, () => undefined);
   if (batch.length === 0) return [];
   const signal = deadlineSignal(options, env);
   let pending = batch.map((_, index) => index);

@@ -5,6 +5,7 @@ import {
   DEFAULT_CLOUDEVENTS_TYPE_PREFIX,
   messageDataRef,
   type DeliveryPayload,
+  type HeraldCloudEvent,
 } from '@herald/model';
 import { deliveryId } from './delivery-id.js';
 
@@ -12,8 +13,7 @@ import { deliveryId } from './delivery-id.js';
 export const CLOUDEVENTS_JSON_CONTENT_TYPE = 'application/cloudevents+json';
 
 /**
- * Builds the §6.2 CloudEvents 1.0 envelope with the `cloudevents` package, validation on. The
- * event is built once per delivery; the bindings serialise and measure that one object.
+ * The §6.2 CloudEvents 1.0 envelope as plain data:
  *
  * - `id`: the delivery id (message id, or `<resourceId>-<notificationType>-<version>`)
  * - `type`: `<prefix>.<resourceTypeId>.message.<Type>` / `….change.<NotificationType>`
@@ -21,10 +21,10 @@ export const CLOUDEVENTS_JSON_CONTENT_TYPE = 'application/cloudevents+json';
  * - `time`: the resource's lastModifiedAt at trigger time (message `lastModifiedAt`, change `modifiedAt`)
  * - messages only: `sequence` (string) with `sequencetype` `Integer`, and `dataref` to the Messages API
  */
-export function toCloudEvent(
+export function cloudEventAttributes(
   payload: DeliveryPayload,
   typePrefix: string = DEFAULT_CLOUDEVENTS_TYPE_PREFIX,
-): CloudEvent<DeliveryPayload> {
+): HeraldCloudEvent {
   const common = {
     specversion: '1.0',
     id: deliveryId(payload),
@@ -32,16 +32,24 @@ export function toCloudEvent(
     source: cloudEventSource(payload.projectKey, payload.resource.typeId, payload.resource.id),
     subject: payload.resource.id,
     datacontenttype: 'application/json',
-    data: payload,
   } as const;
   if (payload.notificationType === 'Message') {
-    return new CloudEvent<DeliveryPayload>({
+    return {
       ...common,
       time: payload.lastModifiedAt,
       sequence: String(payload.sequenceNumber),
       sequencetype: 'Integer',
       dataref: messageDataRef(payload.projectKey, payload.id),
-    });
+      data: payload,
+    };
   }
-  return new CloudEvent<DeliveryPayload>({ ...common, time: payload.modifiedAt });
+  return { ...common, time: payload.modifiedAt, data: payload };
+}
+
+/** Builds the envelope with the `cloudevents` package, validation on (throws `ValidationError`). */
+export function toCloudEvent(
+  payload: DeliveryPayload,
+  typePrefix: string = DEFAULT_CLOUDEVENTS_TYPE_PREFIX,
+): CloudEvent<DeliveryPayload> {
+  return new CloudEvent<DeliveryPayload>({ ...cloudEventAttributes(payload, typePrefix) });
 }

@@ -1,6 +1,6 @@
-import type { CloudEvent } from 'cloudevents';
 import type { DeliveryPayload, Format } from '@herald/model';
-import { CLOUDEVENTS_JSON_CONTENT_TYPE, toCloudEvent } from './cloudevents.js';
+import { CloudEvent } from 'cloudevents';
+import { CLOUDEVENTS_JSON_CONTENT_TYPE, cloudEventAttributes } from './cloudevents.js';
 import { deliveryId } from './delivery-id.js';
 
 export interface FormatOptions {
@@ -42,15 +42,20 @@ export function formatPlatform(payload: DeliveryPayload): PlatformDelivery {
   };
 }
 
-/** CloudEvents format (§6.2) in the JSON event format (structured mode). */
+/**
+ * CloudEvents format (§6.2) in the JSON event format (structured mode). The event is constructed
+ * once with the `cloudevents` package, validation on; the JSON is then written from the same
+ * attributes it validated, not through `CloudEvent#toJSON` (which copies the event and re-parses
+ * `time`, about half the cost of the whole step).
+ */
 export function formatCloudEvents(payload: DeliveryPayload, options: FormatOptions): CloudEventsDelivery {
-  const event = toCloudEvent(payload, options.cloudEventsTypePrefix);
+  const attributes = cloudEventAttributes(payload, options.cloudEventsTypePrefix);
+  const event = new CloudEvent<DeliveryPayload>({ ...attributes });
   return {
     format: 'CloudEvents',
     id: event.id,
     payload,
-    // CloudEvent#toJSON normalises `time` and leaves out unset attributes.
-    json: JSON.stringify(event),
+    json: JSON.stringify(attributes),
     contentType: CLOUDEVENTS_JSON_CONTENT_TYPE,
     event,
   };

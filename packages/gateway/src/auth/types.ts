@@ -1,10 +1,17 @@
 import type { FastifyRequest } from 'fastify';
 
 /**
- * What a route needs: `public` (no token: health, metrics, the OAuth endpoints themselves) or one
- * of the listed scopes of the project in the URL (`<scope>:{projectKey}`, §5.1).
+ * What a project route needs: one of the listed scopes of the project in the URL
+ * (`<scope>:{projectKey}`, §5.1). `me` marks the `/me` routes, which act for the token's own
+ * customer (`'customer'`) or its customer or anonymous session (`'customer-or-anonymous'`).
  */
-export type RouteAuth = 'public' | { anyOf: readonly string[] };
+export interface ProjectRouteAuth {
+  anyOf: readonly string[];
+  me?: 'customer' | 'customer-or-anonymous';
+}
+
+/** `public`: no token (health, metrics, the OAuth endpoints themselves); otherwise a project scope. */
+export type RouteAuth = 'public' | ProjectRouteAuth;
 
 /** Who is calling, as established from the bearer token. */
 export interface AuthContext {
@@ -21,5 +28,5 @@ export interface AuthContext {
  * the real one; the hook that calls it is the single entry every project route goes through.
  */
 export interface Authenticator {
-  authenticate(request: FastifyRequest, projectKey: string, required: readonly string[]): Promise<AuthContext>;
+  authenticate(request: FastifyRequest, projectKey: string, required: ProjectRouteAuth): Promise<AuthContext>;
 }

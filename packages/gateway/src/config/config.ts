@@ -18,6 +18,21 @@ export interface HeraldConfig {
   mode: 'production' | 'development';
   bodyLimitBytes: number;
   tls: TlsConfig | undefined;
+  oauth: OAuthSettings;
+}
+
+/** The OAuth 2.0 token service (§5). */
+export interface OAuthSettings {
+  /** The first API client, ensured at start with `manage_project` on every configured project. */
+  bootstrapClient: { id: string; secret: string } | undefined;
+  /** `expires_in` of access tokens (§5.3 shows 172800, two days). */
+  accessTokenTtlSeconds: number;
+  /** §8: beyond this many refresh tokens the least recently used are deleted. */
+  refreshTokenCap: number;
+  /** Token requests per API client per minute (§5.9); 0 turns the limit off. */
+  tokenRateLimitPerMinute: number;
+  /** How long a validated access token is trusted from memory (never beyond its expiry); 0 = never. */
+  tokenCacheSeconds: number;
 }
 
 export class ConfigError extends Error {
@@ -63,6 +78,32 @@ function readTls(env: NodeJS.ProcessEnv): TlsConfig | undefined {
   };
 }
 
+const CLIENT_ID = /^[A-Za-z0-9_-]{2,64}$/;
+
+/** `HERALD_BOOTSTRAP_CLIENT=id:secret` (the secret may itself contain colons). */
+function readBootstrapClient(env: NodeJS.ProcessEnv): OAuthSettings['bootstrapClient'] {
+  const raw = env.HERALD_BOOTSTRAP_CLIENT;
+  if (raw === undefined || raw === '') return undefined;
+  const colon = raw.indexOf(':');
+  const id = colon < 0 ? raw : raw.slice(0, colon);
+  const secret = colon < 0 ? '' : raw.slice(colon + 1);
+  if (!CLIENT_ID.test(id) || secret.length < 8) {
+    // Never echo the value: it holds a secret.
+    throw new ConfigError('HERALD_BOOTSTRAP_CLIENT must be "id:secret" (id of 2-64 letters, digits, _ or -; secret of 8+ characters)');
+  }
+  return { id, secret };
+}
+
+function readOAuth(env: NodeJS.ProcessEnv): OAuthSettings {
+  return {
+    bootstrapClient: readBootstrapClient(env),
+    accessTokenTtlSeconds: integer(env, 'HERALD_TOKEN_TTL_SECONDS', 172_800, 60, 31_536_000),
+    refreshTokenCap: integer(env, 'HERALD_REFRESH_TOKEN_CAP', 10_000_000, 1, 1_000_000_000),
+    tokenRateLimitPerMinute: integer(env, 'HERALD_TOKEN_RATE_LIMIT', 600, 0, 1_000_000),
+    tokenCacheSeconds: integer(env, 'HERALD_TOKEN_CACHE_SECONDS', 10, 0, 3600),
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv): HeraldConfig {
   rejectUnknown(env);
   const projects = (env.HERALD_PROJECTS ?? '')
@@ -81,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): HeraldConfig {
     mode: oneOf(env, 'HERALD_MODE', ['production', 'development'] as const, 'production'),
     bodyLimitBytes: integer(env, 'HERALD_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
     tls: readTls(env),
+    oauth: readOAuth(env),
   };
   return Object.freeze(config);
 }

@@ -28,4 +28,26 @@ export const VARIABLES: readonly VariableSpec[] = [
     name: 'HERALD_HTTP_PORT',
     description: 'With TLS on: a plain-HTTP port that answers every request 404 with an HTML body (§1.3).',
   },
+  {
+    name: 'HERALD_BOOTSTRAP_CLIENT',
+    description:
+      '`id:secret` of the first API client, created or updated at start with `manage_project:{key}` for every project in HERALD_PROJECTS (§5.2).',
+  },
+  { name: 'HERALD_TOKEN_TTL_SECONDS', description: 'Lifetime of access tokens (`expires_in`, §5.3).', default: '172800' },
+  {
+    name: 'HERALD_REFRESH_TOKEN_CAP',
+    description: 'Most refresh tokens kept; beyond it the least recently used are deleted (§8).',
+    default: '10000000',
+  },
+  {
+    name: 'HERALD_TOKEN_RATE_LIMIT',
+    description: 'Token endpoint requests per API client per minute; more get 429 with Retry-After (§5.9). 0 = unlimited.',
+    default: '600',
+  },
+  {
+    name: 'HERALD_TOKEN_CACHE_SECONDS',
+    description:
+      'How long a validated access token is trusted from memory (never beyond its expiry). Revocation is immediate in the gateway process that revokes; other processes may accept the token this long. 0 = always ask the database.',
+    default: '10',
+  },
 ];

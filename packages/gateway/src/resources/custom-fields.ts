@@ -125,8 +125,33 @@ function prefix(resourceTypeId: string): string {
     .join('');
 }
 
+export interface CustomFieldActionOptions {
+  /**
+   * Whether the actions produce `<Resource>CustomTypeSet`/`…CustomField…` messages. Resources whose
+   * message catalogue (`MESSAGE_TYPES`) has none, such as carts and quote requests, pass false.
+   */
+  messages?: boolean;
+}
+
 /** `setCustomType` and `setCustomField`, shared by every resource with custom fields. */
-export function customFieldActions<D extends Customizable>(resourceTypeId: string): ActionHandlers<D> {
+export function customFieldActions<D extends Customizable>(
+  resourceTypeId: string,
+  options: CustomFieldActionOptions = {},
+): ActionHandlers<D> {
+  const handlers = customFieldHandlers<D>(resourceTypeId);
+  if (options.messages !== false) return handlers;
+  return Object.fromEntries(
+    Object.entries(handlers).map(([action, handler]) => [
+      action,
+      async (...args: Parameters<typeof handler>): Promise<MessagePayload[]> => {
+        await handler(...args);
+        return [];
+      },
+    ]),
+  );
+}
+
+function customFieldHandlers<D extends Customizable>(resourceTypeId: string): ActionHandlers<D> {
   const name = prefix(resourceTypeId);
   return {
     async setCustomType(doc, action, { reader }): Promise<MessagePayload[]> {

@@ -3,7 +3,7 @@ import { expandReferences, type Locator, type ServerFields, type TransactionRead
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../http/query-params.js';
 import { requestContext, type RequestContext, type ResourceDeps } from './context.js';
-import { applyActions, parseUpdateBody, type ActionHandlers } from './update-actions.js';
+import { applyActions, parseUpdateBody, type ActionHandlers, type UpdateAction } from './update-actions.js';
 
 /**
  * Everything that makes a resource type: the template each resource module fills in. The eight
@@ -21,6 +21,14 @@ export interface ResourceDefinition<D extends BaseResource> {
   deletedMessages?(doc: D): MessagePayload[];
   /** Whether `dataErasure` is accepted on delete (resources that hold personal data). */
   personalData?: boolean;
+  /**
+   * Shapes the document for every response (hide secrets, add derived fields). Runs after
+   * expansion; the stored document is never changed by it.
+   */
+  present?(doc: D, ctx: RequestContext): Promise<unknown> | unknown;
+  /** Side effects that must follow a committed update or delete (never inside the transaction). */
+  afterUpdate?(doc: D, actions: readonly UpdateAction[], ctx: RequestContext): Promise<void>;
+  afterDelete?(doc: D, ctx: RequestContext): Promise<void>;
 }
 
 type Params = { projectKey: string; id?: string; key?: string };
@@ -40,11 +48,15 @@ export function registerVersionedRoutes<D extends BaseResource>(
   const view = { auth: { anyOf: [...definition.scopes.view, ...definition.scopes.manage] } } as const;
   const manage = { auth: { anyOf: definition.scopes.manage } } as const;
 
-  const expand = async (request: FastifyRequest, doc: D): Promise<D> => {
+  /** Expansion (§4.4.7) and the definition's presentation: what every response goes through. */
+  const expand = async (request: FastifyRequest, doc: D): Promise<unknown> => {
     const paths = repeated(request.query as Query, 'expand');
-    if (paths.length === 0) return doc;
     const projectKey = (request.params as Params).projectKey;
-    return expandReferences(doc, paths, (typeId, ids) => documents.getMany(projectKey, typeId, ids));
+    const expanded =
+      paths.length === 0
+        ? doc
+        : await expandReferences(doc, paths, (typeId, ids) => documents.getMany(projectKey, typeId, ids));
+    return definition.present === undefined ? expanded : definition.present(expanded, requestContext(request, documents));
   };
 
   const read = async (request: FastifyRequest) => {
@@ -67,6 +79,7 @@ export function registerVersionedRoutes<D extends BaseResource>(
         return { doc: current, messages };
       },
     );
+    await definition.afterUpdate?.(doc, actions, ctx);
     return expand(request, doc);
   };
 
@@ -78,6 +91,7 @@ export function registerVersionedRoutes<D extends BaseResource>(
       dataErasure,
       ...(definition.deletedMessages === undefined ? {} : { messages: definition.deletedMessages }),
     });
+    await definition.afterDelete?.(doc, ctx);
     return expand(request, doc);
   };
 
@@ -91,10 +105,8 @@ export function registerVersionedRoutes<D extends BaseResource>(
       offset: single(query, 'offset'),
       withTotal: single(query, 'withTotal'),
     });
-    if (repeated(query, 'expand').length > 0) {
-      page.results = await Promise.all(page.results.map((doc) => expand(request, doc)));
-    }
-    return page;
+    if (repeated(query, 'expand').length === 0 && definition.present === undefined) return page;
+    return { ...page, results: await Promise.all(page.results.map((doc) => expand(request, doc))) };
   });
 
   app.post(base, { config: manage }, async (request, reply) => {

@@ -1,5 +1,7 @@
 import type { Database } from '../database/types.js';
 import { initialSchema } from './001-initial.js';
+import { oauthSchema } from './002-oauth.js';
+import { deliverySchema } from './003-delivery.js';
 
 interface Migration {
   id: number;
@@ -8,7 +10,11 @@ interface Migration {
 }
 
 /** Append-only: a migration, once released, is never edited; a change is a new entry. */
-export const MIGRATIONS: readonly Migration[] = [{ id: 1, name: 'initial', sql: initialSchema }];
+export const MIGRATIONS: readonly Migration[] = [
+  { id: 1, name: 'initial', sql: initialSchema },
+  { id: 2, name: 'oauth', sql: oauthSchema },
+  { id: 3, name: 'delivery', sql: deliverySchema },
+];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */
 const MIGRATION_LOCK_ID = 7_042_001;

@@ -98,12 +98,14 @@ describe('EventBridge peer with the real EventBridgeClient', () => {
     expect(events.map((event) => (event.Detail as { id: string }).id)).toEqual(['p-0', 'p-2', 'p-1', 'p-3']);
   });
 
-  it('fails an entry over 256 KB on its own, with the documented size formula', async () => {
+  it('fails an entry over 256 KB on its own, sized by the documented formula', async () => {
+    // The User Guide's formula: Time counts 14 bytes; Source, DetailType, Detail and each Resource
+    // their UTF-8 bytes. Computed here independently of the peer's own entrySize().
     const base = entry('big');
-    const fixed = entrySize({ ...base, Time: 0, Detail: '' });
-    // Detail is `{"pad":"…"}`: 10 bytes of JSON around the padding.
-    const exactly = { ...base, Detail: JSON.stringify({ pad: 'a'.repeat(MAX_ENTRY_BYTES - fixed - 10) }) };
-    const oneOver = { ...base, Detail: JSON.stringify({ pad: 'a'.repeat(MAX_ENTRY_BYTES - fixed - 9) }) };
+    const fixed = 14 + SOURCE.length + 'OrderCreated'.length + 'arn:herald:orders/big'.length;
+    const detailOf = (bytes: number) => JSON.stringify({ pad: 'a'.repeat(bytes - '{"pad":""}'.length) });
+    const exactly = { ...base, Detail: detailOf(MAX_ENTRY_BYTES - fixed) };
+    const oneOver = { ...base, Detail: detailOf(MAX_ENTRY_BYTES - fixed + 1) };
     expect(entrySize({ ...exactly, Time: 0 })).toBe(MAX_ENTRY_BYTES);
 
     const output = await put([oneOver, entry('small')]);
@@ -117,9 +119,9 @@ describe('EventBridge peer with the real EventBridgeClient', () => {
 
   it('counts multi-byte characters in UTF-8 bytes', async () => {
     const base = entry('utf8');
-    const fixed = entrySize({ ...base, Time: 0, Detail: '' });
+    const fixed = 14 + SOURCE.length + 'OrderCreated'.length + 'arn:herald:orders/utf8'.length + '{"pad":""}'.length;
     // '€' is 3 bytes in UTF-8 but one UTF-16 unit: a size check in characters would let this pass.
-    const euros = Math.floor((MAX_ENTRY_BYTES - fixed - 10) / 3) + 1;
+    const euros = Math.floor((MAX_ENTRY_BYTES - fixed) / 3) + 1;
     const output = await put([{ ...base, Detail: JSON.stringify({ pad: '€'.repeat(euros) }) }]);
     expect(output.Entries?.[0]).toMatchObject({ ErrorCode: 'InvalidArgument' });
   });

@@ -11,7 +11,7 @@ import { partnerEventSourceName } from './source-name.js';
 export const EVENTBRIDGE_LIMITS: DestinationLimits = Object.freeze({
   maxMessageBytes: 262_144,
   maxBatchEntries: 20,
-  maxBatchBytes: 20 * 262_144,
+  maxBatchBytes: 262_144,
 });
 
 /** Bytes EventBridge counts for a present `Time` (its "calculating event entry size" rule). */

@@ -13,18 +13,10 @@ import type {
 } from '../port.js';
 import { ENTRY_DELIVERED, sendWithResends, type EntryResult } from '../send-loop.js';
 import { SNS_ERROR_CODES } from './classify.js';
+import { regionOfTopicArn } from './topic-arn.js';
 import { encodeSns, SNS_LIMITS, type SnsNativeMessage } from './encode.js';
 
 type SnsSdk = typeof import('@aws-sdk/client-sns');
-
-/** `arn:<partition>:sns:<region>:<account>:<topic>` → region; undefined when not an SNS topic ARN. */
-export function regionOfTopicArn(topicArn: string): string | undefined {
-  const parts = topicArn.split(':');
-  if (parts.length !== 6 || parts[0] !== 'arn' || parts[2] !== 'sns' || parts[3] === '' || parts[5] === '') {
-    return undefined;
-  }
-  return parts[3];
-}
 
 export class SnsAdapter implements DestinationAdapter<SnsNativeMessage> {
   readonly type = 'SNS';

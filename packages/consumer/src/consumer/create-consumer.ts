@@ -1,0 +1,384 @@
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { deduplicationKey, resourceStreamKey, type DeliveryPayload } from '@herald/model';
+import PQueue from 'p-queue';
+import { systemClock, type Clock } from '../clock.js';
+import { instrumentStore } from '../dedup/instrumented-store.js';
+import { LeaseKeeper } from '../dedup/lease-keeper.js';
+import { MicroBatcher } from '../micro-batcher.js';
+import type { ClaimRequest, ClaimResult, CompleteRequest, DedupStore, LeaseRef, PositionLane, PositionRef, StreamPositions } from '../dedup/dedup-store.js';
+import type { Delivery, DeliverySource } from '../delivery.js';
+import { silentLogger, type Logger } from '../logger.js';
+import { createConsumerMetrics, silentMetrics, type ConsumerMetrics, type DeferReason } from '../metrics/consumer-metrics.js';
+import { orderKeyOf } from '../ordering/order-rules.js';
+import { Sequencer, type FinishReport, type RejectReason, type Release, type SequencedItem } from '../ordering/sequencer.js';
+import { withFetchedPayload, type MessageFetcher } from '../parse/messages-api.js';
+import { parseDelivery, type SingleParseResult } from '../parse/parse-delivery.js';
+import type { RawDelivery } from '../parse/raw-delivery.js';
+import type {
+  Consumer,
+  ConsumerOptions,
+  DeliveryContext,
+  DeliveryHandler,
+  DeliveryOutcome,
+  ItemOutcome,
+  ParseErrorDecision,
+  ParseErrorPolicy,
+  ProcessOutcome,
+  Settlement,
+} from './types.js';
+
+/** One delivery on its way through the consumer. */
+class Work implements SequencedItem {
+  readonly promise: Promise<DeliveryOutcome>;
+  resolve!: (outcome: DeliveryOutcome) => void;
+
+  constructor(
+    readonly key: string,
+    readonly stream: string,
+    readonly lane: PositionLane,
+    readonly ordinal: number,
+    readonly payload: DeliveryPayload,
+    readonly delivery: Delivery,
+    readonly source: DeliverySource,
+    readonly deliveryAttempt: number | undefined,
+  ) {
+    this.promise = new Promise((resolve) => {
+      this.resolve = resolve;
+    });
+  }
+}
+
+interface ResolvedRetry {
+  readonly failureBaseMs: number;
+  readonly failureMaxMs: number;
+  readonly busyMinMs: number;
+  readonly storeUnavailableMs: number;
+  readonly bufferFullMs: number;
+}
+
+const defaultParseErrorPolicy: ParseErrorPolicy = () => 'dead-letter';
+const NEVER_ABORTED = new AbortController().signal;
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new RangeError(`${name} must be an integer >= 1 (got ${value})`);
+  return value;
+}
+
+class HeraldConsumer implements Consumer {
+  readonly instanceId: string;
+  private readonly handler: DeliveryHandler;
+  private readonly store: DedupStore;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly metrics: ConsumerMetrics;
+  private readonly onParseError: ParseErrorPolicy;
+  private readonly fetchMessage: MessageFetcher | undefined;
+  private readonly failOpen: boolean;
+  private readonly retry: ResolvedRetry;
+  private readonly sequencer: Sequencer | undefined;
+  private readonly queue: PQueue;
+  private readonly leases: LeaseKeeper;
+  private readonly claims: MicroBatcher<ClaimRequest, ClaimResult>;
+  private readonly completions: MicroBatcher<CompleteRequest, void>;
+  private readonly releases: MicroBatcher<LeaseRef, void>;
+  private readonly positions: MicroBatcher<string, StreamPositions>;
+  /** Deliveries between arrival and settlement, by dedup key: a second copy waits for the first. */
+  private readonly inProcess = new Map<string, Work>();
+  private closing = false;
+
+  constructor(options: ConsumerOptions) {
+    this.instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
+    if (this.instanceId.includes('|')) throw new RangeError('instanceId must not contain "|"');
+    this.handler = options.handler;
+    this.clock = options.clock ?? systemClock;
+    this.logger = options.logger ?? silentLogger;
+    this.metrics = options.metrics ? createConsumerMetrics(options.metrics.registry) : silentMetrics;
+    this.store = instrumentStore(options.dedup, this.metrics);
+    this.onParseError = options.onParseError ?? defaultParseErrorPolicy;
+    this.fetchMessage = options.fetchMessage;
+    this.failOpen = options.failOpen ?? false;
+    this.retry = {
+      failureBaseMs: options.retry?.failureBaseMs ?? 1_000,
+      failureMaxMs: options.retry?.failureMaxMs ?? 30_000,
+      busyMinMs: options.retry?.busyMinMs ?? 250,
+      storeUnavailableMs: options.retry?.storeUnavailableMs ?? 5_000,
+      bufferFullMs: options.retry?.bufferFullMs ?? 1_000,
+    };
+    this.queue = new PQueue({ concurrency: positiveInteger('concurrency', options.concurrency ?? 16) });
+    this.leases = new LeaseKeeper({ store: this.store, clock: this.clock, logger: this.logger }, this.instanceId);
+    this.claims = new MicroBatcher((requests) => this.store.claim(requests), 500);
+    this.completions = new MicroBatcher(async (requests): Promise<void[]> => {
+      await this.store.complete(requests);
+      return [];
+    }, 500);
+    this.releases = new MicroBatcher(async (leases): Promise<void[]> => {
+      await this.store.release(leases);
+      return [];
+    }, 500);
+    this.positions = new MicroBatcher((streams) => this.store.readPositions(streams), 500);
+
+    if (options.ordering) {
+      const maxWaitMs = options.ordering.maxWaitMs ?? 10_000;
+      this.sequencer = new Sequencer(
+        {
+          clock: this.clock,
+          logger: this.logger,
+          readPositions: (stream) => this.positions.submit(stream),
+          release: (item, how) => this.run(item as Work, how),
+          reject: (item, reason) => this.rejected(item as Work, reason),
+          observe: {
+            bufferDepth: (depth) => this.metrics.bufferDepth(depth),
+            bufferWait: (lane, seconds) => this.metrics.bufferWait(lane, seconds),
+            gap: (lane, reason) => this.metrics.gap(lane, reason),
+          },
+        },
+        {
+          maxWaitMs: positiveInteger('ordering.maxWaitMs', maxWaitMs),
+          maxBufferedPerResource: positiveInteger('ordering.maxBufferedPerResource', options.ordering.maxBufferedPerResource ?? 1_000),
+          maxBuffered: positiveInteger('ordering.maxBuffered', options.ordering.maxBuffered ?? 100_000),
+          unknownStart: options.ordering.unknownStart ?? 'wait',
+          positionRefreshMs: positiveInteger('ordering.positionRefreshMs', options.ordering.positionRefreshMs ?? Math.min(1_000, maxWaitMs)),
+          positionCacheSize: positiveInteger('ordering.positionCacheSize', options.ordering.positionCacheSize ?? 100_000),
+          failOpen: this.failOpen,
+        },
+      );
+    }
+  }
+
+  get bufferedCount(): number {
+    return this.sequencer?.bufferedCount ?? 0;
+  }
+
+  async process(raw: RawDelivery, settlement?: Settlement): Promise<ProcessOutcome> {
+    const parsed = parseDelivery(raw);
+    let items: ItemOutcome[];
+    if (parsed.kind === 'batch') {
+      items = await Promise.all(parsed.items.map((item) => this.processItem(item, raw)));
+    } else {
+      items = [await this.processItem(parsed, raw)];
+    }
+    const outcome = combine(items);
+    if (settlement) await this.settle(settlement, outcome);
+    return outcome;
+  }
+
+  async close(): Promise<void> {
+    this.closing = true;
+    this.sequencer?.close();
+    const running = [...this.inProcess.values()].map((work) => work.promise);
+    await Promise.all(running);
+    await this.queue.onIdle();
+    this.leases.stop();
+  }
+
+  private async processItem(parsed: SingleParseResult, raw: RawDelivery): Promise<ItemOutcome> {
+    if (parsed.kind === 'error') {
+      this.metrics.parseError(parsed.error.source, parsed.error.reason);
+      let decision: ParseErrorDecision;
+      try {
+        decision = await this.onParseError(parsed.error, raw);
+      } catch (error) {
+        this.logger.error({ err: error }, 'onParseError threw; the input will be retried');
+        decision = 'retry';
+      }
+      this.logger.info({ parseError: parsed.error, decision }, 'input is not a delivery');
+      return { status: 'parse-error', error: parsed.error, decision };
+    }
+    return this.admit(parsed.delivery, raw);
+  }
+
+  private admit(delivery: Delivery, raw: RawDelivery): Promise<DeliveryOutcome> {
+    const payload = delivery.payload;
+    const source = delivery.origin.source;
+    this.metrics.delivery('received', source, payload.notificationType, payload.resource.typeId);
+    if (delivery.origin.sentAt !== undefined) this.metrics.queueWait(source, (this.clock.now() - delivery.origin.sentAt) / 1000);
+
+    const key = deduplicationKey(payload, this.store.keyPrefix);
+    if (this.closing) {
+      return Promise.resolve(this.count({ status: 'deferred', dedupKey: key, reason: 'closing', retryAfterMs: 0 }, delivery));
+    }
+    const inFlight = this.inProcess.get(key);
+    if (inFlight !== undefined) {
+      // A copy of a delivery already here: it is settled like the first one (never run twice,
+      // never acknowledged before the first is done).
+      return inFlight.promise.then((outcome) =>
+        this.count(outcome.status === 'processed' ? { status: 'duplicate', dedupKey: key } : outcome, delivery),
+      );
+    }
+    const order = orderKeyOf(payload);
+    const work = new Work(key, resourceStreamKey(payload), order.lane, order.ordinal, payload, delivery, source, raw.deliveryAttempt);
+    this.inProcess.set(key, work);
+    if (this.sequencer) this.sequencer.submit(work);
+    else this.run(work, { kind: 'next' });
+    return work.promise;
+  }
+
+  private positionOf(work: Work): PositionRef | undefined {
+    return this.sequencer ? { stream: work.stream, lane: work.lane, ordinal: work.ordinal } : undefined;
+  }
+
+  /** Released by the sequencer (or at once without ordering): claim, then run or settle. */
+  private run(work: Work, how: Release): void {
+    this.claims.submit({ key: work.key, owner: this.instanceId, position: this.positionOf(work) }).then(
+      (claim) => this.claimed(work, how, claim),
+      (error: unknown) => {
+        this.logger.warn({ err: error, dedupKey: work.key }, 'dedup store unreachable');
+        if (!this.failOpen) {
+          this.finish(work, this.deferral(work, 'store-unavailable'), { advanced: false });
+        } else if (how.kind === 'behind') {
+          this.finish(work, { status: 'stale', dedupKey: work.key }, { advanced: false });
+        } else {
+          this.execute(work, how, false);
+        }
+      },
+    );
+  }
+
+  private claimed(work: Work, how: Release, claim: ClaimResult): void {
+    switch (claim.status) {
+      case 'processed':
+        return this.finish(work, { status: 'duplicate', dedupKey: work.key }, { advanced: true });
+      case 'stale':
+        return this.finish(work, { status: 'stale', dedupKey: work.key }, { advanced: false, storedOrdinal: claim.storedOrdinal });
+      case 'busy':
+        // Another instance runs it (or crashed while running it): retry once its lease may be gone.
+        return this.finish(
+          work,
+          { status: 'deferred', dedupKey: work.key, reason: 'busy', retryAfterMs: Math.max(this.retry.busyMinMs, claim.retryAfterMs) },
+          { advanced: false },
+        );
+      case 'claimed':
+        if (how.kind === 'behind') {
+          // Behind the position this instance released, yet unknown to the store (its position
+          // was lost or never written): it was skipped here, so it stays skipped.
+          void this.releases.submit({ key: work.key, owner: this.instanceId }).catch(() => undefined);
+          return this.finish(work, { status: 'stale', dedupKey: work.key }, { advanced: false });
+        }
+        return this.execute(work, how, true);
+    }
+  }
+
+  private execute(work: Work, how: Release, leased: boolean): void {
+    const signal = leased ? this.leases.hold(work.key) : NEVER_ABORTED;
+    const context: DeliveryContext = {
+      dedupKey: work.key,
+      streamKey: work.stream,
+      gap: how.kind === 'gap' ? how.gap : undefined,
+      deliveryAttempt: work.deliveryAttempt,
+      signal,
+    };
+    this.queue
+      .add(async () => {
+        const delivery = await this.completePayload(work.delivery, signal);
+        const startedAt = performance.now();
+        try {
+          await this.handler(delivery, context);
+        } finally {
+          this.metrics.handlerDuration(work.payload.notificationType, work.payload.resource.typeId, (performance.now() - startedAt) / 1000);
+        }
+      })
+      .then(
+        () => this.succeeded(work, leased),
+        (error: unknown) => this.failed(work, leased, error),
+      );
+  }
+
+  private async completePayload(delivery: Delivery, signal: AbortSignal): Promise<Delivery> {
+    if (delivery.notificationType !== 'Message' || delivery.payloadNotIncluded === undefined || this.fetchMessage === undefined) return delivery;
+    signal.throwIfAborted();
+    const message = await this.fetchMessage({ projectKey: delivery.payload.projectKey, messageId: delivery.payload.id });
+    if (message === undefined) {
+      this.logger.warn({ messageId: delivery.payload.id }, 'message with payloadNotIncluded is not in the Messages API; handler gets it without payload');
+      return delivery;
+    }
+    return withFetchedPayload(delivery, message);
+  }
+
+  private async succeeded(work: Work, leased: boolean): Promise<void> {
+    try {
+      await this.completions.submit({ key: work.key, position: this.positionOf(work) });
+    } catch (error) {
+      // The handler's effects are done: acknowledging loses nothing, while a retry would only run
+      // it again. What is lost is the record (a later copy could run again) and, for other
+      // instances, the position (they wait up to maxWaitMs, then move on).
+      this.logger.error({ err: error, dedupKey: work.key }, 'handler succeeded but could not be recorded as processed');
+    }
+    if (leased) this.leases.drop(work.key);
+    this.finish(work, { status: 'processed', dedupKey: work.key }, { advanced: true });
+  }
+
+  private async failed(work: Work, leased: boolean, error: unknown): Promise<void> {
+    this.logger.warn({ err: error, dedupKey: work.key }, 'handler failed; the delivery will be retried');
+    if (leased) {
+      this.leases.drop(work.key);
+      try {
+        await this.releases.submit({ key: work.key, owner: this.instanceId });
+      } catch (releaseError) {
+        // The lease expires on its own; the retry waits for that.
+        this.logger.warn({ err: releaseError, dedupKey: work.key }, 'could not release the lease');
+      }
+    }
+    const attempt = Math.max(1, work.deliveryAttempt ?? 1);
+    const retryAfterMs = Math.min(this.retry.failureMaxMs, this.retry.failureBaseMs * 2 ** (attempt - 1));
+    this.finish(work, { status: 'failed', dedupKey: work.key, error, retryAfterMs }, { advanced: false, failed: true });
+  }
+
+  private rejected(work: Work, reason: RejectReason): void {
+    this.finish(work, this.deferral(work, reason), undefined);
+  }
+
+  private deferral(work: Work, reason: DeferReason): DeliveryOutcome {
+    const retryAfterMs =
+      reason === 'store-unavailable' ? this.retry.storeUnavailableMs : reason === 'buffer-full' ? this.retry.bufferFullMs : reason === 'busy' ? this.retry.busyMinMs : 0;
+    return { status: 'deferred', dedupKey: work.key, reason, retryAfterMs };
+  }
+
+  /** Settles a delivery: metrics, ordering bookkeeping, then the waiting `process` call. */
+  private finish(work: Work, outcome: DeliveryOutcome, report: FinishReport | undefined): void {
+    this.inProcess.delete(work.key);
+    if (report !== undefined) this.sequencer?.finished(work, report);
+    work.resolve(this.count(outcome, work.delivery));
+  }
+
+  private count(outcome: DeliveryOutcome, delivery: Delivery): DeliveryOutcome {
+    const { notificationType, resource } = delivery.payload;
+    const source = delivery.origin.source;
+    if (outcome.status === 'deferred') this.metrics.deferred(outcome.reason);
+    else this.metrics.delivery(outcome.status, source, notificationType, resource.typeId);
+    return outcome;
+  }
+
+  private async settle(settlement: Settlement, outcome: ProcessOutcome): Promise<void> {
+    try {
+      if (outcome.action === 'ack') await settlement.ack();
+      else if (outcome.action === 'nack') await settlement.nack(outcome.retryAfterMs);
+      else await settlement.deadLetter(outcome.reason ?? 'not a delivery');
+    } catch (error) {
+      // The transport redelivers what it did not hear about; deduplication absorbs it.
+      this.logger.warn({ err: error, action: outcome.action }, 'settling with the source failed');
+    }
+  }
+}
+
+/** One settlement for an input: retry if anything must be retried, else dead-letter poison, else ack. */
+function combine(items: readonly ItemOutcome[]): ProcessOutcome {
+  let retryAfterMs = -1;
+  let deadLetterReason: string | undefined;
+  for (const item of items) {
+    if (item.status === 'failed' || item.status === 'deferred') retryAfterMs = Math.max(retryAfterMs, item.retryAfterMs);
+    else if (item.status === 'parse-error') {
+      if (item.decision === 'retry') retryAfterMs = Math.max(retryAfterMs, 0);
+      else if (item.decision === 'dead-letter') deadLetterReason ??= `${item.error.reason}: ${item.error.message}`;
+    }
+  }
+  if (retryAfterMs >= 0) return { action: 'nack', retryAfterMs, items };
+  if (deadLetterReason !== undefined) return { action: 'dead-letter', retryAfterMs: 0, reason: deadLetterReason, items };
+  return { action: 'ack', retryAfterMs: 0, items };
+}
+
+/** Creates the consumer core; feed it with a source (SQS, Service Bus, Pub/Sub, HTTP) or call `process` yourself. */
+export function createConsumer(options: ConsumerOptions): Consumer {
+  return new HeraldConsumer(options);
+}

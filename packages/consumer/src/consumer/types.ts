@@ -1,0 +1,145 @@
+import type { Registry } from 'prom-client';
+import type { Clock } from '../clock.js';
+import type { DedupStore } from '../dedup/dedup-store.js';
+import type { Delivery } from '../delivery.js';
+import type { Logger } from '../logger.js';
+import type { DeferReason } from '../metrics/consumer-metrics.js';
+import type { GapNotice } from '../ordering/gap-notice.js';
+import type { MessageFetcher } from '../parse/messages-api.js';
+import type { ParseError } from '../parse/parse-error.js';
+import type { RawDelivery } from '../parse/raw-delivery.js';
+
+/** What the handler gets besides the delivery. */
+export interface DeliveryContext {
+  /** The deduplication key (`deduplicationKey` of @herald/model with the store's prefix). */
+  readonly dedupKey: string;
+  /** `resourceStreamKey`: `{projectKey}:{typeId}:{resourceId}`. */
+  readonly streamKey: string;
+  /** Set when this delivery was released past a missing predecessor (ordering only). */
+  readonly gap?: GapNotice;
+  /** The transport's delivery count, when it keeps one. */
+  readonly deliveryAttempt?: number;
+  /**
+   * Aborted when the lease on this delivery was lost (another instance may now run it too) or the
+   * consumer is closing. Pass it to your I/O to stop early.
+   */
+  readonly signal: AbortSignal;
+}
+
+/** The user's code. Resolve to acknowledge; throw (reject) to have the delivery retried. */
+export type DeliveryHandler = (delivery: Delivery, context: DeliveryContext) => Promise<void> | void;
+
+/**
+ * What to do with an input that is not a delivery (a poison message):
+ * - `dead-letter`: hand it to the transport's dead-letter mechanism (Service Bus dead-letter
+ *   queue; SQS / Pub/Sub: left unacknowledged so the redrive / dead-letter policy moves it after
+ *   its maximum receive count; Event Grid push: HTTP 400, which it dead-letters without retry);
+ * - `drop`: acknowledge it (store it yourself first if you want it);
+ * - `retry`: leave it for redelivery (useful while rolling out a parser fix).
+ */
+export type ParseErrorDecision = 'dead-letter' | 'drop' | 'retry';
+
+export type ParseErrorPolicy = (error: ParseError, raw: RawDelivery) => ParseErrorDecision | Promise<ParseErrorDecision>;
+
+export interface OrderingOptions {
+  /** How long an early delivery waits for its predecessor before the lane moves past the gap. Default 10 s. */
+  readonly maxWaitMs?: number;
+  /** Waiting deliveries per resource; beyond, new early arrivals are deferred (nack). Default 1,000. */
+  readonly maxBufferedPerResource?: number;
+  /** Waiting deliveries in total; beyond, new early arrivals are deferred (nack). Default 100,000. */
+  readonly maxBuffered?: number;
+  /**
+   * The first delivery of a resource with no stored position: `wait` (default) releases
+   * sequenceNumber 1 / ResourceCreated at once and waits `maxWaitMs` for anything else (then
+   * releases the lowest with a `unknown-start` gap notice); `immediate` releases whatever comes first
+   * (anything lower arriving later is stale).
+   */
+  readonly unknownStart?: 'wait' | 'immediate';
+  /** A resource with waiting deliveries re-reads its stored position this often. Default min(1 s, maxWaitMs). */
+  readonly positionRefreshMs?: number;
+  /** Positions of idle resources kept in memory (least recently used evicted). Default 100,000. */
+  readonly positionCacheSize?: number;
+}
+
+/** Delays (ms) the consumer asks the source to wait before a retry. */
+export interface RetryOptions {
+  /** After a handler failure: `failureBaseMs * 2^(attempt-1)`, capped at `failureMaxMs`. Defaults 1,000 / 30,000. */
+  readonly failureBaseMs?: number;
+  readonly failureMaxMs?: number;
+  /** When another instance holds the lease: the lease's remaining time, at least this. Default 250. */
+  readonly busyMinMs?: number;
+  /** When the store is unreachable (fail closed). Default 5,000. */
+  readonly storeUnavailableMs?: number;
+  /** When the reorder buffer is full. Default 1,000. */
+  readonly bufferFullMs?: number;
+}
+
+export interface ConsumerOptions {
+  readonly handler: DeliveryHandler;
+  /** `RedisDedupStore` (shared by instances) or `MemoryDedupStore` (one process). */
+  readonly dedup: DedupStore;
+  /** Per-resource ordering; off when absent (deduplication only, no waiting). */
+  readonly ordering?: OrderingOptions;
+  /** Handlers running at once, across resources (one at a time per resource). Default 16. */
+  readonly concurrency?: number;
+  /** Registers `herald_consumer_*` metrics on this registry (never the global one). */
+  readonly metrics?: { readonly registry: Registry };
+  readonly logger?: Logger;
+  /** Default: `systemClock`. */
+  readonly clock?: Clock;
+  /** Poison-message policy; default `dead-letter`. If the policy throws, the input is retried. */
+  readonly onParseError?: ParseErrorPolicy;
+  /** Loads messages delivered with `payloadNotIncluded` before the handler runs. */
+  readonly fetchMessage?: MessageFetcher;
+  /**
+   * When the store is unreachable: false (default) = fail closed, nothing runs or is acknowledged,
+   * deliveries are deferred; true = run the handler anyway (duplicates and order not guaranteed).
+   */
+  readonly failOpen?: boolean;
+  readonly retry?: RetryOptions;
+  /** Owner id of this instance's leases; default `{hostname}-{pid}-{random}`. Must not contain `|`. */
+  readonly instanceId?: string;
+}
+
+/** Acknowledgement callbacks of one input (one queue message / one HTTP request). */
+export interface Settlement {
+  /** Done (processed, duplicate, stale or dropped): delete / complete / ack it. */
+  ack(): void | Promise<void>;
+  /** Not done: make it available again after about `retryAfterMs`. */
+  nack(retryAfterMs: number): void | Promise<void>;
+  /** Poison: hand it to the transport's dead-letter mechanism (see `ParseErrorDecision`). */
+  deadLetter(reason: string): void | Promise<void>;
+}
+
+export type DeliveryOutcome =
+  | { readonly status: 'processed' | 'duplicate' | 'stale'; readonly dedupKey: string }
+  | { readonly status: 'failed'; readonly dedupKey: string; readonly error: unknown; readonly retryAfterMs: number }
+  | { readonly status: 'deferred'; readonly dedupKey: string; readonly reason: DeferReason; readonly retryAfterMs: number };
+
+export type ItemOutcome =
+  | DeliveryOutcome
+  | { readonly status: 'parse-error'; readonly error: ParseError; readonly decision: ParseErrorDecision };
+
+/** How an input was settled, and what happened to each delivery in it. */
+export interface ProcessOutcome {
+  readonly action: 'ack' | 'nack' | 'dead-letter';
+  /** For `nack`: the longest delay any item asked for. */
+  readonly retryAfterMs: number;
+  /** For `dead-letter`: the first parse error's message. */
+  readonly reason?: string;
+  readonly items: readonly ItemOutcome[];
+}
+
+export interface Consumer {
+  readonly instanceId: string;
+  /**
+   * Parses, deduplicates, orders and hands the input's deliveries to the handler; resolves when
+   * all of them are settled (after `settlement` was called, when given). Never rejects for bad
+   * input or handler failures: those are outcomes.
+   */
+  process(raw: RawDelivery, settlement?: Settlement): Promise<ProcessOutcome>;
+  /** Deliveries currently waiting in the reorder buffer. */
+  readonly bufferedCount: number;
+  /** Stops accepting (new inputs are deferred), defers waiting ones, waits for running handlers. */
+  close(): Promise<void>;
+}

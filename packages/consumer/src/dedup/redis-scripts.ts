@@ -1,0 +1,104 @@
+/*
+ * Lua scripts of the Redis dedup store. Each handles a whole batch (one round trip for N keys) and
+ * is atomic, so claims cannot interleave. Values of a delivery key:
+ *   `p|{leaseExpiresAtMs}|{owner}`  processing, owned by `owner` until the expiry
+ *   `d|{retainedUntilMs}`           processed
+ * Both expiries are compared with the `now` the caller passes (the consumer's injected clock), not
+ * Redis' own TTL: a key's PX is only garbage collection, set a little past its logical expiry.
+ * Positions are hashes `{prefix}:{stream}:pos` with fields `m` (messages) and `c` (changes).
+ */
+
+/** KEYS: pairs (delivery key, position key). ARGV: now, owner, leaseExpiresAt, keyTtlMs, then pairs (lane, ordinal). */
+export const CLAIM_SCRIPT = `
+local now = tonumber(ARGV[1])
+local lease = 'p|' .. ARGV[3] .. '|' .. ARGV[2]
+local results = {}
+for i = 1, #KEYS / 2 do
+  local key = KEYS[2 * i - 1]
+  local lane = ARGV[3 + 2 * i]
+  local current = redis.call('GET', key)
+  local result
+  if current and string.sub(current, 1, 2) == 'd|' and tonumber(string.sub(current, 3)) <= now then
+    current = false
+  end
+  if current and string.sub(current, 1, 2) == 'd|' then
+    result = 'processed'
+  else
+    local stored = false
+    if lane ~= '' then stored = redis.call('HGET', KEYS[2 * i], lane) end
+    if stored and tonumber(ARGV[4 + 2 * i]) <= tonumber(stored) then
+      result = 'stale:' .. stored
+    else
+      local left = 0
+      if current then
+        local separator = string.find(current, '|', 3, true)
+        left = tonumber(string.sub(current, 3, separator - 1)) - now
+      end
+      if left > 0 then
+        result = 'busy:' .. left
+      else
+        redis.call('SET', key, lease, 'PX', ARGV[4])
+        result = 'claimed'
+      end
+    end
+  end
+  results[i] = result
+end
+return results
+`;
+
+/** KEYS: delivery keys. ARGV: owner, leaseExpiresAt, keyTtlMs. Returns 1 per key still owned (and renewed), else 0. */
+export const RENEW_SCRIPT = `
+local lease = 'p|' .. ARGV[2] .. '|' .. ARGV[1]
+local results = {}
+for i = 1, #KEYS do
+  local current = redis.call('GET', KEYS[i])
+  local renewed = 0
+  if current and string.sub(current, 1, 2) == 'p|' then
+    local separator = string.find(current, '|', 3, true)
+    if string.sub(current, separator + 1) == ARGV[1] then
+      redis.call('SET', KEYS[i], lease, 'PX', ARGV[3])
+      renewed = 1
+    end
+  end
+  results[i] = renewed
+end
+return results
+`;
+
+/** KEYS: delivery keys. ARGV: owner. Compare-and-delete: only leases the owner still holds. */
+export const RELEASE_SCRIPT = `
+local released = 0
+for i = 1, #KEYS do
+  local current = redis.call('GET', KEYS[i])
+  if current and string.sub(current, 1, 2) == 'p|' then
+    local separator = string.find(current, '|', 3, true)
+    if string.sub(current, separator + 1) == ARGV[1] then
+      redis.call('DEL', KEYS[i])
+      released = released + 1
+    end
+  end
+end
+return released
+`;
+
+/**
+ * KEYS: pairs (delivery key, position key). ARGV: retainedUntil, keyTtlMs, then pairs (lane, ordinal).
+ * Marks processed whoever holds the lease (the work is done) and raises the position, never lowers it.
+ */
+export const COMPLETE_SCRIPT = `
+local processed = 'd|' .. ARGV[1]
+for i = 1, #KEYS / 2 do
+  redis.call('SET', KEYS[2 * i - 1], processed, 'PX', ARGV[2])
+  local lane = ARGV[2 * i + 1]
+  if lane ~= '' then
+    local positionKey = KEYS[2 * i]
+    local stored = redis.call('HGET', positionKey, lane)
+    if (not stored) or tonumber(ARGV[2 * i + 2]) > tonumber(stored) then
+      redis.call('HSET', positionKey, lane, ARGV[2 * i + 2])
+    end
+    redis.call('PEXPIRE', positionKey, ARGV[2])
+  end
+end
+return #KEYS / 2
+`;

@@ -1,0 +1,83 @@
+import type {
+  MessageDeliveryPayload,
+  PayloadNotIncluded,
+  ResourceCreatedDeliveryPayload,
+  ResourceDeletedDeliveryPayload,
+  ResourceUpdatedDeliveryPayload,
+} from '@herald/model';
+
+/** Which kind of input a delivery was handed to the parser as (the `source` of a `RawDelivery`). */
+export type DeliverySource = 'raw' | 'sqs' | 'http' | 'event-grid' | 'service-bus' | 'pubsub' | 'pubsub-push';
+
+/** A wrapper found around the payload inside the input. */
+export type DeliveryEnvelope = 'none' | 'sns' | 'eventbridge' | 'pubsub-push';
+
+/** CloudEvents context attributes of a delivery in the CloudEvents format (§6.2). */
+export interface CloudEventAttributes {
+  readonly specversion: '1.0';
+  readonly id: string;
+  readonly type: string;
+  readonly source: string;
+  readonly subject?: string;
+  readonly time?: string;
+  readonly datacontenttype?: string;
+  readonly dataschema?: string;
+  readonly sequence?: string;
+  readonly sequencetype?: string;
+  readonly dataref?: string;
+}
+
+/** How a delivery reached the consumer: useful for logs and metrics, never needed for handling. */
+export interface DeliveryOrigin {
+  readonly source: DeliverySource;
+  readonly envelope: DeliveryEnvelope;
+  readonly format: 'Platform' | 'CloudEvents';
+  /** CloudEvents content mode; absent for the Platform format. */
+  readonly cloudEventsMode?: 'structured' | 'binary';
+  readonly cloudEvent?: CloudEventAttributes;
+  /** The transport's own message id (SQS MessageId, Pub/Sub messageId …) when known. */
+  readonly transportMessageId?: string;
+  /** When the transport accepted the delivery (epoch ms), if it says so; feeds the queue-wait metric. */
+  readonly sentAt?: number;
+}
+
+export interface MessageDelivery {
+  readonly notificationType: 'Message';
+  readonly payload: MessageDeliveryPayload;
+  /**
+   * §6.2: set when the message was too large for the destination and arrived without its
+   * type-specific fields. With a `fetchMessage` fetcher the consumer loads them before the handler
+   * runs (then `payloadFetched` is true and `payload` is complete); the field stays for visibility.
+   */
+  readonly payloadNotIncluded?: PayloadNotIncluded;
+  readonly payloadFetched: boolean;
+  readonly origin: DeliveryOrigin;
+}
+
+export interface ResourceCreatedDelivery {
+  readonly notificationType: 'ResourceCreated';
+  readonly payload: ResourceCreatedDeliveryPayload;
+  readonly origin: DeliveryOrigin;
+}
+
+export interface ResourceUpdatedDelivery {
+  readonly notificationType: 'ResourceUpdated';
+  readonly payload: ResourceUpdatedDeliveryPayload;
+  readonly origin: DeliveryOrigin;
+}
+
+export interface ResourceDeletedDelivery {
+  readonly notificationType: 'ResourceDeleted';
+  readonly payload: ResourceDeletedDeliveryPayload;
+  readonly origin: DeliveryOrigin;
+}
+
+export type ChangeDelivery = ResourceCreatedDelivery | ResourceUpdatedDelivery | ResourceDeletedDelivery;
+
+/** A typed delivery, discriminated by `notificationType`. */
+export type Delivery = MessageDelivery | ChangeDelivery;
+
+/** The message type of a message delivery, whether or not its payload was included. */
+export function messageTypeOf(delivery: MessageDelivery): string {
+  return delivery.payload.type ?? delivery.payloadNotIncluded?.payloadType ?? 'Unknown';
+}

@@ -1,0 +1,62 @@
+export { createConsumer } from './consumer/create-consumer.js';
+export type {
+  Consumer,
+  ConsumerOptions,
+  DeliveryContext,
+  DeliveryHandler,
+  DeliveryOutcome,
+  ItemOutcome,
+  OrderingOptions,
+  ParseErrorDecision,
+  ParseErrorPolicy,
+  ProcessOutcome,
+  RetryOptions,
+  Settlement,
+} from './consumer/types.js';
+
+export { parseDelivery } from './parse/parse-delivery.js';
+export type { BatchParseResult, ParseResult, SingleParseResult } from './parse/parse-delivery.js';
+export type { ParseError, ParseErrorReason } from './parse/parse-error.js';
+export type { BatchCapableRawDelivery, HttpHeaders, RawBody, RawDelivery, SingleRawDelivery } from './parse/raw-delivery.js';
+export { createMessagesApiFetcher, MessagesApiError, withFetchedPayload } from './parse/messages-api.js';
+export type { MessageFetcher, MessageLocator, MessagesApiFetcherOptions } from './parse/messages-api.js';
+
+export type {
+  ChangeDelivery,
+  CloudEventAttributes,
+  Delivery,
+  DeliveryEnvelope,
+  DeliveryOrigin,
+  DeliverySource,
+  MessageDelivery,
+  ResourceCreatedDelivery,
+  ResourceDeletedDelivery,
+  ResourceUpdatedDelivery,
+} from './delivery.js';
+export { messageTypeOf } from './delivery.js';
+
+export { MemoryDedupStore } from './dedup/memory-dedup-store.js';
+export { RedisDedupStore, type RedisDedupStoreOptions } from './dedup/redis-dedup-store.js';
+export type {
+  ClaimRequest,
+  ClaimResult,
+  CompleteRequest,
+  DedupStore,
+  DedupStoreOptions,
+  LeaseRef,
+  PositionLane,
+  PositionRef,
+  StreamPositions,
+} from './dedup/dedup-store.js';
+
+export type { GapNotice } from './ordering/gap-notice.js';
+export { CONSUMER_METRIC_NAMES, type ConsumerMetricName, type DeferReason } from './metrics/consumer-metrics.js';
+export { systemClock, type Clock, type TimerHandle } from './clock.js';
+export type { Logger } from './logger.js';
+
+export { SqsPoller, type SqsPollerOptions } from './sources/sqs-poller.js';
+export { ServiceBusSource, type ServiceBusSourceOptions } from './sources/service-bus-source.js';
+export { PubSubSource, type PubSubSourceOptions } from './sources/pubsub-source.js';
+export { createHttpDeliveryHandler, type HttpDeliveryOptions } from './sources/http/http-delivery.js';
+export { createNodeHttpHandler } from './sources/http/node-http-handler.js';
+export { heraldConsumerPlugin, type HeraldConsumerPluginOptions } from './sources/http/fastify-plugin.js';

@@ -1,0 +1,388 @@
+import type { DeliveryPayload } from '@herald/model';
+import type { Clock, TimerHandle } from '../clock.js';
+import type { PositionLane, StreamPositions } from '../dedup/dedup-store.js';
+import type { Logger } from '../logger.js';
+import type { GapNotice } from './gap-notice.js';
+import { isNextInLane, positionValueOf } from './order-rules.js';
+
+/** What the sequencer orders: one delivery of one resource stream. */
+export interface SequencedItem {
+  readonly key: string;
+  readonly stream: string;
+  readonly lane: PositionLane;
+  readonly ordinal: number;
+  readonly payload: DeliveryPayload;
+}
+
+/**
+ * How an item leaves the sequencer:
+ * - `next`: it is the next of its resource; the resource is locked until `finished`.
+ * - `gap`: released past a missing predecessor after `maxWaitMs`; locked like `next`.
+ * - `behind`: at or behind the released position: a duplicate or stale; not locked (the claim
+ *   tells which).
+ */
+export type Release = { readonly kind: 'next' } | { readonly kind: 'behind' } | { readonly kind: 'gap'; readonly gap: GapNotice };
+
+export type RejectReason = 'buffer-full' | 'store-unavailable' | 'closing';
+
+/** How a released item ended, as far as ordering cares. */
+export interface FinishReport {
+  /** It was processed (here or elsewhere): the position moves to it. */
+  readonly advanced: boolean;
+  /** The store's position, when a claim reported one (another instance moved ahead). */
+  readonly storedOrdinal?: number;
+  /** It failed and will be redelivered: give it a full `maxWaitMs` before skipping it. */
+  readonly failed?: boolean;
+}
+
+export interface SequencerDeps {
+  readonly clock: Clock;
+  readonly logger: Logger;
+  /** Batched position reads (the store's `readPositions`). */
+  readonly readPositions: (stream: string) => Promise<StreamPositions>;
+  readonly release: (item: SequencedItem, how: Release) => void;
+  readonly reject: (item: SequencedItem, reason: RejectReason) => void;
+  readonly observe: {
+    bufferDepth(depth: number): void;
+    bufferWait(lane: PositionLane, seconds: number): void;
+    gap(lane: PositionLane, reason: GapNotice['reason']): void;
+  };
+}
+
+export interface SequencerOptions {
+  readonly maxWaitMs: number;
+  readonly maxBufferedPerResource: number;
+  readonly maxBuffered: number;
+  readonly unknownStart: 'wait' | 'immediate';
+  readonly positionRefreshMs: number;
+  readonly positionCacheSize: number;
+  /** On a position read failure: proceed as if nothing were stored (true) or reject (false). */
+  readonly failOpen: boolean;
+}
+
+interface Buffered {
+  readonly item: SequencedItem;
+  readonly bufferedAt: number;
+}
+
+const LANES: readonly PositionLane[] = ['m', 'c'];
+
+/** One resource stream's ordering state. */
+class ResourceLane {
+  ready = false;
+  /** Items that arrived while the positions were loading. */
+  pending: SequencedItem[] = [];
+  positions: { m?: number; c?: number } = {};
+  readonly buffers: Record<PositionLane, Buffered[]> = { m: [], c: [] };
+  /** The item holding the resource (handlers of one resource never run concurrently). */
+  running: SequencedItem | undefined;
+  /** Deadlines count from here at the earliest (moved forward when a delivery fails). */
+  waitFrom = 0;
+  refreshedAt = 0;
+  refreshing = false;
+  timer: TimerHandle | undefined;
+  timerDueAt = Number.POSITIVE_INFINITY;
+
+  constructor(readonly stream: string) {}
+
+  bufferedCount(): number {
+    return this.buffers.m.length + this.buffers.c.length;
+  }
+
+  isIdle(): boolean {
+    return this.ready && this.running === undefined && this.pending.length === 0 && this.bufferedCount() === 0;
+  }
+
+  raise(lane: PositionLane, ordinal: number): void {
+    const current = this.positions[lane];
+    if (current === undefined || ordinal > current) this.positions[lane] = ordinal;
+  }
+}
+
+/**
+ * Releases deliveries per resource in §6.2 order, parallel across resources. Early arrivals wait
+ * in a bounded buffer for up to `maxWaitMs`; then the lane is released in order with a gap notice.
+ * Positions come from the store (shared by all consumer instances) and are cached per resource;
+ * a lane with waiting items re-reads them every `positionRefreshMs` and before declaring a gap,
+ * because another instance may have released the missing predecessor.
+ */
+export class Sequencer {
+  private readonly lanes = new Map<string, ResourceLane>();
+  /** Idle lanes in least-recently-used order; only their cached positions are kept. */
+  private readonly idle = new Map<string, ResourceLane>();
+  private totalBuffered = 0;
+  private closed = false;
+
+  constructor(
+    private readonly deps: SequencerDeps,
+    private readonly options: SequencerOptions,
+  ) {}
+
+  get bufferedCount(): number {
+    return this.totalBuffered;
+  }
+
+  submit(item: SequencedItem): void {
+    if (this.closed) return this.deps.reject(item, 'closing');
+    let lane = this.lanes.get(item.stream);
+    if (lane === undefined) {
+      lane = new ResourceLane(item.stream);
+      this.lanes.set(item.stream, lane);
+      lane.pending.push(item);
+      this.load(lane);
+      return;
+    }
+    this.idle.delete(item.stream);
+    if (!lane.ready) {
+      lane.pending.push(item);
+      return;
+    }
+    this.place(lane, item);
+    this.afterChange(lane);
+  }
+
+  /** A released item is done; moves the position and releases what may follow. */
+  finished(item: SequencedItem, report: FinishReport): void {
+    const lane = this.lanes.get(item.stream);
+    if (lane === undefined) return;
+    if (lane.running === item) lane.running = undefined;
+    if (report.advanced) lane.raise(item.lane, item.ordinal);
+    if (report.storedOrdinal !== undefined) lane.raise(item.lane, report.storedOrdinal);
+    if (report.failed) lane.waitFrom = this.deps.clock.now();
+    this.pump(lane);
+    this.afterChange(lane);
+  }
+
+  /** Rejects everything waiting (`closing`); returns how many were waiting. */
+  close(): number {
+    this.closed = true;
+    let rejected = 0;
+    for (const lane of this.lanes.values()) {
+      lane.timer?.cancel();
+      lane.timer = undefined;
+      const waiting = [...lane.pending, ...lane.buffers.m.map((b) => b.item), ...lane.buffers.c.map((b) => b.item)];
+      lane.pending = [];
+      lane.buffers.m = [];
+      lane.buffers.c = [];
+      for (const item of waiting) {
+        rejected++;
+        this.deps.reject(item, 'closing');
+      }
+    }
+    this.totalBuffered = 0;
+    this.deps.observe.bufferDepth(0);
+    return rejected;
+  }
+
+  private load(lane: ResourceLane): void {
+    this.deps.readPositions(lane.stream).then(
+      (positions) => {
+        lane.positions = { ...positions };
+        this.becomeReady(lane);
+      },
+      (error: unknown) => {
+        if (this.options.failOpen) {
+          this.deps.logger.warn({ err: error, stream: lane.stream }, 'position read failed; ordering from memory only (failOpen)');
+          lane.positions = {};
+          this.becomeReady(lane);
+          return;
+        }
+        this.deps.logger.warn({ err: error, stream: lane.stream }, 'position read failed; deliveries deferred');
+        this.lanes.delete(lane.stream);
+        const pending = lane.pending;
+        lane.pending = [];
+        for (const item of pending) this.deps.reject(item, 'store-unavailable');
+      },
+    );
+  }
+
+  private becomeReady(lane: ResourceLane): void {
+    lane.ready = true;
+    lane.refreshedAt = this.deps.clock.now();
+    const pending = lane.pending;
+    lane.pending = [];
+    for (const item of pending) this.place(lane, item);
+    this.afterChange(lane);
+  }
+
+  private isNext(lane: ResourceLane, item: SequencedItem): boolean {
+    const position = lane.positions[item.lane];
+    if (position === undefined && this.options.unknownStart === 'immediate') return true;
+    return isNextInLane(position, item.payload);
+  }
+
+  private place(lane: ResourceLane, item: SequencedItem): void {
+    const position = lane.positions[item.lane];
+    if (position !== undefined && item.ordinal <= position) return this.deps.release(item, { kind: 'behind' });
+    if (lane.running === undefined && this.isNext(lane, item)) {
+      lane.running = item;
+      return this.deps.release(item, { kind: 'next' });
+    }
+    const buffer = lane.buffers[item.lane];
+    if (this.totalBuffered >= this.options.maxBuffered || lane.bufferedCount() >= this.options.maxBufferedPerResource) {
+      return this.deps.reject(item, 'buffer-full');
+    }
+    const now = this.deps.clock.now();
+    // Sorted by ordinal; buffers are short and arrivals mostly near the end.
+    let index = buffer.length;
+    while (index > 0 && (buffer[index - 1] as Buffered).item.ordinal > item.ordinal) index--;
+    buffer.splice(index, 0, { item, bufferedAt: now });
+    this.totalBuffered++;
+    this.deps.observe.bufferDepth(this.totalBuffered);
+    // A cached position may be old (another instance moved on): check before waiting long.
+    if (now - lane.refreshedAt >= this.options.positionRefreshMs) this.refresh(lane);
+  }
+
+  /** Releases what is next or behind, then, if a lane waited too long, its head past the gap. */
+  private pump(lane: ResourceLane): void {
+    if (!lane.ready) return;
+    const now = this.deps.clock.now();
+    for (const laneId of LANES) {
+      const buffer = lane.buffers[laneId];
+      let position = lane.positions[laneId];
+      while (buffer.length > 0 && position !== undefined && (buffer[0] as Buffered).item.ordinal <= position) {
+        this.release(lane, laneId, now, { kind: 'behind' });
+        position = lane.positions[laneId];
+      }
+    }
+    if (lane.running !== undefined) return;
+    for (const laneId of LANES) {
+      const head = lane.buffers[laneId][0];
+      if (head !== undefined && this.isNext(lane, head.item)) {
+        lane.running = head.item;
+        this.release(lane, laneId, now, { kind: 'next' });
+        return;
+      }
+    }
+    const expired = this.mostOverdueLane(lane, now);
+    if (expired === undefined) return;
+    if (lane.refreshedAt < expired.deadline) {
+      // Before skipping anything, make sure no other instance released the missing one.
+      this.refresh(lane);
+      return;
+    }
+    const head = lane.buffers[expired.laneId][0] as Buffered;
+    const lastReleasedOrdinal = lane.positions[expired.laneId];
+    const gap: GapNotice = {
+      reason: lastReleasedOrdinal === undefined ? 'unknown-start' : 'timeout',
+      lane: expired.laneId === 'm' ? 'messages' : 'changes',
+      lastReleased: lastReleasedOrdinal === undefined ? undefined : positionValueOf(expired.laneId, lastReleasedOrdinal),
+      released: positionValueOf(expired.laneId, head.item.ordinal),
+      waitedMs: now - expired.oldestAt,
+    };
+    this.deps.observe.gap(expired.laneId, gap.reason);
+    this.deps.logger.info({ stream: lane.stream, gap }, 'releasing past a gap');
+    lane.running = head.item;
+    this.release(lane, expired.laneId, now, { kind: 'gap', gap });
+  }
+
+  private release(lane: ResourceLane, laneId: PositionLane, now: number, how: Release): void {
+    const buffered = lane.buffers[laneId].shift() as Buffered;
+    this.totalBuffered--;
+    this.deps.observe.bufferDepth(this.totalBuffered);
+    this.deps.observe.bufferWait(laneId, (now - buffered.bufferedAt) / 1000);
+    this.deps.release(buffered.item, how);
+  }
+
+  /** The lane whose wait expired earliest, if any did. */
+  private mostOverdueLane(lane: ResourceLane, now: number): { laneId: PositionLane; deadline: number; oldestAt: number } | undefined {
+    let result: { laneId: PositionLane; deadline: number; oldestAt: number } | undefined;
+    for (const laneId of LANES) {
+      const oldestAt = this.oldestBufferedAt(lane, laneId);
+      if (oldestAt === undefined) continue;
+      const deadline = Math.max(oldestAt, lane.waitFrom) + this.options.maxWaitMs;
+      if (deadline <= now && (result === undefined || deadline < result.deadline)) result = { laneId, deadline, oldestAt };
+    }
+    return result;
+  }
+
+  private oldestBufferedAt(lane: ResourceLane, laneId: PositionLane): number | undefined {
+    let oldest: number | undefined;
+    for (const buffered of lane.buffers[laneId]) {
+      if (oldest === undefined || buffered.bufferedAt < oldest) oldest = buffered.bufferedAt;
+    }
+    return oldest;
+  }
+
+  private refresh(lane: ResourceLane): void {
+    if (lane.refreshing) return;
+    lane.refreshing = true;
+    const startedAt = this.deps.clock.now();
+    this.deps.readPositions(lane.stream).then(
+      (positions) => {
+        if (positions.m !== undefined) lane.raise('m', positions.m);
+        if (positions.c !== undefined) lane.raise('c', positions.c);
+        this.refreshed(lane, startedAt);
+      },
+      (error: unknown) => {
+        // Nothing better is known; the gap release that may follow claims through the store,
+        // which fails closed on its own if the store is still away.
+        this.deps.logger.warn({ err: error, stream: lane.stream }, 'position refresh failed');
+        this.refreshed(lane, startedAt);
+      },
+    );
+  }
+
+  private refreshed(lane: ResourceLane, startedAt: number): void {
+    lane.refreshing = false;
+    lane.refreshedAt = startedAt;
+    if (this.closed || this.lanes.get(lane.stream) !== lane) return;
+    this.pump(lane);
+    this.afterChange(lane);
+  }
+
+  /** Re-arms the lane's timer, or files it as idle (and evicts the least recently used idle lanes). */
+  private afterChange(lane: ResourceLane): void {
+    if (this.closed || this.lanes.get(lane.stream) !== lane) return;
+    if (lane.isIdle()) {
+      lane.timer?.cancel();
+      lane.timer = undefined;
+      lane.timerDueAt = Number.POSITIVE_INFINITY;
+      this.idle.delete(lane.stream);
+      this.idle.set(lane.stream, lane);
+      this.evictIdle();
+      return;
+    }
+    this.idle.delete(lane.stream);
+    this.schedule(lane);
+  }
+
+  private schedule(lane: ResourceLane): void {
+    let dueAt = Number.POSITIVE_INFINITY;
+    if (lane.ready && lane.bufferedCount() > 0) {
+      for (const laneId of LANES) {
+        const oldestAt = this.oldestBufferedAt(lane, laneId);
+        if (oldestAt !== undefined) dueAt = Math.min(dueAt, Math.max(oldestAt, lane.waitFrom) + this.options.maxWaitMs);
+      }
+      dueAt = Math.min(dueAt, lane.refreshedAt + this.options.positionRefreshMs);
+    }
+    if (dueAt === lane.timerDueAt && lane.timer !== undefined) return;
+    lane.timer?.cancel();
+    lane.timer = undefined;
+    lane.timerDueAt = dueAt;
+    if (dueAt === Number.POSITIVE_INFINITY) return;
+    const now = this.deps.clock.now();
+    lane.timer = this.deps.clock.setTimeout(() => this.onTimer(lane), Math.max(0, dueAt - now));
+  }
+
+  private onTimer(lane: ResourceLane): void {
+    lane.timer = undefined;
+    lane.timerDueAt = Number.POSITIVE_INFINITY;
+    if (this.closed || this.lanes.get(lane.stream) !== lane) return;
+    const now = this.deps.clock.now();
+    if (now - lane.refreshedAt >= this.options.positionRefreshMs && lane.bufferedCount() > 0) {
+      this.refresh(lane);
+      return;
+    }
+    this.pump(lane);
+    this.afterChange(lane);
+  }
+
+  private evictIdle(): void {
+    while (this.idle.size > this.options.positionCacheSize) {
+      const oldest = this.idle.keys().next().value as string;
+      this.idle.delete(oldest);
+      this.lanes.delete(oldest);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+import type { Message, MessageDeliveryPayload } from '@herald/model';
+import type { MessageDelivery } from '../delivery.js';
+
+/** Which message to load. */
+export interface MessageLocator {
+  readonly projectKey: string;
+  readonly messageId: string;
+}
+
+/**
+ * Loads a message whose payload was not included in the delivery (§6.2 `payloadNotIncluded`).
+ * Resolves `undefined` when the Messages API does not have it (messages disabled or expired);
+ * rejects on any other failure, which makes the delivery fail and be retried.
+ */
+export type MessageFetcher = (locator: MessageLocator) => Promise<Message | undefined>;
+
+export interface MessagesApiFetcherOptions {
+  /** The API's base URL, e.g. `https://api.example.com` (no trailing project key). */
+  readonly baseUrl: string;
+  /**
+   * A bearer token with `view_messages:{projectKey}` scope. Called for every request: cache it on
+   * your side. `forceRefresh` is true when the previous token was rejected with 401.
+   */
+  readonly getToken: (request: { readonly projectKey: string; readonly forceRefresh: boolean }) => Promise<string> | string;
+  /** Defaults to the global `fetch`. */
+  readonly fetch?: typeof fetch;
+  /** Per request; default 10 s. */
+  readonly timeoutMs?: number;
+}
+
+/** A Messages API answer other than 200 / 404. */
+export class MessagesApiError extends Error {
+  override readonly name = 'MessagesApiError';
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** `GET {baseUrl}/{projectKey}/messages/{id}` with a bearer token, using global fetch. */
+export function createMessagesApiFetcher(options: MessagesApiFetcherOptions): MessageFetcher {
+  const fetchImpl = options.fetch ?? fetch;
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? 10_000;
+
+  async function request(locator: MessageLocator, forceRefresh: boolean): Promise<Response> {
+    const token = await options.getToken({ projectKey: locator.projectKey, forceRefresh });
+    const url = `${baseUrl}/${encodeURIComponent(locator.projectKey)}/messages/${encodeURIComponent(locator.messageId)}`;
+    return fetchImpl(url, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json' },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
+  }
+
+  return async (locator) => {
+    let response = await request(locator, false);
+    // A token can expire between getToken and the request: one retry with a fresh one.
+    if (response.status === 401) {
+      await response.body?.cancel();
+      response = await request(locator, true);
+    }
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return undefined;
+    }
+    if (!response.ok) {
+      const text = await response.text().catch(() => '');
+      throw new MessagesApiError(response.status, `Messages API answered ${response.status} for message ${locator.messageId}: ${text.slice(0, 200)}`);
+    }
+    const message = (await response.json()) as Message;
+    if (typeof message !== 'object' || message === null || message.id !== locator.messageId || typeof message.type !== 'string') {
+      throw new MessagesApiError(response.status, `Messages API answered something that is not message ${locator.messageId}`);
+    }
+    return message;
+  };
+}
+
+/**
+ * The delivery with its payload completed from the fetched message: the message-specific fields
+ * and `type` are added, the delivery's own fields win (they describe this delivery).
+ */
+export function withFetchedPayload(delivery: MessageDelivery, message: Message): MessageDelivery {
+  const payload = { ...message, ...delivery.payload, type: message.type } as MessageDeliveryPayload;
+  delete payload.payloadNotIncluded;
+  return { ...delivery, payload, payloadFetched: true };
+}

@@ -1,0 +1,35 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { Consumer } from '../../consumer/types.js';
+import { createHttpDeliveryHandler, type HttpDeliveryOptions } from './http-delivery.js';
+
+export interface HeraldConsumerPluginOptions extends HttpDeliveryOptions {
+  readonly consumer: Consumer;
+  /** Route of the endpoint inside the plugin's prefix. Default `/`. */
+  readonly path?: string;
+  /** Largest body accepted; default 1 MiB (Event Grid's limit per request). */
+  readonly bodyLimitBytes?: number;
+}
+
+/**
+ * An encapsulated Fastify plugin serving Event Grid and Pub/Sub push: `app.register(heraldConsumerPlugin,
+ * { consumer, prefix: '/events' })`. Bodies reach the parser as raw bytes (the plugin replaces the
+ * content-type parsers in its own context only), so every CloudEvents media type and binary mode
+ * are read the same way as by the other sources.
+ */
+export const heraldConsumerPlugin: FastifyPluginAsync<HeraldConsumerPluginOptions> = async (fastify, options) => {
+  const handle = createHttpDeliveryHandler(options.consumer, options);
+  const path = options.path ?? '/';
+  const bodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) => done(null, body));
+  fastify.route({
+    method: ['POST', 'OPTIONS'],
+    url: path,
+    bodyLimit,
+    handler: async (request, reply) => {
+      const result = await handle({ method: request.method, headers: request.headers, body: request.body as Buffer | undefined });
+      reply.code(result.statusCode).headers(result.headers);
+      return reply.send(result.body);
+    },
+  });
+};

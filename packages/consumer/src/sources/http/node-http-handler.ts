@@ -1,0 +1,67 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Consumer } from '../../consumer/types.js';
+import { silentLogger, type Logger } from '../../logger.js';
+import { createHttpDeliveryHandler, type HttpDeliveryOptions, type HttpDeliveryReply } from './http-delivery.js';
+
+export interface NodeHttpHandlerOptions extends HttpDeliveryOptions {
+  /** Only this path is served (query ignored); others answer 404. Default: every path. */
+  readonly path?: string;
+  /** Largest body accepted; default 1 MiB (Event Grid's limit per request). */
+  readonly bodyLimitBytes?: number;
+  readonly logger?: Logger;
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(request: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    request.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        reject(new BodyTooLarge());
+        request.resume();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    request.on('end', () => resolve(Buffer.concat(chunks)));
+    request.on('error', reject);
+  });
+}
+
+function send(response: ServerResponse, reply: HttpDeliveryReply): void {
+  response.writeHead(reply.statusCode, reply.headers);
+  response.end(reply.body);
+}
+
+/** A `node:http` request listener for Event Grid and Pub/Sub push: `http.createServer(createNodeHttpHandler(consumer))`. */
+export function createNodeHttpHandler(consumer: Consumer, options: NodeHttpHandlerOptions = {}): (request: IncomingMessage, response: ServerResponse) => void {
+  const handle = createHttpDeliveryHandler(consumer, options);
+  const limit = options.bodyLimitBytes ?? 1024 * 1024;
+  const logger = options.logger ?? silentLogger;
+  const errorBody = (statusCode: number, code: string, message: string): HttpDeliveryReply => ({
+    statusCode,
+    headers: { 'content-type': 'application/json; charset=utf-8' },
+    body: JSON.stringify({ statusCode, message, errors: [{ code, message }] }),
+  });
+
+  return (request, response) => {
+    const path = (request.url ?? '/').split('?')[0];
+    if (options.path !== undefined && path !== options.path) {
+      request.resume();
+      return send(response, errorBody(404, 'ResourceNotFound', `${path} is not a delivery endpoint`));
+    }
+    readBody(request, limit)
+      .then((body) => handle({ method: request.method ?? 'GET', headers: request.headers, body: body.length === 0 ? undefined : body }))
+      .then(
+        (reply) => send(response, reply),
+        (error: unknown) => {
+          if (error instanceof BodyTooLarge) return send(response, errorBody(413, 'RequestEntityTooLarge', `the body exceeds ${limit} bytes`));
+          logger.error({ err: error }, 'delivery endpoint failed');
+          send(response, errorBody(500, 'General', 'internal error'));
+        },
+      );
+  };
+}

@@ -1,0 +1,114 @@
+import type { Message, PubSub, Subscription } from '@google-cloud/pubsub';
+import { systemClock, type Clock } from '../clock.js';
+import type { Consumer, Settlement } from '../consumer/types.js';
+import { silentLogger, type Logger } from '../logger.js';
+import { holdBeforeRetry } from './hold.js';
+
+export interface PubSubSourceOptions {
+  readonly subscriptionName: string;
+  /**
+   * Client-side flow control: at most this many messages (and bytes) outstanding; excess messages
+   * are not even leased (`allowExcessMessages: false`). Defaults 100 / 100 MiB.
+   */
+  readonly flowControl?: { readonly maxMessages?: number; readonly maxBytes?: number };
+  /** The SDK extends ack deadlines for at most this long (keep it above the reorder `maxWaitMs`). Default 600 s. */
+  readonly maxExtensionSeconds?: number;
+  /** Longest hold before nacking a deferred message (see `holdBeforeRetry`). Default 10 s. */
+  readonly maxHoldMs?: number;
+}
+
+/**
+ * Pulls from a Pub/Sub subscription (StreamingPull through the SDK): ack on success, nack on
+ * failure (after holding it for the retry delay); poison messages are nacked so the
+ * subscription's dead-letter policy takes them after its maximum delivery attempts.
+ */
+export class PubSubSource {
+  private readonly pubsub: PubSub;
+  private readonly consumer: Consumer;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly options: PubSubSourceOptions;
+  private readonly inFlightWork = new Set<Promise<void>>();
+  private readonly stopping = new AbortController();
+  private subscription: Subscription | undefined;
+  private readonly onMessage = (message: Message): void => {
+    if (this.stopping.signal.aborted) {
+      message.nack();
+      return;
+    }
+    const work = this.handle(message);
+    this.inFlightWork.add(work);
+    void work.finally(() => this.inFlightWork.delete(work));
+  };
+  private readonly onError = (error: Error): void => {
+    this.logger.warn({ err: error }, 'Pub/Sub subscription error');
+  };
+
+  constructor(
+    deps: { readonly pubsub: PubSub; readonly consumer: Consumer; readonly clock?: Clock; readonly logger?: Logger },
+    options: PubSubSourceOptions,
+  ) {
+    this.pubsub = deps.pubsub;
+    this.consumer = deps.consumer;
+    this.clock = deps.clock ?? systemClock;
+    this.logger = deps.logger ?? silentLogger;
+    this.options = options;
+  }
+
+  get inFlight(): number {
+    return this.inFlightWork.size;
+  }
+
+  /** Opens the subscription's stream (the SDK module is loaded here, lazily). */
+  async start(): Promise<void> {
+    if (this.subscription) throw new Error('PubSubSource already started');
+    const { Duration } = await import('@google-cloud/pubsub');
+    const subscription = this.pubsub.subscription(this.options.subscriptionName, {
+      flowControl: {
+        maxMessages: this.options.flowControl?.maxMessages ?? 100,
+        maxBytes: this.options.flowControl?.maxBytes ?? 100 * 1024 * 1024,
+        allowExcessMessages: false,
+      },
+      maxExtensionTime: Duration.from({ seconds: this.options.maxExtensionSeconds ?? 600 }),
+    });
+    subscription.on('message', this.onMessage);
+    subscription.on('error', this.onError);
+    this.subscription = subscription;
+  }
+
+  /** Stops taking messages, waits for in-flight ones to settle, closes the stream. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    const subscription = this.subscription;
+    if (!subscription) return;
+    subscription.removeListener('message', this.onMessage);
+    await Promise.all([...this.inFlightWork]);
+    await subscription.close();
+    subscription.removeListener('error', this.onError);
+    this.subscription = undefined;
+  }
+
+  private async handle(message: Message): Promise<void> {
+    const maxHoldMs = this.options.maxHoldMs ?? 10_000;
+    const settlement: Settlement = {
+      ack: () => message.ack(),
+      nack: async (retryAfterMs) => {
+        await holdBeforeRetry(this.clock, retryAfterMs, maxHoldMs, this.stopping.signal);
+        message.nack();
+      },
+      deadLetter: () => message.nack(),
+    };
+    await this.consumer.process(
+      {
+        source: 'pubsub',
+        data: message.data,
+        attributes: message.attributes,
+        enqueuedAt: message.publishTime?.getTime(),
+        // Only counted when the subscription has a dead-letter policy; 0 otherwise.
+        deliveryAttempt: message.deliveryAttempt > 0 ? message.deliveryAttempt : undefined,
+        transportMessageId: message.id,
+      },
+      settlement,
+    );
+  }
+}

@@ -1,0 +1,115 @@
+import type { ServiceBusClient, ServiceBusReceivedMessage, ServiceBusReceiver } from '@azure/service-bus';
+import { systemClock, type Clock } from '../clock.js';
+import type { Consumer, Settlement } from '../consumer/types.js';
+import { silentLogger, type Logger } from '../logger.js';
+import { holdBeforeRetry } from './hold.js';
+
+export type ServiceBusEntity = { readonly queueName: string } | { readonly topicName: string; readonly subscriptionName: string };
+
+export type ServiceBusSourceOptions = ServiceBusEntity & {
+  /** Messages handled at once. Default 16. */
+  readonly maxConcurrentCalls?: number;
+  /** The SDK renews a message's lock for this long (keep it above the reorder `maxWaitMs`). Default 5 min. */
+  readonly maxAutoLockRenewalDurationInMs?: number;
+  /** Longest hold before abandoning a deferred message (see `holdBeforeRetry`). Default 10 s. */
+  readonly maxHoldMs?: number;
+};
+
+/**
+ * Receives from a Service Bus queue or topic subscription in peekLock mode: complete on success,
+ * abandon on failure (after holding it for the retry delay), dead-letter poison messages into the
+ * entity's dead-letter queue.
+ */
+export class ServiceBusSource {
+  private readonly client: ServiceBusClient;
+  private readonly consumer: Consumer;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly options: ServiceBusSourceOptions;
+  private readonly inFlightWork = new Set<Promise<void>>();
+  private readonly stopping = new AbortController();
+  private receiver: ServiceBusReceiver | undefined;
+  private subscription: { close(): Promise<void> } | undefined;
+
+  constructor(
+    deps: { readonly client: ServiceBusClient; readonly consumer: Consumer; readonly clock?: Clock; readonly logger?: Logger },
+    options: ServiceBusSourceOptions,
+  ) {
+    this.client = deps.client;
+    this.consumer = deps.consumer;
+    this.clock = deps.clock ?? systemClock;
+    this.logger = deps.logger ?? silentLogger;
+    this.options = options;
+  }
+
+  get inFlight(): number {
+    return this.inFlightWork.size;
+  }
+
+  start(): void {
+    if (this.receiver) throw new Error('ServiceBusSource already started');
+    const receiverOptions = {
+      receiveMode: 'peekLock' as const,
+      maxAutoLockRenewalDurationInMs: this.options.maxAutoLockRenewalDurationInMs ?? 5 * 60_000,
+    };
+    const receiver =
+      'queueName' in this.options
+        ? this.client.createReceiver(this.options.queueName, receiverOptions)
+        : this.client.createReceiver(this.options.topicName, this.options.subscriptionName, receiverOptions);
+    this.receiver = receiver;
+    this.subscription = receiver.subscribe(
+      {
+        processMessage: (message) => this.track(this.handle(receiver, message)),
+        processError: async (args) => {
+          this.logger.warn({ err: args.error, errorSource: args.errorSource, entityPath: args.entityPath }, 'Service Bus receive error');
+        },
+      },
+      { autoCompleteMessages: false, maxConcurrentCalls: this.options.maxConcurrentCalls ?? 16 },
+    );
+  }
+
+  /** Stops receiving, waits for in-flight messages to settle, closes the receiver. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.subscription?.close();
+    await Promise.all([...this.inFlightWork]);
+    await this.receiver?.close();
+    this.receiver = undefined;
+    this.subscription = undefined;
+  }
+
+  private track(work: Promise<void>): Promise<void> {
+    this.inFlightWork.add(work);
+    return work.finally(() => this.inFlightWork.delete(work));
+  }
+
+  private async handle(receiver: ServiceBusReceiver, message: ServiceBusReceivedMessage): Promise<void> {
+    const maxHoldMs = this.options.maxHoldMs ?? 10_000;
+    const settlement: Settlement = {
+      ack: () => receiver.completeMessage(message),
+      nack: async (retryAfterMs) => {
+        await holdBeforeRetry(this.clock, retryAfterMs, maxHoldMs, this.stopping.signal);
+        await receiver.abandonMessage(message);
+      },
+      deadLetter: (reason) =>
+        receiver.deadLetterMessage(message, { deadLetterReason: 'HeraldParseError', deadLetterErrorDescription: reason.slice(0, 4096) }),
+    };
+    if (this.stopping.signal.aborted) {
+      await settlement.nack(0);
+      return;
+    }
+    await this.consumer.process(
+      {
+        source: 'service-bus',
+        body: message.body,
+        contentType: message.contentType,
+        applicationProperties: message.applicationProperties,
+        enqueuedAt: message.enqueuedTimeUtc?.getTime(),
+        // The SDK reports the AMQP delivery-count: earlier failed attempts, 0 on the first delivery.
+        deliveryAttempt: (message.deliveryCount ?? 0) + 1,
+        transportMessageId: message.messageId === undefined ? undefined : String(message.messageId),
+      },
+      settlement,
+    );
+  }
+}

@@ -1,0 +1,237 @@
+import type { Message, SQSClient } from '@aws-sdk/client-sqs';
+import { sleep, systemClock, type Clock, type TimerHandle } from '../clock.js';
+import type { Consumer, Settlement } from '../consumer/types.js';
+import { silentLogger, type Logger } from '../logger.js';
+import { MicroBatcher } from '../micro-batcher.js';
+
+export interface SqsPollerOptions {
+  readonly queueUrl: string;
+  /** Messages being processed (or waiting in the reorder buffer) at once; independent of `batchSize`. Default 100. */
+  readonly maxInFlight?: number;
+  /** Messages per ReceiveMessage call, 1–10. Default 10. */
+  readonly batchSize?: number;
+  /** Long polling wait, 0–20 s. Default 20. */
+  readonly waitTimeSeconds?: number;
+  /**
+   * Visibility timeout requested on receive and re-applied every half of it while a message is in
+   * flight (buffered or handled), so a slow handler or a reorder wait never lets it reappear.
+   * Default 30.
+   */
+  readonly visibilityTimeoutSeconds?: number;
+  /** Backoff after a failed receive: doubles from `initialMs` to `maxMs`, with ±20% jitter. Defaults 200 / 30,000. */
+  readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
+}
+
+/** SQS caps ChangeMessageVisibility at 12 hours. */
+const MAX_VISIBILITY_SECONDS = 43_200;
+
+type SqsSdk = typeof import('@aws-sdk/client-sqs');
+
+function clampInteger(name: string, value: number, min: number, max: number): number {
+  if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be an integer in [${min}, ${max}] (got ${value})`);
+  return value;
+}
+
+/**
+ * Long-polls an SQS queue and feeds the consumer. Deletes a message when its deliveries are done,
+ * changes its visibility to the consumer's retry delay when not, and leaves poison messages alone
+ * so the queue's redrive policy moves them to its dead-letter queue after `maxReceiveCount`.
+ */
+export class SqsPoller {
+  private readonly client: SQSClient;
+  private readonly consumer: Consumer;
+  private readonly clock: Clock;
+  private readonly logger: Logger;
+  private readonly queueUrl: string;
+  private readonly maxInFlight: number;
+  private readonly batchSize: number;
+  private readonly waitTimeSeconds: number;
+  private readonly visibilityTimeoutSeconds: number;
+  private readonly backoffInitialMs: number;
+  private readonly backoffMaxMs: number;
+  private readonly inFlightWork = new Set<Promise<void>>();
+  private readonly deletes: MicroBatcher<Message, void>;
+  private sdk: SqsSdk | undefined;
+  private loop: Promise<void> | undefined;
+  private stopping: AbortController | undefined;
+  private slotFreed: (() => void) | undefined;
+
+  constructor(
+    deps: { readonly client: SQSClient; readonly consumer: Consumer; readonly clock?: Clock; readonly logger?: Logger },
+    options: SqsPollerOptions,
+  ) {
+    this.client = deps.client;
+    this.consumer = deps.consumer;
+    this.clock = deps.clock ?? systemClock;
+    this.logger = deps.logger ?? silentLogger;
+    this.queueUrl = options.queueUrl;
+    this.maxInFlight = clampInteger('maxInFlight', options.maxInFlight ?? 100, 1, 100_000);
+    this.batchSize = clampInteger('batchSize', options.batchSize ?? 10, 1, 10);
+    this.waitTimeSeconds = clampInteger('waitTimeSeconds', options.waitTimeSeconds ?? 20, 0, 20);
+    this.visibilityTimeoutSeconds = clampInteger('visibilityTimeoutSeconds', options.visibilityTimeoutSeconds ?? 30, 2, MAX_VISIBILITY_SECONDS);
+    this.backoffInitialMs = options.backoff?.initialMs ?? 200;
+    this.backoffMaxMs = options.backoff?.maxMs ?? 30_000;
+    // DeleteMessageBatch takes up to 10 entries.
+    this.deletes = new MicroBatcher((messages) => this.deleteBatch(messages), 10);
+  }
+
+  get inFlight(): number {
+    return this.inFlightWork.size;
+  }
+
+  start(): void {
+    if (this.loop) throw new Error('SqsPoller already started');
+    const stopping = new AbortController();
+    this.stopping = stopping;
+    this.loop = this.poll(stopping.signal);
+  }
+
+  /** Stops receiving, then waits until every received message is settled. */
+  async stop(): Promise<void> {
+    this.stopping?.abort();
+    this.slotFreed?.();
+    await this.loop;
+    await Promise.all([...this.inFlightWork]);
+    this.loop = undefined;
+  }
+
+  private async poll(signal: AbortSignal): Promise<void> {
+    this.sdk ??= await import('@aws-sdk/client-sqs');
+    const { ReceiveMessageCommand } = this.sdk;
+    let backoffMs = this.backoffInitialMs;
+    while (!signal.aborted) {
+      const free = this.maxInFlight - this.inFlightWork.size;
+      if (free <= 0) {
+        await new Promise<void>((resolve) => {
+          this.slotFreed = resolve;
+        });
+        continue;
+      }
+      let messages: Message[];
+      try {
+        const response = await this.client.send(
+          new ReceiveMessageCommand({
+            QueueUrl: this.queueUrl,
+            MaxNumberOfMessages: Math.min(this.batchSize, free),
+            WaitTimeSeconds: this.waitTimeSeconds,
+            VisibilityTimeout: this.visibilityTimeoutSeconds,
+            MessageSystemAttributeNames: ['SentTimestamp', 'ApproximateReceiveCount'],
+          }),
+          { abortSignal: signal },
+        );
+        messages = response.Messages ?? [];
+        backoffMs = this.backoffInitialMs;
+      } catch (error) {
+        if (signal.aborted) break;
+        const jittered = backoffMs * (0.8 + Math.random() * 0.4);
+        this.logger.warn({ err: error, retryInMs: Math.round(jittered) }, 'SQS receive failed');
+        await sleep(this.clock, jittered, signal);
+        backoffMs = Math.min(this.backoffMaxMs, backoffMs * 2);
+        continue;
+      }
+      for (const message of messages) this.track(this.handle(message));
+    }
+  }
+
+  private track(work: Promise<void>): void {
+    this.inFlightWork.add(work);
+    void work.finally(() => {
+      this.inFlightWork.delete(work);
+      const freed = this.slotFreed;
+      this.slotFreed = undefined;
+      freed?.();
+    });
+  }
+
+  private async handle(message: Message): Promise<void> {
+    const extension = this.keepInvisible(message);
+    const sentTimestamp = Number(message.Attributes?.SentTimestamp);
+    const receiveCount = Number(message.Attributes?.ApproximateReceiveCount);
+    const settlement: Settlement = {
+      ack: () => {
+        extension.cancel();
+        return this.deletes.submit(message);
+      },
+      nack: (retryAfterMs) => {
+        extension.cancel();
+        return this.changeVisibility(message, Math.ceil(retryAfterMs / 1000));
+      },
+      deadLetter: (reason) => {
+        // SQS has no "dead-letter this one" call: letting the visibility time out counts a receive,
+        // and the queue's redrive policy moves it after maxReceiveCount.
+        extension.cancel();
+        this.logger.warn({ messageId: message.MessageId, reason }, 'poison message left for the redrive policy');
+      },
+    };
+    try {
+      await this.consumer.process(
+        {
+          source: 'sqs',
+          body: message.Body ?? '',
+          enqueuedAt: Number.isFinite(sentTimestamp) ? sentTimestamp : undefined,
+          deliveryAttempt: Number.isFinite(receiveCount) ? receiveCount : undefined,
+          transportMessageId: message.MessageId,
+        },
+        settlement,
+      );
+    } finally {
+      extension.cancel();
+    }
+  }
+
+  /** Re-applies the visibility timeout every half of it until cancelled. */
+  private keepInvisible(message: Message): TimerHandle {
+    let timer: TimerHandle | undefined;
+    let cancelled = false;
+    const periodMs = (this.visibilityTimeoutSeconds * 1000) / 2;
+    const arm = (): void => {
+      timer = this.clock.setTimeout(() => {
+        if (cancelled) return;
+        void this.changeVisibility(message, this.visibilityTimeoutSeconds).finally(() => {
+          if (!cancelled) arm();
+        });
+      }, periodMs);
+    };
+    arm();
+    return {
+      cancel: () => {
+        cancelled = true;
+        timer?.cancel();
+      },
+    };
+  }
+
+  private async changeVisibility(message: Message, seconds: number): Promise<void> {
+    if (!this.sdk || message.ReceiptHandle === undefined) return;
+    try {
+      await this.client.send(
+        new this.sdk.ChangeMessageVisibilityCommand({
+          QueueUrl: this.queueUrl,
+          ReceiptHandle: message.ReceiptHandle,
+          VisibilityTimeout: Math.max(0, Math.min(MAX_VISIBILITY_SECONDS, seconds)),
+        }),
+      );
+    } catch (error) {
+      // The message reappears at its current deadline instead; nothing is lost.
+      this.logger.warn({ err: error, messageId: message.MessageId }, 'SQS ChangeMessageVisibility failed');
+    }
+  }
+
+  private async deleteBatch(messages: readonly Message[]): Promise<void[]> {
+    if (!this.sdk) return [];
+    try {
+      const response = await this.client.send(
+        new this.sdk.DeleteMessageBatchCommand({
+          QueueUrl: this.queueUrl,
+          Entries: messages.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle })),
+        }),
+      );
+      for (const failure of response.Failed ?? []) {
+        this.logger.warn({ failure }, 'SQS delete failed; the message will be redelivered and deduplicated');
+      }
+    } catch (error) {
+      this.logger.warn({ err: error }, 'SQS DeleteMessageBatch failed; the messages will be redelivered and deduplicated');
+    }
+    return [];
+  }
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MemoryDedupStore, RedisDedupStore, type DedupStore } from '../../src/index.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { plannedDeliveries, simulate, type CopyPlan, type ResourcePlan, type Scenario, type SimulationResult } from '../support/queue-simulation.js';
+import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
+
+const MAX_WAIT_MS = 30_000;
+const LEASE_MS = 2_000;
+const VISIBILITY_TIMEOUT_MS = 5_000;
+
+const resourcePlan: fc.Arbitrary<ResourcePlan> = fc.record({
+  messages: fc.integer({ min: 0, max: 5 }),
+  changeSteps: fc.option(fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 4 }), { nil: undefined }),
+  deletion: fc.constantFrom('none', 'same-version', 'next-version'),
+});
+
+const format = fc.constantFrom<CopyPlan['format']>('platform', 'cloudevents', 'sns');
+
+/**
+ * Originals arrive within half of maxWaitMs (so every gap can fill in time, the premise of the
+ * ordering property); extra copies arrive any time up to three times maxWaitMs.
+ */
+function copiesFor(count: number): fc.Arbitrary<CopyPlan[][]> {
+  const original = fc.record({ arriveAt: fc.integer({ min: 0, max: MAX_WAIT_MS / 2 }), format });
+  const duplicate = fc.record({ arriveAt: fc.integer({ min: 0, max: 3 * MAX_WAIT_MS }), format });
+  return fc.array(
+    fc.tuple(original, fc.array(duplicate, { maxLength: 2 })).map(([first, rest]) => [first, ...rest]),
+    { minLength: count, maxLength: count },
+  );
+}
+
+const scenario: fc.Arbitrary<Scenario> = fc
+  .array(resourcePlan, { minLength: 1, maxLength: 4 })
+  .filter((resources) => plannedDeliveries(resources).length > 0)
+  .chain((resources) =>
+    fc.record({
+      resources: fc.constant(resources),
+      copies: copiesFor(plannedDeliveries(resources).length),
+      processes: fc.integer({ min: 1, max: 2 }),
+      crash: fc.option(fc.record({ deliveryIndex: fc.nat(), mode: fc.constantFrom<'throw' | 'die'>('throw', 'die') }), { nil: undefined }),
+    }),
+  );
+
+/** The properties every run must have. */
+function checkRun(result: SimulationResult): void {
+  expect(result.leftInQueue).toBe(0);
+  expect(result.deadLettered).toBe(0);
+
+  // Exactly once: each delivery recorded as processed by exactly one handler run. A run whose
+  // process died before recording it may have happened too (at-least-once across a crash), but
+  // only on a dead process.
+  for (const delivery of result.planned) {
+    const runs = result.completions.filter((completion) => completion.key === delivery.key);
+    expect(runs.filter((run) => run.committed), delivery.key).toHaveLength(1);
+    for (const run of runs.filter((candidate) => !candidate.committed)) expect(result.deadProcesses.has(run.process)).toBe(true);
+  }
+
+  // In order per resource lane, and never past a gap (they all filled within maxWaitMs).
+  const ordinalOf = new Map(result.planned.map((delivery) => [delivery.key, delivery]));
+  const seen = new Map<string, number>();
+  for (const completion of result.completions) {
+    expect(completion.gap).toBeUndefined();
+    if (!completion.committed) continue;
+    const delivery = ordinalOf.get(completion.key);
+    if (delivery === undefined) throw new Error(`unplanned ${completion.key}`);
+    const previous = seen.get(delivery.laneKey) ?? 0;
+    expect(delivery.ordinal, `${completion.key} after ordinal ${previous}`).toBeGreaterThan(previous);
+    seen.set(delivery.laneKey, delivery.ordinal);
+  }
+  for (const delivery of result.planned) expect(seen.get(delivery.laneKey)).toBeGreaterThanOrEqual(delivery.ordinal);
+}
+
+async function runProperty(makeStore: (clock: ManualClock) => DedupStore, numRuns: number): Promise<void> {
+  await fc.assert(
+    fc.asyncProperty(scenario, async (plan) => {
+      const clock = new ManualClock();
+      const result = await simulate(plan, { clock, store: makeStore(clock), maxWaitMs: MAX_WAIT_MS, visibilityTimeoutMs: VISIBILITY_TIMEOUT_MS });
+      checkRun(result);
+    }),
+    { numRuns },
+  );
+}
+
+describe('exactly once, in order per resource (MemoryDedupStore)', () => {
+  it('holds for random interleavings with copies, reordering, handler failures and crashes', async () => {
+    await runProperty((clock) => new MemoryDedupStore({ clock }, { leaseMs: LEASE_MS }), 150);
+  }, 120_000);
+
+  it('replays a crash mid-handler: the delivery runs again on the next process, nothing is lost', async () => {
+    const clock = new ManualClock();
+    const plan: Scenario = {
+      resources: [{ messages: 3, changeSteps: [2], deletion: 'same-version' }],
+      copies: [
+        [{ arriveAt: 0, format: 'platform' }],
+        [{ arriveAt: 10, format: 'cloudevents' }],
+        [{ arriveAt: 20, format: 'sns' }],
+        [{ arriveAt: 0, format: 'platform' }],
+        [{ arriveAt: 5, format: 'platform' }, { arriveAt: 6, format: 'sns' }],
+        [{ arriveAt: 0, format: 'platform' }],
+      ],
+      processes: 1,
+      crash: { deliveryIndex: 1, mode: 'die' },
+    };
+    const result = await simulate(plan, { clock, store: new MemoryDedupStore({ clock }, { leaseMs: LEASE_MS }), maxWaitMs: MAX_WAIT_MS, visibilityTimeoutMs: VISIBILITY_TIMEOUT_MS });
+    checkRun(result);
+    expect(result.deadProcesses.size).toBe(1);
+    const crashedKey = result.planned[1]?.key;
+    expect(result.completions.find((completion) => completion.key === crashedKey)?.process).toBe(1);
+  }, 60_000);
+});
+
+const skipRedis = redisSkipReason();
+if (skipRedis) console.warn(`[consumer] skipping the Redis property test: ${skipRedis}`);
+
+describe.skipIf(skipRedis !== undefined)('exactly once, in order per resource (RedisDedupStore on redis-server)', () => {
+  let redisServer: TestRedis;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    redisServer = await startTestRedis();
+    redis = new Redis(redisServer.url);
+  });
+
+  afterAll(async () => {
+    redis?.disconnect();
+    await redisServer?.stop();
+  });
+
+  it('holds for random interleavings with copies, reordering, handler failures and crashes', async () => {
+    await runProperty((clock) => new RedisDedupStore({ redis, clock }, { keyPrefix: `prop-${randomUUID()}`, leaseMs: LEASE_MS }), 60);
+  }, 240_000);
+});

@@ -1,0 +1,126 @@
+import { randomUUID } from 'node:crypto';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { MemoryDedupStore, RedisDedupStore, type DedupStore, type DedupStoreOptions } from '../../src/index.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
+
+type StoreFactory = (clock: ManualClock, options: DedupStoreOptions) => DedupStore;
+
+const LEASE_MS = 1_000;
+const RETENTION_MS = 60_000;
+
+/** One suite, run against every store (style note 3: one conformance suite per port). */
+function dedupStoreContract(name: string, factory: () => StoreFactory): void {
+  describe(name, () => {
+    let clock: ManualClock;
+    let store: DedupStore;
+    let key: (suffix: string) => string;
+
+    beforeEach(() => {
+      clock = new ManualClock();
+      const prefix = `t-${randomUUID()}`;
+      store = factory()(clock, { keyPrefix: prefix, leaseMs: LEASE_MS, processedRetentionMs: RETENTION_MS });
+      key = (suffix) => `${prefix}:proj:business-unit:bu-1:${suffix}`;
+    });
+
+    it('lets exactly one of several claimers in, and reports busy with the time left', async () => {
+      const results = await store.claim([
+        { key: key('m:1'), owner: 'a' },
+        { key: key('m:1'), owner: 'b' },
+      ]);
+      expect(results).toEqual([{ status: 'claimed' }, { status: 'busy', retryAfterMs: LEASE_MS }]);
+      clock.advance(400);
+      expect(await store.claim([{ key: key('m:1'), owner: 'c' }])).toEqual([{ status: 'busy', retryAfterMs: 600 }]);
+    });
+
+    it('hands an expired lease (a crashed owner) to the next claimer', async () => {
+      await store.claim([{ key: key('m:1'), owner: 'crashed' }]);
+      clock.advance(LEASE_MS);
+      expect(await store.claim([{ key: key('m:1'), owner: 'b' }])).toEqual([{ status: 'claimed' }]);
+      expect(await store.renew([{ key: key('m:1'), owner: 'crashed' }])).toEqual([false]);
+    });
+
+    it('renews only for the owner, and the renewal pushes the expiry', async () => {
+      await store.claim([{ key: key('m:1'), owner: 'a' }]);
+      clock.advance(900);
+      expect(await store.renew([{ key: key('m:1'), owner: 'a' }, { key: key('m:1'), owner: 'b' }])).toEqual([true, false]);
+      clock.advance(900);
+      expect(await store.claim([{ key: key('m:1'), owner: 'b' }])).toEqual([{ status: 'busy', retryAfterMs: 100 }]);
+    });
+
+    it('releases only the owner’s lease (compare-and-delete)', async () => {
+      await store.claim([{ key: key('m:1'), owner: 'a' }]);
+      await store.release([{ key: key('m:1'), owner: 'b' }]);
+      expect(await store.claim([{ key: key('m:1'), owner: 'b' }])).toMatchObject([{ status: 'busy' }]);
+      await store.release([{ key: key('m:1'), owner: 'a' }]);
+      expect(await store.claim([{ key: key('m:1'), owner: 'b' }])).toEqual([{ status: 'claimed' }]);
+    });
+
+    it('remembers processed keys for the retention, then forgets them', async () => {
+      await store.claim([{ key: key('m:1'), owner: 'a' }]);
+      await store.complete([{ key: key('m:1') }]);
+      expect(await store.claim([{ key: key('m:1'), owner: 'b' }])).toEqual([{ status: 'processed' }]);
+      await store.release([{ key: key('m:1'), owner: 'a' }]);
+      expect(await store.claim([{ key: key('m:1'), owner: 'b' }])).toEqual([{ status: 'processed' }]);
+      clock.advance(RETENTION_MS);
+      expect(await store.claim([{ key: key('m:1'), owner: 'b' }])).toEqual([{ status: 'claimed' }]);
+    });
+
+    it('raises positions monotonically and reports deliveries behind them as stale', async () => {
+      const stream = 'proj:business-unit:bu-1';
+      expect(await store.readPositions([stream])).toEqual([{}]);
+      await store.complete([
+        { key: key('m:5'), position: { stream, lane: 'm', ordinal: 5 } },
+        { key: key('m:3'), position: { stream, lane: 'm', ordinal: 3 } },
+        { key: key('c:ResourceUpdated:4'), position: { stream, lane: 'c', ordinal: 8 } },
+      ]);
+      expect(await store.readPositions([stream, 'proj:business-unit:other'])).toEqual([{ m: 5, c: 8 }, {}]);
+      const results = await store.claim([
+        { key: key('m:4'), owner: 'a', position: { stream, lane: 'm', ordinal: 4 } },
+        { key: key('m:5'), owner: 'a', position: { stream, lane: 'm', ordinal: 5 } },
+        { key: key('m:6'), owner: 'a', position: { stream, lane: 'm', ordinal: 6 } },
+        { key: key('c:ResourceUpdated:3'), owner: 'a', position: { stream, lane: 'c', ordinal: 6 } },
+      ]);
+      expect(results).toEqual([{ status: 'stale', storedOrdinal: 5 }, { status: 'processed' }, { status: 'claimed' }, { status: 'stale', storedOrdinal: 8 }]);
+    });
+
+    it('answers a batch of many claims in order', async () => {
+      const requests = Array.from({ length: 1_200 }, (_, index) => ({ key: key(`m:${index + 1}`), owner: index % 2 === 0 ? 'a' : 'b' }));
+      await store.claim(requests.filter((_, index) => index % 3 === 0));
+      const results = await store.claim(requests);
+      results.forEach((result, index) => {
+        expect(result.status).toBe(index % 3 === 0 ? 'busy' : 'claimed');
+      });
+    });
+  });
+}
+
+dedupStoreContract('MemoryDedupStore', () => (clock, options) => new MemoryDedupStore({ clock }, options));
+
+const skipRedis = redisSkipReason();
+if (skipRedis) console.warn(`[consumer] skipping RedisDedupStore contract: ${skipRedis}`);
+
+describe.skipIf(skipRedis !== undefined)('on a real redis-server', () => {
+  let redisServer: TestRedis;
+  let redis: Redis;
+
+  beforeAll(async () => {
+    redisServer = await startTestRedis();
+    redis = new Redis(redisServer.url, { lazyConnect: false });
+  });
+
+  afterAll(async () => {
+    redis?.disconnect();
+    await redisServer?.stop();
+  });
+
+  dedupStoreContract('RedisDedupStore', () => (clock, options) => new RedisDedupStore({ redis, clock }, { ...options, maxKeysPerCall: 500 }));
+
+  it('loads its scripts again after SCRIPT FLUSH', async () => {
+    const store = new RedisDedupStore({ redis, clock: new ManualClock() }, { keyPrefix: `t-${randomUUID()}` });
+    expect(await store.claim([{ key: 'k-flush', owner: 'a' }])).toEqual([{ status: 'claimed' }]);
+    await redis.script('FLUSH');
+    expect(await store.claim([{ key: 'k-flush', owner: 'b' }])).toMatchObject([{ status: 'busy' }]);
+  });
+});

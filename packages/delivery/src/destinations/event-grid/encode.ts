@@ -1,0 +1,64 @@
+import type { DeliveryPayload, Format } from '@herald/model';
+import type { FormatOptions } from '../../format/formatted.js';
+import { encodeWithFallback } from '../encode-pipeline.js';
+import { failure } from '../failure.js';
+import type { DestinationLimits, EncodeResult } from '../port.js';
+
+/** Event Grid: 1 MB per event and per request (array brackets and commas leave a small margin). */
+export const EVENT_GRID_LIMITS: DestinationLimits = Object.freeze({
+  maxMessageBytes: 1_048_576,
+  maxBatchEntries: 5_000,
+  maxBatchBytes: 1_048_576 - 8_192,
+});
+
+/**
+ * A CloudEvent as plain data, in Event Grid's native CloudEvents 1.0 schema; the SDK sends an
+ * array of them as `application/cloudevents-batch+json`.
+ */
+export interface EventGridNativeEvent {
+  id: string;
+  type: string;
+  source: string;
+  subject: string;
+  time: string;
+  datacontenttype: string;
+  data: DeliveryPayload;
+  /** `sequence`, `sequencetype`, `dataref` for messages (§6.2). */
+  extensionAttributes: Record<string, string>;
+}
+
+/** §2.4: an Event Grid destination takes the CloudEvents format only. */
+export function encodeEventGrid(
+  payload: DeliveryPayload,
+  format: Format,
+  options: FormatOptions,
+): EncodeResult<EventGridNativeEvent> {
+  if (format.type !== 'CloudEvents') {
+    return {
+      ok: false,
+      failure: failure('configuration', 'FormatNotSupported', 'Event Grid destinations take the CloudEvents format only'),
+    };
+  }
+  return encodeWithFallback(payload, format, options, EVENT_GRID_LIMITS.maxMessageBytes, (formatted) => {
+    if (formatted.format !== 'CloudEvents') throw new TypeError('CloudEvents format expected');
+    const { event } = formatted;
+    const extensionAttributes: Record<string, string> = {};
+    for (const name of ['sequence', 'sequencetype', 'dataref'] as const) {
+      const value = event[name];
+      if (typeof value === 'string') extensionAttributes[name] = value;
+    }
+    return {
+      native: {
+        id: event.id,
+        type: event.type,
+        source: event.source,
+        subject: event.subject ?? '',
+        time: event.time ?? '',
+        datacontenttype: event.datacontenttype ?? 'application/json',
+        data: formatted.payload,
+        extensionAttributes,
+      },
+      sizeBytes: Buffer.byteLength(formatted.json),
+    };
+  });
+}

@@ -1,0 +1,181 @@
+import { invalidInput, type Clock, type DeliveryPayload, type SubscriptionHealthStatus } from '@herald/model';
+import { parsePaging, type Database } from '@herald/store';
+import type { Logger } from 'pino';
+import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
+import { INITIAL_HEALTH_STATUS, nextHealth } from './health.js';
+import { dropAllPending, lockHealth, readHealth, sameHealth, writeHealth } from './records.js';
+import type { SubscriptionCache } from './subscription-cache.js';
+import type { DeliveryStatus, DropReason, DroppedDelivery, DroppedDeliveryPage, RecordedError } from './types.js';
+
+export interface DeliveryAdminDeps {
+  db: Database;
+  clock: Clock;
+  logger?: Logger;
+  /** The in-process engine's cache, told about changes so they apply at once here. */
+  cache?: SubscriptionCache;
+  metrics?: DeliveryMetrics;
+}
+
+export interface DroppedPaging {
+  limit?: number | string;
+  offset?: number | string;
+  withTotal?: boolean | string;
+}
+
+interface DroppedRow {
+  id: number | string;
+  event_id: string;
+  reason: DropReason;
+  error_class: RecordedError['class'] | null;
+  error_code: string | null;
+  error_message: string | null;
+  attempts: number;
+  committed_at: Date | string;
+  first_failure_at: Date | string | null;
+  dropped_at: Date | string;
+  payload: DeliveryPayload;
+}
+
+const DROP_ID = /^\d{1,18}$/;
+
+/**
+ * What the gateway needs from the engine for one subscription: its §3.3 health, its delivery
+ * backlog, and the inspectable, replayable record of what was dropped. Works without a running
+ * worker (the gateway may run with `HERALD_DELIVERY=off` against a shared database). Callers
+ * check that the subscription exists in the project first (404 otherwise).
+ */
+export class DeliveryAdmin {
+  constructor(private readonly deps: DeliveryAdminDeps) {}
+
+  /** §4.2 health: the stored status, `Healthy` when the subscription never failed. */
+  async getHealth(projectKey: string, subscriptionId: string): Promise<SubscriptionHealthStatus> {
+    return (await readHealth(this.deps.db, projectKey, subscriptionId))?.status ?? INITIAL_HEALTH_STATUS;
+  }
+
+  async deliveryStatus(projectKey: string, subscriptionId: string): Promise<DeliveryStatus> {
+    const now = this.deps.clock.now();
+    const pending = await this.deps.db.query<{ count: number; oldest: Date | string | null }>(
+      `SELECT count(*)::int AS count, min(committed_at) AS oldest FROM deliveries WHERE project_key = $1 AND subscription_id = $2`,
+      [projectKey, subscriptionId],
+    );
+    const row = pending.rows[0];
+    const health = await readHealth(this.deps.db, projectKey, subscriptionId);
+    const oldest = row?.oldest === null || row?.oldest === undefined ? undefined : new Date(row.oldest);
+    const status: DeliveryStatus = {
+      pendingCount: row?.count ?? 0,
+      oldestPendingAgeSeconds: oldest === undefined ? 0 : Math.max(0, (now.getTime() - oldest.getTime()) / 1000),
+    };
+    if (health?.lastError !== undefined) status.lastError = health.lastError;
+    if (health?.lastErrorAt !== undefined) status.lastErrorAt = health.lastErrorAt.toISOString();
+    return status;
+  }
+
+  /** Dropped deliveries in the order they were dropped, paged like §4.4.2 (limit 1–500, offset ≤ 10000). */
+  async listDropped(projectKey: string, subscriptionId: string, paging: DroppedPaging = {}): Promise<DroppedDeliveryPage> {
+    const { limit, offset, withTotal } = parsePaging(paging);
+    const page = await this.deps.db.query<DroppedRow>(
+      `SELECT id, event_id, reason, error_class, error_code, error_message, attempts, committed_at, first_failure_at,
+         dropped_at, payload
+       FROM dropped_deliveries WHERE project_key = $1 AND subscription_id = $2
+       ORDER BY id LIMIT $3 OFFSET $4`,
+      [projectKey, subscriptionId, limit, offset],
+    );
+    const results = page.rows.map(toDroppedDelivery);
+    const response: DroppedDeliveryPage = { limit, offset, count: results.length, results };
+    if (!withTotal) return response;
+    // A short page ends the list, so its total is known without counting.
+    const lastPage = results.length < limit && (results.length > 0 || offset === 0);
+    if (lastPage) {
+      response.total = offset + results.length;
+    } else {
+      const counted = await this.deps.db.query<{ total: number }>(
+        'SELECT count(*)::int AS total FROM dropped_deliveries WHERE project_key = $1 AND subscription_id = $2',
+        [projectKey, subscriptionId],
+      );
+      response.total = counted.rows[0]?.total ?? 0;
+    }
+    return response;
+  }
+
+  /**
+   * Moves dropped deliveries back to pending, due now (`ids` from `listDropped`, or `'all'`). An
+   * event that is pending again already is not duplicated. Answers how many became pending.
+   */
+  async replayDropped(projectKey: string, subscriptionId: string, ids: readonly string[] | 'all'): Promise<{ replayed: number }> {
+    if (ids !== 'all') {
+      const invalid = ids.find((id) => !DROP_ID.test(id));
+      if (invalid !== undefined) throw invalidInput(`'${invalid}' is not the id of a dropped delivery.`, { field: 'ids' });
+      if (ids.length === 0) return { replayed: 0 };
+    }
+    const now = this.deps.clock.now();
+    const selected = ids === 'all' ? '' : 'AND id = ANY($4::bigint[])';
+    const params: unknown[] = [projectKey, subscriptionId, now];
+    if (ids !== 'all') params.push(ids.map(Number));
+    const result = await this.deps.db.query(
+      `WITH moved AS (
+         DELETE FROM dropped_deliveries WHERE project_key = $1 AND subscription_id = $2 ${selected}
+         RETURNING project_key, subscription_id, event_id, outbox_seq, payload, committed_at)
+       INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, committed_at, created_at, due_at)
+       SELECT project_key, subscription_id, event_id, outbox_seq, payload, committed_at, $3, $3 FROM moved
+       ON CONFLICT (project_key, subscription_id, event_id) DO NOTHING`,
+      params,
+    );
+    this.deps.logger?.info({ projectKey, subscriptionId, replayed: result.rowCount }, 'replaying dropped deliveries');
+    return { replayed: result.rowCount };
+  }
+
+  /**
+   * §3.3 last row / §4.2 rule 3: `changeDestination` succeeded (its test message was delivered),
+   * so the subscription is Healthy, and what is pending is due now at the new destination.
+   */
+  async markDestinationChanged(projectKey: string, subscriptionId: string): Promise<SubscriptionHealthStatus> {
+    const now = this.deps.clock.now();
+    const status = await this.deps.db.transaction(async (tx) => {
+      const current = await lockHealth(tx, projectKey, subscriptionId, now);
+      const transition = nextHealth(current, { type: 'destinationChanged' }, { now, configurationWindowMs: 0 });
+      if (!sameHealth(current, transition.state)) await writeHealth(tx, projectKey, subscriptionId, transition.state, now);
+      await tx.query(
+        `UPDATE deliveries SET due_at = $3 WHERE project_key = $1 AND subscription_id = $2 AND lease_owner IS NULL AND due_at > $3`,
+        [projectKey, subscriptionId, now],
+      );
+      return transition.state.status;
+    });
+    this.deps.cache?.invalidate(projectKey);
+    return status;
+  }
+
+  /**
+   * The subscription was deleted. Its pending deliveries are recorded as dropped with reason
+   * `SubscriptionDeleted` (never removed silently; the records expire with the 14-day retention)
+   * and its health row is removed. Idempotent.
+   */
+  async forgetSubscription(projectKey: string, subscriptionId: string): Promise<{ dropped: number }> {
+    const now = this.deps.clock.now();
+    const dropped = await this.deps.db.transaction(async (tx) => {
+      const count = await dropAllPending(tx, projectKey, subscriptionId, 'SubscriptionDeleted', undefined, now);
+      await tx.query('DELETE FROM subscription_health WHERE project_key = $1 AND subscription_id = $2', [projectKey, subscriptionId]);
+      return count;
+    });
+    this.deps.cache?.invalidate(projectKey);
+    this.deps.metrics?.droppedDeliveries('unknown', 'SubscriptionDeleted', dropped);
+    if (dropped > 0) this.deps.logger?.info({ projectKey, subscriptionId, dropped }, 'subscription deleted: pending deliveries dropped');
+    return { dropped };
+  }
+}
+
+function toDroppedDelivery(row: DroppedRow): DroppedDelivery {
+  const dropped: DroppedDelivery = {
+    id: String(row.id),
+    eventId: row.event_id,
+    reason: row.reason,
+    attempts: row.attempts,
+    committedAt: new Date(row.committed_at).toISOString(),
+    droppedAt: new Date(row.dropped_at).toISOString(),
+    payload: row.payload,
+  };
+  if (row.error_class !== null && row.error_code !== null) {
+    dropped.error = { class: row.error_class, code: row.error_code, message: row.error_message ?? '' };
+  }
+  if (row.first_failure_at !== null) dropped.firstFailureAt = new Date(row.first_failure_at).toISOString();
+  return dropped;
+}

@@ -1,0 +1,390 @@
+import type { Clock, Destination, Format, Subscription } from '@herald/model';
+import type { Database } from '@herald/store';
+import type { Logger } from 'pino';
+import { errorMessage } from '../destinations/failure.js';
+import { failed, type DeliveryFailure, type EncodedMessage, type EncodeContext, type SendOutcome } from '../destinations/port.js';
+import type { DeliveryMetrics, DestinationLabel } from '../metrics/delivery-metrics.js';
+import { openDestination, plainSecretBox, type SecretBox } from '../secrets/index.js';
+import type { DestinationAdapterSource } from './adapters.js';
+import { configurationWindowEnd, nextHealth, type HealthEvent, type HealthState, type HealthTransition } from './health.js';
+import { claimDue, releaseLease, type Lease } from './leases.js';
+import {
+  deleteDelivered,
+  dropAllPending,
+  dropLeased,
+  lockHealth,
+  recordedError,
+  reschedule,
+  sameHealth,
+  writeHealth,
+  type Drop,
+  type Retry,
+} from './records.js';
+import { decideAfterFailure, type RetryPolicy } from './retry-policy.js';
+import type { ProjectSubscriptions, SubscriptionCache } from './subscription-cache.js';
+import type { DropReason, LeasedDelivery } from './types.js';
+
+export interface SenderOptions {
+  /** Names this worker in `lease_owner`; unique per process. */
+  workerId: string;
+  /** Deliveries claimed per lease (the adapter splits them into native batches). */
+  batchSize: number;
+  /** Lease length; must exceed `sendTimeoutMs` so a live worker never loses its lease mid-send. */
+  leaseMs: number;
+  /** Upper bound of one adapter `send` call. */
+  sendTimeoutMs: number;
+}
+
+export interface SenderDeps {
+  db: Database;
+  clock: Clock;
+  logger: Logger;
+  cache: SubscriptionCache;
+  adapters: DestinationAdapterSource;
+  policy: RetryPolicy;
+  metrics?: DeliveryMetrics;
+  /** Opens the destination secrets sealed at rest (HERALD_SECRET_KEY); plain when absent. */
+  secrets?: SecretBox;
+  /** [0, 1) for retry jitter; injected so tests can fix it. */
+  random?: () => number;
+}
+
+export interface SendResult {
+  claimed: number;
+  delivered: number;
+  retried: number;
+  dropped: number;
+  /** Given back unsent because the worker is stopping. */
+  released: number;
+}
+
+const NOTHING: SendResult = Object.freeze({ claimed: 0, delivered: 0, retried: 0, dropped: 0, released: 0 });
+
+const PLATFORM_FORMAT: Format = { type: 'Platform' };
+
+interface GroupOutcome {
+  delivered: LeasedDelivery[];
+  failures: { delivery: LeasedDelivery; failure: DeliveryFailure }[];
+  released: LeasedDelivery[];
+}
+
+/**
+ * Step 3 of the data flow: claims due deliveries under a lease, groups them by subscription,
+ * encodes each with the subscription's format, sends them through the destination's adapter and
+ * records the outcomes — acknowledged deliveries are deleted, failures feed the §3.3 health state
+ * machine and are rescheduled with backoff or dropped with their reason (§6.2 retry windows).
+ */
+export class Sender {
+  private readonly random: () => number;
+  /** Destinations with their secrets opened, per subscription and stored destination (decrypting once). */
+  private readonly opened = new Map<string, { key: string; destination: Destination }>();
+
+  constructor(
+    private readonly deps: SenderDeps,
+    private readonly options: SenderOptions,
+  ) {
+    if (!(options.leaseMs > options.sendTimeoutMs)) {
+      throw new RangeError(`leaseMs (${options.leaseMs}) must exceed sendTimeoutMs (${options.sendTimeoutMs})`);
+    }
+    this.random = deps.random ?? Math.random;
+  }
+
+  get workerId(): string {
+    return this.options.workerId;
+  }
+
+  /** Claims and delivers one lease's worth of due deliveries. */
+  async sendOnce(signal?: AbortSignal): Promise<SendResult> {
+    const lease = await this.claim();
+    return lease === undefined ? NOTHING : this.deliver(lease, signal);
+  }
+
+  async claim(): Promise<Lease | undefined> {
+    const now = this.deps.clock.now();
+    const expiresAt = new Date(now.getTime() + this.options.leaseMs);
+    return claimDue(this.deps.db, this.options.workerId, now, expiresAt, this.options.batchSize);
+  }
+
+  /**
+   * Sends a claimed lease, one batch per subscription, and records the outcomes. `signal` is the
+   * worker's shutdown: sends it interrupts are given back (due now) rather than counted as failures.
+   */
+  async deliver(lease: Lease, signal?: AbortSignal): Promise<SendResult> {
+    const groups = new Map<string, LeasedDelivery[]>();
+    for (const delivery of lease.deliveries) {
+      const key = `${delivery.projectKey}\u0000${delivery.subscriptionId}`;
+      const group = groups.get(key);
+      if (group === undefined) groups.set(key, [delivery]);
+      else group.push(delivery);
+    }
+    const results = await Promise.all(
+      [...groups.values()].map((group) =>
+        this.deliverGroup(lease, group, signal).catch((error: unknown) => {
+          // A database failure while recording: the lease expires and the deliveries are retried
+          // (at-least-once; duplicates carry the same dedup key).
+          this.deps.logger.error({ err: error, subscriptionId: group[0]?.subscriptionId }, 'recording delivery outcomes failed');
+          return { ...NOTHING, claimed: group.length };
+        }),
+      ),
+    );
+    return results.reduce(
+      (sum, r) => ({
+        claimed: sum.claimed + r.claimed,
+        delivered: sum.delivered + r.delivered,
+        retried: sum.retried + r.retried,
+        dropped: sum.dropped + r.dropped,
+        released: sum.released + r.released,
+      }),
+      NOTHING,
+    );
+  }
+
+  private async deliverGroup(lease: Lease, group: LeasedDelivery[], signal: AbortSignal | undefined): Promise<SendResult> {
+    const first = group[0] as LeasedDelivery;
+    const { project, subscription } = await this.deps.cache.subscription(first.projectKey, first.subscriptionId, this.deps.db);
+    if (subscription === undefined) return this.dropDeleted(lease, group);
+    const outcomes = await this.send(subscription, group, signal);
+    return this.record(lease, group, outcomes, subscription, project, signal);
+  }
+
+  /** Encodes (pure) and sends; one outcome per delivery, in order. */
+  private async send(subscription: Subscription, group: LeasedDelivery[], signal: AbortSignal | undefined): Promise<SendOutcome[]> {
+    let destination: Destination;
+    try {
+      destination = this.openedDestination(subscription);
+    } catch (error) {
+      // The secret was sealed with a key this process does not have: nothing to send with.
+      const failure: DeliveryFailure = { class: 'configuration', code: 'SecretUnavailable', message: errorMessage(error) };
+      return group.map(() => failed(failure));
+    }
+    const adapter = this.deps.adapters.get(destination);
+    const format = subscription.format ?? PLATFORM_FORMAT;
+    const context: EncodeContext =
+      subscription.key === undefined
+        ? { subscriptionId: subscription.id }
+        : { subscriptionId: subscription.id, subscriptionKey: subscription.key };
+    const outcomes: SendOutcome[] = new Array<SendOutcome>(group.length);
+    const toSend: { index: number; message: EncodedMessage }[] = [];
+    group.forEach((delivery, index) => {
+      try {
+        const encoded = adapter.encode(delivery.payload, format, context);
+        if (encoded.ok) toSend.push({ index, message: encoded.message });
+        else outcomes[index] = failed(encoded.failure);
+      } catch (error) {
+        outcomes[index] = failed(this.bug('encode', error, subscription));
+      }
+    });
+    if (toSend.length === 0) return outcomes;
+    let sent: SendOutcome[];
+    try {
+      sent = await adapter.send(
+        toSend.map((entry) => entry.message),
+        signal === undefined ? { timeoutMs: this.options.sendTimeoutMs } : { signal, timeoutMs: this.options.sendTimeoutMs },
+      );
+    } catch (error) {
+      const failure = this.bug('send', error, subscription);
+      sent = toSend.map(() => failed(failure));
+    }
+    toSend.forEach((entry, k) => {
+      outcomes[entry.index] =
+        sent[k] ?? failed({ class: 'temporary', code: 'MissingOutcome', message: 'The adapter reported no outcome' });
+    });
+    return outcomes;
+  }
+
+  private openedDestination(subscription: Subscription): Destination {
+    const key = JSON.stringify(subscription.destination);
+    const cached = this.opened.get(subscription.id);
+    if (cached !== undefined && cached.key === key) return cached.destination;
+    const destination = openDestination(subscription.destination, this.deps.secrets ?? plainSecretBox);
+    this.opened.set(subscription.id, { key, destination });
+    return destination;
+  }
+
+  /** An adapter threw: a bug, logged as such; the deliveries are retried, not lost. */
+  private bug(step: 'encode' | 'send', error: unknown, subscription: Subscription): DeliveryFailure {
+    this.deps.logger.error(
+      { err: error, subscriptionId: subscription.id, destinationType: subscription.destination.type },
+      `destination adapter threw in ${step} (a bug); retrying`,
+    );
+    return { class: 'temporary', code: 'AdapterError', message: errorMessage(error) };
+  }
+
+  private async record(
+    lease: Lease,
+    group: LeasedDelivery[],
+    outcomes: SendOutcome[],
+    subscription: Subscription,
+    project: ProjectSubscriptions,
+    signal: AbortSignal | undefined,
+  ): Promise<SendResult> {
+    const { clock, db, policy } = this.deps;
+    const now = clock.now();
+    const sorted = sortOutcomes(group, outcomes, signal?.aborted === true);
+    const projectKey = project.projectKey;
+    const subscriptionId = subscription.id;
+    const cachedStatus = project.health.get(subscriptionId) ?? 'Healthy';
+    const touchesHealth =
+      sorted.failures.some((f) => f.failure.class !== 'payload') || (sorted.delivered.length > 0 && cachedStatus !== 'Healthy');
+    const configurationWindowMs = policy.windows.configurationMs[project.environment];
+
+    const written = await db.transaction(async (tx) => {
+      await deleteDelivered(
+        tx,
+        sorted.delivered.map((d) => d.id),
+      );
+      await releaseLease(
+        tx,
+        lease,
+        sorted.released.map((d) => d.id),
+        now,
+      );
+      let before: HealthState | undefined;
+      let transition: HealthTransition | undefined;
+      if (touchesHealth) {
+        before = await lockHealth(tx, projectKey, subscriptionId, now);
+        transition = applyEvents(before, healthEvents(sorted), { now, configurationWindowMs });
+        if (!sameHealth(before, transition.state)) await writeHealth(tx, projectKey, subscriptionId, transition.state, now);
+      }
+      if (transition?.dropPending === true) {
+        // §3.3: entering ConfigurationErrorDeliveryStopped drops every undelivered message.
+        const count = await dropAllPending(tx, projectKey, subscriptionId, 'ConfigurationErrorDeliveryStopped', transition.state.lastError, now);
+        return { before, transition, retries: [] as Retry[], drops: new Map<DropReason, number>([['ConfigurationErrorDeliveryStopped', count]]) };
+      }
+      const statusAtAttempt = before?.status ?? cachedStatus;
+      const windowEnd = transition === undefined ? undefined : configurationWindowEnd(transition.state, configurationWindowMs);
+      const retries: Retry[] = [];
+      const drops: Drop[] = [];
+      for (const { delivery, failure } of sorted.failures) {
+        const firstFailureAt = delivery.firstFailureAt ?? now;
+        const decision = decideAfterFailure(policy, failure, {
+          now,
+          status: statusAtAttempt,
+          failures: delivery.attempts + 1,
+          firstFailureAt,
+          configurationWindowEndsAt: windowEnd,
+          random: this.random,
+        });
+        if (decision.action === 'retry') {
+          retries.push({ id: delivery.id, dueAt: decision.dueAt, firstFailureAt, error: recordedError(failure) });
+        } else {
+          drops.push({
+            id: delivery.id,
+            reason: decision.reason,
+            attempts: delivery.attempts + 1,
+            firstFailureAt,
+            error: recordedError(failure),
+          });
+        }
+      }
+      await reschedule(tx, lease, retries);
+      const dropped = await dropLeased(tx, lease, drops, now);
+      return { before, transition, retries, drops: dropped };
+    });
+
+    const destinationType = subscription.destination.type;
+    this.observe(destinationType, now, sorted, written.retries, written.drops);
+    if (written.transition !== undefined && written.before !== undefined) {
+      const to = written.transition.state;
+      this.deps.cache.noteHealth(projectKey, subscriptionId, to.status);
+      if (written.transition.statusChanged) {
+        const log = to.status === 'Healthy' ? this.deps.logger.info.bind(this.deps.logger) : this.deps.logger.warn.bind(this.deps.logger);
+        log(
+          { projectKey, subscriptionId, from: written.before.status, to: to.status, error: to.lastError },
+          'subscription health changed',
+        );
+      }
+    }
+    let dropped = 0;
+    for (const count of written.drops.values()) dropped += count;
+    return {
+      claimed: group.length,
+      delivered: sorted.delivered.length,
+      retried: written.retries.length,
+      dropped,
+      released: sorted.released.length,
+    };
+  }
+
+  /** The subscription is gone: its deliveries are recorded as dropped (`SubscriptionDeleted`). */
+  private async dropDeleted(lease: Lease, group: LeasedDelivery[]): Promise<SendResult> {
+    const now = this.deps.clock.now();
+    const drops: Drop[] = group.map((d) => ({
+      id: d.id,
+      reason: 'SubscriptionDeleted',
+      attempts: d.attempts,
+      firstFailureAt: d.firstFailureAt,
+      error: undefined,
+    }));
+    const counts = await this.deps.db.transaction((tx) => dropLeased(tx, lease, drops, now));
+    const dropped = counts.get('SubscriptionDeleted') ?? 0;
+    this.deps.metrics?.droppedDeliveries('unknown', 'SubscriptionDeleted', dropped);
+    return { ...NOTHING, claimed: group.length, dropped };
+  }
+
+  private observe(
+    destinationType: DestinationLabel,
+    now: Date,
+    sorted: GroupOutcome,
+    retries: readonly Retry[],
+    drops: ReadonlyMap<DropReason, number>,
+  ): void {
+    const metrics = this.deps.metrics;
+    if (metrics === undefined) return;
+    metrics.delivered(
+      destinationType,
+      sorted.delivered.map((d) => Math.max(0, (now.getTime() - d.committedAt.getTime()) / 1000)),
+    );
+    for (const cls of ['configuration', 'temporary', 'payload'] as const) {
+      metrics.failedAttempts(destinationType, cls, sorted.failures.filter((f) => f.failure.class === cls).length);
+      metrics.retried(destinationType, cls, retries.filter((r) => r.error.class === cls).length);
+    }
+    for (const [reason, count] of drops) metrics.droppedDeliveries(destinationType, reason, count);
+  }
+}
+
+function sortOutcomes(group: LeasedDelivery[], outcomes: SendOutcome[], stopping: boolean): GroupOutcome {
+  const sorted: GroupOutcome = { delivered: [], failures: [], released: [] };
+  group.forEach((delivery, index) => {
+    const outcome = outcomes[index];
+    if (outcome === undefined) {
+      sorted.released.push(delivery);
+    } else if (outcome.status === 'delivered') {
+      sorted.delivered.push(delivery);
+    } else if (stopping && outcome.failure.class === 'temporary') {
+      // Interrupted by our own shutdown: not the destination's fault, give it back unpenalised.
+      sorted.released.push(delivery);
+    } else {
+      sorted.failures.push({ delivery, failure: outcome.failure });
+    }
+  });
+  return sorted;
+}
+
+/**
+ * The health events of one batch: a delivery (if any) first, then its most telling failure — a
+ * configuration failure outweighs a temporary one; payload failures say nothing about health.
+ */
+function healthEvents(sorted: GroupOutcome): HealthEvent[] {
+  const events: HealthEvent[] = [];
+  if (sorted.delivered.length > 0) events.push({ type: 'delivered' });
+  const configuration = sorted.failures.find((f) => f.failure.class === 'configuration');
+  const temporary = sorted.failures.find((f) => f.failure.class === 'temporary');
+  if (configuration !== undefined) events.push({ type: 'configurationFailure', error: recordedError(configuration.failure) });
+  else if (temporary !== undefined) events.push({ type: 'temporaryFailure', error: recordedError(temporary.failure) });
+  return events;
+}
+
+function applyEvents(state: HealthState, events: readonly HealthEvent[], context: Parameters<typeof nextHealth>[2]): HealthTransition {
+  let result: HealthTransition = { state, statusChanged: false, dropPending: false };
+  for (const event of events) {
+    const next = nextHealth(result.state, event, context);
+    result = {
+      state: next.state,
+      statusChanged: result.statusChanged || next.statusChanged,
+      dropPending: result.dropPending || next.dropPending,
+    };
+  }
+  // A status that went somewhere and came back is not a change.
+  return { ...result, statusChanged: result.state.status !== state.status };
+}

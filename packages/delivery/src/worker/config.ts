@@ -1,0 +1,138 @@
+import { DEFAULT_DATABASE_URL } from '@herald/store';
+
+/**
+ * The `herald-delivery` worker's configuration, parsed once from the environment by main.ts (the
+ * only module that reads `process.env`), validated and frozen. Unknown `HERALD_DELIVERY_*` names are
+ * rejected so that a typo never silently falls back to a default.
+ */
+export interface WorkerConfig {
+  databaseUrl: string;
+  /** `/metrics` and `/healthz`. */
+  port: number;
+  host: string;
+  logLevel: string;
+  workerId: string | undefined;
+  routeBatchSize: number;
+  sendBatchSize: number;
+  maxLeasesInFlight: number;
+  leaseMs: number;
+  sendTimeoutMs: number;
+  pollIntervalMs: number;
+  listen: boolean;
+  subscriptionRefreshMs: number;
+  maintenanceIntervalMs: number;
+  shutdownGraceMs: number;
+  secretKey: string | undefined;
+  destinations: {
+    sqsEndpoint: string | undefined;
+    snsEndpoint: string | undefined;
+    eventBridgeEndpoint: string | undefined;
+    pubsubEndpoint: string | undefined;
+    eventBridgePartnerName: string | undefined;
+    allowInsecureConnections: boolean;
+  };
+}
+
+export interface WorkerVariable {
+  name: string;
+  description: string;
+  default?: string;
+}
+
+/** Every variable the worker reads, for the gateway's configuration table. */
+export const WORKER_VARIABLES: readonly WorkerVariable[] = [
+  { name: 'DATABASE_URL', description: 'The database (PostgreSQL for several workers).', default: DEFAULT_DATABASE_URL },
+  { name: 'PORT', description: 'Port of the worker\'s `/metrics` and `/healthz`.', default: '9464' },
+  { name: 'HERALD_DELIVERY_HOST', description: 'Interface of `/metrics` and `/healthz`.', default: '0.0.0.0' },
+  { name: 'LOG_LEVEL', description: 'pino log level.', default: 'info' },
+  { name: 'HERALD_DELIVERY_WORKER_ID', description: 'Lease owner name; must be unique per process.', default: 'host-pid-random' },
+  { name: 'HERALD_DELIVERY_ROUTE_BATCH', description: 'Outbox rows routed per transaction.', default: '500' },
+  { name: 'HERALD_DELIVERY_SEND_BATCH', description: 'Deliveries claimed per lease.', default: '100' },
+  { name: 'HERALD_DELIVERY_CONCURRENCY', description: 'Leases being sent at once per worker.', default: '4' },
+  { name: 'HERALD_DELIVERY_LEASE_MS', description: 'Lease length; a dead worker\'s deliveries return after it.', default: '30000' },
+  { name: 'HERALD_DELIVERY_SEND_TIMEOUT_MS', description: 'Bound of one send to a destination.', default: '10000' },
+  { name: 'HERALD_DELIVERY_POLL_MS', description: 'Idle poll interval of the sender (and router without LISTEN).', default: '25' },
+  { name: 'HERALD_DELIVERY_LISTEN', description: '`on`: wake the router by PostgreSQL LISTEN/NOTIFY; `off`: poll only.', default: 'on' },
+  { name: 'HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS', description: 'How often subscriptions are re-read.', default: '2000' },
+  { name: 'HERALD_DELIVERY_MAINTENANCE_MS', description: 'Elapsed-window sweep and retention cleanup interval.', default: '30000' },
+  { name: 'HERALD_DELIVERY_SHUTDOWN_GRACE_MS', description: 'Time in-flight sends get on SIGTERM before release.', default: '5000' },
+  { name: 'HERALD_SECRET_KEY', description: 'Opens destination secrets sealed at rest.' },
+  { name: 'HERALD_SQS_ENDPOINT', description: 'SQS endpoint override (local peers, emulators).' },
+  { name: 'HERALD_SNS_ENDPOINT', description: 'SNS endpoint override.' },
+  { name: 'HERALD_EVENTBRIDGE_ENDPOINT', description: 'EventBridge endpoint override.' },
+  { name: 'HERALD_PUBSUB_ENDPOINT', description: '`host:port` of a Pub/Sub emulator or peer.' },
+  { name: 'HERALD_EVENTBRIDGE_PARTNER_NAME', description: 'Herald\'s EventBridge partner name.', default: 'herald' },
+  { name: 'HERALD_ALLOW_INSECURE_DESTINATIONS', description: '`true` permits plain-HTTP destinations (local peers only).', default: 'false' },
+];
+
+export class WorkerConfigError extends Error {
+  override readonly name = 'WorkerConfigError';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = /^\d+$/.test(raw) ? Number(raw) : Number.NaN;
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw new WorkerConfigError(`${name} must be an integer from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function flag(env: Env, name: string, fallback: boolean, on: string, off: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === on) return true;
+  if (raw === off) return false;
+  throw new WorkerConfigError(`${name} must be "${on}" or "${off}" (got "${raw}")`);
+}
+
+function optional(env: Env, name: string): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw === '' ? undefined : raw;
+}
+
+export function parseWorkerConfig(env: Env): WorkerConfig {
+  const known = new Set(WORKER_VARIABLES.map((variable) => variable.name));
+  const unknown = Object.keys(env).filter((name) => name.startsWith('HERALD_DELIVERY_') && !known.has(name));
+  if (unknown.length > 0) throw new WorkerConfigError(`Unknown variable(s): ${unknown.join(', ')}`);
+  const sendTimeoutMs = integer(env, 'HERALD_DELIVERY_SEND_TIMEOUT_MS', 10_000, 100, 600_000);
+  const leaseMs = integer(env, 'HERALD_DELIVERY_LEASE_MS', Math.max(30_000, sendTimeoutMs * 2), 1_000, 3_600_000);
+  if (leaseMs <= sendTimeoutMs) {
+    throw new WorkerConfigError('HERALD_DELIVERY_LEASE_MS must exceed HERALD_DELIVERY_SEND_TIMEOUT_MS');
+  }
+  const config: WorkerConfig = {
+    databaseUrl: optional(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL,
+    port: integer(env, 'PORT', 9464, 0, 65_535),
+    host: optional(env, 'HERALD_DELIVERY_HOST') ?? '0.0.0.0',
+    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    workerId: optional(env, 'HERALD_DELIVERY_WORKER_ID'),
+    routeBatchSize: integer(env, 'HERALD_DELIVERY_ROUTE_BATCH', 500, 1, 10_000),
+    sendBatchSize: integer(env, 'HERALD_DELIVERY_SEND_BATCH', 100, 1, 10_000),
+    maxLeasesInFlight: integer(env, 'HERALD_DELIVERY_CONCURRENCY', 4, 1, 256),
+    leaseMs,
+    sendTimeoutMs,
+    pollIntervalMs: integer(env, 'HERALD_DELIVERY_POLL_MS', 25, 1, 60_000),
+    listen: flag(env, 'HERALD_DELIVERY_LISTEN', true, 'on', 'off'),
+    subscriptionRefreshMs: integer(env, 'HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS', 2_000, 0, 60_000),
+    maintenanceIntervalMs: integer(env, 'HERALD_DELIVERY_MAINTENANCE_MS', 30_000, 100, 3_600_000),
+    shutdownGraceMs: integer(env, 'HERALD_DELIVERY_SHUTDOWN_GRACE_MS', 5_000, 0, 600_000),
+    secretKey: optional(env, 'HERALD_SECRET_KEY'),
+    destinations: {
+      sqsEndpoint: optional(env, 'HERALD_SQS_ENDPOINT'),
+      snsEndpoint: optional(env, 'HERALD_SNS_ENDPOINT'),
+      eventBridgeEndpoint: optional(env, 'HERALD_EVENTBRIDGE_ENDPOINT'),
+      pubsubEndpoint: optional(env, 'HERALD_PUBSUB_ENDPOINT'),
+      eventBridgePartnerName: optional(env, 'HERALD_EVENTBRIDGE_PARTNER_NAME'),
+      allowInsecureConnections: flag(env, 'HERALD_ALLOW_INSECURE_DESTINATIONS', false, 'true', 'false'),
+    },
+  };
+  return deepFreeze(config);
+}
+
+function deepFreeze<T extends object>(value: T): T {
+  for (const child of Object.values(value)) if (typeof child === 'object' && child !== null) deepFreeze(child as object);
+  return Object.freeze(value);
+}

@@ -1,0 +1,72 @@
+import type { Logger } from 'pino';
+import type { OutboxSignal } from './worker.js';
+
+/** The channel the `outbox_notify` trigger (migration 003) notifies on every outbox insert. */
+export const OUTBOX_CHANNEL = 'herald_outbox';
+
+export interface ListeningOutboxSignal extends OutboxSignal {
+  close(): Promise<void>;
+}
+
+/**
+ * LISTEN on PostgreSQL so the router wakes when a write commits instead of polling (the p99
+ * latency target needs either this or very short polls). One dedicated connection; it reconnects
+ * with a pause after errors, and the worker's fallback poll covers the gap.
+ */
+export async function listenForOutbox(url: string, logger: Logger, reconnectMs = 1_000): Promise<ListeningOutboxSignal> {
+  const { default: pg } = await import('pg');
+  const listeners = new Set<() => void>();
+  let client: InstanceType<typeof pg.Client> | undefined;
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+
+  const notifyAll = (): void => {
+    for (const listener of listeners) listener();
+  };
+
+  async function connect(): Promise<void> {
+    const next = new pg.Client({ connectionString: url });
+    next.on('notification', notifyAll);
+    next.on('error', (error: unknown) => {
+      logger.warn({ err: error }, 'outbox LISTEN connection lost; reconnecting');
+      next.end().catch(() => undefined);
+      if (client === next) client = undefined;
+      schedule();
+    });
+    await next.connect();
+    await next.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    if (closed) {
+      await next.end();
+      return;
+    }
+    client = next;
+    // Rows committed while we were not listening are found by this wake-up.
+    notifyAll();
+  }
+
+  function schedule(): void {
+    if (closed || retry !== undefined) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      connect().catch((error: unknown) => {
+        logger.warn({ err: error }, 'outbox LISTEN reconnect failed');
+        schedule();
+      });
+    }, reconnectMs);
+  }
+
+  await connect();
+  return {
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      closed = true;
+      if (retry !== undefined) clearTimeout(retry);
+      listeners.clear();
+      await client?.end().catch(() => undefined);
+      client = undefined;
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import { systemClock } from '@herald/model';
+import type { Logger } from 'pino';
+import { DeliveryEngine, type DeliveryEngineDeps, type DeliveryEngineOptions } from '../engine/engine.js';
+import type { DeliveryAdmin } from '../engine/admin.js';
+import { releaseAllOf } from '../engine/leases.js';
+import { Waker } from './waker.js';
+
+/** Tells the worker that outbox rows may have been committed (PostgreSQL LISTEN, or the gateway). */
+export interface OutboxSignal {
+  /** Calls `listener` on every signal; answers the unsubscribe function. */
+  subscribe(listener: () => void): () => void;
+}
+
+export interface DeliveryWorkerDeps extends DeliveryEngineDeps {
+  outboxSignal?: OutboxSignal;
+}
+
+export interface DeliveryWorkerOptions extends DeliveryEngineOptions {
+  /** Idle poll of the sender, and of the router when no outbox signal is given (default 25 ms). */
+  pollIntervalMs?: number;
+  /** Idle poll of the router when an outbox signal wakes it (default 1 s; a safety net). */
+  signalledPollIntervalMs?: number;
+  /** Leases being sent at once (default 4). */
+  maxLeasesInFlight?: number;
+  /** Elapsed-window sweep and retention cleanup interval (default 30 s). */
+  maintenanceIntervalMs?: number;
+  /** On stop, in-flight sends get this long to finish before they are aborted and released (default 5 s). */
+  shutdownGraceMs?: number;
+  /** Pause after a failed database round trip (default 1 s). */
+  errorBackoffMs?: number;
+}
+
+export interface DeliveryWorker {
+  readonly engine: DeliveryEngine;
+  readonly admin: DeliveryAdmin;
+  readonly workerId: string;
+  /** There may be new outbox rows: route now instead of at the next poll. */
+  wake(): void;
+  /** Loops running and the last database round trip succeeded (for `/healthz`). */
+  healthy(): boolean;
+  /** Stops claiming, finishes or releases in-flight sends, and gives back every lease it holds. */
+  stop(): Promise<void>;
+}
+
+const DEFAULTS = {
+  pollIntervalMs: 25,
+  signalledPollIntervalMs: 1_000,
+  maxLeasesInFlight: 4,
+  maintenanceIntervalMs: 30_000,
+  shutdownGraceMs: 5_000,
+  errorBackoffMs: 1_000,
+};
+
+/**
+ * Runs the delivery engine in this process: a router loop, a sender loop with a few leases in
+ * flight, and a maintenance loop. Several workers (processes or containers) against one PostgreSQL
+ * share the work through `FOR UPDATE SKIP LOCKED` and leases. `herald serve` calls this in-process
+ * unless `HERALD_DELIVERY=off`; the `herald-delivery` entry point calls it in a worker container.
+ */
+export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryWorkerOptions = {}): DeliveryWorker {
+  const settings = { ...DEFAULTS, ...Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined)) } as typeof DEFAULTS &
+    DeliveryWorkerOptions;
+  const engine = new DeliveryEngine(deps, options);
+  const logger: Logger = deps.logger.child({ component: 'delivery-worker', workerId: engine.workerId });
+  const clock = deps.clock ?? systemClock;
+  const routerWaker = new Waker();
+  const senderWaker = new Waker();
+  const maintenanceWaker = new Waker();
+  const shutdown = new AbortController();
+  let running = true;
+  let databaseOk = true;
+
+  const unsubscribe = deps.outboxSignal?.subscribe(() => routerWaker.wake());
+  const routerIdleMs = deps.outboxSignal === undefined ? settings.pollIntervalMs : settings.signalledPollIntervalMs;
+
+  const ok = (): void => {
+    databaseOk = true;
+  };
+  const failedRoundTrip = (what: string, error: unknown): void => {
+    databaseOk = false;
+    logger.error({ err: error }, `${what} failed`);
+  };
+
+  async function routerLoop(): Promise<void> {
+    while (running) {
+      try {
+        const result = await engine.router.routeOnce();
+        ok();
+        if (result.deliveries > 0) senderWaker.wake();
+        // More may be waiting (a full batch, or rows committed meanwhile): go again at once.
+        if (result.events > 0) continue;
+      } catch (error) {
+        failedRoundTrip('routing', error);
+        await routerWaker.wait(settings.errorBackoffMs);
+        continue;
+      }
+      await routerWaker.wait(routerIdleMs);
+    }
+  }
+
+  async function senderLoop(): Promise<void> {
+    const inFlight = new Set<Promise<void>>();
+    while (running) {
+      if (inFlight.size >= settings.maxLeasesInFlight) {
+        await Promise.race(inFlight);
+        continue;
+      }
+      let lease;
+      try {
+        lease = await engine.sender.claim();
+        ok();
+      } catch (error) {
+        failedRoundTrip('claiming deliveries', error);
+        await senderWaker.wait(settings.errorBackoffMs);
+        continue;
+      }
+      if (lease === undefined) {
+        await senderWaker.wait(settings.pollIntervalMs);
+        continue;
+      }
+      const sending: Promise<void> = engine.sender
+        .deliver(lease, shutdown.signal)
+        .then((result) => logger.trace(result, 'lease delivered'))
+        .catch((error: unknown) => failedRoundTrip('delivering', error))
+        .finally(() => inFlight.delete(sending));
+      inFlight.add(sending);
+    }
+    await Promise.all(inFlight);
+  }
+
+  async function maintenanceLoop(): Promise<void> {
+    while (running) {
+      try {
+        await engine.maintenance.runOnce();
+        ok();
+      } catch (error) {
+        failedRoundTrip('maintenance', error);
+      }
+      await maintenanceWaker.wait(settings.maintenanceIntervalMs);
+    }
+  }
+
+  const loops = Promise.all([routerLoop(), senderLoop(), maintenanceLoop()]);
+  logger.info('delivery worker started');
+
+  let stopping: Promise<void> | undefined;
+  return {
+    engine,
+    admin: engine.admin,
+    workerId: engine.workerId,
+    wake: () => routerWaker.wake(),
+    healthy: () => running && databaseOk,
+    stop() {
+      stopping ??= (async () => {
+        running = false;
+        unsubscribe?.();
+        routerWaker.wake();
+        senderWaker.wake();
+        maintenanceWaker.wake();
+        // In-flight sends may finish within the grace period; then they are aborted and released.
+        const grace = setTimeout(() => shutdown.abort(new Error('delivery worker stopping')), settings.shutdownGraceMs);
+        try {
+          await loops;
+        } finally {
+          clearTimeout(grace);
+        }
+        // Anything still leased (a recording that failed) goes back at once for another worker.
+        try {
+          const released = await releaseAllOf(deps.db, engine.workerId, clock.now());
+          if (released > 0) logger.info({ released }, 'released leases');
+        } catch (error) {
+          logger.warn({ err: error }, 'releasing leases failed; they expire on their own');
+        }
+        logger.info('delivery worker stopped');
+      })();
+      return stopping;
+    },
+  };
+}

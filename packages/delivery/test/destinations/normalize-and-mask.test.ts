@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import {
+  createDestinationEnvironment,
+  DESTINATION_FACTORIES,
+  destinationKey,
+  DestinationPool,
+  maskDestinationSecrets,
+  normalizeDestination,
+} from '../../src/index.js';
+import { DESTINATION_TYPES } from '@herald/model';
+
+const SB_CONNECTION =
+  'Endpoint=sb://shop.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=abcdEFGHijklMNOP0123456789+/xyz=;EntityPath=orders';
+
+describe('normalizeDestination (§2.4)', () => {
+  it('accepts every kind with its fields and keeps only known fields', () => {
+    const inputs = [
+      { type: 'SQS', queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/q', accessKey: 'AKIA1', accessSecret: 's3cr3t', region: 'eu-west-1', extra: 1 },
+      { type: 'SNS', topicArn: 'arn:aws:sns:eu-west-1:123456789012:t', accessKey: 'AKIA1', accessSecret: 's3cr3t' },
+      { type: 'EventBridge', region: 'eu-west-1', accountId: '123456789012' },
+      { type: 'ProviderBServiceBus', connectionString: SB_CONNECTION },
+      { type: 'EventGrid', uri: 'https://topic.westeurope-1.eventgrid.azure.net/api/events', accessKey: 'key' },
+      { type: 'ProviderCPubSub', projectId: 'p', topic: 't' },
+    ];
+    for (const input of inputs) {
+      const result = normalizeDestination(input);
+      expect(result).toMatchObject({ ok: true, destination: { type: input.type } });
+      if (result.ok) expect(result.destination).not.toHaveProperty('extra');
+    }
+  });
+
+  it('maps the SDK aliases AzureServiceBus and GoogleCloudPubSub', () => {
+    expect(normalizeDestination({ type: 'AzureServiceBus', connectionString: SB_CONNECTION })).toMatchObject({
+      ok: true,
+      destination: { type: 'ProviderBServiceBus' },
+    });
+    expect(normalizeDestination({ type: 'GoogleCloudPubSub', projectId: 'p', topic: 't' })).toMatchObject({
+      ok: true,
+      destination: { type: 'ProviderCPubSub' },
+    });
+  });
+
+  it('reports every problem with a clear message', () => {
+    expect(normalizeDestination({ type: 'Kafka' })).toEqual({
+      ok: false,
+      errors: [`destination.type: must be one of ${DESTINATION_TYPES.join(', ')} (got "Kafka").`],
+    });
+    expect(normalizeDestination({ type: 'SQS', queueUrl: 'not a url', region: '' })).toEqual({
+      ok: false,
+      errors: [
+        "destination.queueUrl: 'not a url' is not an http(s) URL.",
+        'destination.accessKey: a non-empty string is required.',
+        'destination.accessSecret: a non-empty string is required.',
+        'destination.region: a non-empty string is required.',
+      ],
+    });
+    expect(normalizeDestination(null)).toEqual({ ok: false, errors: ['destination: an object with a type is required.'] });
+  });
+
+  it('rejects a FIFO queue URL, a bad topic ARN, a bad account id', () => {
+    const fifo = normalizeDestination({ type: 'SQS', queueUrl: 'https://sqs.eu-west-1.amazonaws.com/1/q.fifo', accessKey: 'a', accessSecret: 'b', region: 'r' });
+    expect(fifo).toEqual({ ok: false, errors: ['destination.queueUrl: FIFO queues are not supported.'] });
+    expect(normalizeDestination({ type: 'SNS', topicArn: 'arn:aws:sqs:x', accessKey: 'a', accessSecret: 'b' }).ok).toBe(false);
+    expect(normalizeDestination({ type: 'EventBridge', region: 'r', accountId: '12' }).ok).toBe(false);
+  });
+
+  it('rejects a Service Bus connection string without EntityPath', () => {
+    const result = normalizeDestination({ type: 'ProviderBServiceBus', connectionString: SB_CONNECTION.replace(';EntityPath=orders', '') });
+    expect(result).toEqual({ ok: false, errors: ['destination.connectionString: EntityPath is missing; it must name the queue or topic.'] });
+  });
+});
+
+describe('maskDestinationSecrets (§2.4 "partially hidden on retrieval")', () => {
+  it('keeps the first 4 characters of each secret', () => {
+    expect(maskDestinationSecrets({ type: 'SQS', queueUrl: 'u', accessKey: 'AKIAXYZ', accessSecret: 'wJalrXUtnFEMI', region: 'r' })).toEqual({
+      type: 'SQS',
+      queueUrl: 'u',
+      accessKey: 'AKIAXYZ',
+      accessSecret: 'wJal****',
+      region: 'r',
+    });
+    expect(maskDestinationSecrets({ type: 'EventGrid', uri: 'u', accessKey: 'abcdefgh' })).toMatchObject({ accessKey: 'abcd****' });
+    expect(maskDestinationSecrets({ type: 'ProviderBServiceBus', connectionString: SB_CONNECTION })).toEqual({
+      type: 'ProviderBServiceBus',
+      connectionString: 'Endpoint=sb://shop.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=abcd****;EntityPath=orders',
+    });
+  });
+
+  it('is idempotent and hides short secrets entirely', () => {
+    const once = maskDestinationSecrets({ type: 'SNS', topicArn: 't', accessKey: 'k', accessSecret: 'abc' });
+    expect(once).toMatchObject({ accessSecret: '****' });
+    expect(maskDestinationSecrets(once)).toEqual(once);
+  });
+});
+
+describe('registry and pool', () => {
+  it('has a factory for every destination type', () => {
+    expect(Object.keys(DESTINATION_FACTORIES).sort()).toEqual([...DESTINATION_TYPES].sort());
+  });
+
+  it('shares one adapter per destination configuration, whatever the key order', async () => {
+    const pool = new DestinationPool(createDestinationEnvironment());
+    const a = pool.get({ type: 'ProviderCPubSub', projectId: 'p', topic: 't' });
+    const b = pool.get({ topic: 't', projectId: 'p', type: 'ProviderCPubSub' } as const);
+    const c = pool.get({ type: 'ProviderCPubSub', projectId: 'p', topic: 'other' });
+    expect(a).toBe(b);
+    expect(c).not.toBe(a);
+    expect(pool.size).toBe(2);
+    expect(destinationKey({ type: 'ProviderCPubSub', projectId: 'p', topic: 't' })).not.toContain('p');
+    await pool.closeAll();
+    expect(pool.size).toBe(0);
+  });
+});

@@ -1,0 +1,152 @@
+import { startFauxqs, type FauxqsServer } from 'fauxqs';
+import type { Destination, Format } from '@herald/model';
+import type { PeerFault } from '../../../../../testkit/src/peers/faults.js';
+import { startAwsFaultProxy, type AwsFaultProxy } from '../aws-fault-proxy.js';
+import type { Arrival, DestinationHarness } from '../harness.js';
+
+const BOTH_FORMATS: readonly Format[] = [{ type: 'Platform' }, { type: 'CloudEvents', cloudEventsVersion: '1.0' }];
+const REGION = 'us-east-1';
+/** fauxqs does not check credentials; bad credentials are the fault proxy's `bad-credentials`. */
+const CREDENTIALS = { accessKey: 'AKIAHERALDTEST000001', accessSecret: 'herald-test-secret-key' };
+
+/** fauxqs (SQS and SNS) behind a loopback fault proxy; the SDK's endpoint is the proxy. */
+abstract class FauxqsHarness {
+  readonly formats = BOTH_FORMATS;
+  protected fauxqs!: FauxqsServer;
+  protected proxy!: AwsFaultProxy;
+  protected counter = 0;
+  protected sinkQueue = '';
+
+  constructor(private readonly protocol: 'json' | 'query') {}
+
+  async start(): Promise<void> {
+    this.fauxqs = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false, defaultRegion: REGION });
+    this.proxy = await startAwsFaultProxy(`http://127.0.0.1:${this.fauxqs.port}`, this.protocol);
+  }
+
+  async stop(): Promise<void> {
+    await this.proxy.stop();
+    await this.fauxqs.stop();
+  }
+
+  arrivals(): Promise<Arrival[]> {
+    // fauxqs stores a message before it answers, so what was acknowledged is already there.
+    const queue = this.fauxqs.inspectQueue(this.sinkQueue);
+    const messages = [...(queue?.messages.ready ?? []), ...(queue?.messages.delayed ?? [])];
+    return Promise.resolve(
+      messages.map((message) => ({ document: JSON.parse(message.body) as unknown, meta: { attributes: message.messageAttributes } })),
+    );
+  }
+
+  acceptedBatchSizes(): readonly number[] {
+    return this.proxy.forwardedBatchSizes;
+  }
+
+  receivedBatchSizes(): readonly number[] {
+    return this.proxy.receivedBatchSizes;
+  }
+
+  injectFault(fault: PeerFault, times?: number): void {
+    this.proxy.faults.inject(fault, times);
+  }
+
+  clearFaults(): void {
+    this.proxy.faults.clear();
+  }
+
+  failEntries(indices: readonly number[]): void {
+    this.proxy.failEntries(indices);
+  }
+
+  protected resetCounters(): void {
+    this.proxy.forwardedBatchSizes.length = 0;
+    this.proxy.receivedBatchSizes.length = 0;
+  }
+}
+
+export class SqsHarness extends FauxqsHarness implements DestinationHarness {
+  readonly type = 'SQS';
+
+  constructor() {
+    super('json');
+  }
+
+  envOptions() {
+    return { endpoints: { sqs: this.proxy.endpoint } };
+  }
+
+  unreachable(destination: Destination, closedPort: number) {
+    return { destination, env: { endpoints: { sqs: `http://127.0.0.1:${closedPort}` } } };
+  }
+
+  freshDestination(): Destination {
+    this.resetCounters();
+    this.sinkQueue = `herald-sqs-${++this.counter}`;
+    const { queueUrl } = this.fauxqs.createQueue(this.sinkQueue, {
+      region: REGION,
+      attributes: { MaximumMessageSize: '262144' },
+    });
+    return { type: 'SQS', queueUrl, region: REGION, ...CREDENTIALS };
+  }
+
+  unknownEntity(destination: Destination): Destination {
+    this.fauxqs.deleteQueue(this.sinkQueue, { region: REGION });
+    return destination;
+  }
+
+  /** SQS refuses characters outside XML 1.0 (`InvalidMessageContents`, a per-entry sender fault). */
+  invalidNativeMessage(): unknown {
+    return { body: 'not allowed: \u0000' };
+  }
+
+  /** A FIFO queue, for the §2.4 verify check. */
+  fifoDestination(): Destination {
+    const { queueUrl } = this.fauxqs.createQueue(`herald-fifo-${++this.counter}.fifo`, {
+      region: REGION,
+      attributes: { FifoQueue: 'true' },
+    });
+    return { type: 'SQS', queueUrl, region: REGION, ...CREDENTIALS };
+  }
+
+  /** A queue with a non-default maximum message size, for the §2.4 verify check. */
+  smallQueueDestination(): Destination {
+    const { queueUrl } = this.fauxqs.createQueue(`herald-small-${++this.counter}`, {
+      region: REGION,
+      attributes: { MaximumMessageSize: '1024' },
+    });
+    return { type: 'SQS', queueUrl, region: REGION, ...CREDENTIALS };
+  }
+}
+
+export class SnsHarness extends FauxqsHarness implements DestinationHarness {
+  readonly type = 'SNS';
+  private topic = '';
+
+  constructor() {
+    super('query');
+  }
+
+  envOptions() {
+    return { endpoints: { sns: this.proxy.endpoint } };
+  }
+
+  unreachable(destination: Destination, closedPort: number) {
+    return { destination, env: { endpoints: { sns: `http://127.0.0.1:${closedPort}` } } };
+  }
+
+  freshDestination(): Destination {
+    this.resetCounters();
+    this.topic = `herald-sns-${++this.counter}`;
+    this.sinkQueue = `${this.topic}-sink`;
+    const { topicArn } = this.fauxqs.createTopic(this.topic, { region: REGION });
+    this.fauxqs.createQueue(this.sinkQueue, { region: REGION });
+    // Raw delivery: the sink queue holds exactly what was published, without the SNS envelope.
+    this.fauxqs.subscribe({ topic: this.topic, queue: this.sinkQueue, region: REGION, attributes: { RawMessageDelivery: 'true' } });
+    return { type: 'SNS', topicArn, ...CREDENTIALS };
+  }
+
+  unknownEntity(destination: Destination): Destination {
+    this.fauxqs.deleteTopic(this.topic, { region: REGION });
+    return destination;
+  }
+}

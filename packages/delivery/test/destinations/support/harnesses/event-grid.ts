@@ -1,0 +1,64 @@
+import type { Destination, Format } from '@herald/model';
+import type { PeerFault } from '../../../../../testkit/src/peers/faults.js';
+import { startEventGridPeer, type EventGridPeer } from '../../../../../testkit/src/peers/event-grid/index.js';
+import type { Arrival, DestinationHarness } from '../harness.js';
+
+export class EventGridHarness implements DestinationHarness {
+  readonly type = 'EventGrid';
+  /** §2.4: Event Grid takes CloudEvents only. */
+  readonly formats: readonly Format[] = [{ type: 'CloudEvents', cloudEventsVersion: '1.0' }];
+  private peer!: EventGridPeer;
+  private receivedOffset = 0;
+  private batchOffset = 0;
+
+  async start(): Promise<void> {
+    this.peer = await startEventGridPeer();
+  }
+
+  stop(): Promise<void> {
+    return this.peer.stop();
+  }
+
+  envOptions() {
+    return { allowInsecureConnections: true };
+  }
+
+  unreachable(destination: Destination, closedPort: number) {
+    if (destination.type !== 'EventGrid') return { destination, env: this.envOptions() };
+    return { destination: { ...destination, uri: `http://127.0.0.1:${closedPort}/api/events` }, env: this.envOptions() };
+  }
+
+  /** The peer is one topic: a fresh destination starts reading where the last test stopped. */
+  freshDestination(): Destination {
+    this.receivedOffset = this.peer.received.length;
+    this.batchOffset = this.peer.acceptedBatchSizes.length;
+    return { type: 'EventGrid', uri: this.peer.url, accessKey: this.peer.accessKey };
+  }
+
+  arrivals(): Promise<Arrival[]> {
+    return Promise.resolve(this.peer.received.slice(this.receivedOffset).map((event) => ({ document: event, meta: {} })));
+  }
+
+  acceptedBatchSizes(): readonly number[] {
+    return this.peer.acceptedBatchSizes.slice(this.batchOffset);
+  }
+
+  injectFault(fault: PeerFault, times?: number): void {
+    this.peer.faults.inject(fault, times);
+  }
+
+  clearFaults(): void {
+    this.peer.faults.clear();
+  }
+
+  /** A topic URI the endpoint does not serve. */
+  unknownEntity(destination: Destination): Destination {
+    if (destination.type !== 'EventGrid') return destination;
+    return { ...destination, uri: destination.uri.replace('/api/events', '/api/no-such-topic') };
+  }
+
+  withBadCredentials(destination: Destination): Destination {
+    if (destination.type !== 'EventGrid') return destination;
+    return { ...destination, accessKey: Buffer.alloc(32, 9).toString('base64') };
+  }
+}

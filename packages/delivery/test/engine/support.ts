@@ -1,0 +1,209 @@
+import { createServer, type Server, type Socket, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import type { Clock, Format, Subscription } from '@herald/model';
+import { DocumentStore, openDatabase, ProjectStore, type Database } from '@herald/store';
+import { createIsolatedDatabase, testDatabaseUrls } from '@herald/testkit';
+import { pino, type Logger } from 'pino';
+import type { ProjectEnvironment } from '../../src/engine/types.js';
+
+/** A clock the test moves: retry windows of 48 hours pass in a millisecond. */
+export class ManualClock implements Clock {
+  private current: number;
+
+  constructor(start: Date | string = '2026-03-01T00:00:00.000Z') {
+    this.current = new Date(start).getTime();
+  }
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  advance(ms: number): void {
+    this.current += ms;
+  }
+
+  set(to: Date): void {
+    this.current = to.getTime();
+  }
+}
+
+export const HOUR = 3_600_000;
+
+export const silentLogger: Logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+/** PGlite always; PostgreSQL when DATABASE_URL points at one. */
+export function engineDatabaseUrls(): string[] {
+  return testDatabaseUrls();
+}
+
+export function driverName(url: string): string {
+  return url.startsWith('postgres') ? 'postgresql' : 'pglite';
+}
+
+export interface TestDatabase {
+  db: Database;
+  close(): Promise<void>;
+}
+
+/** A private, migrated database (a fresh PGlite, or a new database on the PostgreSQL server). */
+export async function openTestDatabase(serverUrl: string): Promise<TestDatabase> {
+  const isolated = await createIsolatedDatabase(serverUrl);
+  const db = await openDatabase(isolated.url);
+  return {
+    db,
+    async close() {
+      await db.close();
+      await isolated.drop();
+    },
+  };
+}
+
+/** Creates the project through its store, with the §3.3 environment setting. */
+export async function createProject(db: Database, clock: Clock, key: string, environment?: ProjectEnvironment): Promise<void> {
+  const projects = new ProjectStore(db, clock);
+  const project = await projects.ensure(key);
+  if (environment !== undefined) await projects.update(key, project.version, (p) => ({ ...p, environment }));
+}
+
+export interface SqsTarget {
+  queueUrl: string;
+  region: string;
+}
+
+export interface SubscriptionDraft {
+  key?: string;
+  messages?: Subscription['messages'];
+  changes?: Subscription['changes'];
+  format?: Format;
+}
+
+/** What the gateway will do: the subscription is a 'subscription' document. */
+export async function createSqsSubscription(
+  documents: DocumentStore,
+  projectKey: string,
+  target: SqsTarget,
+  draft: SubscriptionDraft,
+): Promise<Subscription> {
+  return documents.create<Subscription>({ projectKey }, 'subscription', {
+    ...(draft.key === undefined ? {} : { key: draft.key }),
+    destination: { type: 'SQS', queueUrl: target.queueUrl, accessKey: 'test', accessSecret: 'test', region: target.region },
+    messages: draft.messages ?? [],
+    changes: draft.changes ?? [],
+    format: draft.format ?? { type: 'Platform' },
+    status: 'Healthy',
+  });
+}
+
+interface StoreDoc {
+  id: string;
+  version: number;
+  key?: string;
+  createdAt: string;
+  lastModifiedAt: string;
+  name: string;
+}
+
+/** Writes `count` store documents through the DocumentStore: each commits a change and a message. */
+export async function writeStores(documents: DocumentStore, projectKey: string, count: number, concurrency = 1): Promise<StoreDoc[]> {
+  const created: StoreDoc[] = [];
+  let next = 0;
+  const worker = async (): Promise<void> => {
+    while (next < count) {
+      const index = next++;
+      created.push(
+        await documents.create<StoreDoc>({ projectKey }, 'store', { name: `store ${index}` }, (doc) => [
+          { type: 'StoreCreated', name: doc.name },
+        ]),
+      );
+    }
+  };
+  await Promise.all(Array.from({ length: concurrency }, worker));
+  return created;
+}
+
+/**
+ * A TCP relay in front of a peer: `down()` closes it (connections refused, open ones reset), `up()`
+ * opens it again on the same port. A destination outage without restarting the peer.
+ */
+export class OutageRelay {
+  private server: Server | undefined;
+  private readonly sockets = new Set<Socket>();
+  private port = 0;
+  /** Accept connections but never answer: a destination that hangs. */
+  private silent = false;
+
+  private constructor(private readonly target: { host: string; port: number }) {}
+
+  static async start(targetEndpoint: string): Promise<OutageRelay> {
+    const url = new URL(targetEndpoint);
+    const relay = new OutageRelay({ host: url.hostname, port: Number(url.port) });
+    await relay.up();
+    return relay;
+  }
+
+  get endpoint(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async up(): Promise<void> {
+    if (this.server !== undefined) return;
+    const server = createServer((client) => {
+      if (this.silent) {
+        this.sockets.add(client);
+        client.on('error', () => client.destroy()).on('close', () => this.sockets.delete(client));
+        return;
+      }
+      const upstream = connect(this.target.port, this.target.host);
+      this.sockets.add(client);
+      this.sockets.add(upstream);
+      client.pipe(upstream).pipe(client);
+      const close = (): void => {
+        client.destroy();
+        upstream.destroy();
+        this.sockets.delete(client);
+        this.sockets.delete(upstream);
+      };
+      client.on('error', close).on('close', close);
+      upstream.on('error', close).on('close', close);
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as AddressInfo).port;
+    this.server = server;
+  }
+
+  /** New connections hang (nothing is forwarded) until `answer()`. */
+  hang(): void {
+    this.silent = true;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+
+  /** Back to relaying; connections accepted while hanging are reset (the client reconnects). */
+  answer(): void {
+    this.silent = false;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+  }
+
+  async down(): Promise<void> {
+    const server = this.server;
+    if (server === undefined) return;
+    this.server = undefined;
+    for (const socket of this.sockets) socket.destroy();
+    this.sockets.clear();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+/** `condition` polled on each macrotask until true: for states reached by background loops. */
+export async function eventually(condition: () => Promise<boolean> | boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return;
+    if (performance.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

@@ -1,0 +1,89 @@
+import { invalidInput } from '@herald/model';
+import type { Project } from '@herald/store';
+import type { FastifyInstance } from 'fastify';
+import type { ProjectActions } from '../../resources/projects/routes.js';
+import { oauthError } from '../errors.js';
+
+/**
+ * §5.7 External OAuth (beta): an RFC 7662 introspection endpoint and the `Authorization` header
+ * value Herald sends to it. Kept on the project document as `externalOAuth`.
+ */
+export interface ExternalOAuthSettings {
+  url: string;
+  authorizationHeader: string;
+}
+
+export function externalOAuthOf(project: Project | undefined): ExternalOAuthSettings | undefined {
+  const value = project?.externalOAuth as Partial<ExternalOAuthSettings> | undefined;
+  if (typeof value?.url !== 'string' || typeof value.authorizationHeader !== 'string') return undefined;
+  return { url: value.url, authorizationHeader: value.authorizationHeader };
+}
+
+function validUrl(value: unknown): string {
+  if (typeof value !== 'string' || value.length > 2048) throw invalidInput("'externalOAuth.url' must be an http(s) URL.", { field: 'externalOAuth.url' });
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalidInput("'externalOAuth.url' must be an http(s) URL.", { field: 'externalOAuth.url' });
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    throw invalidInput("'externalOAuth.url' must be an http(s) URL.", { field: 'externalOAuth.url' });
+  }
+  return value;
+}
+
+/** A header value: printable, no CR/LF (header injection). Never echoed in errors: it is a secret. */
+function validAuthorizationHeader(value: unknown): string {
+  if (typeof value !== 'string' || !/^[\x20-\x7e]{1,4096}$/.test(value) || value.trim() === '') {
+    throw invalidInput("'externalOAuth.authorizationHeader' must be a header value (printable ASCII, 1 to 4096 characters).", {
+      field: 'externalOAuth.authorizationHeader',
+    });
+  }
+  return value;
+}
+
+/** Project update action `setExternalOAuth`; no `externalOAuth` removes the setting. Needs `manage_project`. */
+export const externalOAuthActions: ProjectActions = {
+  setExternalOAuth(project, action, { ctx }) {
+    if (ctx.auth?.scopes.has('manage_project') !== true) {
+      throw oauthError('insufficient_scope', `setExternalOAuth needs the scope manage_project:${ctx.projectKey}.`);
+    }
+    const requested = action.externalOAuth;
+    if (requested === undefined || requested === null) {
+      delete project.externalOAuth;
+      return [];
+    }
+    if (typeof requested !== 'object' || Array.isArray(requested)) {
+      throw invalidInput("'externalOAuth' must be an object with url and authorizationHeader.", { field: 'externalOAuth' });
+    }
+    const draft = requested as Record<string, unknown>;
+    const settings: ExternalOAuthSettings = {
+      url: validUrl(draft.url),
+      authorizationHeader: validAuthorizationHeader(draft.authorizationHeader),
+    };
+    project.externalOAuth = settings;
+    return [];
+  },
+};
+
+/** `Bearer abcdef…` → `Bearer abcd****`: enough to tell which credential is configured. */
+export function maskAuthorizationHeader(header: string): string {
+  const space = header.indexOf(' ');
+  const scheme = space > 0 ? header.slice(0, space + 1) : '';
+  const credential = space > 0 ? header.slice(space + 1) : header;
+  return credential.length <= 12 ? `${scheme}****` : `${scheme}${credential.slice(0, 4)}****`;
+}
+
+/**
+ * The authorization header is a secret: every response that carries a project's `externalOAuth`
+ * shows it partially hidden. A serialisation hook catches every route that returns the project.
+ */
+export function installExternalOAuthMasking(app: FastifyInstance): void {
+  app.addHook('preSerialization', async (_request, _reply, payload: unknown) => {
+    if (typeof payload !== 'object' || payload === null || !('externalOAuth' in payload)) return payload;
+    const settings = (payload as { externalOAuth?: unknown }).externalOAuth as Partial<ExternalOAuthSettings> | undefined;
+    if (typeof settings?.authorizationHeader !== 'string') return payload;
+    return { ...payload, externalOAuth: { ...settings, authorizationHeader: maskAuthorizationHeader(settings.authorizationHeader) } };
+  });
+}

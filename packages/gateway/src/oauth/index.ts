@@ -1,0 +1,99 @@
+import type { Clock } from '@herald/model';
+import type { Database, DocumentStore, Project } from '@herald/store';
+import type { FastifyInstance } from 'fastify';
+import { OAuthAuthenticator } from '../auth/oauth-authenticator.js';
+import type { OAuthSettings } from '../config/config.js';
+import { registerApiClientRoutes } from '../resources/api-clients/routes.js';
+import { CustomerCredentials } from '../resources/customers/credentials.js';
+import { registerCustomerRoutes } from '../resources/customers/routes.js';
+import { CustomerService } from '../resources/customers/service.js';
+import type { ProjectActions } from '../resources/projects/routes.js';
+import { ApiClientStore } from './api-client-store.js';
+import { ClientAuthenticator } from './client-auth.js';
+import { ExternalTokenValidator } from './external/external-validator.js';
+import { introspectExternally, type IntrospectionCall } from './external/introspection-client.js';
+import { externalOAuthActions, installExternalOAuthMasking } from './external/settings.js';
+import { TokenBucketLimiter } from './rate-limit.js';
+import { registerOAuthRoutes } from './routes.js';
+import { TokenService } from './token-service.js';
+import { TokenStore } from './token-store.js';
+
+export interface OAuthDeps {
+  db: Database;
+  clock: Clock;
+  documents: DocumentStore;
+  /** The project cache of the gateway: external OAuth settings changed here are seen at once. */
+  projects: { get(key: string): Promise<Project | undefined> };
+  settings: OAuthSettings;
+  /** The call to external introspection endpoints (§5.7); the real HTTP call unless replaced. */
+  introspection?: IntrospectionCall;
+}
+
+/** The OAuth 2.0 token service, its authenticator, and the resources it owns (API clients, customers). */
+export interface OAuth {
+  authenticator: OAuthAuthenticator;
+  /** Project update actions contributed by OAuth (`setExternalOAuth`). */
+  projectActions: ProjectActions;
+  /** HERALD_BOOTSTRAP_CLIENT: ensures the client with `manage_project` on every listed project. */
+  ensureBootstrapClient(projectKeys: readonly string[]): Promise<void>;
+  /** The authorization header of external OAuth is partially hidden in every response (§5.7). */
+  installResponseMasking(app: FastifyInstance): void;
+  /** Registers `/oauth/*`, `/{projectKey}/api-clients`, customers and `/me`. */
+  registerRoutes(app: FastifyInstance): Promise<void>;
+}
+
+/** Composes the OAuth module from the database, the clock and the configuration. */
+export function createOAuth(deps: OAuthDeps): OAuth {
+  const { db, clock, documents, settings } = deps;
+  const clients = new ApiClientStore(db, clock);
+  const tokens = new TokenStore(db, clock, settings.refreshTokenCap);
+  const credentials = new CustomerCredentials(db);
+  const authenticator = new OAuthAuthenticator(
+    {
+      tokens,
+      external: new ExternalTokenValidator(clock, deps.introspection ?? introspectExternally),
+      projects: deps.projects,
+      customers: { exists: (projectKey, id) => customers.exists(projectKey, id) },
+      clock,
+    },
+    { cacheSeconds: settings.tokenCacheSeconds },
+  );
+  const customers = new CustomerService({
+    documents,
+    credentials,
+    clock,
+    tokens: {
+      async revokeCustomerTokens(customerId) {
+        await tokens.revokeCustomerTokens(customerId);
+        authenticator.forgetWhere((grant) => grant.customerId === customerId);
+      },
+    },
+  });
+  const tokenService = new TokenService(
+    { tokens, customers: credentials, clock, revocations: authenticator },
+    { accessTokenTtlSeconds: settings.accessTokenTtlSeconds },
+  );
+
+  return {
+    authenticator,
+    projectActions: externalOAuthActions,
+    installResponseMasking: installExternalOAuthMasking,
+    async ensureBootstrapClient(projectKeys) {
+      const bootstrap = settings.bootstrapClient;
+      if (bootstrap === undefined) return;
+      await clients.ensureBootstrap(bootstrap.id, bootstrap.secret, projectKeys.map((key) => `manage_project:${key}`));
+    },
+    async registerRoutes(app) {
+      await registerOAuthRoutes(app, {
+        clients: new ClientAuthenticator(clients),
+        tokens: tokenService,
+        limiter: new TokenBucketLimiter(clock, settings.tokenRateLimitPerMinute),
+      });
+      registerApiClientRoutes(app, {
+        clients,
+        forgetClientTokens: (clientId) => authenticator.forgetWhere((grant) => grant.clientId === clientId),
+      });
+      registerCustomerRoutes(app, customers, documents);
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import type { Clock } from '@herald/model';
+
+export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+/** Most keys remembered; beyond it, keys whose bucket has refilled completely are forgotten. */
+const MAX_KEYS = 10_000;
+
+/**
+ * A token bucket per key (the API client id): `perMinute` requests per minute, bursts up to the
+ * same number. In memory, per process: with N gateway processes a client gets up to N times the
+ * rate, which is acceptable for §5.9's "excessive requests may be rate limited".
+ */
+export class TokenBucketLimiter {
+  private readonly buckets = new Map<string, Bucket>();
+  private readonly refillPerMs: number;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly perMinute: number,
+  ) {
+    this.refillPerMs = perMinute / 60_000;
+  }
+
+  take(key: string): RateDecision {
+    if (this.perMinute === 0) return { allowed: true };
+    const now = this.clock.now().getTime();
+    const bucket = this.refilled(this.buckets.get(key), now);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      this.remember(key, bucket, now);
+      return { allowed: true };
+    }
+    this.remember(key, bucket, now);
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.refillPerMs / 1000)) };
+  }
+
+  private refilled(bucket: Bucket | undefined, now: number): Bucket {
+    if (bucket === undefined) return { tokens: this.perMinute, updatedAt: now };
+    const elapsed = Math.max(0, now - bucket.updatedAt);
+    return { tokens: Math.min(this.perMinute, bucket.tokens + elapsed * this.refillPerMs), updatedAt: now };
+  }
+
+  private remember(key: string, bucket: Bucket, now: number): void {
+    this.buckets.delete(key);
+    this.buckets.set(key, bucket);
+    if (this.buckets.size <= MAX_KEYS) return;
+    for (const [candidate, stored] of this.buckets) {
+      if (this.refilled(stored, now).tokens >= this.perMinute) this.buckets.delete(candidate);
+      if (this.buckets.size <= MAX_KEYS / 2) break;
+    }
+    // Everyone is mid-burst: drop the least recently seen (Map order) rather than grow without bound.
+    for (const candidate of this.buckets.keys()) {
+      if (this.buckets.size <= MAX_KEYS) break;
+      this.buckets.delete(candidate);
+    }
+  }
+}

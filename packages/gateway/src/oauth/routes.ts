@@ -1,0 +1,83 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApiClientRecord } from './api-client-store.js';
+import { basicCredentials, type ClientAuthenticator } from './client-auth.js';
+import { oauthError } from './errors.js';
+import { formOf, installFormBodyParser } from './form-body.js';
+import type { TokenBucketLimiter } from './rate-limit.js';
+import type { TokenService } from './token-service.js';
+
+export interface OAuthRouteDeps {
+  clients: ClientAuthenticator;
+  tokens: TokenService;
+  limiter: TokenBucketLimiter;
+}
+
+type Params = { projectKey: string; storeKey?: string };
+
+/** The token endpoints are public routes: they authenticate the client themselves (§5.3). */
+const PUBLIC = { auth: 'public' } as const;
+
+/** RFC 6749 §5.1: token responses must not be cached. */
+function noStore(reply: FastifyReply): FastifyReply {
+  return reply.header('Cache-Control', 'no-store').header('Pragma', 'no-cache');
+}
+
+/**
+ * `/oauth/*` (§5.3–5.6), in their own plugin so that only they accept form bodies. Every request
+ * is rate-limited per client id (§5.9) before its secret is checked, so guessing secrets is
+ * limited too, then the client is authenticated with HTTP Basic.
+ */
+export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): Promise<void> {
+  await app.register(async (oauth) => {
+    installFormBodyParser(oauth);
+
+    const authenticateClient = async (request: FastifyRequest): Promise<ApiClientRecord> => {
+      const claimed = basicCredentials(request.headers.authorization)?.id;
+      const decision = deps.limiter.take(claimed === undefined ? `ip:${request.ip}` : `client:${claimed}`);
+      if (!decision.allowed) {
+        throw oauthError('too_many_requests', 'Too many token requests for this client; retry later.', {
+          headers: { 'Retry-After': String(decision.retryAfterSeconds) },
+        });
+      }
+      return deps.clients.authenticate(request.headers.authorization);
+    };
+
+    oauth.post('/oauth/token', { config: PUBLIC }, async (request, reply) => {
+      const client = await authenticateClient(request);
+      return noStore(reply).send(await deps.tokens.token(client, formOf(request)));
+    });
+
+    for (const path of ['/oauth/:projectKey/customers/token', '/oauth/:projectKey/in-store/key=:storeKey/customers/token']) {
+      oauth.post(path, { config: PUBLIC }, async (request, reply) => {
+        const client = await authenticateClient(request);
+        const { projectKey, storeKey } = request.params as Params;
+        return noStore(reply).send(await deps.tokens.password(client, projectKey, storeKey, formOf(request)));
+      });
+    }
+
+    oauth.post('/oauth/:projectKey/anonymous/token', { config: PUBLIC }, async (request, reply) => {
+      const client = await authenticateClient(request);
+      const { projectKey } = request.params as Params;
+      return noStore(reply).send(await deps.tokens.anonymous(client, projectKey, formOf(request)));
+    });
+
+    oauth.post('/oauth/introspect', { config: PUBLIC }, async (request, reply) => {
+      const client = await authenticateClient(request);
+      return noStore(reply).send(await deps.tokens.introspect(client, formOf(request)));
+    });
+
+    // §5.6: 200 whether the token was revoked or the request was invalid; only a failed client
+    // authentication is refused (otherwise anyone could probe for tokens).
+    oauth.post('/oauth/token/revoke', { config: PUBLIC }, async (request, reply) => {
+      const client = await authenticateClient(request);
+      let form;
+      try {
+        form = formOf(request);
+      } catch {
+        return reply.status(200).send();
+      }
+      await deps.tokens.revoke(client, form);
+      return reply.status(200).send();
+    });
+  });
+}

@@ -1,0 +1,232 @@
+import { randomUUID } from 'node:crypto';
+import type { Clock } from '@herald/model';
+import type { ApiClientRecord } from './api-client-store.js';
+import { oauthError } from './errors.js';
+import type { FormParameters } from './form-body.js';
+import {
+  ANONYMOUS_SUBJECT,
+  CUSTOMER_SUBJECT,
+  implies,
+  parseProjectScope,
+  projectsOf,
+  scopeNamesFor,
+  splitScopes,
+  subjectScope,
+} from './scopes.js';
+import { newSecret, tokenHash, UNMATCHABLE_PASSWORD_HASH, verifySecret } from './secrets.js';
+import { AnonymousIdTaken, type GrantRecord, type TokenStore } from './token-store.js';
+
+/** §5.3 token response. */
+export interface TokenResponse {
+  access_token: string;
+  expires_in: number;
+  scope: string;
+  token_type: 'Bearer';
+  refresh_token?: string;
+}
+
+/** §5.5 introspection response: only `active` when the token is inactive or not the caller's to see. */
+export type IntrospectionResponse = { active: false } | { active: true; scope: string; exp: number; client_id: string };
+
+/** Finds the customer a password grant signs in (customers module). */
+export interface CustomerLogin {
+  /**
+   * The customer with this e-mail who may sign in here: a global customer, or with `storeKey` a
+   * customer of that store (or a global one). Returns their id and scrypt password hash.
+   */
+  findForLogin(projectKey: string, email: string, storeKey: string | undefined): Promise<{ customerId: string; passwordHash: string } | undefined>;
+}
+
+/** Told about revoked access tokens so that in-memory caches forget them at once. */
+export interface RevocationListener {
+  revoked(accessTokenHashes: readonly string[]): void;
+}
+
+export interface TokenServiceDeps {
+  tokens: TokenStore;
+  customers: CustomerLogin;
+  clock: Clock;
+  revocations: RevocationListener;
+}
+
+export interface TokenServiceOptions {
+  accessTokenTtlSeconds: number;
+}
+
+const ANONYMOUS_ID = /^[\x21-\x7e]{1,256}$/;
+
+function required(form: FormParameters, name: string): string {
+  const value = form.get(name);
+  if (value === undefined || value === '') throw oauthError('invalid_request', `The parameter '${name}' is required.`);
+  return value;
+}
+
+function expectGrantType(form: FormParameters, allowed: readonly string[]): string {
+  const grantType = required(form, 'grant_type');
+  if (!allowed.includes(grantType)) {
+    throw oauthError('unsupported_grant_type', `The grant type '${grantType.slice(0, 64)}' is not supported here (use ${allowed.join(' or ')}).`);
+  }
+  return grantType;
+}
+
+function shown(scope: string): string {
+  return scope.length > 120 ? `${scope.slice(0, 120)}…` : scope;
+}
+
+/**
+ * The scopes a token gets: the requested ones (each implied by the client's scopes of the same
+ * project) or, when none are requested, all of the client's scopes; restricted to `projectKey` for
+ * the project-specific flows (§5.3).
+ */
+export function resolveScopes(client: ApiClientRecord, requested: string | undefined, projectKey?: string): string[] {
+  const ofProject = (scope: string) => projectKey === undefined || parseProjectScope(scope)?.projectKey === projectKey;
+  if (requested === undefined || requested.trim() === '') {
+    const all = client.scopes.filter(ofProject);
+    if (all.length === 0) throw oauthError('invalid_scope', `The client has no scope for the project '${projectKey ?? ''}'.`);
+    return all;
+  }
+  return splitScopes(requested).map((scope) => {
+    const parsed = parseProjectScope(scope);
+    if (parsed === undefined) throw oauthError('invalid_scope', `'${shown(scope)}' is not a scope of the form <scope>:<projectKey>.`);
+    if (!ofProject(scope)) throw oauthError('invalid_scope', `'${shown(scope)}' is not a scope of the project '${projectKey ?? ''}'.`);
+    if (!implies(scopeNamesFor(client.scopes, parsed.projectKey), parsed.name)) {
+      throw oauthError('invalid_scope', `The client may not request the scope '${shown(scope)}'.`);
+    }
+    return scope;
+  });
+}
+
+/** The OAuth 2.0 flows of §5.3–5.6 over the token store. Client authentication happens before. */
+export class TokenService {
+  constructor(
+    private readonly deps: TokenServiceDeps,
+    private readonly options: TokenServiceOptions,
+  ) {}
+
+  /** `POST /oauth/token`: client credentials or refresh token. */
+  async token(client: ApiClientRecord, form: FormParameters): Promise<TokenResponse> {
+    const grantType = expectGrantType(form, ['client_credentials', 'refresh_token']);
+    if (grantType === 'refresh_token') return this.refresh(client, required(form, 'refresh_token'));
+    return this.issue({ clientId: client.id, scopes: resolveScopes(client, form.get('scope')) }, { refresh: false });
+  }
+
+  /** `POST /oauth/{projectKey}[/in-store/key={storeKey}]/customers/token`: the password flow. */
+  async password(client: ApiClientRecord, projectKey: string, storeKey: string | undefined, form: FormParameters): Promise<TokenResponse> {
+    expectGrantType(form, ['password']);
+    const email = required(form, 'username');
+    const password = required(form, 'password');
+    const scopes = resolveScopes(client, form.get('scope'), projectKey);
+    const customer = await this.deps.customers.findForLogin(projectKey, email, storeKey);
+    // Verify against a dummy hash when the e-mail is unknown: the answer takes as long either way.
+    const matches = await verifySecret(password, customer?.passwordHash ?? UNMATCHABLE_PASSWORD_HASH);
+    if (customer === undefined || !matches) {
+      throw oauthError('invalid_customer_account_credentials', 'Customer account with the given credentials not found.');
+    }
+    const grant: GrantRecord = {
+      clientId: client.id,
+      scopes: [...scopes, subjectScope(CUSTOMER_SUBJECT, customer.customerId)],
+      customerId: customer.customerId,
+    };
+    return this.issue(grant, { refresh: true });
+  }
+
+  /** `POST /oauth/{projectKey}/anonymous/token` (§5.3): needs `create_anonymous_token`. */
+  async anonymous(client: ApiClientRecord, projectKey: string, form: FormParameters): Promise<TokenResponse> {
+    expectGrantType(form, ['client_credentials']);
+    if (!implies(scopeNamesFor(client.scopes, projectKey), 'create_anonymous_token')) {
+      throw oauthError('insufficient_scope', `The client needs the scope create_anonymous_token:${projectKey}.`);
+    }
+    const requestedId = form.get('anonymous_id');
+    if (requestedId !== undefined && !ANONYMOUS_ID.test(requestedId)) {
+      throw oauthError('invalid_request', 'anonymous_id must be 1 to 256 printable characters without spaces.');
+    }
+    const anonymousId = requestedId ?? randomUUID();
+    const scopes = resolveScopes(client, form.get('scope'), projectKey);
+    const grant: GrantRecord = { clientId: client.id, scopes: [...scopes, subjectScope(ANONYMOUS_SUBJECT, anonymousId)], anonymousId };
+    try {
+      return await this.issue(grant, { refresh: true, anonymousSession: { projectKey, anonymousId } });
+    } catch (error) {
+      if (error instanceof AnonymousIdTaken) {
+        throw oauthError('invalid_request', 'The given anonymous ID is already in use.', { code: 'AnonymousIdAlreadyInUse' });
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * §5.5: a client may introspect its own tokens; with `introspect_oauth_tokens` (implied by
+   * `manage_project`) for every project a token names, anyone's. Otherwise: inactive, no details.
+   */
+  async introspect(client: ApiClientRecord, form: FormParameters): Promise<IntrospectionResponse> {
+    const token = form.get('token');
+    if (token === undefined || token === '') return { active: false };
+    const record = await this.deps.tokens.findAccessToken(tokenHash(token));
+    if (record === undefined || record.expiresAt <= this.deps.clock.now().getTime()) return { active: false };
+    const projects = projectsOf(record.scopes);
+    const mayIntrospect =
+      record.clientId === client.id ||
+      (projects.size > 0 && [...projects].every((project) => implies(scopeNamesFor(client.scopes, project), 'introspect_oauth_tokens')));
+    if (!mayIntrospect) return { active: false };
+    return { active: true, scope: record.scopes.join(' '), exp: Math.floor(record.expiresAt / 1000), client_id: record.clientId };
+  }
+
+  /**
+   * §5.6 / RFC 7009: revokes an access or refresh token issued to the calling client; a token of
+   * another client, an unknown token or a missing parameter are all answered 200 by the route.
+   * `token_type_hint` only decides which kind is tried first.
+   */
+  async revoke(client: ApiClientRecord, form: FormParameters): Promise<void> {
+    const token = form.get('token');
+    if (token === undefined || token === '') return;
+    const hash = tokenHash(token);
+    const revokeAccess = async () => {
+      const revoked = await this.deps.tokens.revokeAccessToken(hash, client.id);
+      if (revoked) this.deps.revocations.revoked([hash]);
+      return revoked;
+    };
+    const revokeRefresh = async () => {
+      const accessHashes = await this.deps.tokens.revokeRefreshToken(hash, client.id);
+      if (accessHashes !== undefined) this.deps.revocations.revoked(accessHashes);
+      return accessHashes !== undefined;
+    };
+    if (form.get('token_type_hint') === 'refresh_token') {
+      if (!(await revokeRefresh())) await revokeAccess();
+    } else if (!(await revokeAccess())) {
+      await revokeRefresh();
+    }
+  }
+
+  private async refresh(client: ApiClientRecord, refreshToken: string): Promise<TokenResponse> {
+    const hash = tokenHash(refreshToken);
+    const outcome = await this.deps.tokens.useRefreshToken(hash, client.id);
+    if (!outcome.ok) {
+      throw oauthError('invalid_grant', outcome.reason === 'expired' ? 'The refresh token has expired.' : 'The refresh token was not found. It may have expired.');
+    }
+    return this.issue(outcome.grant, { refresh: false, fromRefreshToken: hash });
+  }
+
+  private async issue(
+    grant: GrantRecord,
+    how: { refresh: boolean; fromRefreshToken?: string; anonymousSession?: { projectKey: string; anonymousId: string } },
+  ): Promise<TokenResponse> {
+    const accessToken = newSecret();
+    const refreshToken = how.refresh ? newSecret() : undefined;
+    const now = this.deps.clock.now().getTime();
+    await this.deps.tokens.save({
+      grant,
+      accessTokenHash: tokenHash(accessToken),
+      expiresAt: new Date(now + this.options.accessTokenTtlSeconds * 1000),
+      ...(refreshToken !== undefined ? { refreshTokenHash: tokenHash(refreshToken), newRefreshToken: true } : {}),
+      ...(how.fromRefreshToken !== undefined ? { refreshTokenHash: how.fromRefreshToken } : {}),
+      ...(how.anonymousSession !== undefined ? { anonymousSession: how.anonymousSession } : {}),
+    });
+    const response: TokenResponse = {
+      access_token: accessToken,
+      expires_in: this.options.accessTokenTtlSeconds,
+      scope: grant.scopes.join(' '),
+      token_type: 'Bearer',
+    };
+    if (refreshToken !== undefined) response.refresh_token = refreshToken;
+    return response;
+  }
+}

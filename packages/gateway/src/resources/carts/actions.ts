@@ -1,0 +1,116 @@
+import { duplicateField, invalidInput } from '@herald/model';
+import { customFieldActions } from '../custom-fields.js';
+import type { ActionHandlers } from '../update-actions.js';
+import { optionalAddress, countryCode } from './address.js';
+import { CART_CUSTOM_FIELDS_TYPE_ID, type Cart } from './cart.js';
+import { existingCustomerId } from './draft.js';
+import {
+  assertUniqueItemKeys,
+  customLineItemFromDraft,
+  findItem,
+  lineItemFromDraft,
+  mergeLineItem,
+  quantity,
+  recalculate,
+} from './line-items.js';
+import { moneyInCurrency, multiply } from './money.js';
+import { keyReference } from './references.js';
+
+/*
+ * Cart update actions. Carts have no messages in Herald's catalogue (MESSAGE_TYPES.cart is empty):
+ * subscribers learn about cart changes from the store's change notifications.
+ */
+
+function setQuantity(cart: Cart, itemId: string, count: number, externalPrice: unknown): void {
+  const item = cart.lineItems.find((candidate) => candidate.id === itemId);
+  if (item === undefined) return;
+  if (count === 0) {
+    cart.lineItems = cart.lineItems.filter((candidate) => candidate.id !== itemId);
+    return;
+  }
+  if (externalPrice !== undefined && externalPrice !== null) {
+    item.price = { ...item.price, value: moneyInCurrency(externalPrice, 'externalPrice', cart.totalPrice.currencyCode) };
+  }
+  item.quantity = count;
+  item.totalPrice = multiply(item.price.value, count, 'lineItems');
+}
+
+/** Actions that a buyer may use on their own cart (`/me/carts`). */
+export const myCartActions: ActionHandlers<Cart> = {
+  async addLineItem(cart, action, { ctx }) {
+    mergeLineItem(cart.lineItems, await lineItemFromDraft(action, 'addLineItem', cart.totalPrice.currencyCode, ctx));
+    assertUniqueItemKeys(cart);
+    recalculate(cart);
+  },
+  removeLineItem(cart, action) {
+    const item = findItem(cart.lineItems, action, 'lineItemId', 'lineItemKey');
+    // Without `quantity` the item goes; with it, that many units go (all of them at most).
+    const removed = quantity(action.quantity, 'quantity', item.quantity);
+    setQuantity(cart, item.id, Math.max(0, item.quantity - removed), action.externalPrice);
+    recalculate(cart);
+  },
+  changeLineItemQuantity(cart, action) {
+    const item = findItem(cart.lineItems, action, 'lineItemId', 'lineItemKey');
+    if (action.quantity === undefined || action.quantity === null) throw invalidInput("'quantity' is required.", { field: 'quantity' });
+    setQuantity(cart, item.id, quantity(action.quantity, 'quantity', 0, 0), action.externalPrice);
+    recalculate(cart);
+  },
+  async addCustomLineItem(cart, action, { ctx }) {
+    cart.customLineItems.push(await customLineItemFromDraft(action, 'addCustomLineItem', cart.totalPrice.currencyCode, ctx));
+    assertUniqueItemKeys(cart);
+    recalculate(cart);
+  },
+  removeCustomLineItem(cart, action) {
+    const item = findItem(cart.customLineItems, action, 'customLineItemId', 'customLineItemKey');
+    cart.customLineItems = cart.customLineItems.filter((candidate) => candidate.id !== item.id);
+    recalculate(cart);
+  },
+  setShippingAddress(cart, action) {
+    const shippingAddress = optionalAddress(action.address, 'address');
+    if (shippingAddress === undefined) delete cart.shippingAddress;
+    else cart.shippingAddress = shippingAddress;
+  },
+  setBillingAddress(cart, action) {
+    const billingAddress = optionalAddress(action.address, 'address');
+    if (billingAddress === undefined) delete cart.billingAddress;
+    else cart.billingAddress = billingAddress;
+  },
+  setCountry(cart, action) {
+    if (action.country === undefined || action.country === null) delete cart.country;
+    else cart.country = countryCode(action.country, 'country');
+  },
+  async setBusinessUnit(cart, action, { reader }) {
+    if (action.businessUnit === undefined || action.businessUnit === null) {
+      throw invalidInput("'businessUnit' is required.", { field: 'businessUnit' });
+    }
+    cart.businessUnit = await keyReference(reader.get, 'business-unit', action.businessUnit, 'businessUnit');
+  },
+  addDiscountCode(cart, action) {
+    const code = action.code;
+    if (typeof code !== 'string' || code.length === 0 || code.length > 256) {
+      throw invalidInput("'code' must be a discount code of 1 to 256 characters.", { field: 'code' });
+    }
+    if (cart.discountCodes.some((entry) => entry.code === code)) throw duplicateField('code', code);
+    cart.discountCodes.push({ code });
+  },
+  removeDiscountCode(cart, action) {
+    const code = (action.discountCode as { code?: unknown } | undefined)?.code ?? action.code;
+    if (!cart.discountCodes.some((entry) => entry.code === code)) {
+      throw invalidInput(`The cart has no discount code ${JSON.stringify(code)}.`, { field: 'code' });
+    }
+    cart.discountCodes = cart.discountCodes.filter((entry) => entry.code !== code);
+  },
+  ...customFieldActions<Cart>(CART_CUSTOM_FIELDS_TYPE_ID, { messages: false }),
+};
+
+/** Actions of API clients (`/carts`, `/in-store/key=…/carts`): also re-assigning the customer. */
+export const cartActions: ActionHandlers<Cart> = {
+  ...myCartActions,
+  async setCustomerId(cart, action, { reader }) {
+    if (action.customerId === undefined || action.customerId === null) {
+      delete cart.customerId;
+      return;
+    }
+    cart.customerId = await existingCustomerId(action.customerId, 'customerId', { load: reader.get });
+  },
+};

@@ -1,0 +1,128 @@
+import { invalidInput, type KeyReference } from '@herald/model';
+import type { ServerFields } from '@herald/store';
+import { customFromDraft } from '../custom-fields.js';
+import type { RequestContext } from '../context.js';
+import { asDraft, optionalKey, optionalString, stringArray, type Draft } from '../validation.js';
+import { itemShippingAddresses, optionalAddress, countryCode } from './address.js';
+import type { Buyer } from './buyer.js';
+import {
+  CART_CUSTOM_FIELDS_TYPE_ID,
+  INVENTORY_MODES,
+  TAX_CALCULATION_MODES,
+  TAX_MODES,
+  TAX_ROUNDING_MODES,
+  type Cart,
+  type ShippingRateInput,
+} from './cart.js';
+import { assertUniqueItemKeys, customLineItemFromDraft, emptyTotal, itemList, lineItemFromDraft, recalculate } from './line-items.js';
+import { currencyCode } from './money.js';
+import { identifierLocator, keyReference, loadReferenced } from './references.js';
+
+export type CartFields = Omit<Cart, ServerFields>;
+
+/** What the route variant imposes on a new cart: `/me` its buyer, `/in-store/key=…` its store. */
+export interface CartOrigin {
+  buyer?: Buyer;
+  storeKey?: string;
+}
+
+export function oneOf<T extends string>(values: readonly T[], value: unknown, field: string, fallback: T): T {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
+    throw invalidInput(`'${field}' must be one of ${values.join(', ')}.`, { field, invalidValue: value });
+  }
+  return value as T;
+}
+
+export function shippingRateInput(value: unknown, field: string): ShippingRateInput | undefined {
+  if (value === undefined || value === null) return undefined;
+  const input = asDraft(value, field);
+  if (input.type === 'Classification' && typeof input.key === 'string' && input.key.length > 0) {
+    return { type: 'Classification', key: input.key };
+  }
+  if (input.type === 'Score' && typeof input.score === 'number' && Number.isInteger(input.score) && input.score >= 0) {
+    return { type: 'Score', score: input.score };
+  }
+  throw invalidInput(`'${field}' must be {"type": "Classification", "key": …} or {"type": "Score", "score": …}.`, { field });
+}
+
+/** `customerId` set by an API client: the customer must exist (§1.4: carts belong to customers). */
+export async function existingCustomerId(value: unknown, field: string, ctx: Pick<RequestContext, 'load'>): Promise<string> {
+  if (typeof value !== 'string' || value === '') throw invalidInput(`'${field}' must be a customer id.`, { field });
+  await loadReferenced(ctx.load, 'customer', { id: value });
+  return value;
+}
+
+async function storeOf(draft: Draft, origin: CartOrigin, ctx: RequestContext): Promise<KeyReference<'store'> | undefined> {
+  if (origin.storeKey === undefined) {
+    return draft.store === undefined || draft.store === null ? undefined : keyReference(ctx.load, 'store', draft.store, 'store');
+  }
+  // In-store routes put the cart into the store of the path; a conflicting draft is a mistake.
+  const store = await keyReference(ctx.load, 'store', { key: origin.storeKey }, 'store');
+  if (draft.store !== undefined && draft.store !== null) {
+    const drafted = identifierLocator(draft.store, 'store', 'store');
+    if (!('key' in drafted) || drafted.key !== origin.storeKey) {
+      throw invalidInput(`'store' must be omitted or be the store '${origin.storeKey}' of the path.`, { field: 'store' });
+    }
+  }
+  return store;
+}
+
+async function ownerOf(draft: Draft, origin: CartOrigin, ctx: RequestContext): Promise<Pick<Cart, 'customerId' | 'anonymousId'>> {
+  // `/me` carts belong to the token's buyer; the draft cannot choose someone else.
+  if (origin.buyer !== undefined) return { ...origin.buyer };
+  const owner: Pick<Cart, 'customerId' | 'anonymousId'> = {};
+  if (draft.customerId !== undefined && draft.customerId !== null) {
+    owner.customerId = await existingCustomerId(draft.customerId, 'customerId', ctx);
+  }
+  const anonymousId = optionalString(draft.anonymousId, 'anonymousId', 256);
+  if (anonymousId !== undefined) owner.anonymousId = anonymousId;
+  return owner;
+}
+
+/** A CartDraft validated into the document fields (prices computed, references resolved). */
+export async function cartFromDraft(body: unknown, ctx: RequestContext, origin: CartOrigin): Promise<CartFields> {
+  const draft = asDraft(body, 'CartDraft');
+  const currency = currencyCode(draft.currency, 'currency');
+  const lineItems = [];
+  for (const [index, item] of itemList(draft.lineItems, 'lineItems').entries()) {
+    lineItems.push(await lineItemFromDraft(item, `lineItems[${index}]`, currency, ctx));
+  }
+  const customLineItems = [];
+  for (const [index, item] of itemList(draft.customLineItems, 'customLineItems').entries()) {
+    customLineItems.push(await customLineItemFromDraft(item, `customLineItems[${index}]`, currency, ctx));
+  }
+  const cart: CartFields = {
+    cartState: 'Active',
+    ...(await ownerOf(draft, origin, ctx)),
+    lineItems,
+    customLineItems,
+    totalPrice: emptyTotal(currency),
+    itemShippingAddresses: itemShippingAddresses(draft.itemShippingAddresses, 'itemShippingAddresses'),
+    discountCodes: (draft.discountCodes === undefined ? [] : stringArray(draft.discountCodes, 'discountCodes')).map((code) => ({ code })),
+    directDiscounts: [],
+    inventoryMode: oneOf(INVENTORY_MODES, draft.inventoryMode, 'inventoryMode', 'None'),
+    taxMode: oneOf(TAX_MODES, draft.taxMode, 'taxMode', 'Platform'),
+    taxRoundingMode: oneOf(TAX_ROUNDING_MODES, draft.taxRoundingMode, 'taxRoundingMode', 'HalfEven'),
+    taxCalculationMode: oneOf(TAX_CALCULATION_MODES, draft.taxCalculationMode, 'taxCalculationMode', 'LineItemLevel'),
+  };
+  const key = optionalKey(draft.key);
+  if (key !== undefined) cart.key = key;
+  const store = await storeOf(draft, origin, ctx);
+  if (store !== undefined) cart.store = store;
+  if (draft.businessUnit !== undefined && draft.businessUnit !== null) {
+    cart.businessUnit = await keyReference(ctx.load, 'business-unit', draft.businessUnit, 'businessUnit');
+  }
+  if (draft.country !== undefined && draft.country !== null) cart.country = countryCode(draft.country, 'country');
+  const shippingAddress = optionalAddress(draft.shippingAddress, 'shippingAddress');
+  if (shippingAddress !== undefined) cart.shippingAddress = shippingAddress;
+  const billingAddress = optionalAddress(draft.billingAddress, 'billingAddress');
+  if (billingAddress !== undefined) cart.billingAddress = billingAddress;
+  const rateInput = shippingRateInput(draft.shippingRateInput, 'shippingRateInput');
+  if (rateInput !== undefined) cart.shippingRateInput = rateInput;
+  const custom = await customFromDraft(draft.custom, CART_CUSTOM_FIELDS_TYPE_ID, ctx);
+  if (custom !== undefined) cart.custom = custom;
+  assertUniqueItemKeys(cart);
+  recalculate(cart);
+  return cart;
+}

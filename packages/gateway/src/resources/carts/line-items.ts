@@ -1,0 +1,197 @@
+import { randomUUID } from 'node:crypto';
+import { invalidInput } from '@herald/model';
+import { customFromDraft } from '../custom-fields.js';
+import type { RequestContext } from '../context.js';
+import { localizedString, optionalKey, optionalString, type Draft } from '../validation.js';
+import type { Cart, CustomLineItem, LineItem } from './cart.js';
+import { centPrecision, moneyInCurrency, multiply, sum } from './money.js';
+
+const MAX_QUANTITY = 1_000_000;
+const MAX_ITEMS = 500;
+
+type Loader = Pick<RequestContext, 'load'>;
+
+export function quantity(value: unknown, field: string, fallback: number, min = 1): number {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > MAX_QUANTITY) {
+    throw invalidInput(`'${field}' must be an integer from ${min} to ${MAX_QUANTITY}.`, { field, invalidValue: value });
+  }
+  return value;
+}
+
+function asObject(value: unknown, field: string): Draft {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidInput(`'${field}' must be an object.`, { field });
+  }
+  return value as Draft;
+}
+
+function variantId(value: unknown, field: string): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
+    throw invalidInput(`'${field}' must be a positive integer.`, { field });
+  }
+  return value;
+}
+
+/**
+ * A LineItemDraft (or the fields of `addLineItem`). Without a catalogue the product is named by
+ * `productId` and/or `sku`, and `name` and `externalPrice` are required.
+ */
+export async function lineItemFromDraft(value: unknown, field: string, currency: string, ctx: Loader): Promise<LineItem> {
+  const draft = asObject(value, field);
+  const productId = optionalString(draft.productId, `${field}.productId`, 256);
+  const sku = optionalString(draft.sku, `${field}.sku`, 256);
+  if (productId === undefined && sku === undefined) {
+    throw invalidInput(`'${field}' must name the product by 'productId' or 'sku'.`, { field });
+  }
+  if (draft.name === undefined || draft.name === null) {
+    throw invalidInput(`'${field}.name' is required: Herald has no product catalogue to take it from.`, { field: `${field}.name` });
+  }
+  if (draft.externalPrice === undefined || draft.externalPrice === null) {
+    throw invalidInput(`'${field}.externalPrice' is required: Herald has no product catalogue to price it.`, {
+      field: `${field}.externalPrice`,
+    });
+  }
+  const unit = moneyInCurrency(draft.externalPrice, `${field}.externalPrice`, currency);
+  const count = quantity(draft.quantity, `${field}.quantity`, 1);
+  const item: LineItem = {
+    id: randomUUID(),
+    variant: {},
+    name: localizedString(draft.name, `${field}.name`),
+    quantity: count,
+    price: { id: randomUUID(), value: unit },
+    priceMode: 'ExternalPrice',
+    lineItemMode: 'Standard',
+    totalPrice: multiply(unit, count, field),
+  };
+  const key = optionalKey(draft.key, `${field}.key`);
+  if (key !== undefined) item.key = key;
+  if (productId !== undefined) item.productId = productId;
+  const id = variantId(draft.variantId, `${field}.variantId`);
+  if (id !== undefined) item.variant.id = id;
+  if (sku !== undefined) item.variant.sku = sku;
+  const custom = await customFromDraft(draft.custom, 'line-item', ctx);
+  if (custom !== undefined) item.custom = custom;
+  return item;
+}
+
+function slug(value: unknown, field: string): string {
+  if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{2,256}$/.test(value)) {
+    throw invalidInput(`'${field}' must be 2 to 256 characters of letters, digits, '_' and '-'.`, { field, invalidValue: value });
+  }
+  return value;
+}
+
+export async function customLineItemFromDraft(
+  value: unknown,
+  field: string,
+  currency: string,
+  ctx: Loader,
+): Promise<CustomLineItem> {
+  const draft = asObject(value, field);
+  if (draft.name === undefined || draft.name === null) throw invalidInput(`'${field}.name' is required.`, { field: `${field}.name` });
+  if (draft.money === undefined || draft.money === null) throw invalidInput(`'${field}.money' is required.`, { field: `${field}.money` });
+  // Custom line items may be negative (a goodwill credit, a surcharge refund), as on the platform.
+  const money = moneyInCurrency(draft.money, `${field}.money`, currency, true);
+  const count = quantity(draft.quantity, `${field}.quantity`, 1);
+  const priceMode = draft.priceMode ?? 'Standard';
+  if (priceMode !== 'Standard' && priceMode !== 'External') {
+    throw invalidInput(`'${field}.priceMode' must be Standard or External.`, { field: `${field}.priceMode` });
+  }
+  const item: CustomLineItem = {
+    id: randomUUID(),
+    name: localizedString(draft.name, `${field}.name`),
+    slug: slug(draft.slug, `${field}.slug`),
+    quantity: count,
+    money,
+    totalPrice: multiply(money, count, field),
+    priceMode,
+  };
+  const key = optionalKey(draft.key, `${field}.key`);
+  if (key !== undefined) item.key = key;
+  const custom = await customFromDraft(draft.custom, 'custom-line-item', ctx);
+  if (custom !== undefined) item.custom = custom;
+  return item;
+}
+
+export function itemList(value: unknown, field: string): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.length > MAX_ITEMS) {
+    throw invalidInput(`'${field}' must be an array of at most ${MAX_ITEMS} items.`, { field });
+  }
+  return value as unknown[];
+}
+
+/** Line item keys are unique within a cart (they address items in update actions). */
+export function assertUniqueItemKeys(cart: Pick<Cart, 'lineItems' | 'customLineItems'>): void {
+  for (const items of [cart.lineItems, cart.customLineItems]) {
+    const seen = new Set<string>();
+    for (const item of items) {
+      if (item.key === undefined) continue;
+      if (seen.has(item.key)) throw invalidInput(`The item key '${item.key}' is used twice in the cart.`, { field: 'key' });
+      seen.add(item.key);
+    }
+  }
+  if (cart.lineItems.length + cart.customLineItems.length > MAX_ITEMS) {
+    throw invalidInput(`A cart holds at most ${MAX_ITEMS} line items and custom line items.`);
+  }
+}
+
+/**
+ * `addLineItem` for a product the cart already holds (same product, variant and sku, neither
+ * with custom fields or a key) increases that item's quantity, as the platform does; the external
+ * price sent last becomes the item's price.
+ */
+export function mergeLineItem(items: LineItem[], added: LineItem): void {
+  const existing = items.find(
+    (item) =>
+      item.productId === added.productId &&
+      item.variant.id === added.variant.id &&
+      item.variant.sku === added.variant.sku &&
+      item.custom === undefined &&
+      added.custom === undefined &&
+      item.key === undefined &&
+      added.key === undefined,
+  );
+  if (existing === undefined) {
+    items.push(added);
+    return;
+  }
+  existing.quantity = quantity(existing.quantity + added.quantity, 'quantity', 1);
+  existing.price = added.price;
+  existing.totalPrice = multiply(existing.price.value, existing.quantity, 'lineItems');
+}
+
+/** Finds an item addressed by `lineItemId`/`lineItemKey` (or the custom line item fields). */
+export function findItem<T extends { id: string; key?: string }>(
+  items: T[],
+  action: Draft,
+  idField: string,
+  keyField: string,
+): T {
+  const id = action[idField];
+  const key = action[keyField];
+  if (typeof id !== 'string' && typeof key !== 'string') {
+    throw invalidInput(`Either '${idField}' or '${keyField}' is required.`, { field: idField });
+  }
+  const item = items.find((candidate) => (typeof id === 'string' ? candidate.id === id : candidate.key === key));
+  if (item === undefined) {
+    const what = typeof id === 'string' ? `id '${id}'` : `key '${String(key)}'`;
+    throw invalidInput(`The cart has no item with ${what}.`, { field: typeof id === 'string' ? idField : keyField });
+  }
+  return item;
+}
+
+/** `totalPrice` (§2.3): the sum of the line item and custom line item totals. */
+export function recalculate(cart: Pick<Cart, 'lineItems' | 'customLineItems' | 'totalPrice'>): void {
+  const currency = cart.totalPrice.currencyCode;
+  cart.totalPrice = sum(currency, [
+    ...cart.lineItems.map((item) => item.totalPrice),
+    ...cart.customLineItems.map((item) => item.totalPrice),
+  ]);
+}
+
+export function emptyTotal(currency: string) {
+  return centPrecision(currency, 0);
+}

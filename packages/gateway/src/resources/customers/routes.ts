@@ -1,0 +1,88 @@
+import { resourceNotFound } from '@herald/model';
+import { expandReferences, type DocumentStore, type Locator } from '@herald/store';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
+import { requestContext } from '../context.js';
+import type { Customer } from './customer.js';
+import type { CustomerService } from './service.js';
+
+type Params = { projectKey: string; storeKey?: string; id?: string; key?: string };
+type Query = Record<string, string | string[] | undefined>;
+
+const VIEW = { auth: { anyOf: ['view_customers', 'manage_customers'] } } as const;
+const MANAGE = { auth: { anyOf: ['manage_customers'] } } as const;
+/** `GET /{projectKey}/me`: the token's own customer (password flow token). */
+const ME = { auth: { anyOf: ['view_my_profile', 'manage_my_profile'], me: 'customer' } } as const;
+
+function locatorOf(params: Params): Locator {
+  return params.key !== undefined ? { key: params.key } : { id: params.id ?? '' };
+}
+
+/**
+ * Customers, project-wide (`/{projectKey}/customers`) and per store
+ * (`/{projectKey}/in-store/key={storeKey}/customers`): the eight operations of the resource
+ * template, plus `GET /{projectKey}/me`. Not built with `registerVersionedRoutes` because the
+ * password needs its own storage and the in-store variant filters by store.
+ */
+export function registerCustomerRoutes(app: FastifyInstance, service: CustomerService, documents: DocumentStore): void {
+  const expand = async (request: FastifyRequest, customer: Customer): Promise<Customer> => {
+    const paths = repeated(request.query as Query, 'expand');
+    if (paths.length === 0) return customer;
+    const { projectKey } = request.params as Params;
+    return expandReferences(customer, paths, (typeId, ids) => documents.getMany(projectKey, typeId, ids));
+  };
+
+  for (const base of ['/:projectKey/customers', '/:projectKey/in-store/key=:storeKey/customers']) {
+    app.get(base, { config: VIEW }, async (request) => {
+      const params = request.params as Params;
+      const query = request.query as Query;
+      const page = await service.query(
+        params.projectKey,
+        {
+          where: repeated(query, 'where'),
+          vars: predicateVariables(query),
+          sort: repeated(query, 'sort'),
+          limit: single(query, 'limit'),
+          offset: single(query, 'offset'),
+          withTotal: single(query, 'withTotal'),
+        },
+        params.storeKey,
+      );
+      if (repeated(query, 'expand').length > 0) page.results = await Promise.all(page.results.map((c) => expand(request, c)));
+      return page;
+    });
+
+    // The platform answers a sign-up with a CustomerSignInResult: `{customer}`.
+    app.post(base, { config: MANAGE }, async (request, reply) => {
+      const ctx = requestContext(request, documents);
+      const customer = await service.create(ctx, request.body, (request.params as Params).storeKey);
+      return reply.status(201).send({ customer: await expand(request, customer) });
+    });
+
+    for (const path of [`${base}/:id`, `${base}/key=:key`]) {
+      app.get(path, { config: VIEW }, async (request) => {
+        const params = request.params as Params;
+        return expand(request, await service.get(params.projectKey, locatorOf(params), params.storeKey));
+      });
+      app.post(path, { config: MANAGE }, async (request) => {
+        const params = request.params as Params;
+        const ctx = requestContext(request, documents);
+        return expand(request, await service.update(ctx, locatorOf(params), request.body, params.storeKey));
+      });
+      app.delete(path, { config: MANAGE }, async (request) => {
+        const params = request.params as Params;
+        const query = request.query as Query;
+        const ctx = requestContext(request, documents);
+        const deleted = await service.delete(ctx, locatorOf(params), versionParam(query), booleanParam(query, 'dataErasure', false), params.storeKey);
+        return expand(request, deleted);
+      });
+    }
+  }
+
+  app.get('/:projectKey/me', { config: ME }, async (request) => {
+    const { projectKey } = request.params as Params;
+    const customerId = request.auth?.customerId;
+    if (customerId === undefined) throw resourceNotFound('The token names no customer.');
+    return expand(request, await service.get(projectKey, { id: customerId }, undefined));
+  });
+}

@@ -1,0 +1,135 @@
+import { randomUUID } from 'node:crypto';
+import { ApiError, duplicateField, resourceNotFound, type Clock } from '@herald/model';
+import { runPagedQuery, type DocumentStore, type Locator, type PagedQueryResponse, type QueryRequest } from '@herald/store';
+import { scryptHash } from '../../oauth/secrets.js';
+import type { RequestContext } from '../context.js';
+import { applyActions, parseUpdateBody, type ActionHandlers } from '../update-actions.js';
+import { notFoundMessage } from '../versioned-routes.js';
+import { customerActions } from './actions.js';
+import type { CustomerCredentials } from './credentials.js';
+import { CUSTOMER_TYPE_ID, storeKeyOf, type Customer } from './customer.js';
+import { parseCustomerDraft } from './draft.js';
+
+/** Revokes a deleted customer's tokens (the OAuth module). */
+export interface CustomerTokenRevoker {
+  revokeCustomerTokens(customerId: string): Promise<void>;
+}
+
+export interface CustomerServiceDeps {
+  documents: DocumentStore;
+  credentials: CustomerCredentials;
+  tokens: CustomerTokenRevoker;
+  clock: Clock;
+}
+
+/**
+ * Customers of a project, or of one store (`storeKey`): in-store requests see and change only
+ * the customers of that store, and the store must exist.
+ */
+export class CustomerService {
+  private readonly actions: ActionHandlers<Customer>;
+
+  constructor(private readonly deps: CustomerServiceDeps) {
+    this.actions = customerActions(deps.credentials);
+  }
+
+  /**
+   * The password hash is written first, under the customer id the document will get, and removed
+   * again if the document cannot be created. A crash in between leaves a hash for an id that no
+   * customer has: unreachable, because sign-in always starts from the customer document.
+   */
+  async create(ctx: RequestContext, body: unknown, storeKey: string | undefined): Promise<Customer> {
+    if (storeKey !== undefined) await this.requireStore(ctx.projectKey, storeKey);
+    const { fields, password } = await parseCustomerDraft(body, ctx);
+    const { credentials, documents } = this.deps;
+    if (await credentials.emailTaken(documents.db, ctx.projectKey, fields.email, storeKey)) {
+      throw duplicateField('email', fields.email);
+    }
+    const id = randomUUID();
+    await credentials.savePassword(ctx.projectKey, id, await scryptHash(password), this.deps.clock.now().toISOString());
+    try {
+      return await documents.create<Customer>(
+        ctx.write,
+        CUSTOMER_TYPE_ID,
+        { id, ...fields, stores: storeKey === undefined ? [] : [{ typeId: 'store', key: storeKey }] },
+        (customer) => [{ type: 'CustomerCreated', customer }],
+      );
+    } catch (error) {
+      await credentials.deletePassword(ctx.projectKey, id);
+      throw await this.explainDuplicate(error, ctx.projectKey, fields);
+    }
+  }
+
+  async get(projectKey: string, locator: Locator, storeKey: string | undefined): Promise<Customer> {
+    if (storeKey !== undefined) await this.requireStore(projectKey, storeKey);
+    const customer = await this.deps.documents.get<Customer>(projectKey, CUSTOMER_TYPE_ID, locator);
+    if (customer === undefined || !inScope(customer, storeKey)) throw resourceNotFound(notFoundMessage(CUSTOMER_TYPE_ID, locator));
+    return customer;
+  }
+
+  async exists(projectKey: string, customerId: string): Promise<boolean> {
+    return (await this.deps.documents.get<Customer>(projectKey, CUSTOMER_TYPE_ID, { id: customerId })) !== undefined;
+  }
+
+  async query(projectKey: string, request: QueryRequest, storeKey: string | undefined): Promise<PagedQueryResponse<Customer>> {
+    if (storeKey === undefined) return this.deps.documents.query<Customer>(projectKey, CUSTOMER_TYPE_ID, request);
+    await this.requireStore(projectKey, storeKey);
+    return runPagedQuery<Customer>(
+      this.deps.documents.db,
+      'resources',
+      ['r.project_key = $1', 'r.type_id = $2', "r.doc->'stores' @> $3::jsonb"],
+      [projectKey, CUSTOMER_TYPE_ID, JSON.stringify([{ key: storeKey }])],
+      request,
+    );
+  }
+
+  async update(ctx: RequestContext, locator: Locator, body: unknown, storeKey: string | undefined): Promise<Customer> {
+    if (storeKey !== undefined) await this.requireStore(ctx.projectKey, storeKey);
+    const { version, actions } = parseUpdateBody(body);
+    return this.deps.documents.update<Customer>(ctx.write, CUSTOMER_TYPE_ID, locator, version, async (current, reader) => {
+      if (!inScope(current, storeKey)) throw resourceNotFound(notFoundMessage(CUSTOMER_TYPE_ID, locator));
+      const messages = await applyActions(this.actions, current, actions, { ctx, reader });
+      return { doc: current, messages };
+    });
+  }
+
+  /** Deletes the customer, its password hash and its tokens; `dataErasure` also its messages (§4.4.9). */
+  async delete(
+    ctx: RequestContext,
+    locator: Locator,
+    version: number,
+    dataErasure: boolean,
+    storeKey: string | undefined,
+  ): Promise<Customer> {
+    const customer = await this.get(ctx.projectKey, locator, storeKey);
+    const deleted = await this.deps.documents.delete<Customer>(ctx.write, CUSTOMER_TYPE_ID, { id: customer.id }, version, {
+      dataErasure,
+      messages: () => [{ type: 'CustomerDeleted' }],
+    });
+    await this.deps.credentials.deletePassword(ctx.projectKey, deleted.id);
+    await this.deps.tokens.revokeCustomerTokens(deleted.id);
+    return deleted;
+  }
+
+  private async requireStore(projectKey: string, storeKey: string): Promise<void> {
+    const store = await this.deps.documents.get(projectKey, 'store', { key: storeKey });
+    if (store === undefined) throw resourceNotFound(`The store with key '${storeKey}' was not found.`);
+  }
+
+  /**
+   * The store maps every unique violation to DuplicateField 'key'; a customer can also collide on
+   * its e-mail (the index of migration 002), so look which one it was.
+   */
+  private async explainDuplicate(error: unknown, projectKey: string, fields: { key?: string; email: string }): Promise<unknown> {
+    if (!(error instanceof ApiError) || error.code !== 'DuplicateField') return error;
+    if (fields.key !== undefined) {
+      const sameKey = await this.deps.documents.get(projectKey, CUSTOMER_TYPE_ID, { key: fields.key });
+      if (sameKey !== undefined) return error;
+    }
+    return duplicateField('email', fields.email);
+  }
+}
+
+function inScope(customer: Customer, storeKey: string | undefined): boolean {
+  return storeKey === undefined || storeKeyOf(customer) === storeKey;
+}

@@ -1,0 +1,65 @@
+import { resourceNotFound, type Clock, type Message } from '@herald/model';
+import { runPagedQuery } from '@herald/store';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { predicateVariables, repeated, single } from '../../http/query-params.js';
+import type { ResourceDeps } from '../context.js';
+import { MESSAGE_ROUTE_SCOPES, mayRead, messageAccess } from './access.js';
+import { scheduleMessageCleanup } from './cleanup.js';
+import { expiryCutoff } from './retention.js';
+
+type Query = Record<string, string | string[] | undefined>;
+
+function projectOf(request: FastifyRequest) {
+  const project = request.project;
+  if (project === undefined) throw new Error('messages route without a project');
+  return project;
+}
+
+/**
+ * The Messages API: `GET /{projectKey}/messages` (where, var.*, sort, limit, offset, withTotal)
+ * and `GET /{projectKey}/messages/{id}`.
+ *
+ * Access: `view_messages` (or `manage_project`) reads every message; a token with only the view
+ * scope of some resource types (`view_quote_requests`, `manage_orders`, …) reads the messages of
+ * those types. A message the token may not read answers 404, like one that does not exist, in the
+ * list as for a single read. Expired messages are hidden even before the cleanup removes them.
+ */
+export function registerMessageRoutes(app: FastifyInstance, deps: ResourceDeps, clock: Clock): void {
+  const config = { auth: { anyOf: MESSAGE_ROUTE_SCOPES } } as const;
+
+  app.get('/:projectKey/messages', { config }, async (request) => {
+    const project = projectOf(request);
+    const query = request.query as Query;
+    const access = messageAccess(request.auth);
+    const scope = ['r.project_key = $1', 'r.created_at >= $2::timestamptz'];
+    const params: unknown[] = [project.key, expiryCutoff(project, clock).toISOString()];
+    if (!access.all) {
+      scope.push('r.resource_type_id = ANY($3::text[])');
+      params.push(access.resourceTypeIds);
+    }
+    return runPagedQuery<Message>(deps.documents.db, 'messages', scope, params, {
+      where: repeated(query, 'where'),
+      vars: predicateVariables(query),
+      sort: repeated(query, 'sort'),
+      limit: single(query, 'limit'),
+      offset: single(query, 'offset'),
+      withTotal: single(query, 'withTotal'),
+    });
+  });
+
+  app.get('/:projectKey/messages/:id', { config }, async (request) => {
+    const project = projectOf(request);
+    const { id } = request.params as { id: string };
+    const result = await deps.documents.db.query<{ doc: Message; resource_type_id: string }>(
+      `SELECT doc, resource_type_id FROM messages WHERE project_key = $1 AND id = $2 AND created_at >= $3::timestamptz`,
+      [project.key, id, expiryCutoff(project, clock).toISOString()],
+    );
+    const row = result.rows[0];
+    if (row === undefined || !mayRead(messageAccess(request.auth), row.resource_type_id)) {
+      throw resourceNotFound(`The message with id '${id}' was not found.`);
+    }
+    return row.doc;
+  });
+
+  scheduleMessageCleanup(app, deps.documents.db, clock);
+}

@@ -1,0 +1,39 @@
+import { invalidOperation, type MessagePayload } from '@herald/model';
+import { customFieldActions } from '../custom-fields.js';
+import type { ActionHandler, ActionHandlers } from '../update-actions.js';
+import { QUOTE_REQUEST_CUSTOM_FIELDS_TYPE_ID } from './draft.js';
+import type { QuoteRequest } from './quote-request.js';
+import { partyOf, quoteRequestState, stateChangeRefusal, type Party } from './state-machine.js';
+import { transitionState } from './transition.js';
+
+/** `changeQuoteRequestState` as `party` (fixed on `/me`, from the token elsewhere). */
+function changeState(fixedParty?: Party): ActionHandler<QuoteRequest> {
+  return (quoteRequest, action, { ctx }): MessagePayload[] => {
+    const to = quoteRequestState(action.quoteRequestState);
+    const party = fixedParty ?? partyOf(ctx.auth);
+    if (party === 'buyer' && quoteRequest.customer.id !== ctx.auth?.customerId) {
+      throw invalidOperation('A buyer can only change the state of their own quote requests.');
+    }
+    const from = quoteRequest.quoteRequestState;
+    const refusal = stateChangeRefusal(from, to, party);
+    if (refusal !== undefined) throw invalidOperation(refusal);
+    quoteRequest.quoteRequestState = to;
+    return [{ type: 'QuoteRequestStateChanged', quoteRequestState: to, oldQuoteRequestState: from }];
+  };
+}
+
+/**
+ * §4.1 update actions. Custom fields produce no messages: the platform's quote request messages
+ * are the five of MESSAGE_TYPES['quote-request'].
+ */
+export const quoteRequestActions: ActionHandlers<QuoteRequest> = {
+  changeQuoteRequestState: changeState(),
+  transitionState,
+  ...customFieldActions<QuoteRequest>(QUOTE_REQUEST_CUSTOM_FIELDS_TYPE_ID, { messages: false }),
+};
+
+/** `/me/quote-requests`: a buyer can only cancel (the platform's `changeMyQuoteRequestState`). */
+export const myQuoteRequestActions: ActionHandlers<QuoteRequest> = {
+  changeMyQuoteRequestState: changeState('buyer'),
+  changeQuoteRequestState: changeState('buyer'),
+};

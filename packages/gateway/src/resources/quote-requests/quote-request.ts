@@ -1,0 +1,54 @@
+import type { BaseResource, CustomFields, KeyReference, Reference } from '@herald/model';
+import type { Address } from '../carts/address.js';
+import type {
+  CustomLineItem,
+  DirectDiscount,
+  InventoryMode,
+  LineItem,
+  ShippingRateInput,
+  TaxCalculationMode,
+  TaxMode,
+  TaxRoundingMode,
+} from '../carts/cart.js';
+import type { CentPrecisionMoney } from '../carts/money.js';
+
+/** §2.3 QuoteRequestState values. */
+export const QUOTE_REQUEST_STATES = ['Submitted', 'Accepted', 'Closed', 'Rejected', 'Cancelled'] as const;
+export type QuoteRequestState = (typeof QUOTE_REQUEST_STATES)[number];
+
+/**
+ * §2.3 TaxedPrice. Herald has no tax engine: net and gross are both the total price and the tax
+ * is zero. It exists so that clients see the field appear when the spec says it does.
+ */
+export interface TaxedPrice {
+  totalNet: CentPrecisionMoney;
+  totalGross: CentPrecisionMoney;
+  totalTax: CentPrecisionMoney;
+  taxPortions: [];
+}
+
+/** §2.3 QuoteRequest (customerGroup, shippingInfo and paymentInfo: Herald has no source for them). */
+export interface QuoteRequest extends BaseResource {
+  key?: string;
+  quoteRequestState: QuoteRequestState;
+  comment?: string;
+  customer: Reference<'customer'>;
+  store?: KeyReference<'store'>;
+  businessUnit?: KeyReference<'business-unit'>;
+  lineItems: LineItem[];
+  customLineItems: CustomLineItem[];
+  totalPrice: CentPrecisionMoney;
+  taxedPrice?: TaxedPrice;
+  shippingAddress?: Address;
+  billingAddress?: Address;
+  inventoryMode: InventoryMode;
+  taxMode: TaxMode;
+  taxRoundingMode: TaxRoundingMode;
+  taxCalculationMode: TaxCalculationMode;
+  country?: string;
+  shippingRateInput?: ShippingRateInput;
+  itemShippingAddresses: Address[];
+  directDiscounts: DirectDiscount[];
+  state?: Reference<'state'>;
+  custom?: CustomFields;
+}

@@ -1,0 +1,131 @@
+import { invalidInput, type BaseResource, type Reference } from '@herald/model';
+import type { Locator, ServerFields } from '@herald/store';
+import { asDraft, localizedString, stringArray, validKey } from '../validation.js';
+import type { ResourceDefinition } from '../versioned-routes.js';
+import { STATE_ROLES, STATE_TYPES, type State, type StateRole, type StateType } from './state.js';
+
+type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;
+
+function stateType(value: unknown): StateType {
+  if (typeof value !== 'string' || !(STATE_TYPES as readonly string[]).includes(value)) {
+    throw invalidInput(`'type' must be one of ${STATE_TYPES.join(', ')}.`, { field: 'type', invalidValue: value });
+  }
+  return value as StateType;
+}
+
+function roles(value: unknown): StateRole[] {
+  if (value === undefined || value === null) return [];
+  const given = stringArray(value, 'roles');
+  for (const role of given) {
+    if (!(STATE_ROLES as readonly string[]).includes(role)) {
+      throw invalidInput(`'roles' must contain only ${STATE_ROLES.join(', ')}.`, { field: 'roles', invalidValue: role });
+    }
+  }
+  return [...new Set(given)] as StateRole[];
+}
+
+function booleanField(value: unknown, field: string, fallback: boolean): boolean {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean') throw invalidInput(`'${field}' must be a boolean.`, { field });
+  return value;
+}
+
+function stateLocator(value: unknown, field: string): Locator {
+  const identifier = (typeof value === 'object' && value !== null ? value : {}) as { typeId?: unknown; id?: unknown; key?: unknown };
+  if (identifier.typeId !== undefined && identifier.typeId !== 'state') {
+    throw invalidInput(`'${field}.typeId' must be 'state'.`, { field });
+  }
+  if (typeof identifier.id === 'string') return { id: identifier.id };
+  if (typeof identifier.key === 'string') return { key: identifier.key };
+  throw invalidInput(`'${field}' must identify a State by id or key.`, { field });
+}
+
+/**
+ * Resolves `transitions` to references by id. Every target must exist and be of the same type:
+ * a workflow never leaves its kind of resource.
+ */
+async function transitions(
+  value: unknown,
+  type: StateType,
+  load: Load,
+  selfId?: string,
+): Promise<Array<Reference<'state'>> | undefined> {
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.length > 500) {
+    throw invalidInput("'transitions' must be an array of at most 500 State identifiers.", { field: 'transitions' });
+  }
+  const references: Array<Reference<'state'>> = [];
+  for (const [index, item] of value.entries()) {
+    const locator = stateLocator(item, `transitions[${index}]`);
+    const target = await load<State>('state', locator);
+    if (target === undefined) {
+      const what = 'id' in locator ? `id '${locator.id}'` : `key '${locator.key}'`;
+      throw invalidInput(`The State with ${what} in 'transitions' does not exist.`, { field: 'transitions' });
+    }
+    // A State listing itself has the type being set now, not the stored one.
+    if (target.id !== selfId && target.type !== type) {
+      throw invalidInput(`The State '${target.key}' in 'transitions' is a ${target.type}, not a ${type}.`, { field: 'transitions' });
+    }
+    if (!references.some((reference) => reference.id === target.id)) references.push({ typeId: 'state', id: target.id });
+  }
+  return references;
+}
+
+/** `/{projectKey}/states`. States have no messages in Herald's catalogue; changes are notified. */
+export const stateDefinition: ResourceDefinition<State> = {
+  typeId: 'state',
+  path: 'states',
+  scopes: { view: ['view_states'], manage: ['manage_states'] },
+
+  async fromDraft(body, ctx) {
+    const draft = asDraft(body, 'StateDraft');
+    const type = stateType(draft.type);
+    const fields: Omit<State, ServerFields> = {
+      key: validKey(draft.key),
+      type,
+      initial: booleanField(draft.initial, 'initial', false),
+      builtIn: false,
+      roles: roles(draft.roles),
+    };
+    if (draft.name !== undefined && draft.name !== null) fields.name = localizedString(draft.name, 'name');
+    if (draft.description !== undefined && draft.description !== null) {
+      fields.description = localizedString(draft.description, 'description');
+    }
+    const targets = await transitions(draft.transitions, type, ctx.load);
+    if (targets !== undefined) fields.transitions = targets;
+    return fields;
+  },
+
+  actions: {
+    changeKey(state, action) {
+      state.key = validKey(action.key);
+    },
+    setName(state, action) {
+      if (action.name === undefined || action.name === null) delete state.name;
+      else state.name = localizedString(action.name, 'name');
+    },
+    setDescription(state, action) {
+      if (action.description === undefined || action.description === null) delete state.description;
+      else state.description = localizedString(action.description, 'description');
+    },
+    async changeType(state, action, { reader }) {
+      state.type = stateType(action.type);
+      // Re-validates the existing transitions against the new type.
+      const targets = await transitions(state.transitions, state.type, reader.get, state.id);
+      if (targets !== undefined) state.transitions = targets;
+    },
+    changeInitial(state, action) {
+      if (typeof action.initial !== 'boolean') throw invalidInput("'initial' must be a boolean.", { field: 'initial' });
+      state.initial = action.initial;
+    },
+    setRoles(state, action) {
+      state.roles = roles(action.roles);
+    },
+    async setTransitions(state, action, { reader }) {
+      // A State may list itself: it exists by now, so the in-transaction read finds it.
+      const targets = await transitions(action.transitions, state.type, reader.get, state.id);
+      if (targets === undefined) delete state.transitions;
+      else state.transitions = targets;
+    },
+  },
+};

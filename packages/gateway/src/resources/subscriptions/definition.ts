@@ -1,0 +1,132 @@
+import { randomUUID } from 'node:crypto';
+import { ApiError, invalidInput, type Destination, type Format, type Subscription } from '@herald/model';
+import type { DocumentStore, ServerFields } from '@herald/store';
+import type { RequestContext } from '../context.js';
+import { asDraft, optionalKey } from '../validation.js';
+import type { ResourceDefinition } from '../versioned-routes.js';
+import type { SubscriptionDelivery } from './delivery-port.js';
+import { requireMessagesOrChanges, validateChangeSubscriptions, validateMessageSubscriptions } from './subscription-scopes.js';
+
+/** §8: at most 50 subscriptions per project. */
+export const MAX_SUBSCRIPTIONS_PER_PROJECT = 50;
+
+/** Stored without `status`: health lives in the delivery tables so it never bumps `version`. */
+export type StoredSubscription = Omit<Subscription, 'status'>;
+
+function destinationOf(delivery: SubscriptionDelivery, input: unknown): Destination {
+  const result = delivery.normalizeDestination(input);
+  if (!result.ok) throw invalidInput(`Invalid destination: ${result.errors.join(' ')}`, { field: 'destination' });
+  return result.destination;
+}
+
+function formatOf(delivery: SubscriptionDelivery, input: unknown, destination: Destination): Format {
+  const result = delivery.validateFormat(input ?? { type: 'Platform' }, destination);
+  if (!result.ok) throw invalidInput(`Invalid format: ${result.errors.join(' ')}`, { field: 'format' });
+  return result.format;
+}
+
+/** §4.2 rules 1 and 3: the test notification must arrive, or the request fails and changes nothing. */
+async function requireTestNotification(
+  delivery: SubscriptionDelivery,
+  destination: Destination,
+  format: Format,
+  context: { projectKey: string; subscriptionId: string; subscriptionKey?: string },
+): Promise<void> {
+  const outcome = await delivery.sendTestNotification(destination, format, context);
+  if (!outcome.delivered) {
+    throw new ApiError(400, {
+      code: 'InvalidInput',
+      message: `The test notification could not be delivered to the destination (${outcome.errorClass} error): ${outcome.reason}`,
+      field: 'destination',
+    });
+  }
+}
+
+export function subscriptionDefinition(
+  documents: DocumentStore,
+  delivery: SubscriptionDelivery,
+): ResourceDefinition<StoredSubscription> {
+  return {
+    typeId: 'subscription',
+    path: 'subscriptions',
+    scopes: { view: [], manage: ['manage_subscriptions'] },
+
+    async fromDraft(body, ctx: RequestContext) {
+      const draft = asDraft(body, 'SubscriptionDraft');
+      const key = optionalKey(draft.key);
+      const destination = destinationOf(delivery, draft.destination);
+      const format = formatOf(delivery, draft.format, destination);
+      const messages = validateMessageSubscriptions(draft.messages);
+      const changes = validateChangeSubscriptions(draft.changes);
+      requireMessagesOrChanges(messages, changes);
+      const existing = await documents.query(ctx.projectKey, 'subscription', { limit: 1, withTotal: true });
+      if ((existing.total ?? 0) >= MAX_SUBSCRIPTIONS_PER_PROJECT) {
+        throw new ApiError(400, {
+          code: 'MaxResourceLimitExceeded',
+          message: `A project can have at most ${MAX_SUBSCRIPTIONS_PER_PROJECT} subscriptions.`,
+          exceededResource: 'subscription',
+        });
+      }
+      const id = randomUUID();
+      await requireTestNotification(delivery, destination, format, {
+        projectKey: ctx.projectKey,
+        subscriptionId: id,
+        ...(key === undefined ? {} : { subscriptionKey: key }),
+      });
+      const fields: Omit<StoredSubscription, ServerFields> & { id: string } = {
+        id,
+        destination: delivery.sealDestination(destination),
+        messages,
+        changes,
+        format,
+      };
+      if (key !== undefined) fields.key = key;
+      return fields;
+    },
+
+    actions: {
+      setKey(subscription, action) {
+        const key = optionalKey(action.key);
+        if (key === undefined) delete subscription.key;
+        else subscription.key = key;
+      },
+      setMessages(subscription, action) {
+        subscription.messages = validateMessageSubscriptions(action.messages);
+        requireMessagesOrChanges(subscription.messages, subscription.changes);
+      },
+      setChanges(subscription, action) {
+        subscription.changes = validateChangeSubscriptions(action.changes);
+        requireMessagesOrChanges(subscription.messages, subscription.changes);
+      },
+      async changeDestination(subscription, action, { ctx }) {
+        const destination = destinationOf(delivery, action.destination);
+        const format = formatOf(delivery, subscription.format, destination);
+        await requireTestNotification(delivery, destination, format, {
+          projectKey: ctx.projectKey,
+          subscriptionId: subscription.id,
+          ...(subscription.key === undefined ? {} : { subscriptionKey: subscription.key }),
+        });
+        subscription.destination = delivery.sealDestination(destination);
+      },
+    },
+
+    async afterUpdate(subscription, actions, ctx) {
+      // §3.3: a successful changeDestination (its test message arrived) makes the subscription Healthy.
+      if (actions.some((action) => action.action === 'changeDestination')) {
+        await delivery.destinationChanged(ctx.projectKey, subscription.id);
+      }
+    },
+
+    async afterDelete(subscription, ctx) {
+      await delivery.subscriptionDeleted(ctx.projectKey, subscription.id);
+    },
+
+    async present(subscription, ctx): Promise<Subscription> {
+      return {
+        ...subscription,
+        destination: delivery.maskDestination(delivery.openDestination(subscription.destination)),
+        status: await delivery.health(ctx.projectKey, subscription.id),
+      };
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import type { Destination, Format, SubscriptionHealthStatus } from '@herald/model';
+import type { PagedQueryResponse } from '@herald/store';
+
+/** The outcome of a test notification (§4.2 rules 1 and 3). */
+export type TestNotificationOutcome = { delivered: true } | { delivered: false; reason: string; errorClass: string };
+
+export interface DeliveryStatus {
+  pendingCount: number;
+  oldestPendingAgeSeconds: number | null;
+  lastError?: string;
+  lastErrorAt?: string;
+}
+
+export interface DroppedDelivery {
+  id: string;
+  eventId: string;
+  reason: string;
+  droppedAt: string;
+  payload: unknown;
+}
+
+/**
+ * What the subscriptions API needs from the delivery side. The gateway depends on this small
+ * interface; `@herald/delivery` provides the implementation (adapters and the engine's tables).
+ */
+export interface SubscriptionDelivery {
+  /** Normalises aliases and validates a destination; errors are user-facing sentences. */
+  normalizeDestination(input: unknown): { ok: true; destination: Destination } | { ok: false; errors: string[] };
+  validateFormat(input: unknown, destination: Destination): { ok: true; format: Format } | { ok: false; errors: string[] };
+  /** Partially hides secrets for responses. */
+  maskDestination(destination: Destination): Destination;
+  sealDestination(destination: Destination): Destination;
+  openDestination(destination: Destination): Destination;
+  sendTestNotification(
+    destination: Destination,
+    format: Format,
+    context: { projectKey: string; subscriptionId: string; subscriptionKey?: string },
+  ): Promise<TestNotificationOutcome>;
+  health(projectKey: string, subscriptionId: string): Promise<SubscriptionHealthStatus>;
+  destinationChanged(projectKey: string, subscriptionId: string): Promise<void>;
+  subscriptionDeleted(projectKey: string, subscriptionId: string): Promise<void>;
+  deliveryStatus(projectKey: string, subscriptionId: string): Promise<DeliveryStatus>;
+  listDropped(projectKey: string, subscriptionId: string, paging: { limit: number; offset: number }): Promise<PagedQueryResponse<DroppedDelivery>>;
+  replayDropped(projectKey: string, subscriptionId: string, ids: readonly string[] | 'all'): Promise<number>;
+}

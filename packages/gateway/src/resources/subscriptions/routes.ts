@@ -1,0 +1,56 @@
+import { HEALTH_STATUS_CODES, invalidInput, resourceNotFound } from '@herald/model';
+import { parsePaging, type DocumentStore } from '@herald/store';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ResourceDeps } from '../context.js';
+import { registerVersionedRoutes } from '../versioned-routes.js';
+import type { SubscriptionDelivery } from './delivery-port.js';
+import { subscriptionDefinition, type StoredSubscription } from './definition.js';
+
+const MANAGE = { auth: { anyOf: ['manage_subscriptions'] } } as const;
+
+type Params = { projectKey: string; id: string };
+
+async function existing(documents: DocumentStore, request: FastifyRequest): Promise<StoredSubscription> {
+  const { projectKey, id } = request.params as Params;
+  const subscription = await documents.get<StoredSubscription>(projectKey, 'subscription', { id });
+  if (subscription === undefined) throw resourceNotFound(`The subscription with id '${id}' was not found.`);
+  return subscription;
+}
+
+/** §4.2 plus Herald's additions: health, dropped deliveries and their replay, delivery status. */
+export function registerSubscriptionRoutes(app: FastifyInstance, deps: ResourceDeps, delivery: SubscriptionDelivery): void {
+  registerVersionedRoutes(app, subscriptionDefinition(deps.documents, delivery), deps);
+
+  // §4.2: publicly visible, no body; the status code encodes the health (§7).
+  app.get('/:projectKey/subscriptions/:id/health', { config: { auth: 'public' } }, async (request, reply) => {
+    const subscription = await existing(deps.documents, request);
+    const status = await delivery.health((request.params as Params).projectKey, subscription.id);
+    return reply.status(HEALTH_STATUS_CODES[status]).send();
+  });
+
+  app.get('/:projectKey/subscriptions/:id/delivery-status', { config: MANAGE }, async (request) => {
+    const subscription = await existing(deps.documents, request);
+    return delivery.deliveryStatus((request.params as Params).projectKey, subscription.id);
+  });
+
+  app.get('/:projectKey/subscriptions/:id/dropped', { config: MANAGE }, async (request) => {
+    const subscription = await existing(deps.documents, request);
+    const query = request.query as Record<string, string | undefined>;
+    const paging = parsePaging({ limit: query.limit, offset: query.offset, withTotal: undefined });
+    return delivery.listDropped((request.params as Params).projectKey, subscription.id, paging);
+  });
+
+  app.post('/:projectKey/subscriptions/:id/dropped/replay', { config: MANAGE }, async (request) => {
+    const subscription = await existing(deps.documents, request);
+    const body = (request.body ?? {}) as { ids?: unknown };
+    let ids: readonly string[] | 'all' = 'all';
+    if (body.ids !== undefined) {
+      if (!Array.isArray(body.ids) || body.ids.length > 500 || !body.ids.every((id) => typeof id === 'string')) {
+        throw invalidInput("'ids' must be an array of at most 500 dropped-delivery ids (omit it to replay all).", { field: 'ids' });
+      }
+      ids = body.ids as string[];
+    }
+    const replayed = await delivery.replayDropped((request.params as Params).projectKey, subscription.id, ids);
+    return { replayed };
+  });
+}

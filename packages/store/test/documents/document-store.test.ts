@@ -1,0 +1,204 @@
+import { ApiError, type BaseResource, type Clock } from '@herald/model';
+import { createIsolatedDatabase, testDatabaseUrls } from '@herald/testkit';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DocumentStore, openDatabase, type Database } from '../../src/index.js';
+
+interface Thing extends BaseResource {
+  key?: string;
+  name: string;
+  tags: string[];
+}
+
+class ManualClock implements Clock {
+  constructor(private time = Date.parse('2026-01-01T00:00:00.000Z')) {}
+  now(): Date {
+    return new Date(this.time);
+  }
+  advance(ms: number): void {
+    this.time += ms;
+  }
+}
+
+async function expectApiError(promise: Promise<unknown>, statusCode: number, code: string): Promise<ApiError> {
+  const error = await promise.then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ApiError);
+  const apiError = error as ApiError;
+  expect(apiError.statusCode).toBe(statusCode);
+  expect(apiError.code).toBe(code);
+  return apiError;
+}
+
+// One storage suite, run against every driver CI provides (PGlite always, PostgreSQL when set).
+describe.each(testDatabaseUrls())('DocumentStore on %s', (serverUrl) => {
+  let db: Database;
+  let drop: () => Promise<void>;
+  let store: DocumentStore;
+  let clock: ManualClock;
+  const ctx = { projectKey: 'p1', initiator: { clientId: 'client-1', isPlatformClient: false } };
+
+  beforeAll(async () => {
+    const isolated = await createIsolatedDatabase(serverUrl);
+    drop = isolated.drop;
+    db = await openDatabase(isolated.url);
+  });
+  afterAll(async () => {
+    await db.close();
+    await drop();
+  });
+  beforeEach(async () => {
+    await db.query('DELETE FROM resources');
+    await db.query('DELETE FROM outbox');
+    await db.query('DELETE FROM messages');
+    clock = new ManualClock();
+    store = new DocumentStore(db, clock);
+  });
+
+  const outbox = async () =>
+    (
+      await db.query<{ kind: string; message_type: string | null; payload: Record<string, unknown> }>(
+        'SELECT kind, message_type, payload FROM outbox ORDER BY seq',
+      )
+    ).rows;
+
+  it('creates a document with server fields and a ResourceCreated notification in the outbox', async () => {
+    const thing = await store.create<Thing>(ctx, 'thing', { key: 'k1', name: 'one', tags: [] });
+    expect(thing).toMatchObject({ version: 1, key: 'k1', name: 'one', createdAt: '2026-01-01T00:00:00.000Z' });
+    expect(thing.id).toMatch(/^[0-9a-f-]{36}$/);
+    expect(thing.createdBy).toEqual(ctx.initiator);
+    expect(await store.get(ctx.projectKey, 'thing', { id: thing.id })).toEqual(thing);
+    expect(await store.get(ctx.projectKey, 'thing', { key: 'k1' })).toEqual(thing);
+    expect(await outbox()).toEqual([
+      {
+        kind: 'change',
+        message_type: null,
+        payload: {
+          notificationType: 'ResourceCreated',
+          projectKey: 'p1',
+          resource: { typeId: 'thing', id: thing.id },
+          resourceUserProvidedIdentifiers: { key: 'k1' },
+          version: 1,
+          modifiedAt: '2026-01-01T00:00:00.000Z',
+        },
+      },
+    ]);
+  });
+
+  it('keeps keys unique per project and type: a duplicate is a 400 DuplicateField and writes nothing', async () => {
+    await store.create<Thing>(ctx, 'thing', { key: 'same', name: 'a', tags: [] });
+    await expectApiError(store.create<Thing>(ctx, 'thing', { key: 'same', name: 'b', tags: [] }), 400, 'DuplicateField');
+    await store.create<Thing>({ projectKey: 'p2' }, 'thing', { key: 'same', name: 'other project', tags: [] });
+    await store.create<Thing>(ctx, 'other', { key: 'same', name: 'other type', tags: [] });
+    expect((await outbox()).length).toBe(3);
+  });
+
+  it('updates with the expected version, bumps it once, and records oldVersion', async () => {
+    const created = await store.create<Thing>(ctx, 'thing', { name: 'a', tags: [] });
+    clock.advance(1000);
+    const updated = await store.update<Thing>(ctx, 'thing', { id: created.id }, 1, (doc) => {
+      doc.name = 'b';
+      doc.tags.push('x');
+      return { doc, messages: [{ type: 'ThingRenamed', name: 'b' }] };
+    });
+    expect(updated).toMatchObject({ version: 2, name: 'b', tags: ['x'], lastModifiedAt: '2026-01-01T00:00:01.000Z' });
+    expect(updated.createdAt).toBe(created.createdAt);
+    const rows = await outbox();
+    expect(rows.map((row) => row.kind)).toEqual(['change', 'message', 'change']);
+    expect(rows[1]?.payload).toMatchObject({
+      notificationType: 'Message',
+      type: 'ThingRenamed',
+      name: 'b',
+      sequenceNumber: 1,
+      resourceVersion: 2,
+      version: 1,
+    });
+    expect(rows[2]?.payload).toMatchObject({ notificationType: 'ResourceUpdated', version: 2, oldVersion: 1 });
+  });
+
+  it('answers a stale version with 409 ConcurrentModification carrying currentVersion', async () => {
+    const created = await store.create<Thing>(ctx, 'thing', { name: 'a', tags: [] });
+    await store.update<Thing>(ctx, 'thing', { id: created.id }, 1, (doc) => ({ doc: { ...doc, name: 'b' } }));
+    const error = await expectApiError(
+      store.update<Thing>(ctx, 'thing', { id: created.id }, 1, (doc) => ({ doc })),
+      409,
+      'ConcurrentModification',
+    );
+    expect(error.errors[0]?.currentVersion).toBe(2);
+  });
+
+  it('does not bump the version or notify when nothing changed', async () => {
+    const created = await store.create<Thing>(ctx, 'thing', { name: 'a', tags: [] });
+    const same = await store.update<Thing>(ctx, 'thing', { id: created.id }, 1, (doc) => ({ doc }));
+    expect(same.version).toBe(1);
+    expect((await outbox()).length).toBe(1);
+  });
+
+  it('applies all or nothing: a failing update leaves the document and the outbox untouched', async () => {
+    const created = await store.create<Thing>(ctx, 'thing', { name: 'a', tags: [] });
+    await expect(
+      store.update<Thing>(ctx, 'thing', { id: created.id }, 1, () => {
+        throw new ApiError(400, { code: 'InvalidOperation', message: 'no' });
+      }),
+    ).rejects.toThrow('no');
+    expect(await store.get(ctx.projectKey, 'thing', { id: created.id })).toEqual(created);
+    expect((await outbox()).length).toBe(1);
+  });
+
+  it('numbers messages consecutively per resource across writes', async () => {
+    const created = await store.create<Thing>(ctx, 'thing', { name: 'a', tags: [] }, () => [{ type: 'ThingCreated' }]);
+    await store.update<Thing>(ctx, 'thing', { id: created.id }, 1, (doc) => ({
+      doc: { ...doc, name: 'b' },
+      messages: [{ type: 'A' }, { type: 'B' }],
+    }));
+    const other = await store.create<Thing>(ctx, 'thing', { name: 'z', tags: [] }, () => [{ type: 'ThingCreated' }]);
+    const messages = await db.query<{ resource_id: string; sequence_number: number; type: string }>(
+      'SELECT resource_id, sequence_number, type FROM messages ORDER BY created_at, sequence_number',
+    );
+    expect(messages.rows.filter((row) => row.resource_id === created.id).map((row) => [row.sequence_number, row.type])).toEqual([
+      [1, 'ThingCreated'],
+      [2, 'A'],
+      [3, 'B'],
+    ]);
+    expect(messages.rows.find((row) => row.resource_id === other.id)?.sequence_number).toBe(1);
+  });
+
+  it('keeps messages out of the Messages table (but in the outbox) when the project disables them', async () => {
+    await store.create<Thing>({ ...ctx, storeMessages: false }, 'thing', { name: 'a', tags: [] }, () => [{ type: 'X' }]);
+    expect((await db.query('SELECT 1 FROM messages')).rowCount).toBe(0);
+    expect((await outbox()).some((row) => row.message_type === 'X')).toBe(true);
+  });
+
+  it('deletes with the expected version and erases the resource messages on dataErasure', async () => {
+    const created = await store.create<Thing>(ctx, 'thing', { key: 'gone', name: 'a', tags: [] }, () => [{ type: 'T' }]);
+    await expectApiError(store.delete(ctx, 'thing', { key: 'gone' }, 7), 409, 'ConcurrentModification');
+    const deleted = await store.delete<Thing>(ctx, 'thing', { key: 'gone' }, 1, { dataErasure: true });
+    expect(deleted.id).toBe(created.id);
+    expect(await store.get(ctx.projectKey, 'thing', { id: created.id })).toBeUndefined();
+    expect((await db.query('SELECT 1 FROM messages')).rowCount).toBe(0);
+    const last = (await outbox()).at(-1);
+    expect(last?.payload).toMatchObject({ notificationType: 'ResourceDeleted', version: 1, dataErasure: true });
+    await expectApiError(store.delete(ctx, 'thing', { id: created.id }, 1), 404, 'ResourceNotFound');
+  });
+
+  it('maps a key collision on update to DuplicateField', async () => {
+    await store.create<Thing>(ctx, 'thing', { key: 'a', name: 'a', tags: [] });
+    const b = await store.create<Thing>(ctx, 'thing', { key: 'b', name: 'b', tags: [] });
+    await expectApiError(
+      store.update<Thing>(ctx, 'thing', { id: b.id }, 1, (doc) => ({ doc: { ...doc, key: 'a' } })),
+      400,
+      'DuplicateField',
+    );
+  });
+
+  it('queries one project and type with paging and total', async () => {
+    for (let i = 0; i < 5; i++) await store.create<Thing>(ctx, 'thing', { key: `k${i}`, name: `n${i}`, tags: [] });
+    await store.create<Thing>({ projectKey: 'p2' }, 'thing', { key: 'foreign', name: 'x', tags: [] });
+    const page = await store.query<Thing>('p1', 'thing', { limit: 2, offset: 1, sort: ['key asc'] });
+    expect(page).toMatchObject({ limit: 2, offset: 1, count: 2, total: 5 });
+    expect(page.results.map((doc) => doc.key)).toEqual(['k1', 'k2']);
+    const noTotal = await store.query<Thing>('p1', 'thing', { withTotal: 'false' });
+    expect(noTotal.total).toBeUndefined();
+  });
+});

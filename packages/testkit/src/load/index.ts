@@ -1,0 +1,1 @@
+export { runHttpLoad, percentile, type LoadOptions, type LoadResult } from './http-load.js';

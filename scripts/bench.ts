@@ -1,0 +1,61 @@
+/**
+ * `npm run bench [filter]`: runs every benchmark script (`packages/<pkg>/bench/*.ts`) one after
+ * another on this machine, with PostgreSQL and Redis as for the tests, and writes
+ * docs/benchmarks.md: each script prints its own markdown section; this adds machine and date.
+ */
+import { spawnSync } from 'node:child_process';
+import { readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { ensureServices } from './services.js';
+
+const root = resolve(import.meta.dirname, '..');
+const filter = process.argv[2];
+
+function benchScripts(): string[] {
+  const scripts: string[] = [];
+  for (const pkg of readdirSync(join(root, 'packages')).sort()) {
+    const dir = join(root, 'packages', pkg, 'bench');
+    if (!existsSync(dir)) continue;
+    for (const file of readdirSync(dir).sort()) {
+      if (file.endsWith('.ts') && !file.startsWith('_')) scripts.push(join('packages', pkg, 'bench', file));
+    }
+  }
+  return scripts.filter((script) => filter === undefined || script.includes(filter));
+}
+
+const services = await ensureServices((line) => console.error(`[bench] ${line}`));
+const sections: string[] = [];
+try {
+  for (const script of benchScripts()) {
+    console.error(`[bench] ${script}`);
+    const run = spawnSync('npx', ['tsx', script], { cwd: root, env: services.env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    if (run.status !== 0) {
+      console.error(run.stderr);
+      sections.push(`## ${script}\n\nFailed (exit ${run.status}); see the console output of \`npm run bench\`.\n`);
+      continue;
+    }
+    sections.push(run.stdout.trim() + '\n');
+  }
+} finally {
+  await services.stop();
+}
+
+const cpu = cpus()[0]?.model ?? 'unknown CPU';
+const header = `# Benchmarks
+
+Measured by \`npm run bench\` (scripts in \`packages/*/bench/\`), all in one run.
+
+- Date: ${new Date().toISOString().slice(0, 10)}
+- Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}
+- PostgreSQL 15 (fsync off, throwaway cluster) and redis-server on loopback; all traffic stays on 127.0.0.1.
+
+Figures are throughput and latency on a shared 2-core machine: compare rows measured in the same run,
+not across runs.
+`;
+if (filter === undefined) {
+  writeFileSync(join(root, 'docs', 'benchmarks.md'), `${header}\n${sections.join('\n')}`);
+  console.error('[bench] wrote docs/benchmarks.md');
+} else {
+  process.stdout.write(sections.join('\n'));
+}
