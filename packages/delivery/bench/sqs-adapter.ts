@@ -11,7 +11,7 @@ await runWithSourceConditions(async () => {
   const { startFauxqs } = await import('fauxqs');
   const { SQSClient, SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
   const { createDestinationEnvironment, DestinationPool } = await import('../src/index.js');
-  const { messagePayload } = await import('../test/support/payloads.js');
+  const { messagePayload } = await import('../test/destinations/support/payloads.js');
   const { formatRate, median, perSecond, printTable } = await import('./support/table.js');
 
   const COUNT = Number(process.argv[2] ?? 10_000);

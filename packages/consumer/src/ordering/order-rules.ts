@@ -39,12 +39,10 @@ export function isNextInLane(position: number | undefined, payload: DeliveryPayl
       return position === undefined || payload.version * 2 > position;
     case 'ResourceUpdated':
       return position !== undefined && position % 2 === 0 && payload.oldVersion === position / 2;
-    case 'ResourceDeleted': {
-      if (position === undefined || position % 2 === 1) return false;
-      // §6.2 gives the version "at deletion" and no oldVersion: it is the last released version,
-      // or one more if the deletion itself counted as a modification.
-      const lastVersion = position / 2;
-      return payload.version === lastVersion || payload.version === lastVersion + 1;
-    }
+    case 'ResourceDeleted':
+      // §6.2: the version "at deletion", without oldVersion: the deletion does not modify the
+      // resource, so it follows the change that produced that version (as Herald's store emits it).
+      // A higher version means an update is still missing.
+      return position !== undefined && position % 2 === 0 && payload.version === position / 2;
   }
 }

@@ -1,4 +1,5 @@
 import { deduplicationKey, type DeliveryPayload } from '@herald/model';
+import { sleep } from '../../src/clock.js';
 import { createConsumer, type Consumer, type DedupStore, type GapNotice } from '../../src/index.js';
 import { orderKeyOf } from '../../src/ordering/order-rules.js';
 import { cloudEventOf, createdPayload, deletedPayload, messagePayload, snsEnvelopeOf, updatedPayload } from './fixtures.js';
@@ -16,7 +17,8 @@ export interface ResourcePlan {
   readonly messages: number;
   /** Version steps of the change chain after ResourceCreated (v1); undefined = no changes. */
   readonly changeSteps?: readonly number[];
-  readonly deletion?: 'none' | 'same-version' | 'next-version';
+  /** `at-last-version`: ResourceDeleted with the version of the last change (§6.2 "version at deletion"). */
+  readonly deletion?: 'none' | 'at-last-version';
 }
 
 export interface CopyPlan {
@@ -30,6 +32,10 @@ export interface Scenario {
   /** Per planned delivery (in plan order), its copies; the first one is the original. */
   readonly copies: readonly (readonly CopyPlan[])[];
   readonly processes: number;
+  /** How long each handler run takes on the simulated clock (longer than the lease: renewals must keep it). */
+  readonly handlerMs?: number;
+  /** Per-resource ordering on (the default) or off (deduplication only). */
+  readonly ordered?: boolean;
   readonly crash?: { readonly deliveryIndex: number; readonly mode: 'throw' | 'die' };
 }
 
@@ -67,7 +73,7 @@ export interface SimulationResult {
 }
 
 /** The deliveries a plan describes, resource by resource, lane order within each. */
-export function plannedDeliveries(resources: readonly ResourcePlan[]): PlannedDelivery[] {
+export function plannedDeliveries(resources: readonly ResourcePlan[], keyPrefix = 'herald'): PlannedDelivery[] {
   const planned: PlannedDelivery[] = [];
   resources.forEach((plan, resourceIndex) => {
     const ref = { id: `res-${resourceIndex}`, typeId: resourceIndex % 2 === 0 ? 'business-unit' : 'quote-request' };
@@ -80,12 +86,11 @@ export function plannedDeliveries(resources: readonly ResourcePlan[]): PlannedDe
         payloads.push(updatedPayload(version, version + step, ref));
         version += step;
       }
-      if (plan.deletion === 'same-version') payloads.push(deletedPayload(version, ref));
-      if (plan.deletion === 'next-version') payloads.push(deletedPayload(version + 1, ref));
+      if (plan.deletion === 'at-last-version') payloads.push(deletedPayload(version, ref));
     }
     for (const payload of payloads) {
       const order = orderKeyOf(payload);
-      planned.push({ key: deduplicationKey(payload), laneKey: `${ref.id}:${order.lane}`, ordinal: order.ordinal, payload });
+      planned.push({ key: deduplicationKey(payload, keyPrefix), laneKey: `${ref.id}:${order.lane}`, ordinal: order.ordinal, payload });
     }
   });
   return planned;
@@ -112,12 +117,14 @@ interface Process {
   readonly store: KillableStore;
   readonly consumer: Consumer;
   readonly pending: Set<QueueItem>;
+  /** Handlers waiting for the clock (they take `handlerMs`). */
+  sleeping: number;
   dead: boolean;
 }
 
 export async function simulate(scenario: Scenario, settings: SimulationSettings): Promise<SimulationResult> {
   const { clock } = settings;
-  const planned = plannedDeliveries(scenario.resources);
+  const planned = plannedDeliveries(scenario.resources, settings.store.keyPrefix);
   const startAt = clock.now();
   const queue = new Map<number, QueueItem>();
   let nextId = 0;
@@ -160,7 +167,7 @@ export async function simulate(scenario: Scenario, settings: SimulationSettings)
       clock: scope,
       concurrency: 4,
       instanceId: `process-${number}`,
-      ordering: { maxWaitMs: settings.maxWaitMs, positionRefreshMs: 500 },
+      ordering: scenario.ordered === false ? undefined : { maxWaitMs: settings.maxWaitMs, positionRefreshMs: 500 },
       retry: { failureBaseMs: 100, busyMinMs: 100 },
       handler: async (_delivery, context) => {
         const process = self.process as Process;
@@ -171,10 +178,16 @@ export async function simulate(scenario: Scenario, settings: SimulationSettings)
           kill(process);
           return new Promise<void>(() => undefined);
         }
+        if (scenario.handlerMs) {
+          process.sleeping++;
+          await sleep(scope, scenario.handlerMs);
+          process.sleeping--;
+          if (process.dead) return new Promise<void>(() => undefined);
+        }
         completions.push({ key: context.dedupKey, process: process.number, gap: context.gap, committed: false });
       },
     });
-    const process: Process = { number, scope, store, consumer, pending: new Set(), dead: false };
+    const process: Process = { number, scope, store, consumer, pending: new Set(), sleeping: 0, dead: false };
     self.process = process;
     return process;
   };
@@ -211,12 +224,12 @@ export async function simulate(scenario: Scenario, settings: SimulationSettings)
     });
   };
 
-  /** Every live process is idle: nothing in flight but deliveries waiting in its reorder buffer. */
+  /** Every live process is idle: nothing in flight but deliveries waiting for the clock (buffered or in a slow handler). */
   const idle = (): boolean =>
     processes.every((process) => {
       if (process.store.inFlight > 0) return false;
       const pendingKeys = new Set([...process.pending].map((item) => item.key));
-      return pendingKeys.size === process.consumer.bufferedCount;
+      return pendingKeys.size === process.consumer.bufferedCount + process.sleeping;
     });
 
   const settle = async (): Promise<void> => {

@@ -14,7 +14,7 @@ import {
   type SendOutcome,
 } from '../../src/index.js';
 import type { PeerFault } from '../../../testkit/src/peers/faults.js';
-import { changePayloads, hopelesslyLargeMessage, messagePayload, oversizedMessage, PROJECT_KEY } from '../support/payloads.js';
+import { changePayloads, hopelesslyLargeMessage, messagePayload, oversizedMessage, PROJECT_KEY } from './support/payloads.js';
 import type { DestinationHarness } from './support/harness.js';
 import { SnsHarness, SqsHarness } from './support/harnesses/aws.js';
 import { EventBridgeHarness } from './support/harnesses/eventbridge.js';

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
 import { createDestinationEnvironment } from '../../src/destinations/environment.js';
 import { DestinationPool } from '../../src/destinations/pool.js';
+import { DeliveryAdmin } from '../../src/engine/admin.js';
 import { DeliveryEngine, type DeliveryEngineOptions } from '../../src/engine/engine.js';
 import { DELIVERY_METRIC_NAMES } from '../../src/metrics/names.js';
 import { startDeliveryWorker } from '../../src/worker/worker.js';
@@ -13,6 +14,7 @@ import {
   createSqsSubscription,
   driverName,
   engineDatabaseUrls,
+  eventually,
   HOUR,
   ManualClock,
   openTestDatabase,
@@ -477,6 +479,7 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
       expect(text).toMatch(/herald_delivery_latency_seconds_count\{destination_type="SQS"\} \d+/);
 
       // A hanging destination: the send is in flight when the worker stops.
+      await waitForPending(projectKey, subscription.id, 0);
       relay.hang();
       await writeStores(documents, projectKey, 4);
       worker.wake();
@@ -488,21 +491,25 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
     // Released at once (not after the 60 s lease), without counting the interrupted attempt.
     const clock = new ManualClock(new Date());
     const next = new DeliveryEngine({ db: database.db, logger: silentLogger, adapters: pool, clock }, { sendTimeoutMs: SEND_TIMEOUT_MS });
+    console.log((await database.db.query("SELECT id, attempts, lease_owner, due_at, last_error_code, payload->>'version' AS v, payload->>'notificationType' AS t FROM deliveries")).rows);
     expect(await next.sender.sendOnce()).toMatchObject({ claimed: 4, delivered: 4 });
     expect(await next.admin.getHealth(projectKey, subscription.id)).toBe('Healthy');
   });
 
   /** Waits until the worker holds `count` deliveries under its lease (the send is in flight). */
   async function waitForLeased(projectKey: string, subscriptionId: string, count: number): Promise<void> {
-    const deadline = Date.now() + 10_000;
-    for (;;) {
+    await eventually(async () => {
       const leased = await database.db.query<{ n: number }>(
         'SELECT count(*)::int AS n FROM deliveries WHERE project_key = $1 AND subscription_id = $2 AND lease_owner IS NOT NULL',
         [projectKey, subscriptionId],
       );
-      if ((leased.rows[0]?.n ?? 0) >= count) return;
-      if (Date.now() > deadline) throw new Error('the worker never leased the deliveries');
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+      return (leased.rows[0]?.n ?? 0) >= count;
+    }, 10_000, `${count} leased deliveries`);
+  }
+
+  /** Waits until the background worker has recorded its outcomes (acknowledged deliveries deleted). */
+  async function waitForPending(projectKey: string, subscriptionId: string, count: number): Promise<void> {
+    const admin = new DeliveryAdmin({ db: database.db, clock: new ManualClock(new Date()) });
+    await eventually(async () => (await admin.deliveryStatus(projectKey, subscriptionId)).pendingCount === count, 10_000, 'recorded outcomes');
   }
 });

@@ -129,8 +129,8 @@ export class OutageRelay {
   private server: Server | undefined;
   private readonly sockets = new Set<Socket>();
   private port = 0;
-  /** Accept connections but never answer: a destination that hangs. */
   private silent = false;
+  private readonly held = new Set<Socket>();
 
   private constructor(private readonly target: { host: string; port: number }) {}
 
@@ -148,23 +148,10 @@ export class OutageRelay {
   async up(): Promise<void> {
     if (this.server !== undefined) return;
     const server = createServer((client) => {
-      if (this.silent) {
-        this.sockets.add(client);
-        client.on('error', () => client.destroy()).on('close', () => this.sockets.delete(client));
-        return;
-      }
-      const upstream = connect(this.target.port, this.target.host);
       this.sockets.add(client);
-      this.sockets.add(upstream);
-      client.pipe(upstream).pipe(client);
-      const close = (): void => {
-        client.destroy();
-        upstream.destroy();
-        this.sockets.delete(client);
-        this.sockets.delete(upstream);
-      };
-      client.on('error', close).on('close', close);
-      upstream.on('error', close).on('close', close);
+      client.on('error', () => client.destroy()).on('close', () => this.sockets.delete(client));
+      if (this.silent) this.held.add(client);
+      else this.bridge(client);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -174,18 +161,30 @@ export class OutageRelay {
     this.server = server;
   }
 
-  /** New connections hang (nothing is forwarded) until `answer()`. */
-  hang(): void {
-    this.silent = true;
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
+  private bridge(client: Socket): void {
+    const upstream = connect(this.target.port, this.target.host);
+    this.sockets.add(upstream);
+    client.pipe(upstream).pipe(client);
+    const close = (): void => {
+      client.destroy();
+      upstream.destroy();
+      this.sockets.delete(client);
+      this.sockets.delete(upstream);
+    };
+    client.on('close', close);
+    upstream.on('error', close).on('close', close);
   }
 
-  /** Back to relaying; connections accepted while hanging are reset (the client reconnects). */
+  /** Connections are accepted but nothing is forwarded (a destination that hangs) until `answer()`. */
+  hang(): void {
+    this.silent = true;
+  }
+
+  /** Forwards again, including what held connections sent meanwhile. */
   answer(): void {
     this.silent = false;
-    for (const socket of this.sockets) socket.destroy();
-    this.sockets.clear();
+    for (const client of this.held) if (!client.destroyed) this.bridge(client);
+    this.held.clear();
   }
 
   async down(): Promise<void> {

@@ -9,7 +9,7 @@ import { encodeServiceBus } from '../../src/destinations/service-bus/encode.js';
 import { encodeSns } from '../../src/destinations/sns/encode.js';
 import { encodeSqs } from '../../src/destinations/sqs/encode.js';
 import { formatCloudEvents, toCloudEvent } from '../../src/index.js';
-import { changePayloads, messagePayload, oversizedMessage } from '../support/payloads.js';
+import { changePayloads, messagePayload, oversizedMessage } from '../destinations/support/payloads.js';
 
 const FORMAT: Format = { type: 'CloudEvents', cloudEventsVersion: '1.0' };
 const OPTIONS = { cloudEventsTypePrefix: 'com.commercetools' };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { formatPlatform, validateFormat, withoutMessagePayload } from '../../src/index.js';
 import { encodeSqs } from '../../src/destinations/sqs/encode.js';
-import { createdPayload, messagePayload, oversizedMessage } from '../support/payloads.js';
+import { createdPayload, messagePayload, oversizedMessage } from '../destinations/support/payloads.js';
 
 describe('validateFormat (§2.4 Format)', () => {
   it('defaults to Platform and accepts CloudEvents 1.0', () => {

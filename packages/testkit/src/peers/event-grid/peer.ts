@@ -28,6 +28,12 @@ export interface EventGridPeer {
   readonly acceptedBatchSizes: readonly number[];
   /** Publish requests that reached the peer, answered or not. */
   readonly requests: number;
+  /**
+   * Every publish request takes the pending fault: `unknown-entity` 404 NotFound, `bad-credentials`
+   * 401 Unauthorized, `throttled` 429 TooManyRequests (Retry-After: 1), `server-error` 500
+   * InternalServerError, `payload-too-large` 413 RequestEntityTooLarge, `hang` no answer until
+   * stop(), `drop-connection` the socket is destroyed. Faulted requests store nothing.
+   */
   readonly faults: FaultInjector;
   /** Resolves with all received events once at least `count` were accepted. */
   waitFor(count: number, timeoutMs?: number): Promise<ReceivedCloudEvent[]>;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Arrivals } from '../event-grid/arrivals.js';
 import { newLockToken } from './lock-token.js';
 import { readBody, type AmqpMessage } from './message-codec.js';
-import type { ServiceBusPeerMessage, Settlement, SettlementOutcome } from './peer-message.js';
+import type { ServiceBusPeerMessage, ServiceBusSettlement, ServiceBusSettlementOutcome } from './peer-message.js';
 
 /**
  * One queue-like entity: a queue, a topic, a topic subscription or a dead-letter queue. It keeps
@@ -34,7 +34,7 @@ const SETTLED: LockedSettlement = { ok: true };
 
 export class Entity {
   readonly arrivals = new Arrivals<ServiceBusPeerMessage>();
-  readonly settlementLog = new Arrivals<Settlement>();
+  readonly settlementLog = new Arrivals<ServiceBusSettlement>();
   readonly subscriptions = new Set<Entity>();
   /** Undefined for a dead-letter queue itself. */
   readonly deadLetterQueue: Entity | undefined;
@@ -217,7 +217,7 @@ export class Entity {
     this.deadLetterQueue.enqueue(deadLettered, { sizeInBytes: message.sizeInBytes, arrivedInBatch: message.arrivedInBatch });
   }
 
-  private record(message: StoredMessage, outcome: SettlementOutcome, reason?: string, description?: string): void {
+  private record(message: StoredMessage, outcome: ServiceBusSettlementOutcome, reason?: string, description?: string): void {
     this.settlementLog.push({
       outcome,
       sequenceNumber: message.sequenceNumber,

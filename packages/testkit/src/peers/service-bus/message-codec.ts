@@ -91,10 +91,10 @@ function parseJsonOr<T>(text: string, fallback: T): unknown {
 }
 
 /** An application property value the peer can encode. */
-export type ApplicationPropertyValue = string | number | boolean | Date | null;
+export type ServiceBusPropertyValue = string | number | boolean | Date | null;
 
 /** A message put into an entity directly (`peer.enqueue`), as if a sender had sent it. */
-export interface PeerMessageInput {
+export interface ServiceBusMessageInput {
   /** Bytes are sent as they are; anything else as UTF-8 JSON, like the SDK's default body encoding. */
   readonly body: unknown;
   readonly contentType?: string;
@@ -103,10 +103,10 @@ export interface PeerMessageInput {
   readonly subject?: string;
   readonly sessionId?: string;
   readonly timeToLiveMs?: number;
-  readonly applicationProperties?: Readonly<Record<string, ApplicationPropertyValue>>;
+  readonly applicationProperties?: Readonly<Record<string, ServiceBusPropertyValue>>;
 }
 
-export function encodeInput(input: PeerMessageInput): AmqpMessage {
+export function encodeInput(input: ServiceBusMessageInput): AmqpMessage {
   const bytes = input.body instanceof Uint8Array ? Buffer.from(input.body) : Buffer.from(JSON.stringify(input.body) ?? 'null');
   const message: AmqpMessage = { body: rhea.message.data_section(bytes) } as AmqpMessage;
   if (input.contentType !== undefined) message['content_type'] = input.contentType;

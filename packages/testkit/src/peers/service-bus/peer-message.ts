@@ -1,6 +1,6 @@
 /** What the peer reports about messages, in the vocabulary of the Service Bus SDK. No AMQP types. */
 
-export type MessageIdentifier = string | number | Buffer;
+export type ServiceBusMessageId = string | number | Buffer;
 
 /** A message as stored by the peer, decoded. */
 export interface ServiceBusPeerMessage {
@@ -9,8 +9,8 @@ export interface ServiceBusPeerMessage {
   /** The payload bytes when the body is an AMQP data section (the SDK's default). */
   readonly rawBody: Buffer | undefined;
   readonly contentType: string | undefined;
-  readonly messageId: MessageIdentifier | undefined;
-  readonly correlationId: MessageIdentifier | undefined;
+  readonly messageId: ServiceBusMessageId | undefined;
+  readonly correlationId: ServiceBusMessageId | undefined;
   readonly subject: string | undefined;
   readonly to: string | undefined;
   readonly replyTo: string | undefined;
@@ -29,7 +29,7 @@ export interface ServiceBusPeerMessage {
   readonly state: 'available' | 'locked' | 'deferred' | 'removed';
 }
 
-export type SettlementOutcome =
+export type ServiceBusSettlementOutcome =
   /** peekLock `completeMessage` */
   | 'completed'
   /** peekLock `abandonMessage`: available again, delivery count + 1 */
@@ -43,10 +43,10 @@ export type SettlementOutcome =
   /** the lock expired before any settlement: available again, delivery count + 1 */
   | 'lock-expired';
 
-export interface Settlement {
-  readonly outcome: SettlementOutcome;
+export interface ServiceBusSettlement {
+  readonly outcome: ServiceBusSettlementOutcome;
   readonly sequenceNumber: number;
-  readonly messageId: MessageIdentifier | undefined;
+  readonly messageId: ServiceBusMessageId | undefined;
   /** Delivery count after the settlement. */
   readonly deliveryCount: number;
   readonly at: Date;

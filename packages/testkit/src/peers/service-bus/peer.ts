@@ -7,8 +7,8 @@ import { isAuthorized, stateOf } from './connection-state.js';
 import { DeliveryDispatcher } from './dispatcher.js';
 import type { Entity } from './entity.js';
 import { EntityStore, managementEntityPath } from './entity-store.js';
-import { decodeTransfer, encodeInput, encodedSize, type AmqpMessage, type PeerMessageInput } from './message-codec.js';
-import type { ServiceBusPeerMessage, Settlement } from './peer-message.js';
+import { decodeTransfer, encodeInput, encodedSize, type AmqpMessage, type ServiceBusMessageInput } from './message-codec.js';
+import type { ServiceBusPeerMessage, ServiceBusSettlement } from './peer-message.js';
 import { managementRequest, putToken, sendReply } from './request-response.js';
 import { localAttach, socketOf, terminusAddress } from './rhea-internals.js';
 
@@ -34,6 +34,17 @@ export interface ServiceBusPeer {
   readonly port: number;
   readonly keyName: string;
   readonly key: string;
+  /**
+   * Each fault applies where the service would report it, and is consumed only there:
+   * - a CBS put-token takes `bad-credentials` (status 401 → UnauthorizedAccess);
+   * - a link attach takes `unknown-entity` (detach with amqp:not-found → MessagingEntityNotFound);
+   * - a send (one transfer: a message or a batch) takes every kind: `unknown-entity`, `bad-credentials`,
+   *   `throttled`, `server-error`, `payload-too-large` reject it (MessagingEntityNotFound,
+   *   UnauthorizedAccess, ServiceBusy, GeneralError, MessageSizeExceeded); `hang` never settles it
+   *   (the SDK times out: ServiceTimeout); `drop-connection` destroys the socket, nothing is stored;
+   * - a settlement of a received message (complete/abandon/dead-letter/defer on the link) takes all
+   *   but `payload-too-large`, with the same errors; the message stays locked.
+   */
   readonly faults: FaultInjector;
   /** A connection string for the SDK (plain TCP via `UseDevelopmentEmulator=true`); namespace-wide without `entity`. */
   connectionString(entity?: string): string;
@@ -41,7 +52,7 @@ export interface ServiceBusPeer {
   /** Deletes the entity and detaches its links with `amqp:not-found`, as the service does. */
   deleteEntity(path: string): void;
   /** Puts a message into an entity as if a sender had sent it. */
-  enqueue(entity: string, message: PeerMessageInput): ServiceBusPeerMessage;
+  enqueue(entity: string, message: ServiceBusMessageInput): ServiceBusPeerMessage;
   /** Every message the entity accepted, in order (as it was on arrival). */
   received(entity: string): readonly ServiceBusPeerMessage[];
   /** Resolves with the entity's received messages once at least `count` arrived. */
@@ -51,8 +62,8 @@ export interface ServiceBusPeer {
   /** Messages in the entity's dead-letter queue. */
   deadLetters(entity: string): ServiceBusPeerMessage[];
   /** What receivers did with the entity's messages, in order (including lock expiries). */
-  settlements(entity: string): readonly Settlement[];
-  waitForSettlements(entity: string, count: number, timeoutMs?: number): Promise<Settlement[]>;
+  settlements(entity: string): readonly ServiceBusSettlement[];
+  waitForSettlements(entity: string, count: number, timeoutMs?: number): Promise<ServiceBusSettlement[]>;
   /** Destroys every client connection's socket now (the SDK reconnects on its next operation). */
   dropConnections(): void;
   stop(): Promise<void>;

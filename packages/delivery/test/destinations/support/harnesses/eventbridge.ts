@@ -2,7 +2,7 @@ import type { Destination, Format } from '@herald/model';
 import type { PeerFault } from '../../../../../testkit/src/peers/faults.js';
 import { startEventBridgePeer, type EventBridgePeer } from '../../../../../testkit/src/peers/eventbridge/index.js';
 import { DEFAULT_PARTNER_NAME, partnerEventSourceName, type EncodeContext } from '../../../../src/index.js';
-import { PROJECT_KEY } from '../../../support/payloads.js';
+import { PROJECT_KEY } from '../payloads.js';
 import type { Arrival, DestinationHarness } from '../harness.js';
 
 const HERALD_ACCESS_KEY_ID = 'AKIAHERALDPARTNER001';
