@@ -18,3 +18,4 @@ export * from './format/cloudevents.js';
 export * from './format/delivery-id.js';
 export * from './format/payload-not-included.js';
 export * from './format/validate.js';
+export * from './secrets/index.js';

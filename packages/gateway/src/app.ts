@@ -11,8 +11,10 @@ import { installRequestGuards } from './http/guards.js';
 import { installHealthRoutes } from './http/health.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installHttpMetrics } from './http/metrics.js';
+import { registerBusinessUnitApis } from './graphql/index.js';
 import { withSecretRedaction } from './oauth/log-redaction.js';
 import { createOAuth } from './oauth/index.js';
+import { businessUnitProjectActions } from './resources/business-units/project-settings.js';
 import type { ResourceDeps } from './resources/context.js';
 import { ProjectCache, installProjectResolver } from './resources/project-resolver.js';
 import { registerProjectRoutes, type ProjectActions } from './resources/projects/routes.js';
@@ -82,6 +84,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   const projectActions: ProjectActions = {
     ...messagesProjectActions,
     ...oauth.projectActions,
+    ...businessUnitProjectActions,
   };
   registerProjectRoutes(app, resourceDeps, projectCache, projectActions);
   registerVersionedRoutes(app, storeDefinition, resourceDeps);
@@ -90,6 +93,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerCartRoutes(app, resourceDeps);
   registerQuoteRequestRoutes(app, resourceDeps);
   registerMessageRoutes(app, resourceDeps, clock);
+  registerBusinessUnitApis(app, { documents, projects, projectCache, projectActions, clock }, config);
 
   await oauth.registerRoutes(app);
   await oauth.ensureBootstrapClient(config.projects);

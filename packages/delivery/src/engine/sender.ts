@@ -284,6 +284,13 @@ export class Sender {
 
     const destinationType = subscription.destination.type;
     this.observe(destinationType, now, sorted, written.retries, written.drops);
+    const firstFailure = sorted.failures[0];
+    if (firstFailure !== undefined) {
+      this.deps.logger.debug(
+        { projectKey, subscriptionId, failed: sorted.failures.length, error: recordedError(firstFailure.failure) },
+        'delivery attempts failed',
+      );
+    }
     if (written.transition !== undefined && written.before !== undefined) {
       const to = written.transition.state;
       this.deps.cache.noteHealth(projectKey, subscriptionId, to.status);

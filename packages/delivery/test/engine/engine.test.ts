@@ -491,7 +491,6 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
     // Released at once (not after the 60 s lease), without counting the interrupted attempt.
     const clock = new ManualClock(new Date());
     const next = new DeliveryEngine({ db: database.db, logger: silentLogger, adapters: pool, clock }, { sendTimeoutMs: SEND_TIMEOUT_MS });
-    console.log((await database.db.query("SELECT id, attempts, lease_owner, due_at, last_error_code, payload->>'version' AS v, payload->>'notificationType' AS t FROM deliveries")).rows);
     expect(await next.sender.sendOnce()).toMatchObject({ claimed: 4, delivered: 4 });
     expect(await next.admin.getHealth(projectKey, subscription.id)).toBe('Healthy');
   });

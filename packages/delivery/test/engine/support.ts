@@ -130,7 +130,7 @@ export class OutageRelay {
   private readonly sockets = new Set<Socket>();
   private port = 0;
   private silent = false;
-  private readonly held = new Set<Socket>();
+  private readonly flushers = new Set<() => void>();
 
   private constructor(private readonly target: { host: string; port: number }) {}
 
@@ -147,12 +147,7 @@ export class OutageRelay {
 
   async up(): Promise<void> {
     if (this.server !== undefined) return;
-    const server = createServer((client) => {
-      this.sockets.add(client);
-      client.on('error', () => client.destroy()).on('close', () => this.sockets.delete(client));
-      if (this.silent) this.held.add(client);
-      else this.bridge(client);
-    });
+    const server = createServer((client) => this.bridge(client));
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(this.port, '127.0.0.1', () => resolve());
@@ -161,30 +156,41 @@ export class OutageRelay {
     this.server = server;
   }
 
+  /** Relays one connection; while hanging, what the client sends is held back (requests hang). */
   private bridge(client: Socket): void {
     const upstream = connect(this.target.port, this.target.host);
+    const held: Buffer[] = [];
+    this.sockets.add(client);
     this.sockets.add(upstream);
-    client.pipe(upstream).pipe(client);
+    const flush = (): void => {
+      for (const chunk of held.splice(0)) upstream.write(chunk);
+    };
+    this.flushers.add(flush);
+    client.on('data', (chunk: Buffer) => {
+      if (this.silent) held.push(chunk);
+      else upstream.write(chunk);
+    });
+    upstream.pipe(client);
     const close = (): void => {
       client.destroy();
       upstream.destroy();
       this.sockets.delete(client);
       this.sockets.delete(upstream);
+      this.flushers.delete(flush);
     };
-    client.on('close', close);
+    client.on('error', close).on('close', close);
     upstream.on('error', close).on('close', close);
   }
 
-  /** Connections are accepted but nothing is forwarded (a destination that hangs) until `answer()`. */
+  /** Nothing clients send is forwarded (a destination that hangs) until `answer()`. */
   hang(): void {
     this.silent = true;
   }
 
-  /** Forwards again, including what held connections sent meanwhile. */
+  /** Forwards again, including what was held back meanwhile. */
   answer(): void {
     this.silent = false;
-    for (const client of this.held) if (!client.destroyed) this.bridge(client);
-    this.held.clear();
+    for (const flush of this.flushers) flush();
   }
 
   async down(): Promise<void> {

@@ -3,12 +3,14 @@
  *
  *   const gateway = await startTestGateway({ projects: ['shop'] });
  *   const token = await tokenFor(gateway, 'shop', ['manage_stores']);
+ *   const { accessToken } = await customerTokenFor(gateway, 'shop', ['manage_my_orders']); // for /me routes
  *   const res = await gateway.app.inject({ method: 'GET', url: '/shop/stores', headers: bearer(token) });
  *   await gateway.close();
  *
  * Nothing is faked: `tokenFor` goes through `POST /oauth/token` with the bootstrap client, so
  * every test also exercises the token service and the scope checks.
  */
+import { randomUUID } from 'node:crypto';
 import { createIsolatedDatabase } from '@herald/testkit';
 import type { Clock } from '@herald/model';
 import { openDatabase, ProjectStore, type Database } from '@herald/store';
@@ -112,4 +114,44 @@ export async function tokenFor(gateway: TestGateway, projectKey: string, scopes:
   });
   if (response.statusCode !== 200) throw new Error(`tokenFor: ${response.statusCode} ${response.body}`);
   return (response.json() as { access_token: string }).access_token;
+}
+
+/**
+ * A real customer token (password flow, `POST /oauth/{projectKey}/customers/token`) with the given
+ * scope names, for `/me` routes. Signs up a new customer through the API unless `customer` names
+ * an existing one. Returns the token and the customer's id.
+ */
+export async function customerTokenFor(
+  gateway: TestGateway,
+  projectKey: string,
+  scopes: readonly string[],
+  customer?: { email: string; password: string },
+): Promise<{ accessToken: string; customerId: string }> {
+  const { id, secret } = gateway.bootstrapClient;
+  let credentials = customer;
+  if (credentials === undefined) {
+    credentials = { email: `customer-${randomUUID()}@example.com`, password: 'test-password' };
+    const signUp = await gateway.app.inject({
+      method: 'POST',
+      url: `/${projectKey}/customers`,
+      headers: bearer(await tokenFor(gateway, projectKey, ['manage_customers'])),
+      payload: credentials,
+    });
+    if (signUp.statusCode !== 201) throw new Error(`customerTokenFor: sign-up ${signUp.statusCode} ${signUp.body}`);
+  }
+  const response = await gateway.app.inject({
+    method: 'POST',
+    url: `/oauth/${projectKey}/customers/token`,
+    headers: { ...basicAuth(id, secret), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: new URLSearchParams({
+      grant_type: 'password',
+      username: credentials.email,
+      password: credentials.password,
+      scope: scopes.map((scope) => `${scope}:${projectKey}`).join(' '),
+    }).toString(),
+  });
+  if (response.statusCode !== 200) throw new Error(`customerTokenFor: ${response.statusCode} ${response.body}`);
+  const body = response.json() as { access_token: string; scope: string };
+  const customerId = /(?:^| )customer_id:(\S+)/.exec(body.scope)?.[1] ?? '';
+  return { accessToken: body.access_token, customerId };
 }

@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { FaultSchedule } from '../../../../testkit/src/peers/faults.js';
+import { FaultSchedule } from '@herald/testkit';
 
 /**
  * A loopback HTTP proxy in front of fauxqs that injects the faults fauxqs cannot produce: AWS error

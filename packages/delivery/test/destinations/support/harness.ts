@@ -1,5 +1,5 @@
 import type { Destination, DestinationType, Format } from '@herald/model';
-import type { PeerFault } from '../../../../testkit/src/peers/faults.js';
+import type { PeerFault } from '@herald/testkit';
 import type { DestinationEnvironmentOptions, EncodeContext } from '../../../src/index.js';
 
 /** What a consumer of the destination would receive: the delivered JSON document plus binding metadata. */
@@ -18,6 +18,8 @@ export interface DestinationHarness {
   readonly type: DestinationType;
   /** Formats the destination accepts (Event Grid: CloudEvents only). */
   readonly formats: readonly Format[];
+  /** The vendor's documented entries per request (not the adapter's own idea of it). */
+  readonly vendorMaxBatchEntries: number;
   start(): Promise<void>;
   stop(): Promise<void>;
   envOptions(): DestinationEnvironmentOptions;

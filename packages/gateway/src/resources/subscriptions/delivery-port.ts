@@ -1,23 +1,8 @@
 import type { Destination, Format, SubscriptionHealthStatus } from '@herald/model';
-import type { PagedQueryResponse } from '@herald/store';
+import type { DeliveryStatus, DroppedDeliveryPage, DroppedPaging } from '@herald/delivery';
 
 /** The outcome of a test notification (§4.2 rules 1 and 3). */
 export type TestNotificationOutcome = { delivered: true } | { delivered: false; reason: string; errorClass: string };
-
-export interface DeliveryStatus {
-  pendingCount: number;
-  oldestPendingAgeSeconds: number | null;
-  lastError?: string;
-  lastErrorAt?: string;
-}
-
-export interface DroppedDelivery {
-  id: string;
-  eventId: string;
-  reason: string;
-  droppedAt: string;
-  payload: unknown;
-}
 
 /**
  * What the subscriptions API needs from the delivery side. The gateway depends on this small
@@ -40,6 +25,6 @@ export interface SubscriptionDelivery {
   destinationChanged(projectKey: string, subscriptionId: string): Promise<void>;
   subscriptionDeleted(projectKey: string, subscriptionId: string): Promise<void>;
   deliveryStatus(projectKey: string, subscriptionId: string): Promise<DeliveryStatus>;
-  listDropped(projectKey: string, subscriptionId: string, paging: { limit: number; offset: number }): Promise<PagedQueryResponse<DroppedDelivery>>;
-  replayDropped(projectKey: string, subscriptionId: string, ids: readonly string[] | 'all'): Promise<number>;
+  listDropped(projectKey: string, subscriptionId: string, paging: DroppedPaging): Promise<DroppedDeliveryPage>;
+  replayDropped(projectKey: string, subscriptionId: string, ids: string[] | 'all'): Promise<{ replayed: number }>;
 }

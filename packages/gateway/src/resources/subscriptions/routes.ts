@@ -1,5 +1,5 @@
 import { HEALTH_STATUS_CODES, invalidInput, resourceNotFound } from '@herald/model';
-import { parsePaging, type DocumentStore } from '@herald/store';
+import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ResourceDeps } from '../context.js';
 import { registerVersionedRoutes } from '../versioned-routes.js';
@@ -36,21 +36,23 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: ResourceD
   app.get('/:projectKey/subscriptions/:id/dropped', { config: MANAGE }, async (request) => {
     const subscription = await existing(deps.documents, request);
     const query = request.query as Record<string, string | undefined>;
-    const paging = parsePaging({ limit: query.limit, offset: query.offset, withTotal: undefined });
-    return delivery.listDropped((request.params as Params).projectKey, subscription.id, paging);
+    return delivery.listDropped((request.params as Params).projectKey, subscription.id, {
+      ...(query.limit === undefined ? {} : { limit: query.limit }),
+      ...(query.offset === undefined ? {} : { offset: query.offset }),
+      ...(query.withTotal === undefined ? {} : { withTotal: query.withTotal }),
+    });
   });
 
   app.post('/:projectKey/subscriptions/:id/dropped/replay', { config: MANAGE }, async (request) => {
     const subscription = await existing(deps.documents, request);
     const body = (request.body ?? {}) as { ids?: unknown };
-    let ids: readonly string[] | 'all' = 'all';
+    let ids: string[] | 'all' = 'all';
     if (body.ids !== undefined) {
       if (!Array.isArray(body.ids) || body.ids.length > 500 || !body.ids.every((id) => typeof id === 'string')) {
         throw invalidInput("'ids' must be an array of at most 500 dropped-delivery ids (omit it to replay all).", { field: 'ids' });
       }
       ids = body.ids as string[];
     }
-    const replayed = await delivery.replayDropped((request.params as Params).projectKey, subscription.id, ids);
-    return { replayed };
+    return delivery.replayDropped((request.params as Params).projectKey, subscription.id, ids);
   });
 }

@@ -1,6 +1,5 @@
-import { startFauxqs, type FauxqsServer } from 'fauxqs';
 import type { Destination, Format } from '@herald/model';
-import type { PeerFault } from '../../../../../testkit/src/peers/faults.js';
+import { startSqsPeer, type PeerFault, type SqsPeer } from '@herald/testkit';
 import { startAwsFaultProxy, type AwsFaultProxy } from '../aws-fault-proxy.js';
 import type { Arrival, DestinationHarness } from '../harness.js';
 
@@ -9,10 +8,10 @@ const REGION = 'us-east-1';
 /** fauxqs does not check credentials; bad credentials are the fault proxy's `bad-credentials`. */
 const CREDENTIALS = { accessKey: 'AKIAHERALDTEST000001', accessSecret: 'herald-test-secret-key' };
 
-/** fauxqs (SQS and SNS) behind a loopback fault proxy; the SDK's endpoint is the proxy. */
+/** fauxqs (the testkit's SQS/SNS peer) behind a loopback fault proxy; the SDK's endpoint is the proxy. */
 abstract class FauxqsHarness {
   readonly formats = BOTH_FORMATS;
-  protected fauxqs!: FauxqsServer;
+  protected peer!: SqsPeer;
   protected proxy!: AwsFaultProxy;
   protected counter = 0;
   protected sinkQueue = '';
@@ -20,18 +19,18 @@ abstract class FauxqsHarness {
   constructor(private readonly protocol: 'json' | 'query') {}
 
   async start(): Promise<void> {
-    this.fauxqs = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false, defaultRegion: REGION });
-    this.proxy = await startAwsFaultProxy(`http://127.0.0.1:${this.fauxqs.port}`, this.protocol);
+    this.peer = await startSqsPeer({ region: REGION });
+    this.proxy = await startAwsFaultProxy(this.peer.endpoint, this.protocol);
   }
 
   async stop(): Promise<void> {
     await this.proxy.stop();
-    await this.fauxqs.stop();
+    await this.peer.stop();
   }
 
   arrivals(): Promise<Arrival[]> {
     // fauxqs stores a message before it answers, so what was acknowledged is already there.
-    const queue = this.fauxqs.inspectQueue(this.sinkQueue);
+    const queue = this.peer.fauxqs.inspectQueue(this.sinkQueue);
     const messages = [...(queue?.messages.ready ?? []), ...(queue?.messages.delayed ?? [])];
     return Promise.resolve(
       messages.map((message) => ({ document: JSON.parse(message.body) as unknown, meta: { attributes: message.messageAttributes } })),
@@ -66,6 +65,8 @@ abstract class FauxqsHarness {
 
 export class SqsHarness extends FauxqsHarness implements DestinationHarness {
   readonly type = 'SQS';
+  /** SendMessageBatch: 10 entries. */
+  readonly vendorMaxBatchEntries = 10;
 
   constructor() {
     super('json');
@@ -82,15 +83,12 @@ export class SqsHarness extends FauxqsHarness implements DestinationHarness {
   freshDestination(): Destination {
     this.resetCounters();
     this.sinkQueue = `herald-sqs-${++this.counter}`;
-    const { queueUrl } = this.fauxqs.createQueue(this.sinkQueue, {
-      region: REGION,
-      attributes: { MaximumMessageSize: '262144' },
-    });
+    const queueUrl = this.peer.createQueue(this.sinkQueue);
     return { type: 'SQS', queueUrl, region: REGION, ...CREDENTIALS };
   }
 
   unknownEntity(destination: Destination): Destination {
-    this.fauxqs.deleteQueue(this.sinkQueue, { region: REGION });
+    this.peer.fauxqs.deleteQueue(this.sinkQueue, { region: REGION });
     return destination;
   }
 
@@ -98,28 +96,12 @@ export class SqsHarness extends FauxqsHarness implements DestinationHarness {
   invalidNativeMessage(): unknown {
     return { body: 'not allowed: \u0000' };
   }
-
-  /** A FIFO queue, for the §2.4 verify check. */
-  fifoDestination(): Destination {
-    const { queueUrl } = this.fauxqs.createQueue(`herald-fifo-${++this.counter}.fifo`, {
-      region: REGION,
-      attributes: { FifoQueue: 'true' },
-    });
-    return { type: 'SQS', queueUrl, region: REGION, ...CREDENTIALS };
-  }
-
-  /** A queue with a non-default maximum message size, for the §2.4 verify check. */
-  smallQueueDestination(): Destination {
-    const { queueUrl } = this.fauxqs.createQueue(`herald-small-${++this.counter}`, {
-      region: REGION,
-      attributes: { MaximumMessageSize: '1024' },
-    });
-    return { type: 'SQS', queueUrl, region: REGION, ...CREDENTIALS };
-  }
 }
 
 export class SnsHarness extends FauxqsHarness implements DestinationHarness {
   readonly type = 'SNS';
+  /** PublishBatch: 10 entries (fauxqs accepts 11, AWS does not: sdk-facts.md). */
+  readonly vendorMaxBatchEntries = 10;
   private topic = '';
 
   constructor() {
@@ -138,15 +120,14 @@ export class SnsHarness extends FauxqsHarness implements DestinationHarness {
     this.resetCounters();
     this.topic = `herald-sns-${++this.counter}`;
     this.sinkQueue = `${this.topic}-sink`;
-    const { topicArn } = this.fauxqs.createTopic(this.topic, { region: REGION });
-    this.fauxqs.createQueue(this.sinkQueue, { region: REGION });
+    const topicArn = this.peer.createTopic(this.topic);
     // Raw delivery: the sink queue holds exactly what was published, without the SNS envelope.
-    this.fauxqs.subscribe({ topic: this.topic, queue: this.sinkQueue, region: REGION, attributes: { RawMessageDelivery: 'true' } });
+    this.peer.subscribeQueue(topicArn, this.peer.createQueue(this.sinkQueue), { raw: true });
     return { type: 'SNS', topicArn, ...CREDENTIALS };
   }
 
   unknownEntity(destination: Destination): Destination {
-    this.fauxqs.deleteTopic(this.topic, { region: REGION });
+    this.peer.fauxqs.deleteTopic(this.topic, { region: REGION });
     return destination;
   }
 }

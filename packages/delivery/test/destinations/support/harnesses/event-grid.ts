@@ -1,10 +1,12 @@
 import type { Destination, Format } from '@herald/model';
-import type { PeerFault } from '../../../../../testkit/src/peers/faults.js';
-import { startEventGridPeer, type EventGridPeer } from '../../../../../testkit/src/peers/event-grid/index.js';
+import type { PeerFault } from '@herald/testkit';
+import { startEventGridPeer, type EventGridPeer } from '@herald/testkit';
 import type { Arrival, DestinationHarness } from '../harness.js';
 
 export class EventGridHarness implements DestinationHarness {
   readonly type = 'EventGrid';
+  /** Bounded by 1 MB per request, not by count. */
+  readonly vendorMaxBatchEntries = Number.POSITIVE_INFINITY;
   /** §2.4: Event Grid takes CloudEvents only. */
   readonly formats: readonly Format[] = [{ type: 'CloudEvents', cloudEventsVersion: '1.0' }];
   private peer!: EventGridPeer;

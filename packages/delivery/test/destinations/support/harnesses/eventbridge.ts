@@ -1,6 +1,6 @@
 import type { Destination, Format } from '@herald/model';
-import type { PeerFault } from '../../../../../testkit/src/peers/faults.js';
-import { startEventBridgePeer, type EventBridgePeer } from '../../../../../testkit/src/peers/eventbridge/index.js';
+import type { PeerFault } from '@herald/testkit';
+import { startEventBridgePeer, type EventBridgePeer } from '@herald/testkit';
 import { DEFAULT_PARTNER_NAME, partnerEventSourceName, type EncodeContext } from '../../../../src/index.js';
 import { PROJECT_KEY } from '../payloads.js';
 import type { Arrival, DestinationHarness } from '../harness.js';
@@ -9,6 +9,8 @@ const HERALD_ACCESS_KEY_ID = 'AKIAHERALDPARTNER001';
 
 export class EventBridgeHarness implements DestinationHarness {
   readonly type = 'EventBridge';
+  /** PutPartnerEvents: 20 entries. */
+  readonly vendorMaxBatchEntries = 20;
   readonly formats: readonly Format[] = [{ type: 'Platform' }, { type: 'CloudEvents', cloudEventsVersion: '1.0' }];
   private peer!: EventBridgePeer;
   private source = '';

@@ -1,10 +1,12 @@
 import type { Destination, Format } from '@herald/model';
-import type { PeerFault } from '../../../../../testkit/src/peers/faults.js';
-import { startPubSubPeer, type PubSubPeer } from '../../../../../testkit/src/peers/pubsub/index.js';
+import type { PeerFault } from '@herald/testkit';
+import { startPubSubPeer, type PubSubPeer } from '@herald/testkit';
 import type { Arrival, DestinationHarness } from '../harness.js';
 
 export class PubSubHarness implements DestinationHarness {
   readonly type = 'ProviderCPubSub';
+  /** Publish: 1,000 messages. */
+  readonly vendorMaxBatchEntries = 1_000;
   readonly formats: readonly Format[] = [{ type: 'Platform' }, { type: 'CloudEvents', cloudEventsVersion: '1.0' }];
   private peer!: PubSubPeer;
   private topic = '';

@@ -1,10 +1,12 @@
 import type { Destination, Format } from '@herald/model';
-import type { PeerFault } from '../../../../../testkit/src/peers/faults.js';
-import { startServiceBusPeer, type ServiceBusPeer } from '../../../../../testkit/src/peers/service-bus/index.js';
+import type { PeerFault } from '@herald/testkit';
+import { startServiceBusPeer, type ServiceBusPeer } from '@herald/testkit';
 import type { Arrival, DestinationHarness } from '../harness.js';
 
 export class ServiceBusHarness implements DestinationHarness {
   readonly type = 'ProviderBServiceBus';
+  /** Bounded by bytes (the link's max message size), not by count. */
+  readonly vendorMaxBatchEntries = Number.POSITIVE_INFINITY;
   readonly formats: readonly Format[] = [{ type: 'Platform' }, { type: 'CloudEvents', cloudEventsVersion: '1.0' }];
   private peer!: ServiceBusPeer;
   private entity = '';

@@ -1,0 +1,174 @@
+/**
+ * The delivery engine end to end on PostgreSQL: two `herald-delivery` worker processes, one SQS
+ * peer (fauxqs, in this process).
+ *
+ * 1. Raw ceiling: `SendMessageBatch` (10 entries, 8 requests in flight) straight into the peer.
+ * 2. Throughput: a backlog of N change notifications committed to the outbox in one transaction;
+ *    time until all N arrived at the peer (routing + leasing + encoding + sending + recording).
+ *    Target: ≥ 60 % of the raw ceiling.
+ * 3. Latency: resource writes through the DocumentStore at R/s for S seconds; per event, from the
+ *    write's commit to its arrival at the peer. Target: p99 < 50 ms at 500/s.
+ *
+ *   npx tsx packages/delivery/bench/engine-throughput.ts [backlog=20000] [rate=500] [seconds=10]
+ *
+ * Uses DATABASE_URL when it points at PostgreSQL, else starts a throwaway cluster.
+ */
+import type { Subscription } from '@herald/model';
+import { runWithSourceConditions } from './support/with-source-conditions.js';
+
+await runWithSourceConditions(async () => {
+  const { randomUUID } = await import('node:crypto');
+  const { startFauxqs } = await import('fauxqs');
+  const { SQSClient, SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
+  const { DocumentStore, openDatabase, ProjectStore } = await import('@herald/store');
+  const { createIsolatedDatabase, startPostgres } = await import('@herald/testkit');
+  const { spawnWorker } = await import('../test/worker/worker-process.js');
+  const { formatRate, perSecond, printTable } = await import('./support/table.js');
+
+  const BACKLOG = Number(process.argv[2] ?? 20_000);
+  const RATE = Number(process.argv[3] ?? 500);
+  const SECONDS = Number(process.argv[4] ?? 10);
+  const RAW_COUNT = 20_000;
+  const RAW_IN_FLIGHT = 8;
+  const region = 'us-east-1';
+
+  const serverUrl = process.env.DATABASE_URL?.startsWith('postgres') === true ? process.env.DATABASE_URL : undefined;
+  const cluster = serverUrl === undefined ? await startPostgres() : undefined;
+  const isolated = await createIsolatedDatabase(serverUrl ?? cluster!.url);
+  const db = await openDatabase(isolated.url);
+  const fauxqs = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false, messageSpies: { bufferSize: RAW_COUNT + BACKLOG + RATE * SECONDS + 1_000 } });
+  const endpoint = `http://127.0.0.1:${fauxqs.port}`;
+
+  type Spied = ReturnType<typeof fauxqs.spy.getAllMessages>[number];
+  const resourceIdOf = (message: Spied): string | undefined =>
+    message.service === 'sqs' && message.queueName === 'engine' && message.status === 'published'
+      ? (JSON.parse(message.body) as { resource?: { id?: string } }).resource?.id
+      : undefined;
+  /** Resolves when `ids` distinct events (of those given) have arrived at the peer's `engine` queue. */
+  const arrivalOf = (ids: ReadonlySet<string>): Promise<unknown> => {
+    const seen = new Set<string>();
+    return fauxqs.spy.waitForMessage((message) => {
+      const id = resourceIdOf(message as Spied);
+      if (id !== undefined && ids.has(id)) seen.add(id);
+      return seen.size >= ids.size;
+    }, undefined, 600_000);
+  };
+
+  const workers: ReturnType<typeof spawnWorker>[] = [];
+  try {
+    // 1. Raw ceiling of the peer.
+    const rawQueue = fauxqs.createQueue('raw').queueUrl;
+    const raw = new SQSClient({
+      region,
+      endpoint,
+      useQueueUrlAsEndpoint: false,
+      maxAttempts: 1,
+      credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
+    });
+    const body = JSON.stringify({ notificationType: 'ResourceCreated', projectKey: 'bench', resource: { typeId: 'store', id: randomUUID() }, version: 1, modifiedAt: new Date().toISOString() });
+    const rawStart = performance.now();
+    let sent = 0;
+    await Promise.all(
+      Array.from({ length: RAW_IN_FLIGHT }, async () => {
+        while (sent < RAW_COUNT) {
+          sent += 10;
+          const entries = Array.from({ length: 10 }, (_, i) => ({ Id: String(i), MessageBody: body }));
+          await raw.send(new SendMessageBatchCommand({ QueueUrl: rawQueue, Entries: entries }));
+        }
+      }),
+    );
+    const rawRate = perSecond(RAW_COUNT, performance.now() - rawStart);
+    raw.destroy();
+
+    // Project, subscription, workers.
+    const projectKey = 'bench';
+    await new ProjectStore(db).ensure(projectKey);
+    const documents = new DocumentStore(db);
+    const queueUrl = fauxqs.createQueue('engine', { attributes: { MaximumMessageSize: '262144' } }).queueUrl;
+    await documents.create<Subscription>({ projectKey }, 'subscription', {
+      destination: { type: 'SQS', queueUrl, accessKey: 'bench', accessSecret: 'bench', region },
+      messages: [],
+      changes: [{ resourceTypeId: 'store' }],
+      format: { type: 'Platform' },
+      status: 'Healthy',
+    });
+    const env = {
+      DATABASE_URL: isolated.url,
+      HERALD_SQS_ENDPOINT: endpoint,
+      HERALD_DELIVERY_POLL_MS: '10',
+    };
+    workers.push(spawnWorker({ ...env, HERALD_DELIVERY_WORKER_ID: 'bench-1' }), spawnWorker({ ...env, HERALD_DELIVERY_WORKER_ID: 'bench-2' }));
+    await Promise.all(workers.map((worker) => waitUntilHealthy(worker)));
+
+    // 2. Throughput: a committed backlog, drained by both workers.
+    const rows = Array.from({ length: BACKLOG }, () => {
+      const id = randomUUID();
+      return {
+        event_id: randomUUID(),
+        payload: { notificationType: 'ResourceCreated', projectKey, resource: { typeId: 'store', id }, version: 1, modifiedAt: new Date().toISOString() },
+      };
+    });
+    await db.transaction(async (tx) => {
+      for (let from = 0; from < rows.length; from += 2_000) {
+        await tx.query(
+          `INSERT INTO outbox (project_key, event_id, kind, resource_type_id, payload)
+           SELECT $1, r.event_id, 'change', 'store', r.payload FROM jsonb_to_recordset($2::jsonb) AS r(event_id text, payload jsonb)`,
+          [projectKey, JSON.stringify(rows.slice(from, from + 2_000))],
+        );
+      }
+    });
+    const drainStart = performance.now();
+    await arrivalOf(new Set(rows.map((row) => row.payload.resource.id)));
+    const engineRate = perSecond(BACKLOG, performance.now() - drainStart);
+
+    // 3. Latency at RATE events/s through real resource writes.
+    const committedAt = new Map<string, number>();
+    const total = RATE * SECONDS;
+    const start = performance.now();
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < total; i++) {
+      const due = start + (i * 1000) / RATE;
+      const wait = due - performance.now();
+      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
+      writes.push(
+        documents.create<{ id: string; version: number; createdAt: string; lastModifiedAt: string; name: string }>({ projectKey }, 'store', { name: `s${i}` }).then((doc) => {
+          committedAt.set(doc.id, Date.now());
+        }),
+      );
+    }
+    await Promise.all(writes);
+    const achievedRate = perSecond(total, performance.now() - start);
+    await arrivalOf(new Set(committedAt.keys()));
+    // The spy stamps each message with Date.now() as the peer accepts it (the ack follows).
+    const arrivedAt = new Map<string, number>();
+    for (const message of fauxqs.spy.getAllMessages()) {
+      const id = resourceIdOf(message);
+      if (id !== undefined && committedAt.has(id) && !arrivedAt.has(id) && 'timestamp' in message) arrivedAt.set(id, message.timestamp);
+    }
+    const latencies = [...committedAt].map(([id, at]) => Math.max(0, (arrivedAt.get(id) ?? Number.NaN) - at)).sort((a, b) => a - b);
+    const quantile = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? Number.NaN;
+
+    printTable(
+      'Delivery engine on PostgreSQL, 2 worker processes → SQS peer (fauxqs)',
+      ['measure', 'result', 'target'],
+      [
+        ['raw SendMessageBatch ceiling (10/batch, 8 in flight)', `${formatRate(rawRate)} msg/s`, ''],
+        [`engine throughput (backlog of ${formatRate(BACKLOG)})`, `${formatRate(engineRate)} deliveries/s (${Math.round((engineRate / rawRate) * 100)} % of raw)`, '≥ 60 % of raw'],
+        [`latency at ${RATE}/s for ${SECONDS} s (achieved ${formatRate(achievedRate)}/s), commit → arrival`, `p50 ${quantile(0.5).toFixed(1)} ms, p99 ${quantile(0.99).toFixed(1)} ms, max ${quantile(1).toFixed(1)} ms`, 'p99 < 50 ms'],
+      ],
+    );
+  } finally {
+    for (const worker of workers) worker.child.kill('SIGTERM');
+    await Promise.all(workers.map((worker) => worker.exited));
+    await fauxqs.stop();
+    await db.close();
+    await isolated.drop();
+    await cluster?.stop();
+  }
+
+  async function waitUntilHealthy(worker: ReturnType<typeof spawnWorker>): Promise<void> {
+    const { port } = await worker.ready;
+    const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+    if (response.status !== 200) throw new Error(`worker unhealthy: ${response.status}`);
+  }
+});

@@ -1,0 +1,46 @@
+import {
+  DeliveryAdmin,
+  maskDestinationSecrets,
+  normalizeDestination,
+  openDestination,
+  sealDestination,
+  sendTestNotification,
+  validateFormat,
+  type DestinationPool,
+  type SecretBox,
+} from '@herald/delivery';
+import type { Clock } from '@herald/model';
+import type { SubscriptionDelivery } from '../resources/subscriptions/delivery-port.js';
+
+/** Bounds the test notification of a create or `changeDestination` request (§4.2). */
+const TEST_NOTIFICATION_TIMEOUT_MS = 10_000;
+
+/** The subscriptions API's view of delivery: the adapters' pool, the engine's admin, the secret box. */
+export function subscriptionDelivery(pool: DestinationPool, admin: DeliveryAdmin, secrets: SecretBox, clock: Clock): SubscriptionDelivery {
+  return {
+    normalizeDestination,
+    validateFormat: (input, destination) => validateFormat(input, destination.type),
+    maskDestination: maskDestinationSecrets,
+    sealDestination: (destination) => sealDestination(destination, secrets),
+    openDestination: (destination) => openDestination(destination, secrets),
+    async sendTestNotification(destination, format, context) {
+      const outcome = await sendTestNotification(pool, destination, format, {
+        ...context,
+        clock,
+        timeoutMs: TEST_NOTIFICATION_TIMEOUT_MS,
+      });
+      if (outcome.status === 'delivered') return { delivered: true };
+      return { delivered: false, reason: `${outcome.failure.code}: ${outcome.failure.message}`, errorClass: outcome.failure.class };
+    },
+    health: (projectKey, id) => admin.getHealth(projectKey, id),
+    async destinationChanged(projectKey, id) {
+      await admin.markDestinationChanged(projectKey, id);
+    },
+    async subscriptionDeleted(projectKey, id) {
+      await admin.forgetSubscription(projectKey, id);
+    },
+    deliveryStatus: (projectKey, id) => admin.deliveryStatus(projectKey, id),
+    listDropped: (projectKey, id, paging) => admin.listDropped(projectKey, id, paging),
+    replayDropped: (projectKey, id, ids) => admin.replayDropped(projectKey, id, ids),
+  };
+}

@@ -1,0 +1,46 @@
+import { ApiError } from '@herald/model';
+import type { AuthContext } from '../auth/types.js';
+import { implies } from '../oauth/scopes.js';
+import { MANAGE_BUSINESS_UNITS, MANAGE_MY_BUSINESS_UNITS, VIEW_BUSINESS_UNITS } from '../resources/business-units/scopes.js';
+
+/**
+ * Every scope that can do something through GraphQL: the route admits a token with any of them
+ * (`config.auth`), then each resolver checks the one it needs.
+ */
+export const GRAPHQL_SCOPES: readonly string[] = [
+  VIEW_BUSINESS_UNITS,
+  MANAGE_BUSINESS_UNITS,
+  MANAGE_MY_BUSINESS_UNITS,
+  'manage_orders',
+  'manage_my_orders',
+  'view_project_settings',
+  'manage_project_settings',
+];
+
+export function insufficientScope(scope: string, projectKey: string): ApiError {
+  return new ApiError(403, {
+    code: 'InsufficientScope',
+    message: `Insufficient scope: ${scope}:${projectKey} is needed for this field.`,
+    scope,
+  });
+}
+
+/** The resolver's scope, with the same implications as REST (`manage_project`, `manage_X` ⇒ `view_X`). */
+export function requireScope(auth: AuthContext, scope: string): void {
+  if (!implies(auth.scopes, scope)) throw insufficientScope(scope, auth.projectKey);
+}
+
+export function hasScope(auth: AuthContext, scope: string): boolean {
+  return implies(auth.scopes, scope);
+}
+
+/** The My operations act for the token's customer (password flow, §5.3). */
+export function requireCustomer(auth: AuthContext): string {
+  if (auth.customerId === undefined) {
+    throw new ApiError(403, {
+      code: 'InsufficientScope',
+      message: 'This field acts for a customer: use a customer token (password flow).',
+    });
+  }
+  return auth.customerId;
+}

@@ -1,0 +1,47 @@
+import type { DocumentStore, Project } from '@herald/store';
+import type { FastifyBaseLogger } from 'fastify';
+import type { AuthContext } from '../auth/types.js';
+import type { BusinessUnit } from '../resources/business-units/business-unit.js';
+import type { BusinessUnitService } from '../resources/business-units/service.js';
+import type { RequestContext } from '../resources/context.js';
+import type { Customer } from '../resources/customers/customer.js';
+import type { Store } from '../resources/stores/store.js';
+import type { UpdateAction } from '../resources/update-actions.js';
+import { BatchLoader, byId, byKey } from './loaders.js';
+
+/** Project settings as GraphQL changes them: the same path as `POST /{projectKey}` (§4.3). */
+export interface ProjectSettings {
+  update(ctx: RequestContext, version: number, actions: readonly UpdateAction[]): Promise<Project>;
+}
+
+/** The services the resolvers call (the same ones REST calls). */
+export interface GraphQLServices {
+  documents: DocumentStore;
+  businessUnits: BusinessUnitService;
+  projectSettings: ProjectSettings;
+}
+
+export interface Loaders {
+  businessUnitByKey: BatchLoader<BusinessUnit>;
+  storeByKey: BatchLoader<Store>;
+  customerById: BatchLoader<Customer>;
+}
+
+/** What every resolver receives as its context. */
+export interface GraphQLContext {
+  auth: AuthContext;
+  projectKey: string;
+  /** The request as the resource services know it (project, initiator, reference loading). */
+  request: RequestContext;
+  services: GraphQLServices;
+  loaders: Loaders;
+  log: FastifyBaseLogger;
+}
+
+export function createLoaders(documents: DocumentStore, projectKey: string): Loaders {
+  return {
+    businessUnitByKey: new BatchLoader(byKey<BusinessUnit>(documents, projectKey, 'business-unit')),
+    storeByKey: new BatchLoader(byKey<Store>(documents, projectKey, 'store')),
+    customerById: new BatchLoader(byId<Customer>(documents, projectKey, 'customer')),
+  };
+}

@@ -1,0 +1,117 @@
+import { invalidInput } from '@herald/model';
+import type { Locator } from '@herald/store';
+import type { UpdateAction } from '../resources/update-actions.js';
+
+/**
+ * GraphQL inputs turned into what the REST API receives, so both reach the same service:
+ * `{changeName: {name}}` becomes `{action: 'changeName', name}`, custom field values (JSON-encoded
+ * strings in GraphQL) become JSON values, `CustomFieldsDraft` becomes `{type, fields: {…}}`.
+ */
+
+export type InputObject = Readonly<Record<string, unknown>>;
+
+function isObject(value: unknown): value is InputObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** §4.3: "an input object with exactly one member set". */
+function singleMember(input: InputObject, path: string): [string, InputObject] {
+  const set = Object.entries(input).filter(([, value]) => value !== undefined && value !== null);
+  const [first, ...rest] = set;
+  if (first === undefined || rest.length > 0) {
+    throw invalidInput(`${path} must set exactly one member (it sets ${set.length === 0 ? 'none' : set.map(([name]) => name).join(', ')}).`, {
+      field: path,
+    });
+  }
+  const [member, fields] = first;
+  if (!isObject(fields)) throw invalidInput(`${path}.${member} must be an input object.`, { field: `${path}.${member}` });
+  return [member, fields];
+}
+
+/** A custom field value as GraphQL sends it: JSON text. Absent or null stays absent (removes). */
+function decodeJson(value: unknown, field: string): unknown {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== 'string') throw invalidInput(`'${field}' must be a JSON-encoded string.`, { field });
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    throw invalidInput(`'${field}' must be JSON-encoded (a string value keeps its quotes: "\\"text\\"").`, { field, invalidValue: value });
+  }
+}
+
+function customFieldValues(fields: unknown, path: string): Record<string, unknown> | undefined {
+  if (fields === undefined || fields === null) return undefined;
+  if (!Array.isArray(fields)) throw invalidInput(`'${path}' must be a list of {name, value}.`, { field: path });
+  const values: Record<string, unknown> = {};
+  for (const entry of fields as unknown[]) {
+    if (!isObject(entry) || typeof entry.name !== 'string') throw invalidInput(`'${path}' must be a list of {name, value}.`, { field: path });
+    values[entry.name] = decodeJson(entry.value, `${path}.${entry.name}`);
+  }
+  return values;
+}
+
+/** `type`, `typeId` or `typeKey` (at most one) as a REST ResourceIdentifier; none means "no type". */
+function typeIdentifier(input: InputObject, path: string): unknown {
+  const given = [input.type, input.typeId, input.typeKey].filter((value) => value !== undefined && value !== null);
+  if (given.length > 1) throw invalidInput(`${path}: give the Type by one of type, typeId and typeKey.`, { field: path });
+  if (input.type !== undefined && input.type !== null) return input.type;
+  if (typeof input.typeId === 'string') return { typeId: 'type', id: input.typeId };
+  if (typeof input.typeKey === 'string') return { typeId: 'type', key: input.typeKey };
+  return undefined;
+}
+
+/** CustomFieldsDraft → REST `{type, fields}`. */
+function customDraft(value: unknown, path: string): unknown {
+  if (!isObject(value)) return value;
+  return { type: typeIdentifier(value, path), fields: customFieldValues(value.fields, `${path}.fields`) ?? {} };
+}
+
+function address(value: unknown, path: string): unknown {
+  if (!isObject(value)) return value;
+  const { custom, ...rest } = value;
+  return custom === undefined || custom === null ? rest : { ...rest, custom: customDraft(custom, `${path}.custom`) };
+}
+
+/** The REST fields of one member, from its GraphQL input. */
+function restFields(member: string, input: InputObject, path: string): InputObject {
+  switch (member) {
+    case 'setCustomType':
+    case 'setAddressCustomType': {
+      const { type: _type, typeId: _typeId, typeKey: _typeKey, fields, ...rest } = input;
+      return { ...rest, type: typeIdentifier(input, path), fields: customFieldValues(fields, `${path}.fields`) };
+    }
+    case 'setCustomField':
+    case 'setAddressCustomField':
+      return { ...input, value: decodeJson(input.value, `${path}.value`) };
+    case 'addAddress':
+    case 'changeAddress':
+      return { ...input, address: address(input.address, `${path}.address`) };
+    default:
+      return input;
+  }
+}
+
+/** A list of GraphQL update-action inputs as REST update actions. */
+export function restActions(inputs: readonly InputObject[]): UpdateAction[] {
+  return inputs.map((input, index) => {
+    const path = `actions[${index}]`;
+    const [member, fields] = singleMember(input, path);
+    return { ...restFields(member, fields, `${path}.${member}`), action: member };
+  });
+}
+
+/** BusinessUnitDraft / MyBusinessUnitDraft as the REST draft. */
+export function restBusinessUnitDraft(draft: InputObject): InputObject {
+  const converted: Record<string, unknown> = { ...draft };
+  if (Array.isArray(draft.addresses)) converted.addresses = (draft.addresses as unknown[]).map((item, index) => address(item, `draft.addresses[${index}]`));
+  if (draft.custom !== undefined && draft.custom !== null) converted.custom = customDraft(draft.custom, 'draft.custom');
+  return converted;
+}
+
+/** §4.3 `id` and `key` arguments: exactly one of them selects the resource. */
+export function locatorOf(args: { id?: string | null; key?: string | null }): Locator {
+  const hasId = typeof args.id === 'string';
+  const hasKey = typeof args.key === 'string';
+  if (hasId === hasKey) throw invalidInput("Give exactly one of 'id' and 'key'.", { field: hasId ? 'key' : 'id' });
+  return hasId ? { id: args.id as string } : { key: args.key as string };
+}

@@ -1,0 +1,140 @@
+import type { DocumentStore } from '@herald/store';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { GraphQLError, parse, validate, type GraphQLFormattedError, type GraphQLSchema } from 'graphql';
+import mercurius from 'mercurius';
+import type { HeraldConfig } from '../config/config.js';
+import type { BusinessUnitService } from '../resources/business-units/service.js';
+import { requestContext } from '../resources/context.js';
+import { GRAPHQL_SCOPES } from './access.js';
+import { createLoaders, type GraphQLContext, type ProjectSettings } from './context.js';
+import { formatError, requestError } from './errors.js';
+import { graphiqlPage } from './graphiql.js';
+import { resolvers } from './resolvers/index.js';
+import { typeDefs } from './schema/index.js';
+
+export interface GraphqlDeps {
+  documents: DocumentStore;
+  businessUnits: BusinessUnitService;
+  projectSettings: ProjectSettings;
+}
+
+export interface GraphqlOptions {
+  /** `development` serves the GraphiQL page; introspection is on in every mode. */
+  mode: HeraldConfig['mode'];
+  /** The project the GraphiQL page opens first. */
+  defaultProjectKey: string;
+}
+
+/** Deep queries (ancestors of parents of …) are bounded; the tree itself is a handful of levels. */
+const MAX_QUERY_DEPTH = 12;
+
+interface GraphQLRequestBody {
+  query: string;
+  variables?: Record<string, unknown>;
+  operationName?: string;
+}
+
+/** A GraphQL-over-HTTP POST body; anything else is a 400 in the GraphQL error shape. */
+function requestBody(body: unknown): GraphQLRequestBody | string {
+  if (Array.isArray(body)) return 'Batched GraphQL requests are not supported; send one {query, variables, operationName} object.';
+  if (typeof body !== 'object' || body === null) return "The body must be a JSON object with a 'query' string.";
+  const { query, variables, operationName } = body as Record<string, unknown>;
+  if (typeof query !== 'string' || query.trim() === '') return "The body must have a non-empty 'query' string.";
+  if (variables !== undefined && variables !== null && (typeof variables !== 'object' || Array.isArray(variables))) {
+    return "'variables' must be a JSON object.";
+  }
+  if (operationName !== undefined && operationName !== null && typeof operationName !== 'string') return "'operationName' must be a string.";
+  return {
+    query,
+    ...(variables === undefined || variables === null ? {} : { variables: variables as Record<string, unknown> }),
+    ...(typeof operationName === 'string' ? { operationName } : {}),
+  };
+}
+
+interface MercuriusValidationError {
+  code: 'MER_ERR_GQL_VALIDATION';
+  errors: ReadonlyArray<Error & { code?: string }>;
+}
+
+function isMercuriusValidationError(error: unknown): error is MercuriusValidationError {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'MER_ERR_GQL_VALIDATION' && Array.isArray((error as { errors?: unknown }).errors);
+}
+
+/**
+ * Why mercurius refused to execute a document, as an error code: it reports syntax errors,
+ * validation errors, the depth limit and variable coercion alike, so parse and validate again
+ * (only on this error path) to tell them apart.
+ */
+function refusalCode(query: string, schema: GraphQLSchema, error: MercuriusValidationError): string {
+  try {
+    if (validate(schema, parse(query)).length > 0) return 'GraphQLValidationError';
+  } catch {
+    return 'GraphQLSyntaxError';
+  }
+  if (error.errors.some((cause) => cause.code === 'MER_ERR_GQL_QUERY_DEPTH')) return 'QueryDepthExceeded';
+  return 'InvalidInput';
+}
+
+function refusal(query: string, schema: GraphQLSchema, error: MercuriusValidationError): { errors: GraphQLFormattedError[] } {
+  const code = refusalCode(query, schema, error);
+  return {
+    errors: error.errors.map((cause) => {
+      const located = cause instanceof GraphQLError && cause.locations !== undefined ? { locations: cause.locations } : {};
+      return { message: cause.message, ...located, extensions: { code } };
+    }),
+  };
+}
+
+/**
+ * `POST /{projectKey}/graphql` (§4.3): mercurius executes Herald's schema; the route is Herald's
+ * own so it declares its scopes like every route and shapes every answer:
+ * - executed requests answer 200 with `data` and, per failed field, a GraphQL error whose
+ *   `extensions.code` is the REST error code (see errors.ts);
+ * - documents that cannot run (syntax, validation, variables, depth) and bodies that are no
+ *   GraphQL request answer 400 in the GraphQL error shape;
+ * - authentication and HTTP-level failures (401, 403 without any GraphQL scope, bad JSON) answer
+ *   like every other endpoint, before GraphQL is involved.
+ */
+export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps, options: GraphqlOptions): void {
+  void app.register(async (scope) => {
+    await scope.register(mercurius, {
+      schema: typeDefs,
+      resolvers,
+      routes: false,
+      graphiql: false,
+      queryDepth: MAX_QUERY_DEPTH,
+      errorFormatter: (execution, context) => ({
+        statusCode: 200,
+        response: { data: execution.data ?? null, errors: execution.errors.map((error) => formatError(error, context.reply.log)) },
+      }),
+    });
+
+    scope.post('/:projectKey/graphql', { config: { auth: { anyOf: GRAPHQL_SCOPES } } }, async (request: FastifyRequest, reply: FastifyReply) => {
+      const body = requestBody(request.body);
+      if (typeof body === 'string') return reply.status(400).send(requestError(body));
+      const auth = request.auth;
+      if (auth === undefined) throw new Error('GraphQL route reached without authentication');
+      const ctx = requestContext(request, deps.documents);
+      const context: GraphQLContext = {
+        auth,
+        projectKey: ctx.projectKey,
+        request: ctx,
+        services: deps,
+        loaders: createLoaders(deps.documents, ctx.projectKey),
+        log: request.log,
+      };
+      try {
+        return await reply.graphql(body.query, { ...context }, body.variables, body.operationName);
+      } catch (error) {
+        if (!isMercuriusValidationError(error)) throw error;
+        request.log.info({ code: 'GraphQLRefused' }, 'GraphQL document refused');
+        return reply.status(400).send(refusal(body.query, scope.graphql.schema, error));
+      }
+    });
+  });
+
+  if (options.mode === 'development') {
+    const page = graphiqlPage(options.defaultProjectKey);
+    app.get('/graphiql', { config: { auth: 'public' } }, async (_request, reply) => reply.type('text/html; charset=utf-8').send(page));
+  }
+}

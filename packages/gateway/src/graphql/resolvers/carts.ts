@@ -1,0 +1,78 @@
+import { ApiError, resourceNotFound } from '@herald/model';
+import type { Locator, TransactionReader } from '@herald/store';
+import { readerLookup, requireAssociate } from '../../resources/business-units/associates.js';
+import { cartActions, myCartActions } from '../../resources/carts/actions.js';
+import { buyerOf, type Buyer } from '../../resources/carts/buyer.js';
+import type { Cart } from '../../resources/carts/cart.js';
+import { applyActions, type ActionHandlers } from '../../resources/update-actions.js';
+import { notFoundMessage } from '../../resources/versioned-routes.js';
+import { requireScope } from '../access.js';
+import type { GraphQLContext } from '../context.js';
+import { locatorOf, restActions, type InputObject } from '../inputs.js';
+import type { IdOrKey } from './types.js';
+
+interface UpdateCartArgs extends IdOrKey {
+  version: number;
+  actions: readonly InputObject[];
+}
+
+function ownedBy(cart: Cart, buyer: Buyer): boolean {
+  return 'customerId' in buyer ? cart.customerId === buyer.customerId : cart.anonymousId === buyer.anonymousId;
+}
+
+/**
+ * §1.4: a cart that references a business unit is validated against the acting customer's
+ * associate roles. An anonymous session is nobody's associate.
+ */
+async function checkBusinessUnit(cart: Cart, before: Cart['businessUnit'], buyer: Buyer | undefined, context: GraphQLContext, reader: TransactionReader): Promise<void> {
+  if (cart.businessUnit === undefined || cart.businessUnit.key === before?.key || buyer === undefined) return;
+  if ('anonymousId' in buyer) {
+    throw new ApiError(403, {
+      code: 'AssociateMissingPermission',
+      message: `An anonymous session cannot act for the business unit '${cart.businessUnit.key}'; sign in as one of its associates.`,
+    });
+  }
+  await requireAssociate(readerLookup(reader), context.projectKey, { key: cart.businessUnit.key }, buyer.customerId);
+}
+
+interface CartUpdate {
+  handlers: ActionHandlers<Cart>;
+  /** My Cart: the cart must be this buyer's. */
+  owner?: Buyer;
+  /** Who acts, for the associate check. */
+  actor: Buyer | undefined;
+}
+
+/** The carts module's own action handlers, applied like its REST routes do, in one transaction. */
+async function updateCart(context: GraphQLContext, locator: Locator, version: number, inputs: readonly InputObject[], update: CartUpdate): Promise<Cart> {
+  const actions = restActions(inputs);
+  return context.services.documents.update<Cart>(context.request.write, 'cart', locator, version, async (cart, reader) => {
+    if (update.owner !== undefined && !ownedBy(cart, update.owner)) throw resourceNotFound(notFoundMessage('cart', locator));
+    const before = cart.businessUnit;
+    const messages = await applyActions(update.handlers, cart, actions, { ctx: context.request, reader });
+    await checkBusinessUnit(cart, before, update.actor, context, reader);
+    return { doc: cart, messages };
+  });
+}
+
+/** The token's customer, if it names one: API clients acting for a customer are checked too. */
+function actingCustomer(context: GraphQLContext): Buyer | undefined {
+  return context.auth.customerId === undefined ? undefined : { customerId: context.auth.customerId };
+}
+
+export const cartMutationResolvers = {
+  updateCart(_root: unknown, args: UpdateCartArgs, context: GraphQLContext): Promise<Cart> {
+    requireScope(context.auth, 'manage_orders');
+    return updateCart(context, locatorOf(args), args.version, args.actions, { handlers: cartActions, actor: actingCustomer(context) });
+  },
+
+  /** §4.3 My Cart: the token's buyer's own cart; another's answers like a missing one. */
+  async updateMyCart(_root: unknown, args: UpdateCartArgs & { id: string }, context: GraphQLContext): Promise<Cart> {
+    requireScope(context.auth, 'manage_my_orders');
+    const buyer = buyerOf(context.auth);
+    const locator = { id: args.id };
+    const current = await context.services.documents.get<Cart>(context.projectKey, 'cart', locator);
+    if (current === undefined || !ownedBy(current, buyer)) throw resourceNotFound(notFoundMessage('cart', locator));
+    return updateCart(context, locator, args.version, args.actions, { handlers: myCartActions, owner: buyer, actor: buyer });
+  },
+};

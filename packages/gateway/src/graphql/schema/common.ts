@@ -1,0 +1,155 @@
+/**
+ * Types shared by Herald's GraphQL subset: scalars, references (§2.1), custom fields, addresses,
+ * initiators, and the Store and Customer projections that business units link to. §2.1 names
+ * these nested types without their field lists; the fields here are the ones Herald stores.
+ */
+export const commonTypeDefs = /* GraphQL */ `
+  "A whole number that may exceed 32 bits (versions, totals)."
+  scalar Long
+
+  "An ISO 8601 timestamp in UTC, as stored (e.g. 2025-01-01T00:00:00.000Z)."
+  scalar DateTime
+
+  "Any JSON value (custom field values)."
+  scalar Json
+
+  "§2.1: a reference by id."
+  type Reference {
+    typeId: String!
+    id: String!
+  }
+
+  "§2.1: a reference by key (KeyReference)."
+  type KeyReference {
+    typeId: String!
+    key: String!
+  }
+
+  "§2.1: identifies a resource by id or by key."
+  input ResourceIdentifierInput {
+    typeId: String
+    id: String
+    key: String
+  }
+
+  "Who created or last modified a resource (beta)."
+  type Initiator {
+    isPlatformClient: Boolean
+    clientId: String
+    externalUserId: String
+    anonymousId: String
+    customerRef: Reference
+    associateRef: Reference
+  }
+
+  type RawCustomField {
+    name: String!
+    value: Json!
+  }
+
+  "§2.1 Custom Fields: the Type and the field values."
+  type CustomFieldsType {
+    typeRef: Reference!
+    customFieldsRaw(includeNames: [String!], excludeNames: [String!]): [RawCustomField!]
+  }
+
+  "A custom field value, JSON-encoded: a string value is sent with its JSON quotes."
+  input CustomFieldInput {
+    name: String!
+    value: String!
+  }
+
+  "The Type by typeId, typeKey or type, and the field values."
+  input CustomFieldsDraft {
+    typeId: String
+    typeKey: String
+    type: ResourceIdentifierInput
+    fields: [CustomFieldInput!]
+  }
+
+  type Address {
+    id: String
+    key: String
+    title: String
+    salutation: String
+    firstName: String
+    lastName: String
+    streetName: String
+    streetNumber: String
+    additionalStreetInfo: String
+    postalCode: String
+    city: String
+    region: String
+    state: String
+    country: String!
+    company: String
+    department: String
+    building: String
+    apartment: String
+    pOBox: String
+    phone: String
+    mobile: String
+    email: String
+    fax: String
+    additionalAddressInfo: String
+    externalId: String
+    custom: CustomFieldsType
+  }
+
+  "An address as sent; its id is assigned by Herald."
+  input AddressInput {
+    key: String
+    title: String
+    salutation: String
+    firstName: String
+    lastName: String
+    streetName: String
+    streetNumber: String
+    additionalStreetInfo: String
+    postalCode: String
+    city: String
+    region: String
+    state: String
+    country: String!
+    company: String
+    department: String
+    building: String
+    apartment: String
+    pOBox: String
+    phone: String
+    mobile: String
+    email: String
+    fax: String
+    additionalAddressInfo: String
+    externalId: String
+    custom: CustomFieldsDraft
+  }
+
+  type LocalizedString {
+    locale: String!
+    value: String!
+  }
+
+  type Store {
+    id: String!
+    version: Long!
+    key: String!
+    name(locale: String): String
+    nameAllLocales: [LocalizedString!]
+    languages: [String!]
+    createdAt: DateTime!
+    lastModifiedAt: DateTime!
+  }
+
+  type Customer {
+    id: String!
+    version: Long!
+    key: String
+    email: String!
+    firstName: String
+    lastName: String
+    isEmailVerified: Boolean!
+    createdAt: DateTime!
+    lastModifiedAt: DateTime!
+  }
+`;

@@ -1,0 +1,107 @@
+import { randomBytes } from 'node:crypto';
+import { invalidInput, type BaseResource } from '@herald/model';
+import type { Locator } from '@herald/store';
+import { customFromDraft } from '../custom-fields.js';
+import { optionalKey, optionalString } from '../validation.js';
+import { ADDRESS_TEXT_FIELDS, type BusinessUnit, type BusinessUnitAddress } from './business-unit.js';
+
+export type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;
+
+/** Custom fields of addresses are defined by Types for the resource type id `address`. */
+export const ADDRESS_CUSTOM_FIELDS_TYPE_ID = 'address';
+
+const MAX_ADDRESSES = 100;
+const COUNTRY_CODE = /^[A-Z]{2}$/;
+const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+/** Address ids are Herald's (8 random characters, like the platform's); a client-sent `id` is ignored. */
+function randomAddressId(): string {
+  return [...randomBytes(8)].map((byte) => ID_ALPHABET[byte % ID_ALPHABET.length]).join('');
+}
+
+export function newAddressId(taken: readonly BusinessUnitAddress[]): string {
+  for (;;) {
+    const id = randomAddressId();
+    if (!taken.some((address) => address.id === id)) return id;
+  }
+}
+
+/** An AddressInput validated (unknown fields dropped, `custom` checked against its Type); without an id. */
+export async function addressFromInput(value: unknown, field: string, load: Load): Promise<Omit<BusinessUnitAddress, 'id'>> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    throw invalidInput(`'${field}' must be an Address object with at least a country.`, { field });
+  }
+  const input = value as Record<string, unknown>;
+  if (typeof input.country !== 'string' || !COUNTRY_CODE.test(input.country)) {
+    throw invalidInput(`'${field}.country' must be a two-letter ISO 3166-1 country code such as "DE".`, {
+      field: `${field}.country`,
+      invalidValue: input.country,
+    });
+  }
+  const address: Omit<BusinessUnitAddress, 'id'> = { country: input.country };
+  const key = optionalKey(input.key, `${field}.key`);
+  if (key !== undefined) address.key = key;
+  for (const name of ADDRESS_TEXT_FIELDS) {
+    const text = optionalString(input[name], `${field}.${name}`, 256);
+    if (text !== undefined) address[name] = text;
+  }
+  const custom = await customFromDraft(input.custom, ADDRESS_CUSTOM_FIELDS_TYPE_ID, { load });
+  if (custom !== undefined) address.custom = custom;
+  return address;
+}
+
+/** Address keys identify addresses in update actions (`addressKey`), so they are unique per unit. */
+export function assertUniqueAddressKeys(addresses: readonly BusinessUnitAddress[]): void {
+  const seen = new Set<string>();
+  for (const address of addresses) {
+    if (address.key === undefined) continue;
+    if (seen.has(address.key)) {
+      throw invalidInput(`The business unit already has an address with the key '${address.key}'.`, {
+        field: 'addressKey',
+        invalidValue: address.key,
+      });
+    }
+    seen.add(address.key);
+  }
+  if (addresses.length > MAX_ADDRESSES) throw invalidInput(`A business unit has at most ${MAX_ADDRESSES} addresses.`);
+}
+
+/** An action's `addressId`/`addressKey` (the action itself is passed). */
+export type AddressSelector = Readonly<Record<string, unknown>>;
+
+/** Whether an action names an address at all (`setDefault…Address` without one unsets the default). */
+export function selectsAddress(selector: AddressSelector): boolean {
+  return (selector.addressId !== undefined && selector.addressId !== null) || (selector.addressKey !== undefined && selector.addressKey !== null);
+}
+
+/**
+ * §4.3: `addressId` and `addressKey` are both optional and select an address; exactly one must be
+ * given, and it must name an address of this unit.
+ */
+export function findAddress(unit: BusinessUnit, selector: AddressSelector): BusinessUnitAddress {
+  const { addressId, addressKey } = selector;
+  const byId = addressId !== undefined && addressId !== null;
+  const byKey = addressKey !== undefined && addressKey !== null;
+  if (byId === byKey) {
+    throw invalidInput("Exactly one of 'addressId' and 'addressKey' must select the address.", { field: 'addressId' });
+  }
+  const found = byId
+    ? unit.addresses.find((address) => address.id === addressId)
+    : unit.addresses.find((address) => address.key !== undefined && address.key === addressKey);
+  if (found === undefined) {
+    const what = byId ? `id '${String(addressId)}'` : `key '${String(addressKey)}'`;
+    throw invalidInput(`The business unit '${unit.key}' has no address with the ${what}.`, {
+      field: byId ? 'addressId' : 'addressKey',
+      invalidValue: byId ? addressId : addressKey,
+    });
+  }
+  return found;
+}
+
+export function addressList(value: unknown, field: string): unknown[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.length > MAX_ADDRESSES) {
+    throw invalidInput(`'${field}' must be an array of at most ${MAX_ADDRESSES} addresses.`, { field });
+  }
+  return value;
+}

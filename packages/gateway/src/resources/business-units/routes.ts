@@ -1,0 +1,97 @@
+import { expandReferences, type DocumentStore, type Locator } from '@herald/store';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ProjectRouteAuth } from '../../auth/types.js';
+import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
+import { customerOf } from '../carts/buyer.js';
+import { requestContext } from '../context.js';
+import { parseUpdateBody } from '../update-actions.js';
+import type { BusinessUnit } from './business-unit.js';
+import { MANAGE_BUSINESS_UNITS, MANAGE_MY_BUSINESS_UNITS, VIEW_BUSINESS_UNITS } from './scopes.js';
+import { CLIENT, type Actor, type BusinessUnitService } from './service.js';
+
+type Params = { projectKey: string; id?: string; key?: string };
+type Query = Record<string, string | string[] | undefined>;
+
+type RouteConfig = { auth: ProjectRouteAuth };
+
+const VIEW: RouteConfig = { auth: { anyOf: [VIEW_BUSINESS_UNITS, MANAGE_BUSINESS_UNITS] } };
+const MANAGE: RouteConfig = { auth: { anyOf: [MANAGE_BUSINESS_UNITS] } };
+const MY: RouteConfig = { auth: { anyOf: [MANAGE_MY_BUSINESS_UNITS], me: 'customer' } };
+
+function locatorOf(params: Params): Locator {
+  return params.key !== undefined ? { key: params.key } : { id: params.id ?? '' };
+}
+
+/**
+ * REST for business units, over the same service as GraphQL:
+ * - `/{projectKey}/business-units`: the eight operations of the resource template (query,
+ *   create, get/update/delete by id and by key), with where/var.*, sort, paging and expand.
+ * - `/{projectKey}/me/business-units`: the token's customer's units (query, create, get and
+ *   update by id and by key). No delete: GraphQL has no `deleteMyBusinessUnit` either (§4.3).
+ * Update actions are named as the GraphQL members: `{version, actions: [{action: 'changeName', name}]}`.
+ */
+export function registerBusinessUnitRoutes(app: FastifyInstance, service: BusinessUnitService, documents: DocumentStore): void {
+  const expand = async (request: FastifyRequest, unit: BusinessUnit): Promise<BusinessUnit> => {
+    const paths = repeated(request.query as Query, 'expand');
+    if (paths.length === 0) return unit;
+    const { projectKey } = request.params as Params;
+    return expandReferences(unit, paths, (typeId, ids) => documents.getMany(projectKey, typeId, ids));
+  };
+
+  const routes = [
+    { base: '/:projectKey/business-units', view: VIEW, manage: MANAGE, actor: (): Actor => CLIENT },
+    {
+      base: '/:projectKey/me/business-units',
+      view: MY,
+      manage: MY,
+      actor: (request: FastifyRequest): Actor => ({ kind: 'customer', customerId: customerOf(request.auth) }),
+    },
+  ];
+
+  for (const { base, view, manage, actor } of routes) {
+    app.get(base, { config: view }, async (request) => {
+      const query = request.query as Query;
+      const page = await service.query(
+        (request.params as Params).projectKey,
+        {
+          where: repeated(query, 'where'),
+          vars: predicateVariables(query),
+          sort: repeated(query, 'sort'),
+          limit: single(query, 'limit'),
+          offset: single(query, 'offset'),
+          withTotal: single(query, 'withTotal'),
+        },
+        actor(request),
+      );
+      if (repeated(query, 'expand').length > 0) page.results = await Promise.all(page.results.map((unit) => expand(request, unit)));
+      return page;
+    });
+
+    app.post(base, { config: manage }, async (request, reply) => {
+      const unit = await service.create(requestContext(request, documents), request.body, actor(request));
+      return reply.status(201).send(await expand(request, unit));
+    });
+
+    for (const path of [`${base}/:id`, `${base}/key=:key`]) {
+      app.get(path, { config: view }, async (request) => {
+        const params = request.params as Params;
+        return expand(request, await service.get(params.projectKey, locatorOf(params), actor(request)));
+      });
+
+      app.post(path, { config: manage }, async (request) => {
+        const { version, actions } = parseUpdateBody(request.body);
+        const ctx = requestContext(request, documents);
+        return expand(request, await service.update(ctx, locatorOf(request.params as Params), version, actions, actor(request)));
+      });
+    }
+  }
+
+  for (const path of ['/:projectKey/business-units/:id', '/:projectKey/business-units/key=:key']) {
+    app.delete(path, { config: MANAGE }, async (request) => {
+      const query = request.query as Query;
+      const ctx = requestContext(request, documents);
+      const deleted = await service.delete(ctx, locatorOf(request.params as Params), versionParam(query), booleanParam(query, 'dataErasure', false));
+      return expand(request, deleted);
+    });
+  }
+}

@@ -1,0 +1,136 @@
+import { ApiError, invalidInput, resourceNotFound, type Clock } from '@herald/model';
+import { runPagedQuery, type DocumentStore, type Locator, type PagedQueryResponse, type QueryRequest } from '@herald/store';
+import type { RequestContext } from '../context.js';
+import { applyActions, type UpdateAction } from '../update-actions.js';
+import { notFoundMessage } from '../versioned-routes.js';
+import { businessUnitActions, MY_BUSINESS_UNIT_ACTIONS, myBusinessUnitActions } from './actions.js';
+import { assertAssociate, associateOf } from './associates.js';
+import { BUSINESS_UNIT_TYPE_ID, type BusinessUnit } from './business-unit.js';
+import { businessUnitFromDraft } from './draft.js';
+import { hasChildren, propagateAncestry, sameAncestry, storeInTransaction, type Ancestry } from './hierarchy.js';
+import { myBusinessUnitStatusOnCreation } from './project-settings.js';
+
+/**
+ * Who acts: an API client (`manage_business_units`, `view_business_units`), or a customer through
+ * the My operations (`manage_my_business_units` and a customer token), who sees the units it is
+ * an associate of and changes those where it is an Admin.
+ */
+export type Actor = { kind: 'client' } | { kind: 'customer'; customerId: string };
+
+export const CLIENT: Actor = { kind: 'client' };
+
+export interface BusinessUnitServiceDeps {
+  documents: DocumentStore;
+  /** The gateway's clock: writes that join a transaction (descendants of a moved unit) need it. */
+  clock: Clock;
+}
+
+const MY_ACTIONS: ReadonlySet<string> = new Set(MY_BUSINESS_UNIT_ACTIONS);
+
+function ancestryOf(unit: BusinessUnit): Ancestry {
+  return { ...(unit.parentUnit === undefined ? {} : { parentUnit: unit.parentUnit }), ancestors: unit.ancestors, topLevelUnit: unit.topLevelUnit };
+}
+
+function referenceExists(unit: BusinessUnit): ApiError {
+  return new ApiError(400, {
+    code: 'ReferenceExists',
+    message: `The business unit '${unit.key}' has Divisions; delete or move them first.`,
+    referencedBy: BUSINESS_UNIT_TYPE_ID,
+  });
+}
+
+/**
+ * The one service behind REST (`/business-units`, `/me/business-units`) and GraphQL: drafts,
+ * the update actions, the hierarchy and the associate rules live here, nowhere else.
+ */
+export class BusinessUnitService {
+  constructor(private readonly deps: BusinessUnitServiceDeps) {}
+
+  async find(projectKey: string, locator: Locator, actor: Actor = CLIENT): Promise<BusinessUnit | undefined> {
+    const unit = await this.deps.documents.get<BusinessUnit>(projectKey, BUSINESS_UNIT_TYPE_ID, locator);
+    if (unit === undefined || !visibleTo(unit, actor)) return undefined;
+    return unit;
+  }
+
+  /** A unit the actor may see; a unit a customer is no associate of answers like a missing one. */
+  async get(projectKey: string, locator: Locator, actor: Actor = CLIENT): Promise<BusinessUnit> {
+    const unit = await this.find(projectKey, locator, actor);
+    if (unit === undefined) throw resourceNotFound(notFoundMessage(BUSINESS_UNIT_TYPE_ID, locator));
+    return unit;
+  }
+
+  async query(projectKey: string, request: QueryRequest, actor: Actor = CLIENT): Promise<PagedQueryResponse<BusinessUnit>> {
+    const { documents } = this.deps;
+    if (actor.kind === 'client') return documents.query<BusinessUnit>(projectKey, BUSINESS_UNIT_TYPE_ID, request);
+    // A customer's units: those whose associates contain the customer (bound JSON, never inlined).
+    return runPagedQuery<BusinessUnit>(
+      documents.db,
+      'resources',
+      ['r.project_key = $1', 'r.type_id = $2', "r.doc->'associates' @> $3::jsonb"],
+      [projectKey, BUSINESS_UNIT_TYPE_ID, JSON.stringify([{ customer: { id: actor.customerId } }])],
+      request,
+    );
+  }
+
+  /** BusinessUnitDraft (clients, status Active) or MyBusinessUnitDraft (the project's status on creation, §3.2). */
+  async create(ctx: RequestContext, draft: unknown, actor: Actor = CLIENT): Promise<BusinessUnit> {
+    const status = actor.kind === 'client' ? 'Active' : myBusinessUnitStatusOnCreation(ctx.project);
+    const fields = await businessUnitFromDraft(draft, ctx, actor, status);
+    return this.deps.documents.create<BusinessUnit>(ctx.write, BUSINESS_UNIT_TYPE_ID, fields, (businessUnit) => [
+      { type: 'BusinessUnitCreated', businessUnit },
+    ]);
+  }
+
+  /**
+   * Applies update actions (all or none, §4.4.8). A customer must be an Admin associate and may
+   * use the 18 My actions only. When the unit moved, its descendants follow in the same
+   * transaction.
+   */
+  async update(ctx: RequestContext, locator: Locator, version: number, actions: readonly UpdateAction[], actor: Actor = CLIENT): Promise<BusinessUnit> {
+    const { documents, clock } = this.deps;
+    if (actor.kind === 'customer') {
+      const refused = actions.find((action) => !MY_ACTIONS.has(action.action));
+      if (refused !== undefined) {
+        throw invalidInput(`The update action '${refused.action}' is not available to the My business unit operations (§4.3).`, {
+          action: refused.action,
+        });
+      }
+      // Visibility and role first, so neither a 409 nor a 400 tells an outsider anything.
+      assertAssociate(await this.get(ctx.projectKey, locator, actor), actor.customerId, 'Admin');
+    }
+    const handlers = actor.kind === 'client' ? businessUnitActions : myBusinessUnitActions;
+    return documents.update<BusinessUnit>(ctx.write, BUSINESS_UNIT_TYPE_ID, locator, version, async (current, reader) => {
+      if (actor.kind === 'customer') {
+        if (!visibleTo(current, actor)) throw resourceNotFound(notFoundMessage(BUSINESS_UNIT_TYPE_ID, locator));
+        assertAssociate(current, actor.customerId, 'Admin');
+      }
+      const before = ancestryOf(current);
+      const messages = await applyActions(handlers, current, actions, { ctx, reader });
+      if (!sameAncestry(before, ancestryOf(current))) {
+        await propagateAncestry(storeInTransaction(reader.tx, documents.db.driver, clock), ctx.write, current);
+      }
+      return { doc: current, messages };
+    });
+  }
+
+  /** Deletes a unit without Divisions; `dataErasure` also erases its messages (§4.4.9). */
+  async delete(ctx: RequestContext, locator: Locator, version: number, dataErasure: boolean): Promise<BusinessUnit> {
+    const { documents, clock } = this.deps;
+    return documents.db.transaction(async (tx) => {
+      const store = storeInTransaction(tx, documents.db.driver, clock);
+      const unit = await store.get<BusinessUnit>(ctx.projectKey, BUSINESS_UNIT_TYPE_ID, locator);
+      // A wrong version answers 409 from the delete itself, before anything about children.
+      if (unit !== undefined && unit.version === version && (await hasChildren(store, ctx.projectKey, unit))) {
+        throw referenceExists(unit);
+      }
+      return store.delete<BusinessUnit>(ctx.write, BUSINESS_UNIT_TYPE_ID, locator, version, {
+        dataErasure,
+        messages: () => [{ type: 'BusinessUnitDeleted' }],
+      });
+    });
+  }
+}
+
+function visibleTo(unit: BusinessUnit, actor: Actor): boolean {
+  return actor.kind === 'client' || associateOf(unit, actor.customerId) !== undefined;
+}
