@@ -19,3 +19,4 @@ export * from './format/delivery-id.js';
 export * from './format/payload-not-included.js';
 export * from './format/validate.js';
 export * from './secrets/index.js';
+export * from './engine/index.js';

@@ -93,7 +93,7 @@ export class Maintenance {
   async purgeExpiredDrops(): Promise<number> {
     const { db, clock, policy } = this.deps;
     const cutoff = new Date(clock.now().getTime() - policy.droppedRetentionMs);
-    const purged = await db.query('DELETE FROM dropped_deliveries WHERE dropped_at < $1', [cutoff]);
+    const purged = await db.query('DELETE FROM dropped_deliveries WHERE dropped_at <= $1', [cutoff]);
     await db.query(
       `DELETE FROM subscription_health h WHERE NOT EXISTS (
          SELECT 1 FROM resources r WHERE r.project_key = h.project_key AND r.type_id = 'subscription' AND r.id = h.subscription_id)`,

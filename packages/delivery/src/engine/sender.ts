@@ -1,4 +1,4 @@
-import type { Clock, Destination, Format, Subscription } from '@herald/model';
+import type { Clock, Destination, Format, Subscription, SubscriptionHealthStatus } from '@herald/model';
 import type { Database } from '@herald/store';
 import type { Logger } from 'pino';
 import { errorMessage } from '../destinations/failure.js';
@@ -228,17 +228,16 @@ export class Sender {
       sorted.failures.some((f) => f.failure.class !== 'payload') || (sorted.delivered.length > 0 && cachedStatus !== 'Healthy');
     const configurationWindowMs = policy.windows.configurationMs[project.environment];
 
+    if (sorted.failures.length === 0 && sorted.released.length === 0 && !touchesHealth) {
+      // The common case: everything acknowledged, subscription healthy. One statement, no transaction.
+      await deleteDelivered(db, ids(sorted.delivered));
+      this.observe(subscription.destination.type, now, sorted, [], new Map());
+      return { claimed: group.length, delivered: sorted.delivered.length, retried: 0, dropped: 0, released: 0 };
+    }
+
     const written = await db.transaction(async (tx) => {
-      await deleteDelivered(
-        tx,
-        sorted.delivered.map((d) => d.id),
-      );
-      await releaseLease(
-        tx,
-        lease,
-        sorted.released.map((d) => d.id),
-        now,
-      );
+      await deleteDelivered(tx, ids(sorted.delivered));
+      await releaseLease(tx, lease, ids(sorted.released), now);
       let before: HealthState | undefined;
       let transition: HealthTransition | undefined;
       if (touchesHealth) {
@@ -248,35 +247,13 @@ export class Sender {
       }
       if (transition?.dropPending === true) {
         // §3.3: entering ConfigurationErrorDeliveryStopped drops every undelivered message.
-        const count = await dropAllPending(tx, projectKey, subscriptionId, 'ConfigurationErrorDeliveryStopped', transition.state.lastError, now);
-        return { before, transition, retries: [] as Retry[], drops: new Map<DropReason, number>([['ConfigurationErrorDeliveryStopped', count]]) };
+        const reason: DropReason = 'ConfigurationErrorDeliveryStopped';
+        const count = await dropAllPending(tx, projectKey, subscriptionId, reason, transition.state.lastError, now);
+        return { before, transition, retries: [] as Retry[], drops: new Map([[reason, count]]) };
       }
       const statusAtAttempt = before?.status ?? cachedStatus;
       const windowEnd = transition === undefined ? undefined : configurationWindowEnd(transition.state, configurationWindowMs);
-      const retries: Retry[] = [];
-      const drops: Drop[] = [];
-      for (const { delivery, failure } of sorted.failures) {
-        const firstFailureAt = delivery.firstFailureAt ?? now;
-        const decision = decideAfterFailure(policy, failure, {
-          now,
-          status: statusAtAttempt,
-          failures: delivery.attempts + 1,
-          firstFailureAt,
-          configurationWindowEndsAt: windowEnd,
-          random: this.random,
-        });
-        if (decision.action === 'retry') {
-          retries.push({ id: delivery.id, dueAt: decision.dueAt, firstFailureAt, error: recordedError(failure) });
-        } else {
-          drops.push({
-            id: delivery.id,
-            reason: decision.reason,
-            attempts: delivery.attempts + 1,
-            firstFailureAt,
-            error: recordedError(failure),
-          });
-        }
-      }
+      const { retries, drops } = this.planFailures(sorted.failures, { now, status: statusAtAttempt, configurationWindowEndsAt: windowEnd });
       await reschedule(tx, lease, retries);
       const dropped = await dropLeased(tx, lease, drops, now);
       return { before, transition, retries, drops: dropped };
@@ -292,15 +269,7 @@ export class Sender {
       );
     }
     if (written.transition !== undefined && written.before !== undefined) {
-      const to = written.transition.state;
-      this.deps.cache.noteHealth(projectKey, subscriptionId, to.status);
-      if (written.transition.statusChanged) {
-        const log = to.status === 'Healthy' ? this.deps.logger.info.bind(this.deps.logger) : this.deps.logger.warn.bind(this.deps.logger);
-        log(
-          { projectKey, subscriptionId, from: written.before.status, to: to.status, error: to.lastError },
-          'subscription health changed',
-        );
-      }
+      this.reportHealth(projectKey, subscriptionId, written.before, written.transition);
     }
     let dropped = 0;
     for (const count of written.drops.values()) dropped += count;
@@ -311,6 +280,34 @@ export class Sender {
       dropped,
       released: sorted.released.length,
     };
+  }
+
+  /** Each failed delivery is rescheduled or dropped (§6.2 retry windows, §3.3). */
+  private planFailures(
+    failures: GroupOutcome['failures'],
+    context: { now: Date; status: SubscriptionHealthStatus; configurationWindowEndsAt: Date | undefined },
+  ): { retries: Retry[]; drops: Drop[] } {
+    const retries: Retry[] = [];
+    const drops: Drop[] = [];
+    for (const { delivery, failure } of failures) {
+      const firstFailureAt = delivery.firstFailureAt ?? context.now;
+      const failures = delivery.attempts + 1;
+      const decision = decideAfterFailure(this.deps.policy, failure, { ...context, failures, firstFailureAt, random: this.random });
+      const error = recordedError(failure);
+      if (decision.action === 'retry') retries.push({ id: delivery.id, dueAt: decision.dueAt, firstFailureAt, error });
+      else drops.push({ id: delivery.id, reason: decision.reason, attempts: failures, firstFailureAt, error });
+    }
+    return { retries, drops };
+  }
+
+  private reportHealth(projectKey: string, subscriptionId: string, before: HealthState, transition: HealthTransition): void {
+    const to = transition.state;
+    this.deps.cache.noteHealth(projectKey, subscriptionId, to.status);
+    if (!transition.statusChanged) return;
+    const fields = { projectKey, subscriptionId, from: before.status, to: to.status, error: to.lastError };
+    // Recovery is good news; entering an error state is what operators are paged for.
+    if (to.status === 'Healthy') this.deps.logger.info(fields, 'subscription health changed');
+    else this.deps.logger.warn(fields, 'subscription health changed');
   }
 
   /** The subscription is gone: its deliveries are recorded as dropped (`SubscriptionDeleted`). */
@@ -349,6 +346,8 @@ export class Sender {
     for (const [reason, count] of drops) metrics.droppedDeliveries(destinationType, reason, count);
   }
 }
+
+const ids = (deliveries: readonly LeasedDelivery[]): number[] => deliveries.map((d) => d.id);
 
 function sortOutcomes(group: LeasedDelivery[], outcomes: SendOutcome[], stopping: boolean): GroupOutcome {
   const sorted: GroupOutcome = { delivered: [], failures: [], released: [] };

@@ -95,7 +95,7 @@ export class DeliveryMetrics {
     });
 
     // Gauges read the database on scrape; one snapshot serves all three in a scrape.
-    const metrics = this;
+    const snapshot = (): Promise<DeliveryGaugeSnapshot> => this.snapshot();
     new Gauge({
       name: DELIVERY_METRIC.pending,
       help: 'Pending deliveries per subscription (cluster-wide, read from the database).',
@@ -103,7 +103,7 @@ export class DeliveryMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const row of (await metrics.snapshot()).pending) {
+        for (const row of (await snapshot()).pending) {
           this.set({ project: row.projectKey, subscription: row.subscriptionId }, row.count);
         }
       },
@@ -115,7 +115,7 @@ export class DeliveryMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const row of (await metrics.snapshot()).pending) {
+        for (const row of (await snapshot()).pending) {
           this.set({ project: row.projectKey, subscription: row.subscriptionId }, row.oldestAgeSeconds);
         }
       },
@@ -127,7 +127,7 @@ export class DeliveryMetrics {
       registers,
       async collect() {
         this.reset();
-        for (const row of (await metrics.snapshot()).health) {
+        for (const row of (await snapshot()).health) {
           for (const status of HEALTH_STATUSES) {
             this.set({ project: row.projectKey, subscription: row.subscriptionId, status }, status === row.status ? 1 : 0);
           }

@@ -27,12 +27,17 @@ export async function listenForOutbox(url: string, logger: Logger, reconnectMs =
   async function connect(): Promise<void> {
     const next = new pg.Client({ connectionString: url });
     next.on('notification', notifyAll);
-    next.on('error', (error: unknown) => {
+    let lost = false;
+    const onLost = (error?: unknown): void => {
+      if (lost || closed) return;
+      lost = true;
       logger.warn({ err: error }, 'outbox LISTEN connection lost; reconnecting');
       next.end().catch(() => undefined);
       if (client === next) client = undefined;
       schedule();
-    });
+    };
+    next.on('error', onLost);
+    next.on('end', () => onLost());
     await next.connect();
     await next.query(`LISTEN ${OUTBOX_CHANNEL}`);
     if (closed) {

@@ -13,13 +13,12 @@ export class Waker {
       return Promise.resolve();
     }
     return new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      const self = this;
-      function done(): void {
+      const done = (): void => {
         clearTimeout(timer);
-        if (self.waiting === done) self.waiting = undefined;
+        if (this.waiting === done) this.waiting = undefined;
         resolve();
-      }
+      };
+      const timer = setTimeout(done, ms);
       this.waiting = done;
     });
   }

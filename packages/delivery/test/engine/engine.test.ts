@@ -183,6 +183,21 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
     expect(await outboxPayloads(projectKey)).toEqual([]);
   });
 
+  it("encodes with the subscription's format (CloudEvents wraps the same payload)", async () => {
+    const { projectKey, documents, engine, queue } = await setup();
+    const target = queue('cloudevents');
+    await createSqsSubscription(documents, projectKey, target, {
+      messages: [{ resourceTypeId: 'store' }],
+      format: { type: 'CloudEvents', cloudEventsVersion: '1.0' },
+    });
+    const [store] = await writeStores(documents, projectKey, 1);
+    const written = (await outboxPayloads(projectKey)).find((p) => p.notificationType === 'Message' && p.resource.id === store?.id);
+    await drain(engine());
+    const [event] = (await sqs.receiveAll(target.queueUrl)).map((m) => JSON.parse(m.body) as Record<string, unknown>);
+    expect(event).toMatchObject({ specversion: '1.0', subject: store?.id, sequence: '1' });
+    expect(event?.data).toEqual(written);
+  });
+
   it('applies subscription create, update and delete after the cache refresh', async () => {
     const { projectKey, documents, engine: makeEngine, queue, refresh } = await setup();
     const engine = makeEngine();
@@ -402,8 +417,8 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
     expect(dropped.results[0]).toMatchObject({ reason: 'PayloadError', attempts: 1, error: { class: 'payload', code: 'PayloadTooLarge' } });
   });
 
-  it('pages dropped deliveries like §4.4.2 and rejects bad paging and ids', async () => {
-    const { projectKey, documents, engine: makeEngine, queue } = await setup();
+  it('pages dropped deliveries like §4.4.2, rejects bad paging and ids, and keeps them 14 days', async () => {
+    const { projectKey, documents, engine: makeEngine, queue, clock } = await setup();
     const engine = makeEngine();
     const target = queue('paging');
     const subscription = await createSqsSubscription(documents, projectKey, target, { changes: [{ resourceTypeId: 'store' }] });
@@ -420,6 +435,14 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
     await expect(engine.admin.replayDropped(projectKey, subscription.id, ['nope'])).rejects.toMatchObject({ statusCode: 400 });
     // Another subscription's drops are not replayed by id.
     expect(await engine.admin.replayDropped(projectKey, 'other', [all.results[0]?.id ?? ''])).toEqual({ replayed: 0 });
+
+    // Kept 14 days, then cleaned up.
+    clock.advance(14 * 24 * HOUR - 1);
+    await engine.maintenance.runOnce();
+    expect((await engine.admin.listDropped(projectKey, subscription.id)).total).toBe(5);
+    clock.advance(1);
+    expect((await engine.maintenance.runOnce()).purged).toBeGreaterThanOrEqual(5);
+    expect((await engine.admin.listDropped(projectKey, subscription.id)).total).toBe(0);
   });
 
   it("takes over a crashed worker's lease only once it expires", async () => {

@@ -42,6 +42,8 @@ export function driverName(url: string): string {
 
 export interface TestDatabase {
   db: Database;
+  /** Its own URL (a private database on the server, or the PGlite URL). */
+  url: string;
   close(): Promise<void>;
 }
 
@@ -51,6 +53,7 @@ export async function openTestDatabase(serverUrl: string): Promise<TestDatabase>
   const db = await openDatabase(isolated.url);
   return {
     db,
+    url: isolated.url,
     async close() {
       await db.close();
       await isolated.drop();

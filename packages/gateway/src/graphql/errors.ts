@@ -1,6 +1,6 @@
 import { ApiError } from '@herald/model';
 import type { FastifyBaseLogger } from 'fastify';
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 
 /**
  * GraphQL errors carry the REST error's `code` and extra fields in `extensions`
@@ -16,7 +16,8 @@ export function formatError(error: GraphQLError, log: FastifyBaseLogger): GraphQ
     log.info({ code, statusCode: original.statusCode }, original.message);
     return { ...base, message: original.message, extensions: { code, statusCode: original.statusCode, ...details } };
   }
-  if (original !== undefined && !(original instanceof GraphQLError)) {
+  // By name, not instanceof: mercurius and this module may load different copies of graphql-js.
+  if (original !== undefined && original.name !== 'GraphQLError') {
     log.error({ err: original }, 'unhandled error in a GraphQL resolver');
     return { ...base, message: 'Internal Server Error.', extensions: { code: 'General' } };
   }

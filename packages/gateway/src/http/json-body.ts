@@ -10,7 +10,9 @@ const invalidJson = () =>
  * so that routes decide whether they need one.
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
-  app.removeContentTypeParser('application/json');
+  // Only JSON (and the OAuth form bodies, registered by that module) are accepted: any other content
+  // type, text/plain included, is a 415 in the error shape.
+  app.removeContentTypeParser(['application/json', 'text/plain']);
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, undefined);

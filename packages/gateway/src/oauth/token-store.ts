@@ -99,41 +99,53 @@ export class TokenStore {
 
   async save(issuance: Issuance): Promise<void> {
     const now = this.clock.now();
-    await this.db.transaction(async (tx) => {
-      const { grant } = issuance;
-      if (issuance.anonymousSession !== undefined) {
-        const { projectKey, anonymousId } = issuance.anonymousSession;
-        const inserted = await tx.query(
-          `INSERT INTO anonymous_sessions (project_key, anonymous_id, client_id, created_at) VALUES ($1, $2, $3, $4)
-           ON CONFLICT DO NOTHING`,
-          [projectKey, anonymousId, grant.clientId, now.toISOString()],
-        );
-        if (inserted.rowCount === 0) throw new AnonymousIdTaken();
-      }
-      if (issuance.newRefreshToken === true && issuance.refreshTokenHash !== undefined) {
-        await tx.query(
-          `INSERT INTO oauth_refresh_tokens (token_hash, client_id, scope, customer_id, anonymous_id, created_at, last_used_at, last_use_seq)
-           VALUES ($1, $2, $3, $4, $5, $6, $6, nextval('oauth_refresh_token_use_seq'))`,
-          [issuance.refreshTokenHash, grant.clientId, grant.scopes.join(' '), grant.customerId ?? null, grant.anonymousId ?? null, now.toISOString()],
-        );
-        await this.enforceRefreshTokenCap(tx);
-      }
-      await tx.query(
-        `INSERT INTO oauth_access_tokens (token_hash, client_id, scope, customer_id, anonymous_id, refresh_token_hash, created_at, expires_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          issuance.accessTokenHash,
-          grant.clientId,
-          grant.scopes.join(' '),
-          grant.customerId ?? null,
-          grant.anonymousId ?? null,
-          issuance.refreshTokenHash ?? null,
-          now.toISOString(),
-          issuance.expiresAt.toISOString(),
-        ],
-      );
-    });
+    if (issuance.anonymousSession === undefined && issuance.newRefreshToken !== true) {
+      // One row (client credentials, refresh grant): no transaction round trips needed.
+      await this.insertAccessToken(this.db, issuance, now);
+    } else {
+      await this.db.transaction((tx) => this.saveWithSession(tx, issuance, now));
+    }
     await this.sweepExpired(now);
+  }
+
+  private async saveWithSession(tx: Queryable, issuance: Issuance, now: Date): Promise<void> {
+    const { grant } = issuance;
+    if (issuance.anonymousSession !== undefined) {
+      const { projectKey, anonymousId } = issuance.anonymousSession;
+      const inserted = await tx.query(
+        `INSERT INTO anonymous_sessions (project_key, anonymous_id, client_id, created_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT DO NOTHING`,
+        [projectKey, anonymousId, grant.clientId, now.toISOString()],
+      );
+      if (inserted.rowCount === 0) throw new AnonymousIdTaken();
+    }
+    if (issuance.newRefreshToken === true && issuance.refreshTokenHash !== undefined) {
+      await tx.query(
+        `INSERT INTO oauth_refresh_tokens (token_hash, client_id, scope, customer_id, anonymous_id, created_at, last_used_at, last_use_seq)
+         VALUES ($1, $2, $3, $4, $5, $6, $6, nextval('oauth_refresh_token_use_seq'))`,
+        [issuance.refreshTokenHash, grant.clientId, grant.scopes.join(' '), grant.customerId ?? null, grant.anonymousId ?? null, now.toISOString()],
+      );
+      await this.enforceRefreshTokenCap(tx);
+    }
+    await this.insertAccessToken(tx, issuance, now);
+  }
+
+  private async insertAccessToken(target: Queryable, issuance: Issuance, now: Date): Promise<void> {
+    const { grant } = issuance;
+    await target.query(
+      `INSERT INTO oauth_access_tokens (token_hash, client_id, scope, customer_id, anonymous_id, refresh_token_hash, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        issuance.accessTokenHash,
+        grant.clientId,
+        grant.scopes.join(' '),
+        grant.customerId ?? null,
+        grant.anonymousId ?? null,
+        issuance.refreshTokenHash ?? null,
+        now.toISOString(),
+        issuance.expiresAt.toISOString(),
+      ],
+    );
   }
 
   async findAccessToken(hash: string): Promise<AccessTokenRecord | undefined> {

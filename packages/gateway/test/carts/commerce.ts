@@ -5,7 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
-import { basicAuth, bearer, tokenFor, type TestGateway } from '../support/gateway.js';
+import { basicAuth, bearer, customerTokenFor, tokenFor, type TestGateway } from '../support/gateway.js';
 
 export type Json = Record<string, any>;
 
@@ -86,8 +86,8 @@ export interface Customer {
 }
 
 /**
- * A customer created through `POST /customers`, and a password-flow token for it (§5.3) with
- * the given scopes (the token also names the customer).
+ * A customer created through `POST /customers`, and a password-flow token for it (§5.3, through
+ * the shared `customerTokenFor`) with the given scopes; the token also names the customer.
  */
 export async function customerWithToken(
   gateway: TestGateway,
@@ -95,17 +95,10 @@ export async function customerWithToken(
   admin: Caller,
   scopes: readonly string[],
 ): Promise<Customer> {
-  const email = `buyer-${randomUUID()}@example.com`;
-  const password = 'correct horse battery staple';
-  const created = await admin.ok(`/${projectKey}/customers`, { email, password, firstName: 'Bea', lastName: 'Buyer' }, 201);
-  const customer = (created.customer ?? created) as Json;
-  const token = await formPost(gateway, `/oauth/${projectKey}/customers/token`, {
-    grant_type: 'password',
-    username: email,
-    password,
-    scope: scopes.map((scope) => `${scope}:${projectKey}`).join(' '),
-  });
-  return { id: customer.id as string, email, caller: new Caller(gateway, token.access_token as string) };
+  const credentials = { email: `buyer-${randomUUID()}@example.com`, password: 'correct horse battery staple' };
+  await admin.ok(`/${projectKey}/customers`, { ...credentials, firstName: 'Bea', lastName: 'Buyer' }, 201);
+  const { accessToken, customerId } = await customerTokenFor(gateway, projectKey, scopes, credentials);
+  return { id: customerId, email: credentials.email, caller: new Caller(gateway, accessToken) };
 }
 
 /** An anonymous session token (§5.3) with the given scopes; returns the caller and its id. */

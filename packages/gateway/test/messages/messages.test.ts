@@ -17,7 +17,7 @@ describe('Messages API /{projectKey}/messages', () => {
   let seller: Caller;
   let settings: Caller;
   let buyer: Customer;
-  let project: { version: number };
+  let project: Json;
 
   /** Fresh tokens: the tests move the clock by days, past the tokens' two-day lifetime. */
   async function issueTokens(): Promise<void> {
@@ -38,7 +38,7 @@ describe('Messages API /{projectKey}/messages', () => {
 
   async function configure(messagesConfiguration: Json) {
     const answer = await settings.post(`/${P}`, { version: project.version, actions: [{ action: 'changeMessagesConfiguration', messagesConfiguration }] });
-    if (answer.status === 200) project = answer.body as { version: number };
+    if (answer.status === 200) project = answer.body;
     return answer;
   }
 
@@ -79,9 +79,11 @@ describe('Messages API /{projectKey}/messages', () => {
     ]);
     expect(ordered.results[0]).toMatchObject({ oldQuoteRequestState: 'Accepted', resourceVersion: 3 });
 
-    const typed = await all.read(`/${P}/messages?${resource}&where=${encodeURIComponent('type = :type')}&var.type=QuoteRequestStateChanged&sort=createdAt%20asc&limit=1&offset=1`);
-    expect(typed).toMatchObject({ count: 1, total: 2, limit: 1, offset: 1 });
+    const typedWhere = `${resource}&where=${encodeURIComponent('type = :type')}&var.type=QuoteRequestStateChanged`;
+    const typed = await all.read(`/${P}/messages?${typedWhere}&sort=sequenceNumber%20asc&limit=1&offset=1&withTotal=false`);
+    expect(typed).toMatchObject({ count: 1, limit: 1, offset: 1 });
     expect(typed.results[0].sequenceNumber).toBe(3);
+    expect(await all.read(`/${P}/messages?${typedWhere}&limit=1`)).toMatchObject({ count: 1, total: 2 });
 
     expect((await all.get(`/${P}/messages?where=${encodeURIComponent('type = ')}`)).status).toBe(400);
     expect((await all.get(`/${P}/messages?limit=0`)).status).toBe(400);

@@ -1,7 +1,7 @@
 /**
  * The scope matrix: EVERY registered route (collected as routes register, `gateway.routes`), so a
  * new route joins automatically. A project route must answer
- *   - no token                        → 401 invalid_token
+ *   - no token                        → 401 invalid_token (HEAD of a GET route too)
  *   - a token without its scope       → 403 insufficient_scope
  *   - its scope, but another project  → 403 insufficient_scope
  *   - its scope                       → neither 401 nor 403 (a 400 or 404 for the probe's empty
@@ -85,7 +85,7 @@ describe('scope matrix over every registered route', () => {
       headers: accessToken === undefined ? {} : bearer(accessToken),
       ...(route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH' ? { payload: {} } : {}),
     });
-    const error = response.headers['content-type']?.includes('json') === true ? (response.json() as { error?: string }).error : undefined;
+    const error = String(response.headers['content-type'] ?? '').includes('json') ? (response.json() as { error?: string }).error : undefined;
     return { status: response.statusCode, error, body: response.body.slice(0, 300) };
   }
 
@@ -124,6 +124,12 @@ describe('scope matrix over every registered route', () => {
 
       const anonymous = await probe(route, undefined);
       check(route, 'no token', '401 invalid_token', (s, e) => s === 401 && e === 'invalid_token', anonymous);
+
+      if (route.method === 'GET') {
+        // Fastify answers HEAD for every GET route: it must not be a way around the token.
+        const head = await gateway.app.inject({ method: 'HEAD', url: probeUrl(route.url, P) });
+        check(route, 'HEAD without token', '401', (s) => s === 401, { status: head.statusCode, error: undefined, body: '' });
+      }
 
       const wrongScope = await probe(route, await tokenWith(P, UNRELATED_SCOPE, customer));
       check(route, 'wrong scope', '403 insufficient_scope', (s, e) => s === 403 && e === 'insufficient_scope', wrongScope);

@@ -243,12 +243,14 @@ export async function runPagedQuery<D>(
   };
   if (paging.withTotal) {
     // §4.4.4: with a filtering predicate the total is an estimate capped at the maximum offset.
+    // The count binds only the scope and predicate values: the sort's would be unused parameters.
+    const countParams = params.slice(0, scopeParams.length + compiled.whereParamCount);
     const counted = compiled.filtered
       ? await db.query<{ total: number }>(
           `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${table} r WHERE ${where} LIMIT ${TOTAL_CAP}) capped`,
-          params,
+          countParams,
         )
-      : await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${table} r WHERE ${where}`, params);
+      : await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${table} r WHERE ${where}`, countParams);
     response.total = counted.rows[0]?.total ?? 0;
   }
   return response;

@@ -21,7 +21,7 @@ import { type ExpandStep, parseExpandPath, type Selector } from './paths.js';
 export type ReferenceLoader = (typeId: string, ids: readonly string[]) => Promise<Map<string, unknown>>;
 
 export const MAX_EXPAND_PATHS = 10;
-export const MAX_EXPANDED_REFERENCES = 10_000;
+export const MAX_EXPANDED_REFERENCES = 5_000;
 
 type JsonObject = Record<string, unknown>;
 
@@ -77,7 +77,7 @@ export async function expandReferencesInMany<T>(
         if (!isObject(resource) || budget <= 0) continue;
         budget--;
         // A copy per place: the same resource may be expanded further differently elsewhere.
-        reference.obj = resource;
+        reference.obj = structuredClone(resource);
       }
       if (then !== undefined && isObject(reference.obj)) cursors.push({ node: reference.obj, ...then });
     }

@@ -22,6 +22,12 @@
  * - `is empty` / `is not empty`: the value is an array with zero / at least one element; anything
  *   else (missing, a scalar) matches neither.
  * - `not(…)` is plain negation of what is inside (so it matches documents without the field).
+ * - `:variables` arrive as strings. On columns they take the column's type (text; numeric for
+ *   `version`, when the text is a JSON-style number; DateTime for timestamps), else 400. On doc
+ *   fields, equality tests (`=`, `!=`, `in`, `contains`) match the JSON string with that text, and
+ *   also the JSON number / boolean it spells (`"42"` matches "42" and 42; `"true"` matches "true"
+ *   and true); ordering tests (`<` …) compare as a number when the text is a number, else as a
+ *   string.
  * Every jsonpath condition built here is two-valued (true or false, never jsonpath's "unknown"),
  * so `!` and `not(…)` negate exactly.
  */
@@ -129,16 +135,19 @@ function docCondition(predicate: Predicate): string {
 }
 
 function docFieldCondition(field: string, test: FieldTest): string {
-  const value = member(field);
+  const path = member(field);
   /** True when some value of the field (any element, for an array) equals one of `operands`. */
-  const anyEquals = (operands: readonly Operand[]): string =>
-    `exists(${value} ? (${operands.flatMap((operand) => equalityCandidates(operand).map((c) => `@ == ${c}`)).join(' || ')}))`;
-  const defined = `${value}.type() != "null"`;
+  const anyEquals = (operands: readonly Operand[]): string => {
+    const alternatives = operands.flatMap((operand) => equalityCandidates(operand).map((literal) => `@ == ${literal}`));
+    return `exists(${path} ? (${alternatives.join(' || ')}))`;
+  };
+  // Tested on the field itself, not on its elements: an empty array is defined, JSON null is not.
+  const defined = `${path}.type() != "null"`;
   switch (test.kind) {
     case 'compare':
       if (test.operator === '=') return anyEquals([test.value]);
       if (test.operator === '!=') return `(${defined} && !${anyEquals([test.value])})`;
-      return `exists(${value} ? (@ ${test.operator} ${orderingCandidate(test.value)}))`;
+      return `exists(${path} ? (@ ${test.operator} ${orderingCandidate(test.value)}))`;
     case 'in':
       return test.negated ? `(${defined} && !${anyEquals(test.values)})` : anyEquals(test.values);
     case 'contains':
@@ -147,9 +156,9 @@ function docFieldCondition(field: string, test: FieldTest): string {
     case 'defined':
       return test.negated ? `!(${defined})` : defined;
     case 'empty':
-      return `(${value}.type() == "array" && ${value}.size() ${test.negated ? '>' : '=='} 0)`;
+      return `(${path}.type() == "array" && ${path}.size() ${test.negated ? '>' : '=='} 0)`;
     case 'nested':
-      return `exists(${value} ? (${docCondition(test.predicate)}))`;
+      return `exists(${path} ? (${docCondition(test.predicate)}))`;
   }
 }
 

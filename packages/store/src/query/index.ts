@@ -30,8 +30,10 @@ export function compileQuery(query: QueryParameters, firstParam: number): Compil
   }
   // Several `where` parameters are AND-ed (§4.4).
   const clauses = where.map((predicate) => compilePredicate(parsePredicate(predicate, query.vars ?? {}), params));
+  const whereParamCount = params.values.length;
   const orderBySql = compileSort(query.sort ?? [], params);
   return {
+    whereParamCount,
     whereSql: clauses.length === 0 ? 'TRUE' : clauses.map((clause) => `(${clause})`).join(' AND '),
     orderBySql,
     params: params.values,

@@ -41,7 +41,7 @@ export function tokenize(input: string): Token[] {
     } else if (c === '(' || c === ')' || c === ',') {
       tokens.push({ type: 'symbol', text: c, position: i });
       i++;
-    } else if (c === '=' ) {
+    } else if (c === '=') {
       tokens.push({ type: 'operator', text: '=', position: i });
       i++;
     } else if (c === '!' || c === '<' || c === '>') {

@@ -21,8 +21,10 @@ export interface CompiledQuery {
   whereSql: string;
   /** The ORDER BY list without the keywords; always ends with a unique tie-breaker (`r.id`). */
   orderBySql: string;
-  /** Values for $firstParam, $firstParam+1, … in order of appearance. */
+  /** Values for $firstParam, $firstParam+1, … in order of appearance: the predicate's first. */
   params: unknown[];
+  /** How many of `params` belong to `whereSql` (a count query binds only those). */
+  whereParamCount: number;
   /** True when at least one predicate filters (then `total` is capped at 10000, §4.4.4). */
   filtered: boolean;
 }

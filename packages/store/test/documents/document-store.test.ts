@@ -198,6 +198,9 @@ describe.each(testDatabaseUrls())('DocumentStore on %s', (serverUrl) => {
     const page = await store.query<Thing>('p1', 'thing', { limit: 2, offset: 1, sort: ['key asc'] });
     expect(page).toMatchObject({ limit: 2, offset: 1, count: 2, total: 5 });
     expect(page.results.map((doc) => doc.key)).toEqual(['k1', 'k2']);
+    const byDocumentField = await store.query<Thing>('p1', 'thing', { sort: ['name desc'], where: ['name != "n0"'] });
+    expect(byDocumentField).toMatchObject({ count: 4, total: 4 });
+    expect(byDocumentField.results.map((doc) => doc.name)).toEqual(['n4', 'n3', 'n2', 'n1']);
     const noTotal = await store.query<Thing>('p1', 'thing', { withTotal: 'false' });
     expect(noTotal.total).toBeUndefined();
   });

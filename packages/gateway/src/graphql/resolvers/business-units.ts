@@ -49,9 +49,11 @@ function queryResult(page: PagedQueryResponse<BusinessUnit>, context: GraphQLCon
   return { offset: page.offset, count: page.count, total, exists: total > 0, results: page.results };
 }
 
+/** Loads documents in the order of `keys`; a reference to something gone is left out. */
 async function loadAll<V>(loader: BatchLoader<V>, keys: readonly string[]): Promise<V[]> {
-  const loaded = await Promise.all(keys.map((key) => loader.load(key)));
-  return loaded.filter((value): value is V => value !== undefined);
+  const found: V[] = [];
+  for (const value of await Promise.all(keys.map((key) => loader.load(key)))) if (value !== undefined) found.push(value);
+  return found;
 }
 
 function customerActor(context: GraphQLContext): Actor {

@@ -1,4 +1,5 @@
 import type { IResolvers } from 'mercurius';
+import type { GraphQLContext } from '../context.js';
 import {
   associateResolvers,
   businessUnitFieldResolvers,
@@ -11,13 +12,13 @@ import {
 } from './business-units.js';
 import { cartMutationResolvers } from './carts.js';
 import { projectFieldResolvers, projectMutationResolvers, projectQueryResolvers } from './project.js';
-import { DateTimeScalar, JsonScalar, LongScalar } from './scalars.js';
+import { DateTime, Json, Long } from './scalars.js';
 
 /** Every resolver of the schema (fields not listed read the property of the same name). */
 export const resolvers = {
-  Long: LongScalar,
-  DateTime: DateTimeScalar,
-  Json: JsonScalar,
+  Long,
+  DateTime,
+  Json,
   Query: { ...businessUnitQueryResolvers, ...projectQueryResolvers },
   Mutation: { ...businessUnitMutationResolvers, ...cartMutationResolvers, ...projectMutationResolvers },
   Me: meResolvers,
@@ -27,4 +28,10 @@ export const resolvers = {
   Initiator: initiatorResolvers,
   Store: storeResolvers,
   ProjectProjection: projectFieldResolvers,
-} satisfies IResolvers;
+} satisfies IResolvers<never, GraphQLContext>;
+
+/**
+ * mercurius types resolvers with its own context type; Herald hands its GraphQLContext to every
+ * execution itself (`reply.graphql` in plugin.ts), so the map is passed under mercurius's type.
+ */
+export const mercuriusResolvers = resolvers as unknown as IResolvers;

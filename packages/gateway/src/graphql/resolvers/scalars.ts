@@ -1,4 +1,11 @@
-import { GraphQLError, GraphQLScalarType, Kind, valueFromASTUntyped } from 'graphql';
+import { GraphQLError, Kind, valueFromASTUntyped, type GraphQLScalarTypeConfig } from 'graphql';
+
+/**
+ * The behaviour of the custom scalars of schema/common.ts. Plain functions, not GraphQLScalarType
+ * objects: mercurius copies them onto the scalar types it built from the SDL, so the SDL's
+ * descriptions stay.
+ */
+type ScalarBehaviour<TInternal, TExternal> = Required<Pick<GraphQLScalarTypeConfig<TInternal, TExternal>, 'serialize' | 'parseValue' | 'parseLiteral'>>;
 
 function safeInteger(value: unknown): number {
   if (typeof value === 'number' && Number.isSafeInteger(value)) return value;
@@ -6,35 +13,32 @@ function safeInteger(value: unknown): number {
 }
 
 /** Versions and totals: whole numbers beyond Int's 32 bits, within JSON's exact range. */
-export const LongScalar = new GraphQLScalarType<number, number>({
-  name: 'Long',
+export const Long: ScalarBehaviour<number, number> = {
   serialize: safeInteger,
   parseValue: safeInteger,
   parseLiteral(ast) {
-    if (ast.kind !== Kind.INT) throw new GraphQLError('Long must be an integer literal.', { nodes: ast });
+    if (ast.kind !== Kind.INT) throw new GraphQLError('Long must be an integer literal.');
     return safeInteger(Number(ast.value));
   },
-});
+};
 
 function isoText(value: unknown): string {
   if (typeof value === 'string' && !Number.isNaN(Date.parse(value))) return value;
   throw new GraphQLError(`DateTime must be an ISO 8601 timestamp (got ${JSON.stringify(value)}).`);
 }
 
-export const DateTimeScalar = new GraphQLScalarType<string, string>({
-  name: 'DateTime',
+export const DateTime: ScalarBehaviour<string, string> = {
   serialize: isoText,
   parseValue: isoText,
   parseLiteral(ast) {
-    if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string literal.', { nodes: ast });
+    if (ast.kind !== Kind.STRING) throw new GraphQLError('DateTime must be a string literal.');
     return isoText(ast.value);
   },
-});
+};
 
 /** Custom field values: any JSON. */
-export const JsonScalar = new GraphQLScalarType<unknown, unknown>({
-  name: 'Json',
+export const Json: ScalarBehaviour<unknown, unknown> = {
   serialize: (value) => value,
   parseValue: (value) => value,
   parseLiteral: (ast, variables) => valueFromASTUntyped(ast, variables),
-});
+};

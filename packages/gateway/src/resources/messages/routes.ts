@@ -23,6 +23,11 @@ function projectOf(request: FastifyRequest) {
  * scope of some resource types (`view_quote_requests`, `manage_orders`, …) reads the messages of
  * those types. A message the token may not read answers 404, like one that does not exist, in the
  * list as for a single read. Expired messages are hidden even before the cleanup removes them.
+ *
+ * Messages stored before the project disabled them stay readable until they expire; while
+ * disabled, new ones go to the outbox only (`WriteContext.storeMessages`).
+ *
+ * Also schedules `cleanupExpiredMessages` for the app's lifetime (cleanup.ts).
  */
 export function registerMessageRoutes(app: FastifyInstance, deps: ResourceDeps, clock: Clock): void {
   const config = { auth: { anyOf: MESSAGE_ROUTE_SCOPES } } as const;
