@@ -349,10 +349,15 @@ export class Sequencer {
 
   private schedule(lane: ResourceLane): void {
     let dueAt = Number.POSITIVE_INFINITY;
-    if (lane.ready && lane.bufferedCount() > 0) {
-      for (const laneId of LANES) {
-        const oldestAt = this.oldestBufferedAt(lane, laneId);
-        if (oldestAt !== undefined) dueAt = Math.min(dueAt, Math.max(oldestAt, lane.waitFrom) + this.options.maxWaitMs);
+    // While positions are being re-read, the refresh's completion pumps and re-arms; a timer now
+    // could only find the same overdue lane again.
+    if (lane.ready && lane.bufferedCount() > 0 && !lane.refreshing) {
+      // While a delivery of the resource runs, its end pumps the lane: only refreshes are timed.
+      if (lane.running === undefined) {
+        for (const laneId of LANES) {
+          const oldestAt = this.oldestBufferedAt(lane, laneId);
+          if (oldestAt !== undefined) dueAt = Math.min(dueAt, Math.max(oldestAt, lane.waitFrom) + this.options.maxWaitMs);
+        }
       }
       dueAt = Math.min(dueAt, lane.refreshedAt + this.options.positionRefreshMs);
     }

@@ -50,6 +50,8 @@ export class SqsPoller {
   private readonly backoffInitialMs: number;
   private readonly backoffMaxMs: number;
   private readonly inFlightWork = new Set<Promise<void>>();
+  /** SQS writes (deletes, visibility changes) not answered yet: `stop()` waits for them. */
+  private readonly pendingCalls = new Set<Promise<unknown>>();
   private readonly deletes: MicroBatcher<Message, void>;
   private sdk: SqsSdk | undefined;
   private loop: Promise<void> | undefined;
@@ -86,13 +88,22 @@ export class SqsPoller {
     this.loop = this.poll(stopping.signal);
   }
 
-  /** Stops receiving, then waits until every received message is settled. */
+  /** Stops receiving, then waits until every received message is settled and its settlement reached SQS. */
   async stop(): Promise<void> {
     this.stopping?.abort();
     this.slotFreed?.();
     await this.loop;
     await Promise.all([...this.inFlightWork]);
+    // Deletes are batched at the end of the event loop turn: let the last batch go out.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await Promise.all([...this.pendingCalls]);
     this.loop = undefined;
+  }
+
+  private call<T>(request: Promise<T>): Promise<T> {
+    this.pendingCalls.add(request);
+    void request.catch(() => undefined).finally(() => this.pendingCalls.delete(request));
+    return request;
   }
 
   private async poll(signal: AbortSignal): Promise<void> {
@@ -204,13 +215,13 @@ export class SqsPoller {
   private async changeVisibility(message: Message, seconds: number): Promise<void> {
     if (!this.sdk || message.ReceiptHandle === undefined) return;
     try {
-      await this.client.send(
+      await this.call(this.client.send(
         new this.sdk.ChangeMessageVisibilityCommand({
           QueueUrl: this.queueUrl,
           ReceiptHandle: message.ReceiptHandle,
           VisibilityTimeout: Math.max(0, Math.min(MAX_VISIBILITY_SECONDS, seconds)),
         }),
-      );
+      ));
     } catch (error) {
       // The message reappears at its current deadline instead; nothing is lost.
       this.logger.warn({ err: error, messageId: message.MessageId }, 'SQS ChangeMessageVisibility failed');
@@ -220,11 +231,13 @@ export class SqsPoller {
   private async deleteBatch(messages: readonly Message[]): Promise<void[]> {
     if (!this.sdk) return [];
     try {
-      const response = await this.client.send(
-        new this.sdk.DeleteMessageBatchCommand({
-          QueueUrl: this.queueUrl,
-          Entries: messages.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle })),
-        }),
+      const response = await this.call(
+        this.client.send(
+          new this.sdk.DeleteMessageBatchCommand({
+            QueueUrl: this.queueUrl,
+            Entries: messages.map((message, index) => ({ Id: String(index), ReceiptHandle: message.ReceiptHandle })),
+          }),
+        ),
       );
       for (const failure of response.Failed ?? []) {
         this.logger.warn({ failure }, 'SQS delete failed; the message will be redelivered and deduplicated');

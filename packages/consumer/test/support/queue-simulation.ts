@@ -239,7 +239,16 @@ export async function simulate(scenario: Scenario, settings: SimulationSettings)
       await nextTurn();
       stableTurns = idle() ? stableTurns + 1 : 0;
     }
-    if (stableTurns < 3) throw new Error('the consumers never became idle');
+    if (stableTurns < 3) {
+      const state = processes.map((process) => ({
+        process: process.number,
+        storeCallsInFlight: process.store.inFlight,
+        pendingKeys: [...new Set([...process.pending].map((item) => item.key))],
+        buffered: process.consumer.bufferedCount,
+        sleeping: process.sleeping,
+      }));
+      throw new Error(`the consumers never became idle: ${JSON.stringify(state)}`);
+    }
   };
 
   for (let index = 0; index < scenario.processes; index++) processes.push(spawn());

@@ -77,22 +77,22 @@ export class Router {
       }
     }
 
-    let deliveries = 0;
-    if (routes.length > 0) {
-      const now = this.deps.clock.now();
-      // Unique (project, subscription, event) + DO NOTHING: routing the same row twice (it cannot
-      // happen under the row lock, but a replayed outbox could) never duplicates a delivery.
-      const inserted = await tx.query(
-        `INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, committed_at, created_at, due_at)
+    // One statement (a data-modifying CTE always runs): both parts see the same snapshot, so the
+    // INSERT still reads the outbox rows the DELETE removes. Unique (project, subscription, event) + DO NOTHING: routing a row twice
+    // (impossible under the row lock, but a replayed outbox could) never duplicates a delivery.
+    const result = await tx.query<{ deliveries: number }>(
+      `WITH inserted AS (
+         INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, committed_at, created_at, due_at)
          SELECT o.project_key, r.subscription_id, o.event_id, o.seq, o.payload, o.committed_at, $2, $2
          FROM jsonb_to_recordset($1::jsonb) AS r(seq bigint, subscription_id text)
          JOIN outbox o ON o.seq = r.seq
-         ON CONFLICT (project_key, subscription_id, event_id) DO NOTHING`,
-        [JSON.stringify(routes), now],
-      );
-      deliveries = inserted.rowCount;
-    }
-    await tx.query('DELETE FROM outbox WHERE seq = ANY($1::bigint[])', [claimed.rows.map((row) => row.seq)]);
+         ON CONFLICT (project_key, subscription_id, event_id) DO NOTHING
+         RETURNING 1),
+       removed AS (DELETE FROM outbox WHERE seq = ANY($3::bigint[]))
+       SELECT count(*)::int AS deliveries FROM inserted`,
+      [JSON.stringify(routes), this.deps.clock.now(), claimed.rows.map((row) => row.seq)],
+    );
+    const deliveries = result.rows[0]?.deliveries ?? 0;
     return { events: claimed.rows.length, deliveries };
   }
 }

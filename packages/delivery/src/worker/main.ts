@@ -56,6 +56,7 @@ async function main(): Promise<void> {
       leaseMs: config.leaseMs,
       sendTimeoutMs: config.sendTimeoutMs,
       pollIntervalMs: config.pollIntervalMs,
+      senderPollIntervalMs: config.senderPollIntervalMs,
       subscriptionRefreshMs: config.subscriptionRefreshMs,
       maintenanceIntervalMs: config.maintenanceIntervalMs,
       shutdownGraceMs: config.shutdownGraceMs,

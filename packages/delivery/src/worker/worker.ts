@@ -16,8 +16,13 @@ export interface DeliveryWorkerDeps extends DeliveryEngineDeps {
 }
 
 export interface DeliveryWorkerOptions extends DeliveryEngineOptions {
-  /** Idle poll of the sender, and of the router when no outbox signal is given (default 25 ms). */
+  /** Idle poll of the router when no outbox signal is given (default 25 ms): the latency floor. */
   pollIntervalMs?: number;
+  /**
+   * Idle poll of the sender (default 100 ms). New deliveries routed here wake it at once; the poll
+   * finds retries that became due and deliveries another worker routed but has not sent.
+   */
+  senderPollIntervalMs?: number;
   /** Idle poll of the router when an outbox signal wakes it (default 1 s; a safety net). */
   signalledPollIntervalMs?: number;
   /** Leases being sent at once (default 4). */
@@ -44,6 +49,7 @@ export interface DeliveryWorker {
 
 const DEFAULTS = {
   pollIntervalMs: 25,
+  senderPollIntervalMs: 100,
   signalledPollIntervalMs: 1_000,
   maxLeasesInFlight: 4,
   maintenanceIntervalMs: 30_000,
@@ -115,7 +121,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
         continue;
       }
       if (lease === undefined) {
-        await senderWaker.wait(settings.pollIntervalMs);
+        await senderWaker.wait(settings.senderPollIntervalMs);
         continue;
       }
       const sending: Promise<void> = engine.sender

@@ -73,7 +73,6 @@ describe('delivery workers crashing (PostgreSQL)', () => {
       // slowed down by a busy machine does not time out (an ambiguous timeout may duplicate too).
       HERALD_DELIVERY_LEASE_MS: '6000',
       HERALD_DELIVERY_SEND_TIMEOUT_MS: '5000',
-      HERALD_DELIVERY_POLL_MS: '10',
     };
     // A backlog, so that both workers have leases in flight when one of them dies.
     const started = performance.now();

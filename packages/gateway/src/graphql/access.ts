@@ -44,3 +44,13 @@ export function requireCustomer(auth: AuthContext): string {
   }
   return auth.customerId;
 }
+
+/** My Cart acts for the token's customer or anonymous session (§5.3). */
+export function requireBuyer(auth: AuthContext): { customerId: string } | { anonymousId: string } {
+  if (auth.customerId !== undefined) return { customerId: auth.customerId };
+  if (auth.anonymousId !== undefined) return { anonymousId: auth.anonymousId };
+  throw new ApiError(403, {
+    code: 'InsufficientScope',
+    message: 'This field acts for a buyer: use a customer or anonymous session token.',
+  });
+}

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { apiClient, customerClient, type Client, type Json } from './support.js';
+import { basicAuth, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { apiClient, Client, customerClient, type Json } from './support.js';
 
 const P = 'bu-carts';
 
@@ -50,6 +50,23 @@ describe('Cart setBusinessUnit (GraphQL)', () => {
     const cart = await cartOf(buyer);
     expect((await outsider.gqlError(UPDATE_MY_CART, { id: cart.id, version: cart.version, unit: 'acme' })).extensions.code).toBe('ResourceNotFound');
     expect((await buyer.gqlError(UPDATE_MY_CART, { id: cart.id, version: cart.version, unit: 'nowhere' })).extensions.code).toBe('ReferencedResourceNotFound');
+  });
+
+  it('refuses an anonymous session (nobody’s associate) and an API-client token', async () => {
+    const { id, secret } = gateway.bootstrapClient;
+    const response = await gateway.app.inject({
+      method: 'POST',
+      url: `/oauth/${P}/anonymous/token`,
+      headers: { ...basicAuth(id, secret), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({ grant_type: 'client_credentials', scope: `manage_my_orders:${P}` }).toString(),
+    });
+    expect(response.statusCode, response.body).toBe(200);
+    const anonymous = new Client(gateway, P, (response.json() as Json).access_token as string);
+    const cart = await cartOf(anonymous);
+    expect((await anonymous.gqlError(UPDATE_MY_CART, { id: cart.id, version: cart.version, unit: 'acme' })).extensions.code).toBe('AssociateMissingPermission');
+
+    const client = await apiClient(gateway, P, ['manage_my_orders']);
+    expect((await client.gqlError(UPDATE_MY_CART, { id: cart.id, version: cart.version, unit: 'acme' })).extensions.code).toBe('InsufficientScope');
   });
 
   it('lets an API client with manage_orders set the unit of any cart', async () => {

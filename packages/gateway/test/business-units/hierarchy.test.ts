@@ -28,6 +28,19 @@ describe('Business unit hierarchy', () => {
   });
   afterAll(() => gateway.close());
 
+  /** What a unit's writes appended to the transactional outbox: kind, message type or change, version. */
+  async function outboxOf(resourceId: string): Promise<Array<[string, string, number]>> {
+    const result = await gateway.db.query<{ kind: string; payload: Json }>(
+      "SELECT kind, payload FROM outbox WHERE project_key = $1 AND resource_type_id = 'business-unit' AND payload -> 'resource' ->> 'id' = $2 ORDER BY seq",
+      [P, resourceId],
+    );
+    return result.rows.map(({ kind, payload }) => [
+      kind,
+      (kind === 'message' ? payload.type : payload.notificationType) as string,
+      (kind === 'message' ? payload.resourceVersion : payload.version) as number,
+    ]);
+  }
+
   it('Company → Division → Division, then changeParentUnit moves the subtree', async () => {
     const acme = await create(admin, { key: 'acme', name: 'ACME', unitType: 'Company' });
     expect(acme).toEqual({
@@ -81,6 +94,20 @@ describe('Business unit hierarchy', () => {
       topLevelUnit: { key: 'globex' },
     });
     expect((await messagesOf(admin, below.id as string)).map((message) => message.type)).toEqual(['BusinessUnitCreated']);
+
+    // The outbox (what subscriptions receive) has the change notifications of both writes.
+    const salesId = (await read(admin, 'sales')).id as string;
+    expect(await outboxOf(salesId)).toEqual([
+      ['message', 'BusinessUnitCreated', 1],
+      ['change', 'ResourceCreated', 1],
+      ['message', 'BusinessUnitParentChanged', 2],
+      ['change', 'ResourceUpdated', 2],
+    ]);
+    expect(await outboxOf(below.id as string)).toEqual([
+      ['message', 'BusinessUnitCreated', 1],
+      ['change', 'ResourceCreated', 1],
+      ['change', 'ResourceUpdated', 2],
+    ]);
 
     // REST sees the same, and can query by the derived fields.
     const byTop = await admin.ok('GET', `/business-units?where=${encodeURIComponent('topLevelUnit(key = "globex")')}&sort=key+asc`);

@@ -67,7 +67,7 @@ export async function expandReferencesInMany<T>(
   }
   const loaded = new LoadedResources(loader);
   let budget = MAX_EXPANDED_REFERENCES;
-  while (cursors.length > 0) {
+  while (cursors.length > 0 && budget > 0) {
     const waiting = walk(cursors);
     await loaded.load(waiting.map(({ reference }) => reference));
     cursors = [];

@@ -29,8 +29,9 @@ CREATE TABLE deliveries (
   lease_expires_at timestamptz,
   UNIQUE (project_key, subscription_id, event_id)
 );
+-- Per-subscription reads (status, drops on stop/delete) use the unique index's prefix; no third
+-- index: every delivery is inserted, leased (a non-HOT update) and deleted, each index costs thrice.
 CREATE INDEX deliveries_due_idx ON deliveries (due_at, id);
-CREATE INDEX deliveries_subscription_idx ON deliveries (project_key, subscription_id, committed_at);
 
 -- §3.3 health, kept apart from the subscription document so that a status change never bumps
 -- the subscription's version (users' updates must not 409 because of a background process).

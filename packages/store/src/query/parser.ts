@@ -16,6 +16,7 @@
  * grouping forms recurse, and each one counts against MAX_NESTING_DEPTH before it recurses, so a
  * hostile input cannot overflow the stack; `and`/`or` chains are loops.
  */
+import type { ApiError } from '@herald/model';
 import type { ComparisonOperator, FieldTest, Operand, Predicate, VariableValue } from './ast.js';
 import { predicateError, quote } from './errors.js';
 import { MAX_LIST_VALUES, MAX_NESTING_DEPTH, MAX_PREDICATE_LENGTH } from './limits.js';
@@ -249,7 +250,7 @@ class Parser {
     this.index++;
   }
 
-  private expected(what: string, found: Token) {
+  private expected(what: string, found: Token): ApiError {
     return predicateError(found.position, `expected ${what} but found ${describe(found)}`);
   }
 }

@@ -4,6 +4,7 @@ import {
   expandReferences,
   expandReferencesInMany,
   MAX_EXPAND_PATHS,
+  MAX_EXPANDED_REFERENCES,
   parseExpandPath,
   type ReferenceLoader,
 } from '../../src/expand/index.js';
@@ -195,6 +196,13 @@ describe('expandReferences: failures are not errors (§7)', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).statusCode).toBe(400);
     expect((error as ApiError).code).toBe('InvalidInput');
+  });
+
+  it('stops expanding, without an error, after the maximum number of references', async () => {
+    const many = Array.from({ length: MAX_EXPANDED_REFERENCES + 5 }, (_, i) => ref('category', `c${i}`));
+    const resources = { category: Object.fromEntries(many.map(({ id }) => [id, { id }])) };
+    const expanded = await expandReferences({ many }, ['many[*]'], fakeStore(resources).loader);
+    expect(expanded.many.filter((item) => 'obj' in item)).toHaveLength(MAX_EXPANDED_REFERENCES);
   });
 
   it('passes loader failures on: those are server errors, not expansion failures', async () => {

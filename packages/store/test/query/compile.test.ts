@@ -27,7 +27,7 @@ const compile = (query: QueryParameters, first = 3) => compileQuery(query, first
 
 describe('compileQuery', () => {
   it('answers TRUE, unfiltered and ordered by id without parameters', () => {
-    expect(compile({})).toEqual({ whereSql: 'TRUE', orderBySql: 'r.id ASC', params: [], filtered: false });
+    expect(compile({})).toEqual({ whereSql: 'TRUE', orderBySql: 'r.id ASC', params: [], whereParamCount: 0, filtered: false });
   });
 
   it('numbers placeholders from firstParam in order of appearance, where before sort', () => {
@@ -35,6 +35,8 @@ describe('compileQuery', () => {
     expect(compiled.whereSql).toBe('(r.key = $5::text) AND (r.version > $6::numeric)');
     expect(compiled.orderBySql).toBe("NULLIF(r.doc -> $7::text -> $8::text, 'null'::jsonb) DESC NULLS FIRST, r.id DESC");
     expect(compiled.params).toEqual(['a', '2', 'name', 'en']);
+    // A count query binds only the predicate's values.
+    expect(compiled.whereParamCount).toBe(2);
     expect(compiled.filtered).toBe(true);
   });
 

@@ -177,14 +177,19 @@ export async function openSeededDatabase(url: string): Promise<Database> {
   return db;
 }
 
-/** The scope the store adds: parameters $1 and $2, the compiled query from $3 on. */
-export function scopedSelect(query: QueryParameters): { sql: string; params: unknown[] } {
+/**
+ * The scope the store adds: parameters $1 and $2, the compiled query from $3 on. Like the store, the
+ * count binds only the predicate's parameters.
+ */
+export function scopedSelect(query: QueryParameters): { sql: string; params: unknown[]; countSql: string; countParams: unknown[] } {
   const compiled = compileQuery(query, 3);
+  const where = `r.project_key = $1 AND r.type_id = $2 AND (${compiled.whereSql})`;
+  const params = [PROJECT, TYPE, ...compiled.params];
   return {
-    sql: `SELECT r.id, r.project_key, r.type_id FROM resources r
-          WHERE r.project_key = $1 AND r.type_id = $2 AND (${compiled.whereSql})
-          ORDER BY ${compiled.orderBySql}`,
-    params: [PROJECT, TYPE, ...compiled.params],
+    sql: `SELECT r.id, r.project_key, r.type_id FROM resources r WHERE ${where} ORDER BY ${compiled.orderBySql}`,
+    params,
+    countSql: `SELECT count(*)::int AS n FROM resources r WHERE ${where}`,
+    countParams: params.slice(0, 2 + compiled.whereParamCount),
   };
 }
 

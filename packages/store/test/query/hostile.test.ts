@@ -1,9 +1,10 @@
 /**
  * Property tests with hostile input: whatever `where`, `var.*` and `sort` a client sends, the
  * compiler either rejects it with a 400 InvalidInput, or produces SQL that PostgreSQL (PGlite here)
- * runs without error and that returns only rows of the queried project and type. Two more
- * properties prove that values cannot escape their literals: arbitrary strings and numbers round-trip
- * exactly through variables and through escaped string literals.
+ * runs without error and that returns only rows of the queried project and type (its count query
+ * too, binding only the predicate's parameters). Two more properties prove that values cannot
+ * escape their literals: arbitrary strings and numbers round-trip exactly through variables and
+ * through escaped string literals.
  */
 import { ApiError } from '@herald/model';
 import fc from 'fast-check';
@@ -178,6 +179,8 @@ describe('hostile where, var and sort parameters on PGlite', () => {
       return;
     }
     const result = await db.query<{ id: string; project_key: string; type_id: string }>(select.sql, select.params);
+    const counted = await db.query<{ n: number }>(select.countSql, select.countParams);
+    expect(counted.rows[0]?.n).toBe(result.rows.length);
     outcomes.executed++;
     if (result.rows.length > 0) outcomes.matched++;
     for (const row of result.rows) {

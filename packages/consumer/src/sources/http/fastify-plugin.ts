@@ -23,7 +23,8 @@ export const heraldConsumerPlugin: FastifyPluginAsync<HeraldConsumerPluginOption
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) => done(null, body));
   fastify.route({
-    method: ['POST', 'OPTIONS'],
+    // Other methods too, so they get the same 405 (with Allow) as from the node:http handler.
+    method: ['POST', 'OPTIONS', 'GET', 'PUT', 'PATCH', 'DELETE'],
     url: path,
     bodyLimit,
     handler: async (request, reply) => {

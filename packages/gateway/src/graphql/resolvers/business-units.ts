@@ -12,7 +12,7 @@ import type { BatchLoader } from '../loaders.js';
 import type { IdOrKey, QueryArgs } from './types.js';
 
 /** §2.2 BusinessUnitQueryResult. */
-interface QueryResult {
+export interface QueryResult {
   offset: number;
   count: number;
   total: number;
@@ -20,18 +20,18 @@ interface QueryResult {
   results: BusinessUnit[];
 }
 
-interface UpdateArgs extends IdOrKey {
+export interface UpdateArgs extends IdOrKey {
   version: number;
   actions: readonly InputObject[];
 }
 
-interface DeleteArgs extends IdOrKey {
+export interface DeleteArgs extends IdOrKey {
   version: number;
   personalDataErasure?: boolean | null;
 }
 
 /** An empty object stands for `me`: its fields read the customer from the context. */
-type MeRoot = Record<string, never>;
+export type MeRoot = Record<string, never>;
 
 function queryRequest(args: QueryArgs): QueryRequest {
   return {

@@ -2,16 +2,16 @@ import { ApiError, resourceNotFound } from '@herald/model';
 import type { Locator, TransactionReader } from '@herald/store';
 import { readerLookup, requireAssociate } from '../../resources/business-units/associates.js';
 import { cartActions, myCartActions } from '../../resources/carts/actions.js';
-import { buyerOf, type Buyer } from '../../resources/carts/buyer.js';
+import type { Buyer } from '../../resources/carts/buyer.js';
 import type { Cart } from '../../resources/carts/cart.js';
 import { applyActions, type ActionHandlers } from '../../resources/update-actions.js';
 import { notFoundMessage } from '../../resources/versioned-routes.js';
-import { requireScope } from '../access.js';
+import { requireBuyer, requireScope } from '../access.js';
 import type { GraphQLContext } from '../context.js';
 import { locatorOf, restActions, type InputObject } from '../inputs.js';
 import type { IdOrKey } from './types.js';
 
-interface UpdateCartArgs extends IdOrKey {
+export interface UpdateCartArgs extends IdOrKey {
   version: number;
   actions: readonly InputObject[];
 }
@@ -69,7 +69,7 @@ export const cartMutationResolvers = {
   /** §4.3 My Cart: the token's buyer's own cart; another's answers like a missing one. */
   async updateMyCart(_root: unknown, args: UpdateCartArgs & { id: string }, context: GraphQLContext): Promise<Cart> {
     requireScope(context.auth, 'manage_my_orders');
-    const buyer = buyerOf(context.auth);
+    const buyer = requireBuyer(context.auth);
     const locator = { id: args.id };
     const current = await context.services.documents.get<Cart>(context.projectKey, 'cart', locator);
     if (current === undefined || !ownedBy(current, buyer)) throw resourceNotFound(notFoundMessage('cart', locator));

@@ -15,7 +15,7 @@ import { projectFieldResolvers, projectMutationResolvers, projectQueryResolvers 
 import { DateTime, Json, Long } from './scalars.js';
 
 /** Every resolver of the schema (fields not listed read the property of the same name). */
-export const resolvers = {
+const resolvers = {
   Long,
   DateTime,
   Json,

@@ -56,7 +56,7 @@ function removeFromList(list: AddressIdList, defaultField: 'defaultShippingAddre
     if (!unit[list].includes(address.id)) return [];
     unit[list] = unit[list].filter((id) => id !== address.id);
     // The default of a kind is one of that kind's addresses.
-    void defaultField;
+    if (unit[defaultField] === address.id) delete unit[defaultField];
     return [{ type: messageType, address }];
   };
 }
@@ -234,7 +234,7 @@ export const businessUnitActions: Record<BusinessUnitActionName, Handler> = {
     return [{ type: 'BusinessUnitAddressRemoved', address }];
   },
 
-  addShippingAddressId: addToList('shippingAddressIds', 'BusinessUnitBillingAddressAdded'),
+  addShippingAddressId: addToList('shippingAddressIds', 'BusinessUnitShippingAddressAdded'),
   removeShippingAddressId: removeFromList('shippingAddressIds', 'defaultShippingAddressId', 'BusinessUnitShippingAddressRemoved'),
   addBillingAddressId: addToList('billingAddressIds', 'BusinessUnitBillingAddressAdded'),
   removeBillingAddressId: removeFromList('billingAddressIds', 'defaultBillingAddressId', 'BusinessUnitBillingAddressRemoved'),

@@ -84,7 +84,7 @@ export function associateMissingPermission(unit: Pick<BusinessUnit, 'key'>, cust
 /** Throws AssociateMissingPermission unless `customerId` is an associate (with `role`, if given). */
 export function assertAssociate(unit: BusinessUnit, customerId: string, role?: AssociateRole): Associate {
   const associate = associateOf(unit, customerId);
-  if (associate === undefined) {
+  if (associate === undefined || (role !== undefined && !associate.roles.includes(role))) {
     throw associateMissingPermission(unit, customerId, role);
   }
   return associate;

@@ -61,18 +61,15 @@ export class BusinessUnitService {
 
   async query(projectKey: string, request: QueryRequest, actor: Actor = CLIENT): Promise<PagedQueryResponse<BusinessUnit>> {
     const { documents } = this.deps;
-    const run = (paged: QueryRequest) =>
-      actor.kind === 'client'
-        ? documents.query<BusinessUnit>(projectKey, BUSINESS_UNIT_TYPE_ID, paged)
-        : // A customer's units: those whose associates contain the customer (bound JSON, never inlined).
-          runPagedQuery<BusinessUnit>(
-            documents.db,
-            'resources',
-            ['r.project_key = $1', 'r.type_id = $2', "r.doc->'associates' @> $3::jsonb"],
-            [projectKey, BUSINESS_UNIT_TYPE_ID, JSON.stringify([{ customer: { id: actor.customerId } }])],
-            paged,
-          );
-    return withSeparateTotal(run, request);
+    if (actor.kind === 'client') return documents.query<BusinessUnit>(projectKey, BUSINESS_UNIT_TYPE_ID, request);
+    // A customer's units: those whose associates contain the customer (bound JSON, never inlined).
+    return runPagedQuery<BusinessUnit>(
+      documents.db,
+      'resources',
+      ['r.project_key = $1', 'r.type_id = $2', "r.doc->'associates' @> $3::jsonb"],
+      [projectKey, BUSINESS_UNIT_TYPE_ID, JSON.stringify([{ customer: { id: actor.customerId } }])],
+      request,
+    );
   }
 
   /** BusinessUnitDraft (clients, status Active) or MyBusinessUnitDraft (the project's status on creation, §3.2). */
@@ -132,27 +129,6 @@ export class BusinessUnitService {
       });
     });
   }
-}
-
-function wantsTotal(request: QueryRequest): boolean {
-  return request.withTotal !== false && String(request.withTotal).toLowerCase() !== 'false';
-}
-
-/**
- * Works around a defect of `runPagedQuery` (@herald/store): with a filtering `where`, its count
- * query receives the bound parameters of a `sort` on document fields too and the database refuses
- * it. Until that is fixed there, the total of such a query is counted by a second query without
- * the sort (same predicate, same cap of §4.4.4).
- */
-async function withSeparateTotal(
-  run: (request: QueryRequest) => Promise<PagedQueryResponse<BusinessUnit>>,
-  request: QueryRequest,
-): Promise<PagedQueryResponse<BusinessUnit>> {
-  const filtered = (request.where ?? []).length > 0 && (request.sort ?? []).length > 0;
-  if (!filtered || !wantsTotal(request)) return run(request);
-  const page = await run({ ...request, withTotal: false });
-  const counted = await run({ ...(request.where === undefined ? {} : { where: request.where }), ...(request.vars === undefined ? {} : { vars: request.vars }), limit: 1 });
-  return counted.total === undefined ? page : { ...page, total: counted.total };
 }
 
 function visibleTo(unit: BusinessUnit, actor: Actor): boolean {

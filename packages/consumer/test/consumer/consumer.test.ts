@@ -1,0 +1,400 @@
+import type { Message } from '@herald/model';
+import { Registry } from 'prom-client';
+import { describe, expect, it } from 'vitest';
+import {
+  CONSUMER_METRIC_NAMES,
+  createConsumer,
+  MemoryDedupStore,
+  type ConsumerOptions,
+  type Delivery,
+  type DeliveryContext,
+  type ProcessOutcome,
+  type RawDelivery,
+  type Settlement,
+} from '../../src/index.js';
+import { cloudEventOf, createdPayload, deletedPayload, messagePayload, updatedPayload } from '../support/fixtures.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { until } from '../support/until.js';
+
+const MAX_WAIT_MS = 10_000;
+
+function sqs(payload: object): RawDelivery {
+  return { source: 'sqs', body: JSON.stringify(payload) };
+}
+
+interface Seen {
+  readonly delivery: Delivery;
+  readonly context: DeliveryContext;
+}
+
+function setup(overrides: Partial<ConsumerOptions> = {}) {
+  const clock = new ManualClock();
+  const store = new MemoryDedupStore({ clock }, { leaseMs: 3_000 });
+  const seen: Seen[] = [];
+  const registry = new Registry();
+  const consumer = createConsumer({
+    dedup: store,
+    clock,
+    ordering: { maxWaitMs: MAX_WAIT_MS },
+    metrics: { registry },
+    handler: (delivery, context) => {
+      seen.push({ delivery, context });
+    },
+    ...overrides,
+  });
+  const labels = (seenItem: Seen): string => {
+    const payload = seenItem.delivery.payload;
+    return payload.notificationType === 'Message' ? `m${payload.sequenceNumber}` : `${payload.notificationType}:${payload.version}`;
+  };
+  return { clock, store, seen, registry, consumer, order: () => seen.map(labels) };
+}
+
+async function metricValue(registry: Registry, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const metric = await registry.getSingleMetric(name)?.get();
+  return (metric?.values ?? [])
+    .filter((value) => Object.entries(labels).every(([key, expected]) => value.labels[key] === expected))
+    .reduce((sum, value) => sum + value.value, 0);
+}
+
+function gate(): { readonly promise: Promise<void>; open(): void; fail(error: Error): void } {
+  let open!: () => void;
+  let fail!: (error: Error) => void;
+  const promise = new Promise<void>((resolve, reject) => {
+    open = resolve;
+    fail = reject;
+  });
+  return { promise, open, fail };
+}
+
+describe('ordering per resource', () => {
+  it('releases messages by sequenceNumber and changes by the oldVersion chain', async () => {
+    const { consumer, order } = setup();
+    const outcomes = [
+      consumer.process(sqs(messagePayload(3))),
+      consumer.process(sqs(updatedPayload(4, 9))),
+      consumer.process(sqs(messagePayload(2))),
+      consumer.process(sqs(deletedPayload(9))),
+      consumer.process(sqs(updatedPayload(1, 4))),
+      consumer.process(sqs(messagePayload(1))),
+      consumer.process(sqs(createdPayload(1))),
+    ];
+    const settled = await Promise.all(outcomes);
+    expect(settled.every((outcome) => outcome.action === 'ack')).toBe(true);
+    const seen = order();
+    expect(seen.filter((label) => label.startsWith('m'))).toEqual(['m1', 'm2', 'm3']);
+    expect(seen.filter((label) => !label.startsWith('m'))).toEqual(['ResourceCreated:1', 'ResourceUpdated:4', 'ResourceUpdated:9', 'ResourceDeleted:9']);
+  });
+
+  it('runs one handler at a time per resource and resources in parallel', async () => {
+    const running = new Set<string>();
+    let maxPerResource = 0;
+    let maxOverall = 0;
+    const gates = new Map<string, ReturnType<typeof gate>>();
+    const { consumer } = setup({
+      concurrency: 8,
+      handler: async (_delivery, context) => {
+        running.add(context.dedupKey);
+        const sameResource = [...running].filter((key) => key.startsWith(`${context.streamKey.replace(/^/, 'herald:')}:`)).length;
+        maxPerResource = Math.max(maxPerResource, sameResource);
+        maxOverall = Math.max(maxOverall, running.size);
+        const handlerGate = gate();
+        gates.set(context.dedupKey, handlerGate);
+        await handlerGate.promise;
+        running.delete(context.dedupKey);
+      },
+    });
+    const all = ['a', 'b', 'c'].flatMap((id) => [1, 2].map((seq) => consumer.process(sqs(messagePayload(seq, { id })))));
+    await until(() => running.size === 3, 'three resources run at once');
+    expect(maxPerResource).toBe(1);
+    for (const pending of gates.values()) pending.open();
+    await until(() => running.size === 3 && gates.size === 6, 'the second deliveries run');
+    for (const pending of gates.values()) pending.open();
+    await Promise.all(all);
+    expect(maxOverall).toBe(3);
+    expect(maxPerResource).toBe(1);
+  });
+
+  it('moves past a gap after maxWaitMs with a notice, then drops the late delivery as stale', async () => {
+    const { consumer, clock, seen, order, registry } = setup();
+    await consumer.process(sqs(messagePayload(1)));
+    const third = consumer.process(sqs(messagePayload(3)));
+    await until(() => consumer.bufferedCount === 1, 'm3 waits');
+    clock.advance(MAX_WAIT_MS - 1);
+    await until(() => consumer.bufferedCount === 1, 'm3 still waits');
+    expect(order()).toEqual(['m1']);
+    clock.advance(1);
+    expect((await third).action).toBe('ack');
+    expect(seen[1]?.context.gap).toEqual({ reason: 'timeout', lane: 'messages', lastReleased: 1, released: 3, waitedMs: MAX_WAIT_MS });
+
+    const late = await consumer.process(sqs(messagePayload(2)));
+    expect(late).toMatchObject({ action: 'ack', items: [{ status: 'stale' }] });
+    expect(order()).toEqual(['m1', 'm3']);
+    expect(await metricValue(registry, 'herald_consumer_gap_timeouts_total', { lane: 'messages', reason: 'timeout' })).toBe(1);
+    expect(await metricValue(registry, 'herald_consumer_stale_total')).toBe(1);
+  });
+
+  it('waits for the start of an unknown resource, then releases the lowest with an unknown-start notice', async () => {
+    const { consumer, clock, seen, order } = setup();
+    const fifth = consumer.process(sqs(messagePayload(5)));
+    const sixth = consumer.process(sqs(messagePayload(6)));
+    await until(() => consumer.bufferedCount === 2, 'both wait');
+    clock.advance(MAX_WAIT_MS);
+    await Promise.all([fifth, sixth]);
+    expect(order()).toEqual(['m5', 'm6']);
+    expect(seen[0]?.context.gap).toMatchObject({ reason: 'unknown-start', lastReleased: undefined, released: 5 });
+    expect(seen[1]?.context.gap).toBeUndefined();
+  });
+
+  it('with unknownStart "immediate", releases the first one seen at once', async () => {
+    const { consumer, order } = setup({ ordering: { maxWaitMs: MAX_WAIT_MS, unknownStart: 'immediate' } });
+    await consumer.process(sqs(updatedPayload(3, 5)));
+    expect((await consumer.process(sqs(createdPayload(1)))).items[0]).toMatchObject({ status: 'stale' });
+    expect(order()).toEqual(['ResourceUpdated:5']);
+  });
+
+  it('defers an early delivery when the resource’s buffer is full', async () => {
+    const { consumer, registry } = setup({ ordering: { maxWaitMs: MAX_WAIT_MS, maxBufferedPerResource: 2 }, retry: { bufferFullMs: 1_500 } });
+    void consumer.process(sqs(messagePayload(3)));
+    void consumer.process(sqs(messagePayload(4)));
+    await until(() => consumer.bufferedCount === 2, 'two wait');
+    const settled: string[] = [];
+    const outcome = await consumer.process(sqs(messagePayload(5)), settlementRecorder(settled));
+    expect(outcome).toMatchObject({ action: 'nack', retryAfterMs: 1_500, items: [{ status: 'deferred', reason: 'buffer-full' }] });
+    expect(settled).toEqual(['nack:1500']);
+    expect(await metricValue(registry, 'herald_consumer_deferred_total', { reason: 'buffer-full' })).toBe(1);
+    expect(await metricValue(registry, 'herald_consumer_reorder_buffer_depth')).toBe(2);
+  });
+
+  it('gives a failed delivery a full maxWaitMs to come back before moving past it', async () => {
+    let fail = true;
+    const handled: number[] = [];
+    const { consumer, clock } = setup({
+      handler: (delivery) => {
+        if (delivery.notificationType !== 'Message') return;
+        if (fail && delivery.payload.sequenceNumber === 2) throw new Error('boom');
+        handled.push(delivery.payload.sequenceNumber);
+      },
+    });
+    await consumer.process(sqs(messagePayload(1)));
+    const third = consumer.process(sqs(messagePayload(3)));
+    await until(() => consumer.bufferedCount === 1, 'm3 waits');
+    clock.advance(MAX_WAIT_MS - 100);
+    expect((await consumer.process(sqs(messagePayload(2)))).action).toBe('nack');
+    clock.advance(MAX_WAIT_MS - 100);
+    fail = false;
+    expect((await consumer.process(sqs(messagePayload(2)))).action).toBe('ack');
+    await third;
+    expect(handled).toEqual([1, 2, 3]);
+  });
+});
+
+function settlementRecorder(log: string[]): Settlement {
+  return {
+    ack: () => void log.push('ack'),
+    nack: (retryAfterMs) => void log.push(`nack:${retryAfterMs}`),
+    deadLetter: (reason) => void log.push(`dead-letter:${reason}`),
+  };
+}
+
+describe('deduplication', () => {
+  it('acknowledges a copy of a processed delivery without running the handler', async () => {
+    const { consumer, seen, registry } = setup({ ordering: undefined });
+    await consumer.process(sqs(messagePayload(1)));
+    const copy = await consumer.process({ source: 'sqs', body: JSON.stringify(cloudEventOf(messagePayload(1))) });
+    expect(copy).toMatchObject({ action: 'ack', items: [{ status: 'duplicate', dedupKey: 'herald:proj:business-unit:bu-1:m:1' }] });
+    expect(seen).toHaveLength(1);
+    expect(await metricValue(registry, 'herald_consumer_duplicates_total', { notification_type: 'Message', resource_type: 'business-unit' })).toBe(1);
+  });
+
+  it('holds a copy arriving while the first runs in this process, and settles it after', async () => {
+    const handlerGate = gate();
+    let calls = 0;
+    const { consumer } = setup({
+      handler: async () => {
+        calls++;
+        await handlerGate.promise;
+      },
+    });
+    const log: string[] = [];
+    const first = consumer.process(sqs(messagePayload(1)), settlementRecorder(log));
+    await until(() => calls === 1, 'the handler runs');
+    const copy = consumer.process(sqs(messagePayload(1)), settlementRecorder(log));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(log).toEqual([]);
+    handlerGate.open();
+    expect(await first).toMatchObject({ items: [{ status: 'processed' }] });
+    expect(await copy).toMatchObject({ items: [{ status: 'duplicate' }] });
+    expect(calls).toBe(1);
+    expect(log).toEqual(['ack', 'ack']);
+  });
+
+  it('defers a copy that another instance is running, for the rest of that lease', async () => {
+    const clock = new ManualClock();
+    const store = new MemoryDedupStore({ clock }, { leaseMs: 3_000 });
+    const handlerGate = gate();
+    let running = false;
+    const first = createConsumer({ dedup: store, clock, instanceId: 'a', handler: async () => {
+      running = true;
+      await handlerGate.promise;
+    } });
+    const second = createConsumer({ dedup: store, clock, instanceId: 'b', handler: () => undefined });
+    const processing = first.process(sqs(messagePayload(1)));
+    await until(() => running, 'the first instance runs it');
+    // Before the first renewal (at a third of the lease).
+    clock.advance(900);
+    const log: string[] = [];
+    expect(await second.process(sqs(messagePayload(1)), settlementRecorder(log))).toMatchObject({
+      action: 'nack',
+      items: [{ status: 'deferred', reason: 'busy', retryAfterMs: 2_100 }],
+    });
+    expect(log).toEqual(['nack:2100']);
+    // Renewals (every third of the lease) keep it while the handler runs longer than the lease.
+    for (let step = 0; step < 6; step++) {
+      clock.advance(1_000);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect((await second.process(sqs(messagePayload(1)))).items[0]).toMatchObject({ status: 'deferred', reason: 'busy' });
+    handlerGate.open();
+    await processing;
+    expect((await second.process(sqs(messagePayload(1)))).items[0]).toMatchObject({ status: 'duplicate' });
+  });
+
+  it('releases the lease when the handler fails, and asks for a retry with backoff by attempt', async () => {
+    let fail = true;
+    const { consumer, seen, registry } = setup({
+      ordering: undefined,
+      retry: { failureBaseMs: 500, failureMaxMs: 3_000 },
+      handler: (delivery, context) => {
+        if (fail) throw new Error('downstream unavailable');
+        seen.push({ delivery, context });
+      },
+    });
+    const outcome = await consumer.process({ ...sqs(messagePayload(1)), deliveryAttempt: 3 });
+    expect(outcome).toMatchObject({ action: 'nack', retryAfterMs: 2_000, items: [{ status: 'failed' }] });
+    expect((await consumer.process({ ...sqs(messagePayload(1)), deliveryAttempt: 9 })).retryAfterMs).toBe(3_000);
+    fail = false;
+    expect((await consumer.process(sqs(messagePayload(1)))).items[0]).toMatchObject({ status: 'processed' });
+    expect(await metricValue(registry, 'herald_consumer_failed_total')).toBe(2);
+  });
+});
+
+describe('poison messages', () => {
+  it('dead-letters by default, and lets the policy drop or retry', async () => {
+    const log: string[] = [];
+    const defaults = setup();
+    expect(await defaults.consumer.process({ source: 'sqs', body: '{oops' }, settlementRecorder(log))).toMatchObject({
+      action: 'dead-letter',
+      items: [{ status: 'parse-error', decision: 'dead-letter', error: { reason: 'invalid-json' } }],
+    });
+    expect(log[0]).toMatch(/^dead-letter:invalid-json: /);
+    expect(await metricValue(defaults.registry, 'herald_consumer_parse_errors_total', { source: 'sqs', reason: 'invalid-json' })).toBe(1);
+
+    const policies: ('drop' | 'retry')[] = [];
+    const custom = setup({ onParseError: (error) => (error.reason === 'invalid-json' ? 'drop' : 'retry') });
+    policies.push((await custom.consumer.process({ source: 'sqs', body: '{oops' })).action === 'ack' ? 'drop' : 'retry');
+    policies.push((await custom.consumer.process({ source: 'sqs', body: '{"x":1}' })).action === 'nack' ? 'retry' : 'drop');
+    expect(policies).toEqual(['drop', 'retry']);
+
+    const throwing = setup({ onParseError: () => Promise.reject(new Error('policy broke')) });
+    expect((await throwing.consumer.process({ source: 'sqs', body: '{oops' })).action).toBe('nack');
+  });
+
+  it('settles an Event Grid batch once: retry wins over dead-letter, dead-letter over ack', async () => {
+    const { consumer, order } = setup({ ordering: undefined });
+    const good = cloudEventOf(messagePayload(1));
+    const bad = { ...cloudEventOf(messagePayload(2)), specversion: '0.3' };
+    const mixed = await consumer.process({ source: 'event-grid', body: JSON.stringify([good, bad]) });
+    expect(mixed).toMatchObject({ action: 'dead-letter', items: [{ status: 'processed' }, { status: 'parse-error' }] });
+    const retrying = createConsumer({ dedup: new MemoryDedupStore(), handler: () => Promise.reject(new Error('no')) });
+    expect((await retrying.process({ source: 'event-grid', body: JSON.stringify([cloudEventOf(messagePayload(7)), bad]) })).action).toBe('nack');
+    expect(order()).toEqual(['m1']);
+  });
+});
+
+describe('payloadNotIncluded', () => {
+  const { type: _type, name: _name, ...withoutPayload } = messagePayload(1);
+  const notIncluded = { ...withoutPayload, payloadNotIncluded: { reason: 'MessageTooLarge', payloadType: 'BusinessUnitNameChanged' } };
+  const fullMessage = { ...messagePayload(1), notificationType: undefined, projectKey: undefined, name: 'the big one' } as unknown as Message;
+
+  it('loads the payload with fetchMessage before the handler runs', async () => {
+    const asked: string[] = [];
+    const { consumer, seen } = setup({
+      fetchMessage: async (locator) => {
+        asked.push(`${locator.projectKey}/${locator.messageId}`);
+        return fullMessage;
+      },
+    });
+    await consumer.process(sqs(notIncluded));
+    expect(asked).toEqual(['proj/msg-bu-1-1']);
+    const delivery = seen[0]?.delivery;
+    expect(delivery?.notificationType === 'Message' && delivery.payloadFetched).toBe(true);
+    expect(delivery?.payload).toMatchObject({ type: 'BusinessUnitNameChanged', name: 'the big one', notificationType: 'Message', projectKey: 'proj' });
+    expect(delivery?.notificationType === 'Message' && delivery.payloadNotIncluded).toEqual(notIncluded.payloadNotIncluded);
+  });
+
+  it('hands it over as delivered when the Messages API does not have it, and retries when it fails', async () => {
+    let available = true;
+    const { consumer, seen } = setup({
+      fetchMessage: async () => {
+        if (!available) throw new Error('Messages API down');
+        return undefined;
+      },
+    });
+    await consumer.process(sqs(notIncluded));
+    expect(seen[0]?.delivery.notificationType === 'Message' && seen[0].delivery.payloadFetched).toBe(false);
+    available = false;
+    expect((await consumer.process(sqs({ ...notIncluded, sequenceNumber: 2, id: 'msg-2' }))).items[0]).toMatchObject({ status: 'failed' });
+  });
+});
+
+describe('lifecycle and metrics', () => {
+  it('defers waiting and new deliveries on close, and waits for running handlers', async () => {
+    const handlerGate = gate();
+    let finished = false;
+    const { consumer } = setup({
+      handler: async () => {
+        await handlerGate.promise;
+        finished = true;
+      },
+    });
+    const running = consumer.process(sqs(messagePayload(1, { id: 'x' })));
+    const waiting = consumer.process(sqs(messagePayload(2)));
+    await until(() => consumer.bufferedCount === 1, 'm2 waits');
+    const closed = consumer.close();
+    expect(await waiting).toMatchObject({ action: 'nack', items: [{ status: 'deferred', reason: 'closing' }] });
+    expect(await consumer.process(sqs(messagePayload(1, { id: 'y' })))).toMatchObject({ items: [{ status: 'deferred', reason: 'closing' }] });
+    handlerGate.open();
+    await closed;
+    expect(finished).toBe(true);
+    expect((await running).action).toBe('ack');
+  });
+
+  it('registers every metric of CONSUMER_METRIC_NAMES on the injected registry only', async () => {
+    const { registry, consumer } = setup();
+    await consumer.process({ ...sqs(messagePayload(1)), enqueuedAt: Date.UTC(2025, 0, 1) - 2_000 });
+    const names = (await registry.getMetricsAsJSON()).map((metric) => metric.name).sort();
+    expect(names).toEqual([...CONSUMER_METRIC_NAMES].sort());
+    expect(names.every((name) => name.startsWith('herald_consumer_'))).toBe(true);
+    expect(await metricValue(registry, 'herald_consumer_received_total', { source: 'sqs' })).toBe(1);
+    expect(await metricValue(registry, 'herald_consumer_processed_total', { source: 'sqs', notification_type: 'Message', resource_type: 'business-unit' })).toBe(1);
+    const queueWait = await registry.getSingleMetric('herald_consumer_queue_wait_seconds')?.get();
+    expect(queueWait?.values.find((value) => value.metricName === 'herald_consumer_queue_wait_seconds_sum')?.value).toBe(2);
+    // A second consumer on its own registry does not clash (nothing global).
+    setup();
+  });
+
+  it('labels unknown resource types as "other" to bound cardinality', async () => {
+    const { registry, consumer } = setup({ ordering: undefined });
+    await consumer.process(sqs(messagePayload(1, { typeId: 'attacker-controlled-1' })));
+    expect(await metricValue(registry, 'herald_consumer_processed_total', { resource_type: 'other' })).toBe(1);
+  });
+
+  it('rejects options that make no sense', () => {
+    const dedup = new MemoryDedupStore();
+    expect(() => createConsumer({ dedup, handler: () => undefined, concurrency: 0 })).toThrow(RangeError);
+    expect(() => createConsumer({ dedup, handler: () => undefined, instanceId: 'a|b' })).toThrow(RangeError);
+    expect(() => createConsumer({ dedup, handler: () => undefined, ordering: { maxWaitMs: -1 } })).toThrow(RangeError);
+  });
+});
+
+export type { ProcessOutcome };

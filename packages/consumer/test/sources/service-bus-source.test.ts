@@ -1,0 +1,120 @@
+import { ServiceBusClient } from '@azure/service-bus';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServiceBusPeer, type ServiceBusPeer } from '../../../testkit/src/peers/service-bus/index.js';
+import { createConsumer, MemoryDedupStore, ServiceBusSource, type ConsumerOptions, type Delivery } from '../../src/index.js';
+import { cloudEventOf, messagePayload } from '../support/fixtures.js';
+import { until } from '../support/until.js';
+
+let peer: ServiceBusPeer | undefined;
+let client: ServiceBusClient | undefined;
+let source: ServiceBusSource | undefined;
+
+afterEach(async () => {
+  await source?.stop();
+  await client?.close();
+  await peer?.stop();
+  source = undefined;
+  client = undefined;
+  peer = undefined;
+});
+
+async function start(consumerOptions: Partial<ConsumerOptions>, handled: Delivery[]): Promise<ServiceBusPeer> {
+  peer = await startServiceBusPeer({ entities: ['herald'] });
+  client = new ServiceBusClient(peer.connectionString(), { retryOptions: { maxRetries: 0, timeoutInMs: 5_000 } });
+  const consumer = createConsumer({ dedup: new MemoryDedupStore(), handler: (delivery) => void handled.push(delivery), ...consumerOptions });
+  source = new ServiceBusSource({ client, consumer }, { queueName: 'herald', maxConcurrentCalls: 4 });
+  source.start();
+  return peer;
+}
+
+const sequenceOf = (delivery: Delivery | undefined) => (delivery?.notificationType === 'Message' ? delivery.payload.sequenceNumber : undefined);
+
+describe('ServiceBusSource against the Service Bus peer (AMQP, peekLock)', () => {
+  it('completes Platform, structured and binary CloudEvents messages after handling them in order', async () => {
+    const handled: Delivery[] = [];
+    const sb = await start({ ordering: { maxWaitMs: 30_000 } }, handled);
+    const third = cloudEventOf(messagePayload(3));
+    sb.enqueue('herald', { body: Buffer.from(JSON.stringify(third)), contentType: 'application/cloudevents+json; charset=utf-8', messageId: 'm-3' });
+    sb.enqueue('herald', {
+      body: messagePayload(2),
+      contentType: 'application/json',
+      messageId: 'm-2',
+      applicationProperties: { 'cloudEvents:specversion': '1.0', 'cloudEvents:id': 'e-2', 'cloudEvents:type': third.type, 'cloudEvents:source': third.source },
+    });
+    sb.enqueue('herald', { body: messagePayload(1), contentType: 'application/json', messageId: 'm-1' });
+    const settlements = await sb.waitForSettlements('herald', 3);
+    expect(settlements.map((settlement) => settlement.outcome)).toEqual(['completed', 'completed', 'completed']);
+    expect(handled.map(sequenceOf)).toEqual([1, 2, 3]);
+    expect(handled.map((delivery) => delivery.origin.cloudEventsMode)).toEqual([undefined, 'binary', 'structured']);
+    expect(handled[0]?.origin.sentAt).toBeTypeOf('number');
+    expect(sb.pending('herald')).toEqual([]);
+  });
+
+  it('abandons a message whose handler failed; the redelivery is processed and completed', async () => {
+    const handled: Delivery[] = [];
+    let failures = 1;
+    const attempts: (number | undefined)[] = [];
+    const sb = await start(
+      {
+        retry: { failureBaseMs: 0 },
+        handler: (delivery, context) => {
+          attempts.push(context.deliveryAttempt);
+          if (failures-- > 0) throw new Error('downstream unavailable');
+          handled.push(delivery);
+        },
+      },
+      handled,
+    );
+    sb.enqueue('herald', { body: messagePayload(1), messageId: 'm-1' });
+    const settlements = await sb.waitForSettlements('herald', 2);
+    expect(settlements.map((settlement) => settlement.outcome)).toEqual(['abandoned', 'completed']);
+    expect(attempts).toEqual([1, 2]);
+    expect(handled).toHaveLength(1);
+  });
+
+  it('completes a duplicate without handling it again', async () => {
+    const handled: Delivery[] = [];
+    const sb = await start({}, handled);
+    sb.enqueue('herald', { body: messagePayload(1), messageId: 'first' });
+    sb.enqueue('herald', { body: cloudEventOf(messagePayload(1)), contentType: 'application/cloudevents+json', messageId: 'copy' });
+    const settlements = await sb.waitForSettlements('herald', 2);
+    expect(settlements.map((settlement) => settlement.outcome)).toEqual(['completed', 'completed']);
+    expect(handled).toHaveLength(1);
+  });
+
+  it('dead-letters a poison message with the parse error as its description', async () => {
+    const handled: Delivery[] = [];
+    const sb = await start({}, handled);
+    sb.enqueue('herald', { body: { hello: 'world' }, messageId: 'poison' });
+    const [settlement] = await sb.waitForSettlements('herald', 1);
+    expect(settlement).toMatchObject({ outcome: 'dead-lettered', deadLetterReason: 'HeraldParseError' });
+    expect(settlement?.deadLetterErrorDescription).toMatch(/^unrecognized-shape: /);
+    expect(sb.deadLetters('herald')).toHaveLength(1);
+    expect(handled).toEqual([]);
+  });
+
+  it('stop() waits for the message being handled and settles it', async () => {
+    const handled: Delivery[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let running = false;
+    const sb = await start(
+      {
+        handler: async (delivery) => {
+          running = true;
+          await released;
+          handled.push(delivery);
+        },
+      },
+      handled,
+    );
+    sb.enqueue('herald', { body: messagePayload(1), messageId: 'slow' });
+    await until(() => running, 'the handler runs', 5_000_000);
+    const stopping = (source as ServiceBusSource).stop();
+    release();
+    await stopping;
+    source = undefined;
+    expect(handled).toHaveLength(1);
+    expect((await sb.waitForSettlements('herald', 1))[0]?.outcome).toBe('completed');
+  });
+});
