@@ -6,8 +6,9 @@
  * 2. Throughput: a backlog of N change notifications committed to the outbox in one transaction;
  *    time until all N arrived at the peer (routing + leasing + encoding + sending + recording).
  *    Target: ≥ 60 % of the raw ceiling.
- * 3. Latency: resource writes through the DocumentStore at R/s for S seconds; per event, from the
- *    write's commit to its arrival at the peer. Target: p99 < 50 ms at 500/s.
+ * 3. Latency: resource writes through the DocumentStore at R/s for S seconds (engine-writer.ts, in
+ *    its own process); per event, from the write's commit to its arrival at the peer. Target: p99
+ *    < 50 ms at 500/s.
  *
  *   npx tsx packages/delivery/bench/engine-throughput.ts [backlog=20000] [rate=500] [seconds=10]
  *
@@ -19,6 +20,11 @@ import { runWithSourceConditions } from './support/with-source-conditions.js';
 
 await runWithSourceConditions(async () => {
   const { randomUUID } = await import('node:crypto');
+  const { readFileSync } = await import('node:fs');
+  const { execFileSync, spawn } = await import('node:child_process');
+  const { fileURLToPath } = await import('node:url');
+  const WRITER = fileURLToPath(new URL('./engine-writer.ts', import.meta.url));
+  const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
   const { startFauxqs } = await import('fauxqs');
   const { SQSClient, SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
   const { DocumentStore, openDatabase, ProjectStore } = await import('@herald/store');
@@ -68,6 +74,7 @@ await runWithSourceConditions(async () => {
     });
     const body = JSON.stringify({ notificationType: 'ResourceCreated', projectKey: 'bench', resource: { typeId: 'store', id: randomUUID() }, version: 1, modifiedAt: new Date().toISOString() });
     const rawStart = performance.now();
+    const rawCpuStart = process.cpuUsage();
     let sent = 0;
     await Promise.all(
       Array.from({ length: RAW_IN_FLIGHT }, async () => {
@@ -79,6 +86,7 @@ await runWithSourceConditions(async () => {
       }),
     );
     const rawRate = perSecond(RAW_COUNT, performance.now() - rawStart);
+    const rawCpuMs = cpuMs(process.cpuUsage(rawCpuStart));
     raw.destroy();
 
     // Project, subscription, workers.
@@ -121,32 +129,43 @@ await runWithSourceConditions(async () => {
         );
       }
     });
+    const backendPids = (await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((r) => r.pid);
+    const workerPids = workers.map((worker) => worker.pid);
+    const before = { workers: ticks(workerPids), postgres: ticks(backendPids), peer: process.cpuUsage() };
     const drainStart = performance.now();
     await arrivalOf(new Set(rows.map((row) => row.payload.resource.id)));
     const engineRate = perSecond(BACKLOG, performance.now() - drainStart);
+    // CPU per 1,000 deliveries, by process: a figure the machine's other load does not distort.
+    const perThousand = (ms: number, count: number): string => ((ms * 1000) / count).toFixed(0);
+    const engineCpu = {
+      workers: (ticks(workerPids) - before.workers) * TICK_MS,
+      postgres: (ticks(backendPids) - before.postgres) * TICK_MS,
+      peer: cpuMs(process.cpuUsage(before.peer)),
+    };
 
-    // 3. Latency at RATE events/s through real resource writes. First the backlog's last
-    // acknowledgements must be recorded, or their latency would count in this phase's histogram.
-    while (((await db.query<{ n: number }>('SELECT count(*)::int AS n FROM deliveries')).rows[0]?.n ?? 0) > 0) {
+    // 3. Latency at RATE events/s through real resource writes. First every backlog delivery must
+    // be in the workers' histograms, or their latency would count in this phase's.
+    let histogramBefore = await latencyBuckets();
+    while ((histogramBefore.at(-1)?.[1] ?? 0) < BACKLOG) {
       await new Promise((resolve) => setTimeout(resolve, 50));
+      histogramBefore = await latencyBuckets();
     }
-    const histogramBefore = await latencyBuckets();
-    const committedAt = new Map<string, number>();
     const total = RATE * SECONDS;
-    const start = performance.now();
-    const writes: Promise<void>[] = [];
-    for (let i = 0; i < total; i++) {
-      const due = start + (i * 1000) / RATE;
-      const wait = due - performance.now();
-      if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
-      writes.push(
-        documents.create<{ id: string; version: number; createdAt: string; lastModifiedAt: string; name: string }>({ projectKey }, 'store', { name: `s${i}` }).then((doc) => {
-          committedAt.set(doc.id, Date.now());
-        }),
-      );
+    const writer = spawn(process.execPath, ['--conditions=@herald/source', '--import', 'tsx', WRITER, isolated.url, projectKey, String(RATE), String(SECONDS)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let output = '';
+    writer.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    const writerExit = await new Promise<number | null>((resolve) => writer.once('exit', resolve));
+    if (writerExit !== 0) throw new Error(`writer exited with ${writerExit}`);
+    const committedAt = new Map<string, number>();
+    let achievedRate = 0;
+    for (const line of output.trim().split('\n')) {
+      const [first, second] = line.split(' ');
+      if (first === 'done') achievedRate = Number(second);
+      else if (first !== undefined && second !== undefined) committedAt.set(first, Number(second));
     }
-    await Promise.all(writes);
-    const achievedRate = perSecond(total, performance.now() - start);
+    if (committedAt.size !== total) throw new Error(`writer reported ${committedAt.size} of ${total} writes`);
     await arrivalOf(new Set(committedAt.keys()));
     // The spy stamps each message with Date.now() as the peer accepts it (the ack follows).
     const arrivedAt = new Map<string, number>();
@@ -170,6 +189,12 @@ await runWithSourceConditions(async () => {
       [
         ['raw SendMessageBatch ceiling (10/batch, 8 in flight)', `${formatRate(rawRate)} msg/s`, ''],
         [`engine throughput (backlog of ${formatRate(BACKLOG)})`, `${formatRate(engineRate)} deliveries/s (${Math.round((engineRate / rawRate) * 100)} % of raw)`, '≥ 60 % of raw'],
+        ['CPU per 1,000: raw (SDK client + peer, one process)', `${perThousand(rawCpuMs, RAW_COUNT)} ms`, ''],
+        [
+          'CPU per 1,000: engine (workers + PostgreSQL backends + peer process)',
+          `${perThousand(engineCpu.workers, BACKLOG)} + ${perThousand(engineCpu.postgres, BACKLOG)} + ${perThousand(engineCpu.peer, BACKLOG)} ms`,
+          '',
+        ],
         [`latency at ${RATE}/s for ${SECONDS} s (achieved ${formatRate(achievedRate)}/s), commit → arrival`, `p50 ${quantile(0.5).toFixed(1)} ms, p99 ${quantile(0.99).toFixed(1)} ms, max ${quantile(1).toFixed(1)} ms`, 'p99 < 50 ms'],
         ['same, workers\' herald_delivery_latency_seconds (committed_at → ack)', `p50 ${bucketQuantile(0.5)}, p99 ${bucketQuantile(0.99)}`, 'p99 < 50 ms'],
       ],
@@ -181,6 +206,24 @@ await runWithSourceConditions(async () => {
     await db.close();
     await isolated.drop();
     await cluster?.stop();
+  }
+
+  function cpuMs(usage: NodeJS.CpuUsage): number {
+    return (usage.user + usage.system) / 1000;
+  }
+
+  /** utime + stime of processes in clock ticks (Linux /proc; 0 for processes gone or elsewhere). */
+  function ticks(pids: readonly number[]): number {
+    let sum = 0;
+    for (const pid of pids) {
+      try {
+        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+        sum += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+      } catch {
+        // exited
+      }
+    }
+    return sum;
   }
 
   /** Cumulative latency bucket counts summed over both workers' /metrics: [upper bound s, count]. */

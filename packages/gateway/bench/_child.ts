@@ -3,7 +3,8 @@ import { createInterface } from 'node:readline';
 
 /** Starts `tsx <script> <args>` and resolves with the first line it prints (its URL). */
 export async function startChild(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn('npx', ['tsx', '--conditions=@herald/source', script, ...args], {
+  // node itself (not npx) so that killing the child stops the server, with tsx as a loader.
+  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@herald/source', script, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -1,4 +1,14 @@
+import {
+  DeliveryAdmin,
+  destinationPoolFor,
+  secretBoxFor,
+  type DestinationPool,
+  type SecretBox,
+} from '@herald/delivery';
 import { systemClock, type Clock } from '@herald/model';
+import { subscriptionDelivery } from './delivery/subscription-delivery.js';
+import { environmentProjectActions } from './resources/projects/environment.js';
+import { registerSubscriptionRoutes } from './resources/subscriptions/routes.js';
 import { DocumentStore, ProjectStore, type Database } from '@herald/store';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -35,6 +45,17 @@ export interface GatewayDeps {
   logger: Logger | false;
   clock?: Clock;
   registry?: Registry;
+  /**
+   * The delivery side the subscriptions API talks to: the in-process worker's pool and admin when
+   * `herald serve` runs one; otherwise built here (test notifications and health still work).
+   */
+  delivery?: DeliveryParts;
+}
+
+export interface DeliveryParts {
+  pool: DestinationPool;
+  admin: DeliveryAdmin;
+  secrets: SecretBox;
 }
 
 export interface Gateway {
@@ -60,11 +81,9 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
     requestIdLogLabel: 'correlationId',
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
-    // Allows `/{projectKey}/stores/key=abc` and long-enough ids; longer params are 404s.
-    maxParamLength: 512,
-    disableRequestLogging: false,
     return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    // maxParamLength allows `/{projectKey}/stores/key=abc` with long keys; longer params are 404s.
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     ...(config.tls === undefined ? {} : { https: httpsOptions(config.tls) }),
   }) as unknown as FastifyInstance;
 
@@ -85,6 +104,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
     ...messagesProjectActions,
     ...oauth.projectActions,
     ...businessUnitProjectActions,
+    ...environmentProjectActions,
   };
   registerProjectRoutes(app, resourceDeps, projectCache, projectActions);
   registerVersionedRoutes(app, storeDefinition, resourceDeps);
@@ -94,10 +114,19 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerQuoteRequestRoutes(app, resourceDeps);
   registerMessageRoutes(app, resourceDeps, clock);
   registerBusinessUnitApis(app, { documents, projects, projectCache, projectActions, clock }, config);
+  const delivery = deps.delivery ?? ownDeliveryParts(config, deps.db, clock, app);
+  registerSubscriptionRoutes(app, resourceDeps, subscriptionDelivery(delivery.pool, delivery.admin, delivery.secrets, clock));
 
   await oauth.registerRoutes(app);
   await oauth.ensureBootstrapClient(config.projects);
 
   await app.ready();
   return { app, documents, projects, registry, routes };
+}
+
+/** Delivery parts for a gateway without an in-process worker; the pool closes with the app. */
+function ownDeliveryParts(config: HeraldConfig, db: Database, clock: Clock, app: FastifyInstance): DeliveryParts {
+  const pool = destinationPoolFor(config.delivery, app.log as unknown as Logger);
+  app.addHook('onClose', async () => pool.closeAll());
+  return { pool, admin: new DeliveryAdmin({ db, clock }), secrets: secretBoxFor(config.delivery.secretKey) };
 }

@@ -2,19 +2,20 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { deduplicationKey, resourceStreamKey, type DeliveryPayload } from '@herald/model';
-import PQueue from 'p-queue';
 import { systemClock, type Clock } from '../clock.js';
 import { instrumentStore } from '../dedup/instrumented-store.js';
 import { LeaseKeeper } from '../dedup/lease-keeper.js';
 import { MicroBatcher } from '../micro-batcher.js';
+import { TaskLimiter } from './task-limiter.js';
 import type { ClaimRequest, ClaimResult, CompleteRequest, DedupStore, LeaseRef, PositionLane, PositionRef, StreamPositions } from '../dedup/dedup-store.js';
-import type { Delivery, DeliverySource } from '../delivery.js';
+import type { Delivery, DeliverySource, MessageDelivery } from '../delivery.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createConsumerMetrics, silentMetrics, type ConsumerMetrics, type DeferReason } from '../metrics/consumer-metrics.js';
 import { orderKeyOf } from '../ordering/order-rules.js';
 import { Sequencer, type FinishReport, type RejectReason, type Release, type SequencedItem } from '../ordering/sequencer.js';
 import { withFetchedPayload, type MessageFetcher } from '../parse/messages-api.js';
 import { parseDelivery, type SingleParseResult } from '../parse/parse-delivery.js';
+import type { ParseError } from '../parse/parse-error.js';
 import type { RawDelivery } from '../parse/raw-delivery.js';
 import type {
   Consumer,
@@ -59,6 +60,7 @@ interface ResolvedRetry {
 }
 
 const defaultParseErrorPolicy: ParseErrorPolicy = () => 'dead-letter';
+const ignoreResult = (): void => undefined;
 const NEVER_ABORTED = new AbortController().signal;
 
 function positiveInteger(name: string, value: number): number {
@@ -78,7 +80,7 @@ class HeraldConsumer implements Consumer {
   private readonly failOpen: boolean;
   private readonly retry: ResolvedRetry;
   private readonly sequencer: Sequencer | undefined;
-  private readonly queue: PQueue;
+  private readonly limiter: TaskLimiter;
   private readonly leases: LeaseKeeper;
   private readonly claims: MicroBatcher<ClaimRequest, ClaimResult>;
   private readonly completions: MicroBatcher<CompleteRequest, void>;
@@ -106,7 +108,7 @@ class HeraldConsumer implements Consumer {
       storeUnavailableMs: options.retry?.storeUnavailableMs ?? 5_000,
       bufferFullMs: options.retry?.bufferFullMs ?? 1_000,
     };
-    this.queue = new PQueue({ concurrency: positiveInteger('concurrency', options.concurrency ?? 16) });
+    this.limiter = new TaskLimiter(positiveInteger('concurrency', options.concurrency ?? 16));
     this.leases = new LeaseKeeper({ store: this.store, clock: this.clock, logger: this.logger }, this.instanceId);
     this.claims = new MicroBatcher((requests) => this.store.claim(requests), 500);
     this.completions = new MicroBatcher(async (requests): Promise<void[]> => {
@@ -169,24 +171,25 @@ class HeraldConsumer implements Consumer {
     this.sequencer?.close();
     const running = [...this.inProcess.values()].map((work) => work.promise);
     await Promise.all(running);
-    await this.queue.onIdle();
+    await this.limiter.onIdle();
     this.leases.stop();
   }
 
-  private async processItem(parsed: SingleParseResult, raw: RawDelivery): Promise<ItemOutcome> {
-    if (parsed.kind === 'error') {
-      this.metrics.parseError(parsed.error.source, parsed.error.reason);
-      let decision: ParseErrorDecision;
-      try {
-        decision = await this.onParseError(parsed.error, raw);
-      } catch (error) {
-        this.logger.error({ err: error }, 'onParseError threw; the input will be retried');
-        decision = 'retry';
-      }
-      this.logger.info({ parseError: parsed.error, decision }, 'input is not a delivery');
-      return { status: 'parse-error', error: parsed.error, decision };
+  private processItem(parsed: SingleParseResult, raw: RawDelivery): Promise<ItemOutcome> {
+    return parsed.kind === 'error' ? this.rejectInput(parsed.error, raw) : this.admit(parsed.delivery, raw);
+  }
+
+  private async rejectInput(error: ParseError, raw: RawDelivery): Promise<ItemOutcome> {
+    this.metrics.parseError(error.source, error.reason);
+    let decision: ParseErrorDecision;
+    try {
+      decision = await this.onParseError(error, raw);
+    } catch (policyError) {
+      this.logger.error({ err: policyError }, 'onParseError threw; the input will be retried');
+      decision = 'retry';
     }
-    return this.admit(parsed.delivery, raw);
+    this.logger.info({ parseError: error, decision }, 'input is not a delivery');
+    return { status: 'parse-error', error, decision };
   }
 
   private admit(delivery: Delivery, raw: RawDelivery): Promise<DeliveryOutcome> {
@@ -215,25 +218,20 @@ class HeraldConsumer implements Consumer {
     return work.promise;
   }
 
+  /** A Work is its own PositionRef (stream, lane, ordinal); no position without ordering. */
   private positionOf(work: Work): PositionRef | undefined {
-    return this.sequencer ? { stream: work.stream, lane: work.lane, ordinal: work.ordinal } : undefined;
+    return this.sequencer ? work : undefined;
   }
 
   /** Released by the sequencer (or at once without ordering): claim, then run or settle. */
   private run(work: Work, how: Release): void {
-    this.claims.submit({ key: work.key, owner: this.instanceId, position: this.positionOf(work) }).then(
-      (claim) => this.claimed(work, how, claim),
-      (error: unknown) => {
-        this.logger.warn({ err: error, dedupKey: work.key }, 'dedup store unreachable');
-        if (!this.failOpen) {
-          this.finish(work, this.deferral(work, 'store-unavailable'), { advanced: false });
-        } else if (how.kind === 'behind') {
-          this.finish(work, { status: 'stale', dedupKey: work.key }, { advanced: false });
-        } else {
-          this.execute(work, how, false);
-        }
-      },
-    );
+    this.claims.enqueue({ key: work.key, owner: this.instanceId, position: this.positionOf(work) }, (error, claim) => {
+      if (error === undefined) return this.claimed(work, how, claim as ClaimResult);
+      this.logger.warn({ err: error, dedupKey: work.key }, 'dedup store unreachable');
+      if (!this.failOpen) this.finish(work, this.deferral(work, 'store-unavailable'), { advanced: false });
+      else if (how.kind === 'behind') this.finish(work, { status: 'stale', dedupKey: work.key }, { advanced: false });
+      else this.execute(work, how, false);
+    });
   }
 
   private claimed(work: Work, how: Release, claim: ClaimResult): void {
@@ -253,7 +251,7 @@ class HeraldConsumer implements Consumer {
         if (how.kind === 'behind') {
           // Behind the position this instance released, yet unknown to the store (its position
           // was lost or never written): it was skipped here, so it stays skipped.
-          void this.releases.submit({ key: work.key, owner: this.instanceId }).catch(() => undefined);
+          this.releases.enqueue({ key: work.key, owner: this.instanceId }, ignoreResult);
           return this.finish(work, { status: 'stale', dedupKey: work.key }, { advanced: false });
         }
         return this.execute(work, how, true);
@@ -261,33 +259,64 @@ class HeraldConsumer implements Consumer {
   }
 
   private execute(work: Work, how: Release, leased: boolean): void {
-    const signal = leased ? this.leases.hold(work.key) : NEVER_ABORTED;
+    if (leased) this.leases.hold(work.key);
+    const leases = this.leases;
     const context: DeliveryContext = {
       dedupKey: work.key,
       streamKey: work.stream,
       gap: how.kind === 'gap' ? how.gap : undefined,
       deliveryAttempt: work.deliveryAttempt,
-      signal,
+      // Made on demand: most handlers never look at it.
+      get signal(): AbortSignal {
+        return leased ? leases.signalFor(work.key) : NEVER_ABORTED;
+      },
     };
-    this.queue
-      .add(async () => {
-        const delivery = await this.completePayload(work.delivery, signal);
-        const startedAt = performance.now();
-        try {
-          await this.handler(delivery, context);
-        } finally {
-          this.metrics.handlerDuration(work.payload.notificationType, work.payload.resource.typeId, (performance.now() - startedAt) / 1000);
-        }
-      })
-      .then(
-        () => this.succeeded(work, leased),
-        (error: unknown) => this.failed(work, leased, error),
-      );
+    this.limiter.schedule(() => this.runHandler(work, context, leased));
   }
 
-  private async completePayload(delivery: Delivery, signal: AbortSignal): Promise<Delivery> {
-    if (delivery.notificationType !== 'Message' || delivery.payloadNotIncluded === undefined || this.fetchMessage === undefined) return delivery;
-    signal.throwIfAborted();
+  /** Runs the handler; a synchronous handler costs no promise at all (the hot path of simple handlers). */
+  private runHandler(work: Work, context: DeliveryContext, leased: boolean): void {
+    const delivery = work.delivery;
+    if (delivery.notificationType === 'Message' && delivery.payloadNotIncluded !== undefined && this.fetchMessage !== undefined) {
+      this.completePayload(delivery, context).then(
+        (completed) => this.invokeHandler(work, completed, context, leased),
+        (error: unknown) => this.handlerEnded(work, leased, error, false),
+      );
+      return;
+    }
+    this.invokeHandler(work, delivery, context, leased);
+  }
+
+  private invokeHandler(work: Work, delivery: Delivery, context: DeliveryContext, leased: boolean): void {
+    const startedAt = performance.now();
+    let result: Promise<void> | void;
+    try {
+      result = this.handler(delivery, context);
+    } catch (error) {
+      return this.handlerEnded(work, leased, error, false, startedAt);
+    }
+    if (result !== undefined && typeof (result as Promise<void>).then === 'function') {
+      (result as Promise<void>).then(
+        () => this.handlerEnded(work, leased, undefined, true, startedAt),
+        (error: unknown) => this.handlerEnded(work, leased, error, false, startedAt),
+      );
+    } else {
+      this.handlerEnded(work, leased, undefined, true, startedAt);
+    }
+  }
+
+  private handlerEnded(work: Work, leased: boolean, error: unknown, succeeded: boolean, startedAt?: number): void {
+    if (startedAt !== undefined) {
+      this.metrics.handlerDuration(work.payload.notificationType, work.payload.resource.typeId, (performance.now() - startedAt) / 1000);
+    }
+    this.limiter.done();
+    if (succeeded) this.succeeded(work, leased);
+    else this.failed(work, leased, error);
+  }
+
+  private async completePayload(delivery: MessageDelivery, context: DeliveryContext): Promise<Delivery> {
+    if (this.fetchMessage === undefined) return delivery;
+    context.signal.throwIfAborted();
     const message = await this.fetchMessage({ projectKey: delivery.payload.projectKey, messageId: delivery.payload.id });
     if (message === undefined) {
       this.logger.warn({ messageId: delivery.payload.id }, 'message with payloadNotIncluded is not in the Messages API; handler gets it without payload');
@@ -296,33 +325,31 @@ class HeraldConsumer implements Consumer {
     return withFetchedPayload(delivery, message);
   }
 
-  private async succeeded(work: Work, leased: boolean): Promise<void> {
-    try {
-      await this.completions.submit({ key: work.key, position: this.positionOf(work) });
-    } catch (error) {
-      // The handler's effects are done: acknowledging loses nothing, while a retry would only run
-      // it again. What is lost is the record (a later copy could run again) and, for other
-      // instances, the position (they wait up to maxWaitMs, then move on).
-      this.logger.error({ err: error, dedupKey: work.key }, 'handler succeeded but could not be recorded as processed');
-    }
-    if (leased) this.leases.drop(work.key);
-    this.finish(work, { status: 'processed', dedupKey: work.key }, { advanced: true });
+  private succeeded(work: Work, leased: boolean): void {
+    this.completions.enqueue({ key: work.key, position: this.positionOf(work) }, (error) => {
+      if (error !== undefined) {
+        // The handler's effects are done: acknowledging loses nothing, while a retry would only run
+        // it again. What is lost is the record (a later copy could run again) and, for other
+        // instances, the position (they wait up to maxWaitMs, then move on).
+        this.logger.error({ err: error, dedupKey: work.key }, 'handler succeeded but could not be recorded as processed');
+      }
+      if (leased) this.leases.drop(work.key);
+      this.finish(work, { status: 'processed', dedupKey: work.key }, { advanced: true });
+    });
   }
 
-  private async failed(work: Work, leased: boolean, error: unknown): Promise<void> {
+  private failed(work: Work, leased: boolean, error: unknown): void {
     this.logger.warn({ err: error, dedupKey: work.key }, 'handler failed; the delivery will be retried');
-    if (leased) {
-      this.leases.drop(work.key);
-      try {
-        await this.releases.submit({ key: work.key, owner: this.instanceId });
-      } catch (releaseError) {
-        // The lease expires on its own; the retry waits for that.
-        this.logger.warn({ err: releaseError, dedupKey: work.key }, 'could not release the lease');
-      }
-    }
     const attempt = Math.max(1, work.deliveryAttempt ?? 1);
     const retryAfterMs = Math.min(this.retry.failureMaxMs, this.retry.failureBaseMs * 2 ** (attempt - 1));
-    this.finish(work, { status: 'failed', dedupKey: work.key, error, retryAfterMs }, { advanced: false, failed: true });
+    const settle = (): void => this.finish(work, { status: 'failed', dedupKey: work.key, error, retryAfterMs }, { advanced: false, failed: true });
+    if (!leased) return settle();
+    this.leases.drop(work.key);
+    this.releases.enqueue({ key: work.key, owner: this.instanceId }, (releaseError) => {
+      // If it could not be released, the lease expires on its own; the retry waits for that.
+      if (releaseError !== undefined) this.logger.warn({ err: releaseError, dedupKey: work.key }, 'could not release the lease');
+      settle();
+    });
   }
 
   private rejected(work: Work, reason: RejectReason): void {

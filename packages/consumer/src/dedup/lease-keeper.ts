@@ -6,9 +6,10 @@ import type { DedupStore } from './dedup-store.js';
  * Keeps the leases of running handlers alive: one batched renewal every `leaseMs / 3` for all of
  * them (not a timer per delivery). A lease found lost (it expired and another instance claimed
  * the delivery) aborts that handler's signal: its work is now a duplicate in the making.
+ * The AbortController is made only when a handler asks for its signal (they cost microseconds).
  */
 export class LeaseKeeper {
-  private readonly held = new Map<string, AbortController>();
+  private readonly held = new Map<string, AbortController | null>();
   private timer: TimerHandle | undefined;
 
   constructor(
@@ -16,10 +17,19 @@ export class LeaseKeeper {
     private readonly owner: string,
   ) {}
 
-  hold(key: string): AbortSignal {
-    const controller = new AbortController();
-    this.held.set(key, controller);
+  hold(key: string): void {
+    this.held.set(key, null);
     if (this.timer === undefined) this.arm();
+  }
+
+  /** The abort signal of a held lease (a fresh never-aborted one once it is dropped). */
+  signalFor(key: string): AbortSignal {
+    if (!this.held.has(key)) return new AbortController().signal;
+    let controller = this.held.get(key);
+    if (!controller) {
+      controller = new AbortController();
+      this.held.set(key, controller);
+    }
     return controller.signal;
   }
 
@@ -34,7 +44,7 @@ export class LeaseKeeper {
   stop(): void {
     this.timer?.cancel();
     this.timer = undefined;
-    for (const controller of this.held.values()) controller.abort(new Error('consumer closed'));
+    for (const controller of this.held.values()) controller?.abort(new Error('consumer closed'));
     this.held.clear();
   }
 
@@ -51,9 +61,13 @@ export class LeaseKeeper {
       const renewed = await this.deps.store.renew(keys.map((key) => ({ key, owner: this.owner })));
       renewed.forEach((stillOwned, index) => {
         const key = keys[index] as string;
-        const controller = this.held.get(key);
-        if (stillOwned || controller === undefined) return;
+        if (stillOwned || !this.held.has(key)) return;
         this.deps.logger.warn({ dedupKey: key }, 'lease lost while the handler ran; another instance may run it too');
+        let controller = this.held.get(key);
+        if (!controller) {
+          controller = new AbortController();
+          this.held.set(key, controller);
+        }
         controller.abort(new Error('lease lost'));
       });
     } catch (error) {

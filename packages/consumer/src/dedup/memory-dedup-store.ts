@@ -10,6 +10,9 @@ import {
   type StreamPositions,
 } from './dedup-store.js';
 
+const CLAIMED: ClaimResult = Object.freeze({ status: 'claimed' });
+const PROCESSED: ClaimResult = Object.freeze({ status: 'processed' });
+
 type KeyState =
   | { readonly state: 'processing'; readonly owner: string; readonly expiresAt: number }
   | { readonly state: 'processed'; readonly expiresAt: number };
@@ -53,14 +56,14 @@ export class MemoryDedupStore implements DedupStore {
     this.expireProcessed(now);
     return requests.map((request) => {
       const current = this.liveState(request.key, now);
-      if (current?.state === 'processed') return { status: 'processed' } as const;
+      if (current?.state === 'processed') return PROCESSED;
       if (request.position) {
         const stored = this.livePositions(request.position.stream, now)?.[request.position.lane];
         if (stored !== undefined && request.position.ordinal <= stored) return { status: 'stale', storedOrdinal: stored } as const;
       }
       if (current?.state === 'processing') return { status: 'busy', retryAfterMs: current.expiresAt - now } as const;
       this.keys.set(request.key, { state: 'processing', owner: request.owner, expiresAt: now + this.leaseMs });
-      return { status: 'claimed' } as const;
+      return CLAIMED;
     });
   }
 

@@ -11,7 +11,7 @@ import {
   type LeaseRef,
   type StreamPositions,
 } from './dedup-store.js';
-import { CLAIM_SCRIPT, COMPLETE_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from './redis-scripts.js';
+import { CLAIM_SCRIPT, COMPLETE_SCRIPT, READ_POSITIONS_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from './redis-scripts.js';
 
 export interface RedisDedupStoreOptions extends DedupStoreOptions {
   /** Most keys per script call; bigger batches are split (and sent together). Default 500. */
@@ -31,6 +31,7 @@ const CLAIM = script(CLAIM_SCRIPT);
 const RENEW = script(RENEW_SCRIPT);
 const RELEASE = script(RELEASE_SCRIPT);
 const COMPLETE = script(COMPLETE_SCRIPT);
+const READ_POSITIONS = script(READ_POSITIONS_SCRIPT);
 
 /**
  * How long a key outlives its logical expiry in Redis. Logical expiry follows the injected clock;
@@ -54,12 +55,31 @@ function groupByOwner<T extends LeaseRef>(items: readonly T[]): Map<string, { it
   return groups;
 }
 
-function parseClaimReply(reply: string): ClaimResult {
-  if (reply === 'claimed') return { status: 'claimed' };
-  if (reply === 'processed') return { status: 'processed' };
-  if (reply.startsWith('busy:')) return { status: 'busy', retryAfterMs: Number(reply.slice(5)) };
-  if (reply.startsWith('stale:')) return { status: 'stale', storedOrdinal: Number(reply.slice(6)) };
-  throw new Error(`unexpected claim reply ${JSON.stringify(reply)}`);
+/** Request indexes per owner; one consumer means one owner, which skips the grouping. */
+function indexesByOwner(items: readonly LeaseRef[]): Map<string, number[]> {
+  const groups = new Map<string, number[]>();
+  const first = items[0]?.owner;
+  if (first !== undefined && items.every((item) => item.owner === first)) {
+    groups.set(first, Array.from({ length: items.length }, (_, index) => index));
+    return groups;
+  }
+  items.forEach((item, index) => {
+    const group = groups.get(item.owner);
+    if (group) group.push(index);
+    else groups.set(item.owner, [index]);
+  });
+  return groups;
+}
+
+const CLAIMED: ClaimResult = Object.freeze({ status: 'claimed' });
+const PROCESSED: ClaimResult = Object.freeze({ status: 'processed' });
+
+/** Decodes CLAIM_SCRIPT's integer replies. */
+function parseClaimReply(reply: number): ClaimResult {
+  if (reply === 0) return CLAIMED;
+  if (reply === -1) return PROCESSED;
+  if (reply > 0) return { status: 'busy', retryAfterMs: reply };
+  return { status: 'stale', storedOrdinal: -2 - reply };
 }
 
 /**
@@ -97,20 +117,20 @@ export class RedisDedupStore implements DedupStore {
     const results: ClaimResult[] = new Array<ClaimResult>(requests.length);
     const now = this.clock.now();
     const calls: Promise<void>[] = [];
-    for (const [owner, group] of groupByOwner(requests)) {
-      for (const chunk of chunks(group, this.maxKeysPerCall)) {
+    for (const [owner, indexes] of indexesByOwner(requests)) {
+      for (let start = 0; start < indexes.length; start += this.maxKeysPerCall) {
+        const chunk = indexes.slice(start, start + this.maxKeysPerCall);
         const keys: string[] = [];
         const args: (string | number)[] = [now, owner, now + this.leaseMs, this.leaseKeyTtlMs];
-        for (const { item } of chunk) {
+        for (const index of chunk) {
+          const item = requests[index] as ClaimRequest;
           keys.push(item.key, item.position ? this.positionKey(item.position.stream) : item.key);
           args.push(item.position?.lane ?? '', item.position?.ordinal ?? 0);
         }
         calls.push(
           this.run(CLAIM, keys, args).then((reply) => {
-            const replies = reply as string[];
-            chunk.forEach(({ index }, position) => {
-              results[index] = parseClaimReply(replies[position] as string);
-            });
+            const replies = reply as number[];
+            for (let position = 0; position < chunk.length; position++) results[chunk[position] as number] = parseClaimReply(replies[position] as number);
           }),
         );
       }
@@ -155,7 +175,8 @@ export class RedisDedupStore implements DedupStore {
     const retainedUntil = this.clock.now() + this.retentionMs;
     for (const chunk of chunks(requests, this.maxKeysPerCall)) {
       const keys: string[] = [];
-      const args: (string | number)[] = [retainedUntil, this.retentionMs + KEY_TTL_GRACE_MS];
+      // Positions live as long as processed keys; their TTL is re-armed when less than 6/7 of it is left.
+      const args: (string | number)[] = [retainedUntil, this.retentionMs + KEY_TTL_GRACE_MS, Math.floor((this.retentionMs * 6) / 7)];
       for (const item of chunk) {
         keys.push(item.key, item.position ? this.positionKey(item.position.stream) : item.key);
         args.push(item.position?.lane ?? '', item.position?.ordinal ?? 0);
@@ -166,19 +187,20 @@ export class RedisDedupStore implements DedupStore {
   }
 
   async readPositions(streams: readonly string[]): Promise<StreamPositions[]> {
-    if (streams.length === 0) return [];
-    const pipeline = this.redis.pipeline();
-    for (const stream of streams) pipeline.hmget(this.positionKey(stream), 'm', 'c');
-    const replies = (await pipeline.exec()) ?? [];
-    return streams.map((_, index) => {
-      const [error, value] = replies[index] ?? [new Error('no reply'), null];
-      if (error) throw error;
-      const [m, c] = value as [string | null, string | null];
-      const positions: { m?: number; c?: number } = {};
-      if (m !== null) positions.m = Number(m);
-      if (c !== null) positions.c = Number(c);
-      return positions;
-    });
+    const results: StreamPositions[] = [];
+    for (let start = 0; start < streams.length; start += this.maxKeysPerCall) {
+      const chunk = streams.slice(start, start + this.maxKeysPerCall);
+      const reply = (await this.run(READ_POSITIONS, chunk.map((stream) => this.positionKey(stream)), [])) as (string | null)[];
+      for (let index = 0; index < chunk.length; index++) {
+        const m = reply[2 * index];
+        const c = reply[2 * index + 1];
+        const positions: { m?: number; c?: number } = {};
+        if (m !== null && m !== undefined) positions.m = Number(m);
+        if (c !== null && c !== undefined) positions.c = Number(c);
+        results.push(positions);
+      }
+    }
+    return results;
   }
 
   /** EVALSHA, loading the script on first use (or after a SCRIPT FLUSH / failover). */

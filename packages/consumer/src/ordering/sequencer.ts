@@ -107,11 +107,15 @@ class ResourceLane {
  * because another instance may have released the missing predecessor.
  */
 export class Sequencer {
+  /**
+   * Every known resource, in creation order. Idle ones only keep cached positions; beyond
+   * `positionCacheSize` the oldest idle ones are dropped (their positions are read again when needed).
+   */
   private readonly lanes = new Map<string, ResourceLane>();
-  /** Idle lanes in least-recently-used order; only their cached positions are kept. */
-  private readonly idle = new Map<string, ResourceLane>();
   private totalBuffered = 0;
   private closed = false;
+  /** After an eviction round that found too few idle lanes, the size at which to try again. */
+  private nextEvictionAt = 0;
 
   constructor(
     private readonly deps: SequencerDeps,
@@ -126,13 +130,13 @@ export class Sequencer {
     if (this.closed) return this.deps.reject(item, 'closing');
     let lane = this.lanes.get(item.stream);
     if (lane === undefined) {
+      if (this.lanes.size >= Math.max(this.options.positionCacheSize, this.nextEvictionAt)) this.evictIdle();
       lane = new ResourceLane(item.stream);
       this.lanes.set(item.stream, lane);
       lane.pending.push(item);
       this.load(lane);
       return;
     }
-    this.idle.delete(item.stream);
     if (!lane.ready) {
       lane.pending.push(item);
       return;
@@ -331,19 +335,10 @@ export class Sequencer {
     this.afterChange(lane);
   }
 
-  /** Re-arms the lane's timer, or files it as idle (and evicts the least recently used idle lanes). */
+  /** Re-arms (or disarms) the lane's timer after anything changed in it. */
   private afterChange(lane: ResourceLane): void {
     if (this.closed || this.lanes.get(lane.stream) !== lane) return;
-    if (lane.isIdle()) {
-      lane.timer?.cancel();
-      lane.timer = undefined;
-      lane.timerDueAt = Number.POSITIVE_INFINITY;
-      this.idle.delete(lane.stream);
-      this.idle.set(lane.stream, lane);
-      this.evictIdle();
-      return;
-    }
-    this.idle.delete(lane.stream);
+    if (lane.timer === undefined && lane.bufferedCount() === 0) return;
     this.schedule(lane);
   }
 
@@ -383,11 +378,14 @@ export class Sequencer {
     this.afterChange(lane);
   }
 
+  /** Drops the oldest idle lanes, a tenth of the cache at a time (amortised; busy lanes are kept). */
   private evictIdle(): void {
-    while (this.idle.size > this.options.positionCacheSize) {
-      const oldest = this.idle.keys().next().value as string;
-      this.idle.delete(oldest);
-      this.lanes.delete(oldest);
+    const target = Math.floor(this.options.positionCacheSize * 0.9);
+    for (const [stream, lane] of this.lanes) {
+      if (this.lanes.size <= target) break;
+      if (lane.isIdle()) this.lanes.delete(stream);
     }
+    // Mostly busy lanes: do not rescan for every new one.
+    this.nextEvictionAt = this.lanes.size > target ? this.lanes.size + Math.ceil(this.options.positionCacheSize * 0.1) : 0;
   }
 }

@@ -6,7 +6,7 @@ import { createConsumer, createNodeHttpHandler, heraldConsumerPlugin, MemoryDedu
 import { cloudEventOf, messagePayload } from '../support/fixtures.js';
 
 interface Endpoint {
-  readonly url: string;
+  url: string;
   readonly handled: Delivery[];
   failNext: boolean;
 }

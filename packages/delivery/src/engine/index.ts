@@ -43,7 +43,7 @@ export {
   type FailureDecision,
   type FailureContext,
 } from './retry-policy.js';
-export { Router, type RouteResult, type RouterOptions } from './router.js';
+export { Router, type HandOff, type RouteResult, type RouterOptions } from './router.js';
 export { Sender, type SendResult, type SenderOptions } from './sender.js';
 export { Maintenance, type MaintenanceResult } from './maintenance.js';
 export { SubscriptionCache, type ProjectSubscriptions } from './subscription-cache.js';

@@ -1,12 +1,13 @@
-import type { Clock } from '@herald/model';
-import type { Database, Queryable } from '@herald/store';
+import type { Clock, DeliveryPayload } from '@herald/model';
+import type { Database } from '@herald/store';
 import type { Logger } from 'pino';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
-import { subscriptionMatches } from './matching.js';
+import type { Lease } from './leases.js';
 import type { SubscriptionCache } from './subscription-cache.js';
+import type { LeasedDelivery } from './types.js';
 
 export interface RouterOptions {
-  /** Outbox rows claimed per transaction. */
+  /** Outbox rows claimed per statement. */
   batchSize: number;
 }
 
@@ -18,27 +19,46 @@ export interface RouterDeps {
   metrics?: DeliveryMetrics;
 }
 
+/**
+ * Lease the deliveries just created to this worker, so its sender sends them at once instead of
+ * claiming them in another round trip (the latency path). They are ordinary leases: if the worker
+ * dies they become due when `expiresAt` passes.
+ */
+export interface HandOff {
+  owner: string;
+  expiresAt: Date;
+  /** At most this many (a lease's size, `sendBatchSize`); the rest wait for any sender. */
+  limit: number;
+}
+
 export interface RouteResult {
   /** Outbox rows claimed (and removed). */
   events: number;
   /** Pending deliveries created. */
   deliveries: number;
+  /** With a hand-off: the created deliveries, leased to the caller. */
+  lease?: Lease;
 }
 
-interface OutboxHead {
-  seq: number;
+interface LeasedRow {
+  id: number | string;
   project_key: string;
-  kind: 'message' | 'change';
-  resource_type_id: string;
-  message_type: string | null;
+  subscription_id: string;
+  event_id: string;
+  payload: DeliveryPayload;
+  committed_at: string;
 }
 
 /**
  * Step 2 of the data flow (ARCHITECTURE.md): claims outbox rows, writes one pending delivery per
- * matching (subscription, event) and removes the rows, all in ONE transaction — an outbox row
- * disappears only together with its deliveries. Rows are claimed `FOR UPDATE SKIP LOCKED`, so
- * several routers share the outbox without waiting on each other. The payload is copied inside the
- * database (INSERT … SELECT), so every field the store wrote reaches the sender unchanged.
+ * matching (subscription, event) and removes the rows — in ONE statement, hence one transaction:
+ * an outbox row disappears only together with its deliveries. Rows are claimed `FOR UPDATE SKIP
+ * LOCKED`, so several routers share the outbox without waiting on each other.
+ *
+ * Two round trips: the projects at the head of the outbox are read first (no lock) so that their
+ * subscriptions are in the cache; then the statement claims only rows of those projects and joins
+ * them with the subscriptions' routing keys (`routingKeys`, §2.4 semantics). The payload is copied
+ * inside the database, so every field the store wrote reaches the sender unchanged.
  */
 export class Router {
   constructor(
@@ -46,53 +66,82 @@ export class Router {
     private readonly options: RouterOptions,
   ) {}
 
-  async routeOnce(): Promise<RouteResult> {
-    const result = await this.deps.db.transaction((tx) => this.route(tx));
-    if (result.events > 0) {
-      this.deps.metrics?.routed(result.events, result.deliveries);
-      this.deps.logger.debug(result, 'routed outbox events');
-    }
-    return result;
-  }
-
-  private async route(tx: Queryable): Promise<RouteResult> {
-    const claimed = await tx.query<OutboxHead>(
-      `SELECT seq, project_key, kind, resource_type_id, message_type FROM outbox
-       ORDER BY seq LIMIT $1 FOR UPDATE SKIP LOCKED`,
+  async routeOnce(handOff?: HandOff): Promise<RouteResult> {
+    const { db, cache, clock } = this.deps;
+    const started = performance.now();
+    const head = await db.query<{ project_key: string }>(
+      'SELECT DISTINCT project_key FROM (SELECT project_key FROM outbox ORDER BY seq LIMIT $1) head',
       [this.options.batchSize],
     );
-    if (claimed.rows.length === 0) return { events: 0, deliveries: 0 };
+    if (head.rows.length === 0) return { events: 0, deliveries: 0 };
+    const projectKeys = head.rows.map((row) => row.project_key);
+    const routes = [];
+    for (const key of projectKeys) routes.push(...(await cache.forProject(key, db)).routes);
 
-    const routes: { seq: number; subscription_id: string }[] = [];
-    const projects = new Map<string, Awaited<ReturnType<SubscriptionCache['forProject']>>>();
-    for (const row of claimed.rows) {
-      let project = projects.get(row.project_key);
-      if (project === undefined) {
-        project = await this.deps.cache.forProject(row.project_key, tx);
-        projects.set(row.project_key, project);
-      }
-      const event = { kind: row.kind, resourceTypeId: row.resource_type_id, messageType: row.message_type };
-      for (const subscription of project.subscriptions) {
-        if (subscriptionMatches(subscription, event)) routes.push({ seq: row.seq, subscription_id: subscription.id });
-      }
-    }
-
-    // One statement (a data-modifying CTE always runs): both parts see the same snapshot, so the
-    // INSERT still reads the outbox rows the DELETE removes. Unique (project, subscription, event) + DO NOTHING: routing a row twice
-    // (impossible under the row lock, but a replayed outbox could) never duplicates a delivery.
-    const result = await tx.query<{ deliveries: number }>(
-      `WITH inserted AS (
-         INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, committed_at, created_at, due_at)
-         SELECT o.project_key, r.subscription_id, o.event_id, o.seq, o.payload, o.committed_at, $2, $2
-         FROM jsonb_to_recordset($1::jsonb) AS r(seq bigint, subscription_id text)
-         JOIN outbox o ON o.seq = r.seq
+    const now = clock.now();
+    // Unique (project, subscription, event) + DO NOTHING: routing a row twice (impossible under the
+    // row lock, but a replayed outbox could) never duplicates a delivery. DISTINCT: a subscription
+    // may match one event through several keys.
+    const result = await db.query<{ events: number; deliveries: number; leased: LeasedRow[] | null }>(
+      `WITH claimed AS (
+         DELETE FROM outbox WHERE seq IN (
+           SELECT seq FROM outbox WHERE project_key = ANY($1::text[]) ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)
+         RETURNING seq, project_key, event_id, kind, resource_type_id, message_type, payload, committed_at),
+       routed AS (
+         SELECT DISTINCT ON (c.seq, r.subscription_id) c.*, r.subscription_id
+         FROM claimed c
+         JOIN jsonb_to_recordset($3::jsonb) AS r(project_key text, subscription_id text, kind text, resource_type_id text, message_type text)
+           ON r.project_key = c.project_key AND r.kind = c.kind AND r.resource_type_id = c.resource_type_id
+          AND (r.message_type IS NULL OR r.message_type = c.message_type)),
+       numbered AS (SELECT routed.*, row_number() OVER (ORDER BY seq, subscription_id) <= $7 AS handed FROM routed),
+       inserted AS (
+         INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, committed_at, created_at,
+           due_at, lease_owner, lease_expires_at)
+         SELECT project_key, subscription_id, event_id, seq, payload, committed_at, $4,
+           CASE WHEN handed THEN $6::timestamptz ELSE $4 END,
+           CASE WHEN handed THEN $5::text END,
+           CASE WHEN handed THEN $6::timestamptz END
+         FROM numbered
          ON CONFLICT (project_key, subscription_id, event_id) DO NOTHING
-         RETURNING 1),
-       removed AS (DELETE FROM outbox WHERE seq = ANY($3::bigint[]))
-       SELECT count(*)::int AS deliveries FROM inserted`,
-      [JSON.stringify(routes), this.deps.clock.now(), claimed.rows.map((row) => row.seq)],
+         RETURNING id, project_key, subscription_id, event_id, committed_at, lease_owner,
+           CASE WHEN lease_owner IS NOT NULL THEN payload END AS payload)
+       SELECT (SELECT count(*) FROM claimed)::int AS events, (SELECT count(*) FROM inserted)::int AS deliveries,
+         (SELECT json_agg(inserted) FROM inserted WHERE lease_owner IS NOT NULL) AS leased`,
+      [
+        projectKeys,
+        this.options.batchSize,
+        JSON.stringify(routes),
+        now,
+        handOff?.owner ?? null,
+        handOff?.expiresAt ?? null,
+        handOff?.limit ?? 0,
+      ],
     );
-    const deliveries = result.rows[0]?.deliveries ?? 0;
-    return { events: claimed.rows.length, deliveries };
+    const row = result.rows[0];
+    const routed: RouteResult = { events: row?.events ?? 0, deliveries: row?.deliveries ?? 0 };
+    if (handOff !== undefined && row?.leased !== null && row?.leased !== undefined && row.leased.length > 0) {
+      routed.lease = { owner: handOff.owner, expiresAt: handOff.expiresAt, deliveries: row.leased.map(toLeased) };
+    }
+    if (routed.events > 0) {
+      this.deps.metrics?.routed(routed.events, routed.deliveries);
+      this.deps.logger.debug(
+        { events: routed.events, deliveries: routed.deliveries, ms: Math.round(performance.now() - started) },
+        'routed outbox events',
+      );
+    }
+    return routed;
   }
+}
+
+function toLeased(row: LeasedRow): LeasedDelivery {
+  return {
+    id: Number(row.id),
+    projectKey: row.project_key,
+    subscriptionId: row.subscription_id,
+    eventId: row.event_id,
+    payload: row.payload,
+    committedAt: new Date(row.committed_at),
+    attempts: 0,
+    firstFailureAt: undefined,
+  };
 }

@@ -1,6 +1,16 @@
 import type { Subscription, SubscriptionHealthStatus } from '@herald/model';
 import type { Queryable } from '@herald/store';
+import { routingKeys } from './matching.js';
 import { projectEnvironment, type ProjectEnvironment } from './types.js';
+
+/** A routing key of one subscription, in the shape the router's SQL join reads (snake case). */
+export interface SubscriptionRoute {
+  project_key: string;
+  subscription_id: string;
+  kind: 'message' | 'change';
+  resource_type_id: string;
+  message_type: string | null;
+}
 
 /** What the router and senders need to know about one project, as of `loadedAt`. */
 export interface ProjectSubscriptions {
@@ -8,6 +18,8 @@ export interface ProjectSubscriptions {
   environment: ProjectEnvironment;
   subscriptions: readonly Subscription[];
   byId: ReadonlyMap<string, Subscription>;
+  /** Every routing key of every subscription (`routingKeys`), for the router. */
+  routes: readonly SubscriptionRoute[];
   /** Health as last read; absent = Healthy. Senders use it to skip health writes when healthy. */
   health: ReadonlyMap<string, SubscriptionHealthStatus>;
   loadedAt: number;
@@ -100,6 +112,15 @@ export class SubscriptionCache {
       environment: projectEnvironment(project.rows[0]?.environment),
       subscriptions: docs,
       byId: new Map(docs.map((doc) => [doc.id, doc])),
+      routes: docs.flatMap((doc) =>
+        routingKeys(doc).map((key) => ({
+          project_key: projectKey,
+          subscription_id: doc.id,
+          kind: key.kind,
+          resource_type_id: key.resourceTypeId,
+          message_type: key.messageType,
+        })),
+      ),
       health,
       loadedAt,
     };

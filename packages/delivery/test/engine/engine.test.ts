@@ -445,6 +445,22 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
     expect((await engine.admin.listDropped(projectKey, subscription.id)).total).toBe(0);
   });
 
+  it('hands routed deliveries to the routing worker under a lease, at most a lease-full', async () => {
+    const { projectKey, documents, engine: makeEngine, queue, clock } = await setup();
+    const router = makeEngine({ workerId: 'router' });
+    const other = makeEngine({ workerId: 'other' });
+    const target = queue('handoff');
+    await createSqsSubscription(documents, projectKey, target, { changes: [{ resourceTypeId: 'store' }] });
+    const stores = await writeStores(documents, projectKey, 3);
+    const routed = await router.router.routeOnce({ owner: 'router', expiresAt: new Date(clock.now().getTime() + 10_000), limit: 2 });
+    expect(routed).toMatchObject({ events: 7, deliveries: 3 }); // 3 changes, 3 messages, the subscription's own creation
+    expect(routed.lease?.deliveries.map((d) => d.payload.notificationType)).toEqual(['ResourceCreated', 'ResourceCreated']);
+    // The third is pending for anyone; the two handed over are not.
+    expect(await other.sender.sendOnce()).toMatchObject({ claimed: 1, delivered: 1 });
+    expect(await router.sender.deliver(routed.lease!)).toMatchObject({ claimed: 2, delivered: 2 });
+    expect((await received(target.queueUrl)).map((p) => p.resource.id).sort()).toEqual(stores.map((s) => s.id).sort());
+  });
+
   it("takes over a crashed worker's lease only once it expires", async () => {
     const { projectKey, documents, engine: makeEngine, queue, clock } = await setup();
     const crashed = makeEngine({ workerId: 'crashed', leaseMs: 10_000 });

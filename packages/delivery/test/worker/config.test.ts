@@ -11,7 +11,7 @@ describe('herald-delivery configuration', () => {
       port: 9464,
       routeBatchSize: 500,
       sendBatchSize: 100,
-      maxLeasesInFlight: 4,
+      maxLeasesInFlight: 8,
       leaseMs: 30_000,
       sendTimeoutMs: 10_000,
       listen: true,

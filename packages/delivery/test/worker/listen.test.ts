@@ -1,33 +1,42 @@
 import { DocumentStore } from '@herald/store';
+import { postgresAvailable, startPostgres, type RunningService } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listenForOutbox, type ListeningOutboxSignal } from '../../src/worker/pg-listen.js';
 import { createProject, ManualClock, openTestDatabase, silentLogger, type TestDatabase } from '../engine/support.js';
 
 const serverUrl = process.env.DATABASE_URL?.startsWith('postgres') === true ? process.env.DATABASE_URL : undefined;
+const canRun = serverUrl !== undefined || postgresAvailable();
 
-describe.runIf(serverUrl !== undefined)('outbox LISTEN/NOTIFY on PostgreSQL', () => {
-  let database: TestDatabase;
-  let signal: ListeningOutboxSignal;
+describe('outbox LISTEN/NOTIFY on PostgreSQL', () => {
+  let cluster: RunningService | undefined;
+  let database: TestDatabase | undefined;
+  let signal: ListeningOutboxSignal | undefined;
 
   beforeAll(async () => {
-    database = await openTestDatabase(serverUrl!);
+    if (!canRun) return;
+    cluster = serverUrl === undefined ? await startPostgres() : undefined;
+    database = await openTestDatabase(serverUrl ?? cluster!.url);
     signal = await listenForOutbox(database.url, silentLogger);
   });
 
   afterAll(async () => {
     await signal?.close();
     await database?.close();
+    await cluster?.stop();
   });
 
-  it('wakes listeners when a write commits to the outbox', async () => {
-    await createProject(database.db, new ManualClock(), 'listen');
+  const title = canRun
+    ? 'wakes listeners when a write commits to the outbox'
+    : 'wakes listeners when a write commits (SKIPPED: no PostgreSQL — set DATABASE_URL or install initdb/pg_ctl)';
+  it.runIf(canRun)(title, async () => {
+    await createProject(database!.db, new ManualClock(), 'listen');
     const woken = new Promise<void>((resolve) => {
-      const unsubscribe = signal.subscribe(() => {
+      const unsubscribe = signal!.subscribe(() => {
         unsubscribe();
         resolve();
       });
     });
-    await new DocumentStore(database.db).create({ projectKey: 'listen' }, 'store', {});
+    await new DocumentStore(database!.db).create({ projectKey: 'listen' }, 'store', {});
     await expect(woken).resolves.toBeUndefined();
   });
 });

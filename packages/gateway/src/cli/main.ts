@@ -2,6 +2,10 @@
 import { ConfigError } from '../config/config.js';
 import { runCli } from './commands.js';
 
+// The AWS SDK warns once per process on Node 20; Herald supports Node >= 20.19 on purpose, and the
+// SDKs are imported lazily, after this line.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
 // The entry point: the only place that reads process.env and decides the exit code.
 try {
   const code = await runCli(process.argv.slice(2), process.env);

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parseWorkerConfig, WorkerConfigError, type WorkerConfig } from '@herald/delivery';
 import { VARIABLES } from './variables.js';
 
 export interface TlsConfig {
@@ -19,6 +20,10 @@ export interface HeraldConfig {
   bodyLimitBytes: number;
   tls: TlsConfig | undefined;
   oauth: OAuthSettings;
+  /** `in-process`: `herald serve` runs a delivery worker; `off`: separate workers deliver. */
+  deliveryMode: 'in-process' | 'off';
+  /** Delivery settings (shared with `herald-delivery`), also used for test notifications. */
+  delivery: WorkerConfig;
 }
 
 /** The OAuth 2.0 token service (§5). */
@@ -113,7 +118,17 @@ export function loadConfig(env: NodeJS.ProcessEnv): HeraldConfig {
   for (const key of projects) {
     if (!PROJECT_KEY.test(key)) throw new ConfigError(`HERALD_PROJECTS: "${key}" is not a valid project key (${PROJECT_KEY})`);
   }
+  let delivery: WorkerConfig;
+  try {
+    // PORT is the API's; the worker's own /metrics port does not apply in-process.
+    delivery = parseWorkerConfig({ ...env, PORT: undefined });
+  } catch (error) {
+    if (error instanceof WorkerConfigError) throw new ConfigError(error.message);
+    throw error;
+  }
   const config: HeraldConfig = {
+    deliveryMode: oneOf(env, 'HERALD_DELIVERY', ['in-process', 'off'] as const, 'in-process'),
+    delivery,
     port: integer(env, 'PORT', 8080, 0, 65535),
     host: env.HOST || '127.0.0.1',
     databaseUrl: env.DATABASE_URL || undefined,

@@ -1,3 +1,5 @@
+import { WORKER_VARIABLES } from '@herald/delivery';
+
 /**
  * Every environment variable Herald reads, with its default and meaning. This table is the one
  * source for parsing, for `docs/configuration.md` and for the test that keeps both in sync.
@@ -9,7 +11,7 @@ export interface VariableSpec {
   default?: string;
 }
 
-export const VARIABLES: readonly VariableSpec[] = [
+const GATEWAY_VARIABLES: readonly VariableSpec[] = [
   { name: 'PORT', description: 'Port of the HTTP API.', default: '8080' },
   { name: 'HOST', description: 'Interface the HTTP API listens on.', default: '127.0.0.1' },
   {
@@ -50,4 +52,23 @@ export const VARIABLES: readonly VariableSpec[] = [
       'How long a validated access token is trusted from memory (never beyond its expiry). Revocation is immediate in the gateway process that revokes; other processes may accept the token this long. 0 = always ask the database.',
     default: '10',
   },
+  {
+    name: 'HERALD_DELIVERY',
+    description: '`in-process`: `herald serve` also runs a delivery worker; `off`: only separate `herald-delivery` workers deliver.',
+    default: 'in-process',
+  },
+];
+
+/** Worker-only settings: the port and interface of its own `/metrics` server (in-process, the API serves it). */
+const WORKER_ONLY = new Set(['PORT', 'HERALD_DELIVERY_HOST']);
+
+/**
+ * The gateway's variables plus the delivery worker's (`herald serve` runs one in-process), each once.
+ * `herald-delivery` reads `WORKER_VARIABLES` alone.
+ */
+export const VARIABLES: readonly VariableSpec[] = [
+  ...GATEWAY_VARIABLES,
+  ...WORKER_VARIABLES.filter(
+    (variable) => !WORKER_ONLY.has(variable.name) && !GATEWAY_VARIABLES.some((known) => known.name === variable.name),
+  ),
 ];

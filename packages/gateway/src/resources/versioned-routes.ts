@@ -1,5 +1,5 @@
 import { resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
-import { expandReferences, type Locator, type ServerFields, type TransactionReader } from '@herald/store';
+import { expandReferencesInMany, type Locator, type ServerFields, type TransactionReader } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../http/query-params.js';
 import { requestContext, type RequestContext, type ResourceDeps } from './context.js';
@@ -48,16 +48,22 @@ export function registerVersionedRoutes<D extends BaseResource>(
   const view = { auth: { anyOf: [...definition.scopes.view, ...definition.scopes.manage] } } as const;
   const manage = { auth: { anyOf: definition.scopes.manage } } as const;
 
-  /** Expansion (§4.4.7) and the definition's presentation: what every response goes through. */
-  const expand = async (request: FastifyRequest, doc: D): Promise<unknown> => {
+  /**
+   * Expansion (§4.4.7) and the definition's presentation: what every response goes through. A page
+   * is expanded at once (one load per type and level), and the path limit applies to empty pages too.
+   */
+  const expandAll = async (request: FastifyRequest, docs: readonly D[]): Promise<unknown[]> => {
     const paths = repeated(request.query as Query, 'expand');
     const projectKey = (request.params as Params).projectKey;
     const expanded =
       paths.length === 0
-        ? doc
-        : await expandReferences(doc, paths, (typeId, ids) => documents.getMany(projectKey, typeId, ids));
-    return definition.present === undefined ? expanded : definition.present(expanded, requestContext(request, documents));
+        ? docs
+        : await expandReferencesInMany(docs, paths, (typeId, ids) => documents.getMany(projectKey, typeId, ids));
+    if (definition.present === undefined) return [...expanded];
+    const ctx = requestContext(request, documents);
+    return Promise.all(expanded.map((doc) => definition.present?.(doc, ctx)));
   };
+  const expand = async (request: FastifyRequest, doc: D): Promise<unknown> => (await expandAll(request, [doc]))[0];
 
   const read = async (request: FastifyRequest) => {
     const params = request.params as Params;
@@ -106,7 +112,7 @@ export function registerVersionedRoutes<D extends BaseResource>(
       withTotal: single(query, 'withTotal'),
     });
     if (repeated(query, 'expand').length === 0 && definition.present === undefined) return page;
-    return { ...page, results: await Promise.all(page.results.map((doc) => expand(request, doc))) };
+    return { ...page, results: await expandAll(request, page.results) };
   });
 
   app.post(base, { config: manage }, async (request, reply) => {

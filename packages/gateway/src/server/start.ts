@@ -1,6 +1,8 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
+import { startDeliveryRuntime, type DeliveryRuntime } from '@herald/delivery';
 import { openDatabase, ProjectStore, type Database } from '@herald/store';
+import { Registry } from 'prom-client';
 import { pino, type Logger } from 'pino';
 import { buildGateway, type Gateway } from '../app.js';
 import type { HeraldConfig } from '../config/config.js';
@@ -26,7 +28,20 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
   const db = await openDatabase(config.databaseUrl);
   const projects = new ProjectStore(db);
   for (const key of config.projects) await projects.ensure(key);
-  const gateway = await buildGateway(config, { db, logger });
+  const registry = new Registry();
+  // In-process delivery (the default): the worker shares the database, the registry and /metrics.
+  let delivery: DeliveryRuntime | undefined;
+  if (config.deliveryMode === 'in-process') {
+    delivery = await startDeliveryRuntime(config.delivery, { db, logger: logger.child({ component: 'delivery' }), registry });
+  }
+  const gateway = await buildGateway(config, {
+    db,
+    logger,
+    registry,
+    ...(delivery === undefined
+      ? {}
+      : { delivery: { pool: delivery.pool, admin: delivery.worker.admin, secrets: delivery.secrets } }),
+  });
   const address = await gateway.app.listen({ port: config.port, host: config.host });
 
   let refuser: Server | undefined;
@@ -35,7 +50,10 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
     refuser.listen(config.tls.plainHttpPort, config.host);
     await once(refuser, 'listening');
   }
-  logger.info({ address, database: db.driver, projects: config.projects }, 'herald gateway listening');
+  logger.info(
+    { address, database: db.driver, projects: config.projects, delivery: config.deliveryMode },
+    'herald gateway listening',
+  );
 
   return {
     gateway,
@@ -44,6 +62,7 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
     async stop() {
       refuser?.close();
       await gateway.app.close();
+      await delivery?.stop();
       await db.close();
     },
   };

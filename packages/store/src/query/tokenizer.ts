@@ -71,9 +71,11 @@ export function tokenize(input: string): Token[] {
     } else if (c === '-') {
       throw predicateError(i, 'expected a digit after "-"');
     } else if (c === ':') {
+      // Variable names are what `var.<name>` parameters can carry: letters and digits (§4.1).
       let end = i + 1;
-      if (!isIdentifierStart(input[end])) throw predicateError(i + 1, 'expected a variable name after ":"');
-      while (isIdentifierPart(input[end])) end++;
+      if (!isVariableNamePart(input[end])) throw predicateError(i + 1, 'expected a variable name (letters and digits) after ":"');
+      while (isVariableNamePart(input[end])) end++;
+      if (input[end] === '_') throw predicateError(end, 'variable names may contain only letters and digits');
       tokens.push({ type: 'variable', name: input.slice(i + 1, end), position: i });
       i = end;
     } else if (isIdentifierStart(c)) {
@@ -139,4 +141,8 @@ function readString(input: string, start: number): { value: string; end: number 
   const reason = unsupportedTextReason(value);
   if (reason !== undefined) throw predicateError(start, `invalid string: ${reason}`);
   return { value, end: i + 1 };
+}
+
+function isVariableNamePart(c: string | undefined): boolean {
+  return c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'));
 }

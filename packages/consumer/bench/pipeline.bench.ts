@@ -1,0 +1,128 @@
+/**
+ * Deliveries/s through parse + dedup + reorder + handler in one process:
+ * `npx tsx bench/pipeline.bench.ts` (uses REDIS_URL, or starts a throwaway redis-server).
+ * Target: >= 100,000/s with real Redis.
+ */
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { Redis } from 'ioredis';
+import { redisAvailable, startRedis } from '../../testkit/src/services/redis.js';
+import { createConsumer, MemoryDedupStore, RedisDedupStore, type DedupStore, type ProcessOutcome } from '../src/index.js';
+import { cloudEventOf, messagePayload } from '../test/support/fixtures.js';
+import { formatRate, markdownTable } from './support.js';
+
+const RESOURCES = Number(process.env.BENCH_RESOURCES ?? 20_000);
+const MESSAGES_PER_RESOURCE = Number(process.env.BENCH_MESSAGES ?? 10);
+/** Deliveries handed to the consumer and not settled yet, like a source's flow control. */
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 10_000);
+/** Arrival order is shuffled within windows of this many deliveries (reordering to undo). */
+const SHUFFLE_WINDOW = 64;
+const DUPLICATE_EVERY = 20;
+
+/** A deterministic generator, so runs are comparable. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
+    return state / 2_147_483_648;
+  };
+}
+
+function arrivals(): string[] {
+  const next = random(42);
+  const bodies: string[] = [];
+  // Resources interleaved, each resource's messages in order, then locally shuffled.
+  for (let sequenceNumber = 1; sequenceNumber <= MESSAGES_PER_RESOURCE; sequenceNumber++) {
+    for (let resource = 0; resource < RESOURCES; resource++) {
+      const payload = messagePayload(sequenceNumber, { id: `bu-${resource}` });
+      // Half Platform, half CloudEvents, as a mixed fleet of subscriptions would deliver.
+      const body = JSON.stringify(resource % 2 === 0 ? payload : cloudEventOf(payload));
+      bodies.push(body);
+      if (bodies.length % DUPLICATE_EVERY === 0) bodies.push(body);
+    }
+  }
+  for (let start = 0; start < bodies.length; start += SHUFFLE_WINDOW) {
+    const end = Math.min(bodies.length, start + SHUFFLE_WINDOW);
+    for (let index = end - 1; index > start; index--) {
+      const other = start + Math.floor(next() * (index - start + 1));
+      [bodies[index], bodies[other]] = [bodies[other] as string, bodies[index] as string];
+    }
+  }
+  return bodies;
+}
+
+interface Row {
+  readonly store: string;
+  readonly deliveries: number;
+  readonly seconds: number;
+  readonly handled: number;
+  readonly duplicates: number;
+  readonly other: number;
+}
+
+async function run(storeName: string, store: DedupStore, bodies: readonly string[]): Promise<Row> {
+  let handled = 0;
+  const consumer = createConsumer({
+    dedup: store,
+    ordering: { maxWaitMs: 30_000 },
+    concurrency: 1_000,
+    handler: () => {
+      handled++;
+    },
+  });
+  let inFlight = 0;
+  let duplicates = 0;
+  let other = 0;
+  let wake: (() => void) | undefined;
+  const settled = (outcome: ProcessOutcome): void => {
+    inFlight--;
+    const status = outcome.items[0]?.status;
+    if (status === 'duplicate') duplicates++;
+    else if (status !== 'processed') other++;
+    const resume = wake;
+    wake = undefined;
+    resume?.();
+  };
+  const startedAt = performance.now();
+  for (const body of bodies) {
+    while (inFlight >= IN_FLIGHT) await new Promise<void>((resolve) => (wake = resolve));
+    inFlight++;
+    void consumer.process({ source: 'sqs', body }).then(settled);
+  }
+  while (inFlight > 0) await new Promise<void>((resolve) => (wake = resolve));
+  const seconds = (performance.now() - startedAt) / 1000;
+  await consumer.close();
+  return { store: storeName, deliveries: bodies.length, seconds, handled, duplicates, other };
+}
+
+async function main(): Promise<void> {
+  const bodies = arrivals();
+  const rows: Row[] = [];
+  if (!process.env.BENCH_ONLY_REDIS) rows.push(await run('MemoryDedupStore', new MemoryDedupStore(), bodies));
+
+  const external = process.env.REDIS_URL;
+  if (!external && !redisAvailable()) {
+    console.warn('no REDIS_URL and no redis-server on PATH: Redis row skipped');
+  } else {
+    const server = external ? { url: external, stop: async () => undefined } : await startRedis();
+    const redis = new Redis(server.url);
+    try {
+      const prefix = `bench-${Date.now()}`;
+      rows.push(await run('RedisDedupStore (redis-server, loopback)', new RedisDedupStore({ redis }, { keyPrefix: prefix }), bodies));
+    } finally {
+      redis.disconnect();
+      await server.stop();
+    }
+  }
+
+  console.log(`\n### Parse + dedup + reorder + handler, one process (${os.cpus().length} cores ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)})\n`);
+  console.log(`${RESOURCES.toLocaleString('en-US')} resources × ${MESSAGES_PER_RESOURCE} messages, 1 in ${DUPLICATE_EVERY} duplicated, shuffled in windows of ${SHUFFLE_WINDOW}, ${IN_FLIGHT.toLocaleString('en-US')} in flight, half Platform / half CloudEvents.\n`);
+  console.log(
+    markdownTable(
+      ['dedup store', 'deliveries', 'seconds', 'deliveries/s', 'handler runs', 'duplicates', 'other outcomes'],
+      rows.map((row) => [row.store, row.deliveries.toLocaleString('en-US'), row.seconds.toFixed(2), formatRate(row.deliveries / row.seconds), row.handled.toLocaleString('en-US'), row.duplicates.toLocaleString('en-US'), String(row.other)]),
+    ),
+  );
+}
+
+await main();

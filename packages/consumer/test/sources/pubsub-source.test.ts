@@ -1,0 +1,123 @@
+import { PubSub } from '@google-cloud/pubsub';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { startPubSubPeer, type PubSubPeer } from '../../../testkit/src/peers/pubsub/index.js';
+import { createConsumer, MemoryDedupStore, PubSubSource, type ConsumerOptions, type Delivery } from '../../src/index.js';
+import { cloudEventOf, messagePayload } from '../support/fixtures.js';
+import { until } from '../support/until.js';
+
+let peer: PubSubPeer;
+let pubsub: PubSub;
+let source: PubSubSource | undefined;
+
+beforeEach(async () => {
+  peer = await startPubSubPeer();
+  peer.createTopic('herald');
+  peer.createSubscription('herald-sub', 'herald');
+  pubsub = new PubSub({ projectId: peer.projectId, apiEndpoint: peer.apiEndpoint });
+});
+
+afterEach(async () => {
+  await source?.stop();
+  source = undefined;
+  await pubsub.close();
+  await peer.stop();
+});
+
+async function startSource(options: Partial<ConsumerOptions>, handled: Delivery[], flowControl?: { maxMessages: number }): Promise<void> {
+  const consumer = createConsumer({ dedup: new MemoryDedupStore(), handler: (delivery) => void handled.push(delivery), ...options });
+  source = new PubSubSource({ pubsub, consumer }, { subscriptionName: 'herald-sub', flowControl });
+  await source.start();
+}
+
+/** Publishes as Herald's ProviderCPubSub destination does (structured content mode for CloudEvents). */
+async function publish(body: object, attributes: Record<string, string> = {}): Promise<string> {
+  return pubsub.topic('herald').publishMessage({ data: Buffer.from(JSON.stringify(body)), attributes });
+}
+
+const sequenceOf = (delivery: Delivery | undefined) => (delivery?.notificationType === 'Message' ? delivery.payload.sequenceNumber : undefined);
+
+describe('PubSubSource against the Pub/Sub peer (gRPC StreamingPull)', () => {
+  it('acks structured CloudEvents and Platform messages after handling them in order', async () => {
+    const handled: Delivery[] = [];
+    await startSource({ ordering: { maxWaitMs: 30_000 } }, handled);
+    await publish(cloudEventOf(messagePayload(3)), { 'content-type': 'application/cloudevents+json' });
+    const second = cloudEventOf(messagePayload(2));
+    await publish(messagePayload(2), { 'ce-specversion': '1.0', 'ce-id': 'e-2', 'ce-type': second.type, 'ce-source': second.source, 'content-type': 'application/json' });
+    await publish(messagePayload(1));
+    const acked = await peer.waitForAcked('herald-sub', 3);
+    expect(acked).toHaveLength(3);
+    expect(handled.map(sequenceOf)).toEqual([1, 2, 3]);
+    expect(handled.map((delivery) => delivery.origin.cloudEventsMode)).toEqual([undefined, 'binary', 'structured']);
+    expect(handled[0]?.origin).toMatchObject({ source: 'pubsub', transportMessageId: expect.any(String) });
+    expect(handled[0]?.origin.sentAt).toBe(peer.published('herald')[2]?.publishTime.getTime());
+    expect(peer.subscription('herald-sub')).toMatchObject({ pending: 0, outstanding: 0 });
+  });
+
+  it('nacks a message whose handler failed; the redelivery is processed and acked', async () => {
+    const handled: Delivery[] = [];
+    let failures = 1;
+    await startSource(
+      {
+        retry: { failureBaseMs: 0 },
+        handler: (delivery) => {
+          if (failures-- > 0) throw new Error('downstream unavailable');
+          handled.push(delivery);
+        },
+      },
+      handled,
+    );
+    await publish(messagePayload(1));
+    await peer.waitForAcked('herald-sub', 1);
+    expect(handled).toHaveLength(1);
+    expect(peer.subscription('herald-sub')).toMatchObject({ deliveries: 2, pending: 0, outstanding: 0 });
+  });
+
+  it('acks a duplicate without handling it again', async () => {
+    const handled: Delivery[] = [];
+    await startSource({}, handled);
+    await publish(messagePayload(1));
+    await publish(cloudEventOf(messagePayload(1)), { 'content-type': 'application/cloudevents+json' });
+    await peer.waitForAcked('herald-sub', 2);
+    expect(handled).toHaveLength(1);
+  });
+
+  it('never acks a poison message (the subscription’s dead-letter policy takes it)', async () => {
+    const handled: Delivery[] = [];
+    await startSource({}, handled);
+    await publish({ hello: 'world' });
+    await until(() => peer.subscription('herald-sub').deliveries >= 2, 'it is nacked and redelivered', 5_000_000);
+    await (source as PubSubSource).stop();
+    source = undefined;
+    expect(peer.subscription('herald-sub').acked).toEqual([]);
+    expect(handled).toEqual([]);
+  });
+
+  it('keeps at most flowControl.maxMessages in hand', async () => {
+    const handled: Delivery[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let running = 0;
+    let maxRunning = 0;
+    await startSource(
+      {
+        concurrency: 10,
+        handler: async (delivery) => {
+          running++;
+          maxRunning = Math.max(maxRunning, running);
+          await released;
+          running--;
+          handled.push(delivery);
+        },
+      },
+      handled,
+      { maxMessages: 2 },
+    );
+    for (let index = 0; index < 5; index++) await publish(messagePayload(1, { id: `r${index}` }));
+    await until(() => running === 2, 'two handlers run', 5_000_000);
+    expect(source?.inFlight).toBe(2);
+    release();
+    await peer.waitForAcked('herald-sub', 5);
+    expect(maxRunning).toBe(2);
+    expect(handled).toHaveLength(5);
+  });
+});

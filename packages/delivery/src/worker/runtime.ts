@@ -1,0 +1,90 @@
+import type { Clock } from '@herald/model';
+import { parseDatabaseUrl, type Database } from '@herald/store';
+import type { Logger } from 'pino';
+import type { Registry } from 'prom-client';
+import { createDestinationEnvironment } from '../destinations/environment.js';
+import { DestinationPool } from '../destinations/pool.js';
+import { secretBoxFor, type SecretBox } from '../secrets/index.js';
+import type { WorkerConfig } from './config.js';
+import { listenForOutbox, type ListeningOutboxSignal } from './pg-listen.js';
+import { startDeliveryWorker, type DeliveryWorker } from './worker.js';
+
+export interface DeliveryRuntime {
+  pool: DestinationPool;
+  secrets: SecretBox;
+  worker: DeliveryWorker;
+  stop(): Promise<void>;
+}
+
+export interface DeliveryRuntimeDeps {
+  db: Database;
+  logger: Logger;
+  registry: Registry;
+  clock?: Clock;
+}
+
+/** The destination pool every sender of a process shares, built from the worker configuration. */
+export function destinationPoolFor(config: WorkerConfig, logger: Logger): DestinationPool {
+  const destinations = config.destinations;
+  return new DestinationPool(
+    createDestinationEnvironment({
+      endpoints: {
+        ...(destinations.sqsEndpoint === undefined ? {} : { sqs: destinations.sqsEndpoint }),
+        ...(destinations.snsEndpoint === undefined ? {} : { sns: destinations.snsEndpoint }),
+        ...(destinations.eventBridgeEndpoint === undefined ? {} : { eventBridge: destinations.eventBridgeEndpoint }),
+        ...(destinations.pubsubEndpoint === undefined ? {} : { pubsub: destinations.pubsubEndpoint }),
+      },
+      ...(destinations.eventBridgePartnerName === undefined ? {} : { eventBridge: { partnerName: destinations.eventBridgePartnerName } }),
+      allowInsecureConnections: destinations.allowInsecureConnections,
+      timeouts: { sendMs: config.sendTimeoutMs },
+      logger: logger.child({ component: 'destinations' }),
+    }),
+  );
+}
+
+/**
+ * Everything a process needs to deliver: the adapters' pool, the secret box, the outbox signal
+ * (PostgreSQL LISTEN) and the worker. Used by `herald-delivery` and in-process by `herald serve`.
+ */
+export async function startDeliveryRuntime(config: WorkerConfig, deps: DeliveryRuntimeDeps): Promise<DeliveryRuntime> {
+  const pool = destinationPoolFor(config, deps.logger);
+  const secrets = secretBoxFor(config.secretKey);
+  let outboxSignal: ListeningOutboxSignal | undefined;
+  if (config.listen && parseDatabaseUrl(config.databaseUrl).driver === 'postgres') {
+    outboxSignal = await listenForOutbox(config.databaseUrl, deps.logger.child({ component: 'outbox-listen' }));
+  }
+  const worker = startDeliveryWorker(
+    {
+      db: deps.db,
+      logger: deps.logger,
+      adapters: pool,
+      registry: deps.registry,
+      secrets,
+      ...(deps.clock === undefined ? {} : { clock: deps.clock }),
+      ...(outboxSignal === undefined ? {} : { outboxSignal }),
+    },
+    {
+      ...(config.workerId === undefined ? {} : { workerId: config.workerId }),
+      routeBatchSize: config.routeBatchSize,
+      sendBatchSize: config.sendBatchSize,
+      maxLeasesInFlight: config.maxLeasesInFlight,
+      leaseMs: config.leaseMs,
+      sendTimeoutMs: config.sendTimeoutMs,
+      pollIntervalMs: config.pollIntervalMs,
+      senderPollIntervalMs: config.senderPollIntervalMs,
+      subscriptionRefreshMs: config.subscriptionRefreshMs,
+      maintenanceIntervalMs: config.maintenanceIntervalMs,
+      shutdownGraceMs: config.shutdownGraceMs,
+    },
+  );
+  return {
+    pool,
+    secrets,
+    worker,
+    async stop() {
+      await worker.stop();
+      await outboxSignal?.close();
+      await pool.closeAll();
+    },
+  };
+}
