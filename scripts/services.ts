@@ -26,7 +26,7 @@ function tryInstallRedis(log: (line: string) => void): void {
 }
 
 export async function ensureServices(log: (line: string) => void): Promise<Services> {
-  const env = { ...process.env };
+  const env: NodeJS.ProcessEnv = { ...process.env, TURBO_TELEMETRY_DISABLED: '1' };
   const started: RunningService[] = [];
   if (env.DATABASE_URL === undefined) {
     if (postgresAvailable()) {

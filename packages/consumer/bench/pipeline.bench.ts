@@ -14,8 +14,10 @@ import { formatRate, markdownTable } from './support.js';
 const RESOURCES = Number(process.env.BENCH_RESOURCES ?? 20_000);
 const MESSAGES_PER_RESOURCE = Number(process.env.BENCH_MESSAGES ?? 10);
 /** Deliveries handed to the consumer and not settled yet, like a source's flow control. */
-const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 10_000);
-/** Arrival order is shuffled within windows of this many deliveries (reordering to undo). */
+const IN_FLIGHT = Number(process.env.BENCH_IN_FLIGHT ?? 4_000);
+/** Resources whose messages are interleaved at a time (so a resource's messages are close together). */
+const RESOURCES_AT_A_TIME = 16;
+/** Arrival order is shuffled within windows of this many deliveries: most resources arrive out of order. */
 const SHUFFLE_WINDOW = 64;
 const DUPLICATE_EVERY = 20;
 
@@ -31,14 +33,16 @@ function random(seed: number): () => number {
 function arrivals(): string[] {
   const next = random(42);
   const bodies: string[] = [];
-  // Resources interleaved, each resource's messages in order, then locally shuffled.
-  for (let sequenceNumber = 1; sequenceNumber <= MESSAGES_PER_RESOURCE; sequenceNumber++) {
-    for (let resource = 0; resource < RESOURCES; resource++) {
-      const payload = messagePayload(sequenceNumber, { id: `bu-${resource}` });
-      // Half Platform, half CloudEvents, as a mixed fleet of subscriptions would deliver.
-      const body = JSON.stringify(resource % 2 === 0 ? payload : cloudEventOf(payload));
-      bodies.push(body);
-      if (bodies.length % DUPLICATE_EVERY === 0) bodies.push(body);
+  // A few resources at a time, their messages interleaved in order, then shuffled locally.
+  for (let first = 0; first < RESOURCES; first += RESOURCES_AT_A_TIME) {
+    for (let sequenceNumber = 1; sequenceNumber <= MESSAGES_PER_RESOURCE; sequenceNumber++) {
+      for (let resource = first; resource < Math.min(RESOURCES, first + RESOURCES_AT_A_TIME); resource++) {
+        const payload = messagePayload(sequenceNumber, { id: `bu-${resource}` });
+        // Half Platform, half CloudEvents, as a mixed fleet of subscriptions would deliver.
+        const body = JSON.stringify(resource % 2 === 0 ? payload : cloudEventOf(payload));
+        bodies.push(body);
+        if (bodies.length % DUPLICATE_EVERY === 0) bodies.push(body);
+      }
     }
   }
   for (let start = 0; start < bodies.length; start += SHUFFLE_WINDOW) {
@@ -58,31 +62,53 @@ interface Row {
   readonly handled: number;
   readonly duplicates: number;
   readonly other: number;
+  /** CPU time of this process per delivery (µs). */
+  readonly nodeMicros: number;
+  /** CPU time of redis-server per delivery (µs), when measured. */
+  readonly redisMicros?: number;
 }
 
-async function run(storeName: string, store: DedupStore, bodies: readonly string[]): Promise<Row> {
+/** redis-server's CPU seconds so far (INFO cpu), to charge the store's work per delivery. */
+async function redisCpuSeconds(redis: Redis): Promise<number> {
+  const info = await redis.info('cpu');
+  const field = (name: string) => Number(new RegExp(`${name}:([\\d.]+)`).exec(info)?.[1] ?? 0);
+  return field('used_cpu_user') + field('used_cpu_sys');
+}
+
+async function run(storeName: string, store: DedupStore, bodies: readonly string[], redis?: Redis): Promise<Row> {
   let handled = 0;
+  let outOfOrder = 0;
+  const lastSequence = new Map<string, number>();
   const consumer = createConsumer({
     dedup: store,
     ordering: { maxWaitMs: 30_000 },
     concurrency: 1_000,
-    handler: () => {
+    handler: (delivery) => {
       handled++;
+      if (delivery.notificationType !== 'Message') return;
+      const id = delivery.payload.resource.id;
+      if (delivery.payload.sequenceNumber !== (lastSequence.get(id) ?? 0) + 1) outOfOrder++;
+      lastSequence.set(id, delivery.payload.sequenceNumber);
     },
   });
   let inFlight = 0;
   let duplicates = 0;
   let other = 0;
   let wake: (() => void) | undefined;
+  // The feeder sleeps until a tenth of the window is free, so it costs little per delivery.
+  const refillBelow = Math.floor(IN_FLIGHT * 0.9);
   const settled = (outcome: ProcessOutcome): void => {
     inFlight--;
     const status = outcome.items[0]?.status;
     if (status === 'duplicate') duplicates++;
     else if (status !== 'processed') other++;
+    if (inFlight > refillBelow && inFlight > 0) return;
     const resume = wake;
     wake = undefined;
     resume?.();
   };
+  const redisCpuBefore = redis ? await redisCpuSeconds(redis) : 0;
+  const cpuBefore = process.cpuUsage();
   const startedAt = performance.now();
   for (const body of bodies) {
     while (inFlight >= IN_FLIGHT) await new Promise<void>((resolve) => (wake = resolve));
@@ -91,8 +117,12 @@ async function run(storeName: string, store: DedupStore, bodies: readonly string
   }
   while (inFlight > 0) await new Promise<void>((resolve) => (wake = resolve));
   const seconds = (performance.now() - startedAt) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const redisMicros = redis ? (((await redisCpuSeconds(redis)) - redisCpuBefore) * 1e6) / bodies.length : undefined;
   await consumer.close();
-  return { store: storeName, deliveries: bodies.length, seconds, handled, duplicates, other };
+  const nodeMicros = (cpu.user + cpu.system) / bodies.length;
+  if (outOfOrder > 0) throw new Error(`${outOfOrder} deliveries reached the handler out of order`);
+  return { store: storeName, deliveries: bodies.length, seconds, handled, duplicates, other, nodeMicros, redisMicros };
 }
 
 async function main(): Promise<void> {
@@ -108,21 +138,34 @@ async function main(): Promise<void> {
     const redis = new Redis(server.url);
     try {
       const prefix = `bench-${Date.now()}`;
-      rows.push(await run('RedisDedupStore (redis-server, loopback)', new RedisDedupStore({ redis }, { keyPrefix: prefix }), bodies));
+      rows.push(await run('RedisDedupStore (redis-server, loopback)', new RedisDedupStore({ redis }, { keyPrefix: prefix }), bodies, redis));
     } finally {
       redis.disconnect();
       await server.stop();
     }
   }
 
-  console.log(`\n### Parse + dedup + reorder + handler, one process (${os.cpus().length} cores ${os.cpus()[0]?.model ?? ''}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)})\n`);
-  console.log(`${RESOURCES.toLocaleString('en-US')} resources × ${MESSAGES_PER_RESOURCE} messages, 1 in ${DUPLICATE_EVERY} duplicated, shuffled in windows of ${SHUFFLE_WINDOW}, ${IN_FLIGHT.toLocaleString('en-US')} in flight, half Platform / half CloudEvents.\n`);
+  console.log(`\n### Parse + dedup + reorder + handler, one process (${os.cpus().length} cores ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg()[0]?.toFixed(1)}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)})\n`);
+  console.log(
+    `${RESOURCES.toLocaleString('en-US')} resources × ${MESSAGES_PER_RESOURCE} messages (${RESOURCES_AT_A_TIME} resources interleaved at a time), 1 in ${DUPLICATE_EVERY} duplicated, shuffled in windows of ${SHUFFLE_WINDOW}, ${IN_FLIGHT.toLocaleString('en-US')} in flight, half Platform / half CloudEvents.\n`,
+  );
   console.log(
     markdownTable(
-      ['dedup store', 'deliveries', 'seconds', 'deliveries/s', 'handler runs', 'duplicates', 'other outcomes'],
-      rows.map((row) => [row.store, row.deliveries.toLocaleString('en-US'), row.seconds.toFixed(2), formatRate(row.deliveries / row.seconds), row.handled.toLocaleString('en-US'), row.duplicates.toLocaleString('en-US'), String(row.other)]),
+      ['dedup store', 'deliveries', 'seconds', 'deliveries/s', 'consumer CPU µs/delivery', 'redis-server CPU µs/delivery', 'handler runs', 'duplicates', 'other outcomes'],
+      rows.map((row) => [
+        row.store,
+        row.deliveries.toLocaleString('en-US'),
+        row.seconds.toFixed(2),
+        formatRate(row.deliveries / row.seconds),
+        row.nodeMicros.toFixed(1),
+        row.redisMicros === undefined ? '—' : row.redisMicros.toFixed(1),
+        row.handled.toLocaleString('en-US'),
+        row.duplicates.toLocaleString('en-US'),
+        String(row.other),
+      ]),
     ),
   );
+  console.log('\nCPU per delivery is what a dedicated core each would turn into throughput: 1e6 / max(consumer, redis-server) µs.');
 }
 
 await main();

@@ -18,7 +18,7 @@ export { parseDelivery } from './parse/parse-delivery.js';
 export type { BatchParseResult, ParseResult, SingleParseResult } from './parse/parse-delivery.js';
 export type { ParseError, ParseErrorReason } from './parse/parse-error.js';
 export type { BatchCapableRawDelivery, HttpHeaders, RawBody, RawDelivery, SingleRawDelivery } from './parse/raw-delivery.js';
-export { createMessagesApiFetcher, MessagesApiError, withFetchedPayload } from './parse/messages-api.js';
+export { createMessagesApiFetcher, loadNotIncludedPayload, MessagesApiError, withFetchedPayload } from './parse/messages-api.js';
 export type { MessageFetcher, MessageLocator, MessagesApiFetcherOptions } from './parse/messages-api.js';
 
 export type {
@@ -55,8 +55,8 @@ export { systemClock, type Clock, type TimerHandle } from './clock.js';
 export type { Logger } from './logger.js';
 
 export { SqsPoller, type SqsPollerOptions } from './sources/sqs-poller.js';
-export { ServiceBusSource, type ServiceBusSourceOptions } from './sources/service-bus-source.js';
+export { ServiceBusSource, type ServiceBusEntity, type ServiceBusSourceOptions } from './sources/service-bus-source.js';
 export { PubSubSource, type PubSubSourceOptions } from './sources/pubsub-source.js';
-export { createHttpDeliveryHandler, type HttpDeliveryOptions } from './sources/http/http-delivery.js';
-export { createNodeHttpHandler } from './sources/http/node-http-handler.js';
+export { createHttpDeliveryHandler, type HttpDeliveryOptions, type HttpDeliveryReply, type HttpDeliveryRequest } from './sources/http/http-delivery.js';
+export { createNodeHttpHandler, type NodeHttpHandlerOptions } from './sources/http/node-http-handler.js';
 export { heraldConsumerPlugin, type HeraldConsumerPluginOptions } from './sources/http/fastify-plugin.js';

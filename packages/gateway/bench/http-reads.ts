@@ -26,7 +26,7 @@ async function seed(): Promise<string[]> {
     await client.query(`DELETE FROM resources WHERE project_key = 'bench' AND type_id = 'store'`);
     await client.query(
       `INSERT INTO resources (project_key, type_id, id, key, version, created_at, last_modified_at, doc)
-       SELECT 'bench', 'store', s.id, s.key, 1, s.at, s.at,
+       SELECT 'bench', 'store', s.id, s.key, 1, s.at::timestamptz, s.at::timestamptz,
               jsonb_build_object('id', s.id, 'version', 1, 'key', s.key, 'createdAt', s.at, 'lastModifiedAt', s.at,
                 'name', jsonb_build_object('en', 'City ' || (n % 1000)), 'languages', jsonb_build_array('en'))
        FROM (SELECT n, gen_random_uuid()::text AS id, 'store-' || n AS key,
@@ -34,7 +34,7 @@ async function seed(): Promise<string[]> {
              FROM generate_series(1, $1::int) AS n) s`,
       [STORES],
     );
-    await client.query('ANALYZE resources');
+    await client.query('VACUUM ANALYZE resources');
     const ids = await client.query<{ id: string }>(`SELECT id FROM resources WHERE project_key = 'bench' AND type_id = 'store' LIMIT 5000`);
     return ids.rows.map((row) => row.id);
   } finally {
@@ -56,13 +56,21 @@ async function token(url: string): Promise<string> {
 
 const fmt = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+const step = (what: string) => process.stderr.write(`[http-reads] ${what}\n`);
+step('bare server');
 const bare = await startChild(resolve(here, '_serve.ts'), ['bare'], env);
 const ceiling = await runHttpLoad({ url: `${bare.url}/x`, concurrency: 32, durationMs: 8000, warmupMs: 2000 });
 await stopChild(bare.child);
 
+step('herald server');
 const herald = await startChild(resolve(here, '_serve.ts'), ['herald'], env);
+// Never leave the server behind, whatever fails below.
+process.on('exit', () => herald.child.kill('SIGKILL'));
+step('seeding');
 const ids = await seed();
+step('token');
 const auth = { authorization: `Bearer ${await token(herald.url)}` };
+step('GET by id');
 const byId = await runHttpLoad({
   url: herald.url,
   concurrency: 32,
@@ -72,6 +80,7 @@ const byId = await runHttpLoad({
   path: (i) => `/bench/stores/${ids[i % ids.length]}`,
 });
 const page = new URLSearchParams({ where: 'name(en = "City 42") and languages contains any ("en")', sort: 'key desc', limit: '20' });
+step('filtered page');
 const filtered = await runHttpLoad({
   url: `${herald.url}/bench/stores?${page}`,
   concurrency: 1,

@@ -9,6 +9,7 @@ import {
   type DedupStore,
   type DedupStoreOptions,
   type LeaseRef,
+  type PositionRef,
   type StreamPositions,
 } from './dedup-store.js';
 import { CLAIM_SCRIPT, COMPLETE_SCRIPT, READ_POSITIONS_SCRIPT, RELEASE_SCRIPT, RENEW_SCRIPT } from './redis-scripts.js';
@@ -74,6 +75,11 @@ function indexesByOwner(items: readonly LeaseRef[]): Map<string, number[]> {
 const CLAIMED: ClaimResult = Object.freeze({ status: 'claimed' });
 const PROCESSED: ClaimResult = Object.freeze({ status: 'processed' });
 
+/** `m12` / `c8`, or `-` without ordering (see redis-scripts.ts). */
+function positionArgument(position: PositionRef | undefined): string {
+  return position === undefined ? '-' : `${position.lane}${position.ordinal}`;
+}
+
 /** Decodes CLAIM_SCRIPT's integer replies. */
 function parseClaimReply(reply: number): ClaimResult {
   if (reply === 0) return CLAIMED;
@@ -125,7 +131,7 @@ export class RedisDedupStore implements DedupStore {
         for (const index of chunk) {
           const item = requests[index] as ClaimRequest;
           keys.push(item.key, item.position ? this.positionKey(item.position.stream) : item.key);
-          args.push(item.position?.lane ?? '', item.position?.ordinal ?? 0);
+          args.push(positionArgument(item.position));
         }
         calls.push(
           this.run(CLAIM, keys, args).then((reply) => {
@@ -179,7 +185,7 @@ export class RedisDedupStore implements DedupStore {
       const args: (string | number)[] = [retainedUntil, this.retentionMs + KEY_TTL_GRACE_MS, Math.floor((this.retentionMs * 6) / 7)];
       for (const item of chunk) {
         keys.push(item.key, item.position ? this.positionKey(item.position.stream) : item.key);
-        args.push(item.position?.lane ?? '', item.position?.ordinal ?? 0);
+        args.push(positionArgument(item.position));
       }
       calls.push(this.run(COMPLETE, keys, args));
     }

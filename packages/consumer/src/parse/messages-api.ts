@@ -1,5 +1,5 @@
 import type { Message, MessageDeliveryPayload } from '@herald/model';
-import type { MessageDelivery } from '../delivery.js';
+import type { Delivery, MessageDelivery } from '../delivery.js';
 
 /** Which message to load. */
 export interface MessageLocator {
@@ -85,4 +85,15 @@ export function withFetchedPayload(delivery: MessageDelivery, message: Message):
   const payload = { ...message, ...delivery.payload, type: message.type } as MessageDeliveryPayload;
   delete payload.payloadNotIncluded;
   return { ...delivery, payload, payloadFetched: true };
+}
+
+/**
+ * For users of `parseDelivery` alone (the consumer does this itself with its `fetchMessage`
+ * option): a message delivered with `payloadNotIncluded` completed from the Messages API; any other
+ * delivery as it is. A message the API does not have stays as delivered (`payloadFetched: false`).
+ */
+export async function loadNotIncludedPayload(delivery: Delivery, fetchMessage: MessageFetcher): Promise<Delivery> {
+  if (delivery.notificationType !== 'Message' || delivery.payloadNotIncluded === undefined) return delivery;
+  const message = await fetchMessage({ projectKey: delivery.payload.projectKey, messageId: delivery.payload.id });
+  return message === undefined ? delivery : withFetchedPayload(delivery, message);
 }

@@ -9,7 +9,7 @@ import {
 import { base64ToText, bytesToText, decodeJsonBody, isJsonObject, mediaTypeOf, parseJsonText } from './json-body.js';
 import { invalid, isInvalid, type Invalid, type ParseError } from './parse-error.js';
 import { validatePlatformPayload } from './platform-payload.js';
-import type { BatchCapableRawDelivery, HttpHeaders, RawDelivery, SingleRawDelivery } from './raw-delivery.js';
+import type { HttpHeaders, RawDelivery, SingleRawDelivery } from './raw-delivery.js';
 
 export type SingleParseResult =
   | { readonly kind: 'delivery'; readonly delivery: Delivery }

@@ -98,6 +98,15 @@ export class PubSubSource {
       },
       deadLetter: () => message.nack(),
     };
+    try {
+      await this.process(message, settlement);
+    } catch (error) {
+      // Not an outcome but a bug: the message is redelivered once its ack deadline passes.
+      this.logger.error({ err: error, messageId: message.id }, 'processing a Pub/Sub message failed unexpectedly');
+    }
+  }
+
+  private async process(message: Message, settlement: Settlement): Promise<void> {
     await this.consumer.process(
       {
         source: 'pubsub',

@@ -98,6 +98,15 @@ export class ServiceBusSource {
       await settlement.nack(0);
       return;
     }
+    try {
+      await this.process(message, settlement);
+    } catch (error) {
+      // Not an outcome but a bug: the lock expires and the message is delivered again.
+      this.logger.error({ err: error, messageId: message.messageId }, 'processing a Service Bus message failed unexpectedly');
+    }
+  }
+
+  private async process(message: ServiceBusReceivedMessage, settlement: Settlement): Promise<void> {
     await this.consumer.process(
       {
         source: 'service-bus',

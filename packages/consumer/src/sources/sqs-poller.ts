@@ -185,6 +185,9 @@ export class SqsPoller {
         },
         settlement,
       );
+    } catch (error) {
+      // Not an outcome but a bug: the message reappears after its visibility timeout.
+      this.logger.error({ err: error, messageId: message.MessageId }, 'processing an SQS message failed unexpectedly');
     } finally {
       extension.cancel();
     }

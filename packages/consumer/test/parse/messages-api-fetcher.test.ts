@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMessagesApiFetcher, MessagesApiError } from '../../src/index.js';
+import { createMessagesApiFetcher, loadNotIncludedPayload, MessagesApiError, parseDelivery } from '../../src/index.js';
 import { messagePayload } from '../support/fixtures.js';
 
 /** A stand-in for the gateway's Messages API: `GET /{projectKey}/messages/{id}` with a bearer token. */
@@ -34,6 +34,14 @@ describe('createMessagesApiFetcher against a real HTTP server', () => {
     const fetcher = createMessagesApiFetcher({ baseUrl, getToken: () => 'good' });
     expect(await fetcher({ projectKey: 'proj', messageId: 'msg-bu-1-1' })).toEqual(message);
     expect(requests.at(-1)).toEqual({ url: '/proj/messages/msg-bu-1-1', authorization: 'Bearer good' });
+  });
+
+  it('completes a parsed payloadNotIncluded delivery for users of parseDelivery alone', async () => {
+    const { type: _type, name: _name, ...withoutPayload } = messagePayload(1);
+    const parsed = parseDelivery({ source: 'sqs', body: JSON.stringify({ ...withoutPayload, payloadNotIncluded: { reason: 'MessageTooLarge', payloadType: 'BusinessUnitNameChanged' } }) });
+    if (parsed.kind !== 'delivery') throw new Error('expected a delivery');
+    const completed = await loadNotIncludedPayload(parsed.delivery, createMessagesApiFetcher({ baseUrl, getToken: () => 'good' }));
+    expect(completed).toMatchObject({ payloadFetched: true, payload: { type: 'BusinessUnitNameChanged', name: 'name 1', notificationType: 'Message' } });
   });
 
   it('answers undefined for a message the API does not have', async () => {

@@ -60,7 +60,6 @@ export interface Completion {
   readonly key: string;
   readonly process: number;
   readonly gap: GapNotice | undefined;
-  committed: boolean;
 }
 
 export interface SimulationResult {
@@ -185,7 +184,7 @@ export async function simulate(scenario: Scenario, settings: SimulationSettings)
           process.sleeping--;
           if (process.dead) return new Promise<void>(() => undefined);
         }
-        completions.push({ key: context.dedupKey, process: process.number, gap: context.gap, committed: false });
+        completions.push({ key: context.dedupKey, process: process.number, gap: context.gap });
       },
     });
     const process: Process = { number, scope, store, consumer, pending: new Set(), sleeping: 0, dead: false };
@@ -214,14 +213,8 @@ export async function simulate(scenario: Scenario, settings: SimulationSettings)
           queue.delete(item.id);
         },
       },
-    ).then((outcome) => {
+    ).then(() => {
       process.pending.delete(item);
-      if (process.dead) return;
-      const first = outcome.items[0];
-      if (first?.status === 'processed') {
-        const completion = completions.find((candidate) => candidate.key === item.key && candidate.process === process.number && !candidate.committed);
-        if (completion) completion.committed = true;
-      }
     });
   };
 

@@ -11,11 +11,21 @@
  * every test also exercises the token service and the scope checks.
  */
 import { randomUUID } from 'node:crypto';
+import {
+  createDestinationEnvironment,
+  DestinationPool,
+  secretBoxFor,
+  startDeliveryWorker,
+  type DeliveryWorker,
+  type DeliveryWorkerOptions,
+  type DestinationEnvironmentOptions,
+  type SecretBox,
+} from '@herald/delivery';
 import { createIsolatedDatabase } from '@herald/testkit';
 import type { Clock } from '@herald/model';
 import { openDatabase, ProjectStore, type Database } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
-import type { Logger } from 'pino';
+import { pino, type Logger } from 'pino';
 import { buildGateway, type Gateway } from '../../src/app.js';
 import { defaultConfig, type HeraldConfig, type OAuthSettings } from '../../src/config/config.js';
 
@@ -31,7 +41,44 @@ export interface TestGatewayOptions {
   clock?: Clock;
   /** A pino logger; default: no logging. */
   logger?: Logger;
+  /**
+   * Runs a delivery worker in-process, as `herald serve` does, sharing the gateway's database, its
+   * clock (`clock` above) and its destination pool. Without it the gateway builds its own pool and
+   * admin from `config.delivery` and nothing routes the outbox.
+   */
+  delivery?: TestDeliveryOptions;
 }
+
+export interface TestDeliveryOptions {
+  /** The adapters' environment: endpoint overrides pointing at local peers, credentials, timeouts. */
+  environment?: DestinationEnvironmentOptions;
+  /** Seals destination secrets at rest, like `HERALD_SECRET_KEY`. */
+  secretKey?: string;
+  /** Worker options over the test defaults (fast polls, subscriptions re-read on every use). */
+  worker?: DeliveryWorkerOptions;
+}
+
+/** The in-process delivery side of a test gateway started with `delivery`. */
+export interface TestDelivery {
+  worker: DeliveryWorker;
+  pool: DestinationPool;
+  secrets: SecretBox;
+}
+
+/**
+ * Worker defaults for tests: polls are short so that nothing waits long in real time, and the
+ * subscription cache is read on every use (§4.2 allows up to a minute; a test should not wait).
+ * Due dates, leases and windows follow the injected clock, so retries wait until a test moves it.
+ */
+const TEST_WORKER_OPTIONS: DeliveryWorkerOptions = {
+  workerId: 'test-worker',
+  pollIntervalMs: 20,
+  senderPollIntervalMs: 20,
+  subscriptionRefreshMs: 0,
+  maintenanceIntervalMs: 60_000,
+  shutdownGraceMs: 1_000,
+  sendTimeoutMs: 5_000,
+};
 
 export interface TestGateway {
   app: FastifyInstance;
@@ -39,7 +86,9 @@ export interface TestGateway {
   db: Database;
   projects: readonly string[];
   bootstrapClient: { id: string; secret: string };
-  /** Closes the app and the database (and drops an isolated PostgreSQL database). */
+  /** The in-process delivery worker, when started with `delivery`. */
+  delivery?: TestDelivery;
+  /** Closes the app, the worker and the database (and drops an isolated PostgreSQL database). */
   close(): Promise<void>;
 }
 
@@ -60,13 +109,16 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
     projects,
     oauth: { ...base.oauth, bootstrapClient: { ...TEST_BOOTSTRAP_CLIENT }, tokenRateLimitPerMinute: 0, ...oauth },
   });
+  let delivery: TestDelivery | undefined;
   try {
     const projectStore = new ProjectStore(db, options.clock);
     for (const key of projects) await projectStore.ensure(key);
+    if (options.delivery !== undefined) delivery = startTestDelivery(db, options.delivery, options.clock, options.logger);
     const gateway = await buildGateway(config, {
       db,
       logger: options.logger ?? false,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(delivery === undefined ? {} : { delivery: { pool: delivery.pool, admin: delivery.worker.admin, secrets: delivery.secrets } }),
     });
     return {
       app: gateway.app,
@@ -74,17 +126,40 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       db,
       projects,
       bootstrapClient: config.oauth.bootstrapClient ?? { ...TEST_BOOTSTRAP_CLIENT },
+      ...(delivery === undefined ? {} : { delivery }),
       async close() {
+        // The worker first: it uses the database and the pool until its loops have stopped.
+        await stopTestDelivery(delivery);
         await gateway.app.close();
         await db.close();
         await isolated.drop();
       },
     };
   } catch (error) {
+    await stopTestDelivery(delivery);
     await db.close();
     await isolated.drop();
     throw error;
   }
+}
+
+function startTestDelivery(db: Database, options: TestDeliveryOptions, clock: Clock | undefined, logger: Logger | undefined): TestDelivery {
+  const log = logger ?? pino({ level: 'silent' });
+  const pool = new DestinationPool(
+    createDestinationEnvironment({ allowInsecureConnections: true, logger: log.child({ component: 'destinations' }), ...options.environment }),
+  );
+  const secrets = secretBoxFor(options.secretKey);
+  const worker = startDeliveryWorker(
+    { db, logger: log, adapters: pool, secrets, ...(clock === undefined ? {} : { clock }) },
+    { ...TEST_WORKER_OPTIONS, ...options.worker },
+  );
+  return { worker, pool, secrets };
+}
+
+async function stopTestDelivery(delivery: TestDelivery | undefined): Promise<void> {
+  if (delivery === undefined) return;
+  await delivery.worker.stop();
+  await delivery.pool.closeAll();
 }
 
 /** `Authorization: Basic …` for a client id and secret. */

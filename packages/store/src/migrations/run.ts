@@ -1,5 +1,6 @@
 import type { Database } from '../database/types.js';
 import { initialSchema } from './001-initial.js';
+import { ginFastUpdateOff } from './004-gin-fastupdate.js';
 import { oauthSchema } from './002-oauth.js';
 import { deliverySchema } from './003-delivery.js';
 
@@ -14,6 +15,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 1, name: 'initial', sql: initialSchema },
   { id: 2, name: 'oauth', sql: oauthSchema },
   { id: 3, name: 'delivery', sql: deliverySchema },
+  { id: 4, name: 'gin-fastupdate-off', sql: ginFastUpdateOff },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */

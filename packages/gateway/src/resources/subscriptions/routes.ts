@@ -5,6 +5,7 @@ import type { ResourceDeps } from '../context.js';
 import { registerVersionedRoutes } from '../versioned-routes.js';
 import type { SubscriptionDelivery } from './delivery-port.js';
 import { subscriptionDefinition, type StoredSubscription } from './definition.js';
+import { rejectSecretQueries } from './secret-queries.js';
 
 const MANAGE = { auth: { anyOf: ['manage_subscriptions'] } } as const;
 
@@ -19,6 +20,17 @@ async function existing(documents: DocumentStore, request: FastifyRequest): Prom
 
 /** §4.2 plus Herald's additions: health, dropped deliveries and their replay, delivery status. */
 export function registerSubscriptionRoutes(app: FastifyInstance, deps: ResourceDeps, delivery: SubscriptionDelivery): void {
+  // One encapsulated plugin, so that the query guard applies to the subscription routes only.
+  void app.register(async (scope) => {
+    // §2.4: hidden secrets must not be recoverable through query predicates or sorting.
+    scope.addHook('preValidation', async (request) => {
+      if (request.method === 'GET') rejectSecretQueries(request.query as Record<string, string | string[] | undefined>);
+    });
+    registerRoutes(scope, deps, delivery);
+  });
+}
+
+function registerRoutes(app: FastifyInstance, deps: ResourceDeps, delivery: SubscriptionDelivery): void {
   registerVersionedRoutes(app, subscriptionDefinition(deps.documents, delivery), deps);
 
   // §4.2: publicly visible, no body; the status code encodes the health (§7).

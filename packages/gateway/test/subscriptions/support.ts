@@ -1,0 +1,110 @@
+/**
+ * Helpers for the subscriptions acceptance tests (issue 5): destinations pointing at the testkit's
+ * local peers, reading what a destination received, the public health endpoint, and waiting for
+ * the delivery engine to reach a state (a polled condition with a deadline, never a fixed sleep).
+ */
+import { expect, vi } from 'vitest';
+import type { TestGateway } from '../support/gateway.js';
+import type { Caller, Json } from '../carts/commerce.js';
+
+export type { Json };
+
+/** fauxqs's region; SQS clients must use it (it is part of a queue's identity). */
+export const REGION = 'us-east-1';
+
+/** Credentials of SQS/SNS destinations: fauxqs accepts any, the API must never echo the secret. */
+export const AWS_ACCESS_KEY = 'AKIAHERALDSUBSCRIPT1';
+export const AWS_ACCESS_SECRET = 'sub-secret-Zq8pL2vX9mW4rT7yK1nB';
+
+/** Herald's own EventBridge partner credentials (the peer checks the access key id). */
+export const EVENTBRIDGE_CREDENTIALS = { accessKeyId: 'AKIAHERALDPARTNER001', secretAccessKey: 'herald-partner-secret' };
+
+export function sqsDestination(queueUrl: string, secret = AWS_ACCESS_SECRET): Json {
+  return { type: 'SQS', queueUrl, region: REGION, accessKey: AWS_ACCESS_KEY, accessSecret: secret };
+}
+
+export function snsDestination(topicArn: string): Json {
+  return { type: 'SNS', topicArn, accessKey: AWS_ACCESS_KEY, accessSecret: AWS_ACCESS_SECRET };
+}
+
+export const CLOUD_EVENTS = { type: 'CloudEvents', cloudEventsVersion: '1.0' } as const;
+
+/** `GET /{projectKey}/subscriptions/{id}/health` without any token (§4.2: publicly visible). */
+export async function healthOf(gateway: TestGateway, projectKey: string, id: string): Promise<{ status: number; body: string }> {
+  const response = await gateway.app.inject({ method: 'GET', url: `/${projectKey}/subscriptions/${id}/health` });
+  return { status: response.statusCode, body: response.body };
+}
+
+/**
+ * Waits until the condition holds: the engine works in the background (router and sender loops),
+ * so its effects are observed through the API until they show, or the deadline fails the test.
+ */
+export function eventually<T>(condition: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  return vi.waitFor(condition, { timeout: timeoutMs, interval: 20 });
+}
+
+export async function waitForHealth(gateway: TestGateway, projectKey: string, id: string, status: number, timeoutMs?: number): Promise<void> {
+  await eventually(async () => expect((await healthOf(gateway, projectKey, id)).status).toBe(status), timeoutMs);
+}
+
+/** The subscription as the API shows it (status included). */
+export function subscriptionOf(caller: Caller, projectKey: string, id: string): Promise<Json> {
+  return caller.read(`/${projectKey}/subscriptions/${id}`);
+}
+
+/** A 4xx/5xx answer's first error, with the status checked. */
+export function expectError(answer: { status: number; body: Json }, status: number, code: string): Json {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  expect(answer.body.statusCode).toBe(status);
+  const first = (answer.body.errors as Json[] | undefined)?.[0];
+  expect(first?.code, JSON.stringify(answer.body)).toBe(code);
+  return first as Json;
+}
+
+/**
+ * §2.4: secrets are partially hidden in every response. The full value must appear nowhere in the
+ * response text, and the field shows a recognisable prefix with the rest hidden.
+ */
+export function expectMasked(body: unknown, secret: string): void {
+  const text = JSON.stringify(body);
+  expect(text).not.toContain(secret);
+  expect(text).toContain(`${secret.slice(0, 4)}****`);
+}
+
+/** What an SQS queue (or an SNS topic's queue) received, parsed; SNS envelopes are opened. */
+export function sqsDocuments(messages: readonly { body: string }[]): Json[] {
+  return messages.map((message) => {
+    const body = JSON.parse(message.body) as Json;
+    return body.Type === 'Notification' && typeof body.Message === 'string' ? (JSON.parse(body.Message) as Json) : body;
+  });
+}
+
+/** The payload inside a delivered document: CloudEvents `data`, or the Platform payload itself. */
+export function payloadOf(document: Json): Json {
+  return document.specversion === '1.0' ? (document.data as Json) : document;
+}
+
+/** A compact, order-free label per delivered payload, to compare what arrived with what should. */
+export function label(document: Json): string {
+  const payload = payloadOf(document);
+  const resource = payload.resource as { typeId: string; id: string };
+  if (payload.notificationType === 'Message') return `${resource.typeId}:${resource.id}:Message:${payload.type}:${payload.sequenceNumber}`;
+  return `${resource.typeId}:${resource.id}:${payload.notificationType}:${payload.version}`;
+}
+
+export function labels(documents: readonly Json[]): string[] {
+  return documents.map(label).sort();
+}
+
+/** The §4.2 test notification: `ResourceCreated` of the subscription itself. */
+export function expectTestNotification(document: Json, projectKey: string, subscription: Json): void {
+  expect(payloadOf(document)).toMatchObject({
+    notificationType: 'ResourceCreated',
+    projectKey,
+    resource: { typeId: 'subscription', id: subscription.id },
+    version: 1,
+  });
+  if (subscription.key !== undefined) {
+    expect(payloadOf(document).resourceUserProvidedIdentifiers).toEqual({ key: subscription.key });
+  }
+}
