@@ -4,7 +4,7 @@
  * docs/benchmarks.md: each script prints its own markdown section; this adds machine and date.
  */
 import { spawnSync } from 'node:child_process';
-import { readdirSync, writeFileSync, existsSync } from 'node:fs';
+import { existsSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ensureServices } from './services.js';
@@ -12,16 +12,19 @@ import { ensureServices } from './services.js';
 const root = resolve(import.meta.dirname, '..');
 const filter = process.argv[2];
 
+/** Every benchmark, in the order they run (issue numbers in their own headings). */
+const BENCHMARKS = [
+  'packages/gateway/bench/http-reads.ts',
+  'packages/gateway/bench/oauth.ts',
+  'packages/delivery/bench/format.ts',
+  'packages/delivery/bench/sqs-adapter.ts',
+  'packages/delivery/bench/engine-throughput.ts',
+  'packages/consumer/bench/parse.bench.ts',
+  'packages/consumer/bench/pipeline.bench.ts',
+];
+
 function benchScripts(): string[] {
-  const scripts: string[] = [];
-  for (const pkg of readdirSync(join(root, 'packages')).sort()) {
-    const dir = join(root, 'packages', pkg, 'bench');
-    if (!existsSync(dir)) continue;
-    for (const file of readdirSync(dir).sort()) {
-      if (file.endsWith('.ts') && !file.startsWith('_')) scripts.push(join('packages', pkg, 'bench', file));
-    }
-  }
-  return scripts.filter((script) => filter === undefined || script.includes(filter));
+  return BENCHMARKS.filter((script) => existsSync(join(root, script)) && (filter === undefined || script.includes(filter)));
 }
 
 const services = await ensureServices((line) => console.error(`[bench] ${line}`));
@@ -29,13 +32,19 @@ const sections: string[] = [];
 try {
   for (const script of benchScripts()) {
     console.error(`[bench] ${script}`);
-    const run = spawnSync('npx', ['tsx', script], { cwd: root, env: services.env, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const run = spawnSync('npx', ['tsx', '--conditions=@herald/source', script], {
+      cwd: root,
+      env: services.env,
+      encoding: 'utf8',
+      maxBuffer: 64 << 20,
+    });
     if (run.status !== 0) {
       console.error(run.stderr);
       sections.push(`## ${script}\n\nFailed (exit ${run.status}); see the console output of \`npm run bench\`.\n`);
       continue;
     }
-    sections.push(run.stdout.trim() + '\n');
+    const output = run.stdout.trim();
+    sections.push(`${output.startsWith('## ') ? output : `## ${script}\n\n${output}`}\n`);
   }
 } finally {
   await services.stop();

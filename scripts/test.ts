@@ -8,7 +8,8 @@ import { ensureServices } from './services.js';
 const services = await ensureServices((line) => console.log(`[test] ${line}`));
 let exitCode = 1;
 try {
-  const args = ['turbo', 'run', 'test', '--concurrency=1', '--log-order=stream', ...process.argv.slice(2)];
+  // --continue: every package runs and reports, even after one fails.
+  const args = ['turbo', 'run', 'test', '--concurrency=1', '--continue', '--log-order=stream', ...process.argv.slice(2)];
   const child = spawn('npx', args, { stdio: 'inherit', env: services.env });
   exitCode = await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
 } finally {

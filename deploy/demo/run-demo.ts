@@ -138,12 +138,13 @@ async function main(): Promise<void> {
 
   // 2. Destinations. §2.4: an SQS destination must keep the 256 KiB maximum message size.
   const sqs = new SQSClient({ region: config.region, endpoint: config.sqsEndpoint, credentials: { accessKeyId: 'test', secretAccessKey: 'test' } });
+  let queueUrl = '';
   await waitFor('LocalStack SQS', async () => {
-    await sqs.send(new CreateQueueCommand({ QueueName: config.queueName, Attributes: { MaximumMessageSize: '262144' } }));
-    return true;
+    const created = await sqs.send(new CreateQueueCommand({ QueueName: config.queueName, Attributes: { MaximumMessageSize: '262144' } }));
+    queueUrl = created.QueueUrl ?? '';
+    return queueUrl !== '';
   });
-  // Path-style URL on the configured endpoint: the same URL the consumer service polls.
-  const queueUrl = `${config.sqsEndpoint}/000000000000/${config.queueName}`;
+  // Herald sends to HERALD_SQS_ENDPOINT whatever host the URL names; the queue is its path.
   log(`SQS queue ${queueUrl}`);
   const subscriptions: Subscription[] = [];
   const store = { messages: [{ resourceTypeId: 'store' }], changes: [{ resourceTypeId: 'store' }] };

@@ -28,7 +28,8 @@ const consumer = createConsumer({
 });
 
 const sqs = new SQSClient({ region: env.AWS_REGION ?? 'us-east-1', ...(env.SQS_ENDPOINT ? { endpoint: env.SQS_ENDPOINT } : {}) });
-const poller = new SqsPoller({ client: sqs, consumer }, { queueUrl: env.QUEUE_URL });
+// Receive errors (a queue not created yet, an outage) are retried with backoff, here capped at 5 s.
+const poller = new SqsPoller({ client: sqs, consumer }, { queueUrl: env.QUEUE_URL, backoff: { maxMs: 5_000 } });
 poller.start();
 
 const server = createServer((request, response) => {

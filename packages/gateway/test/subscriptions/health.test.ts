@@ -52,6 +52,9 @@ describe('Subscription health and delivery windows', () => {
           eventBridge: { credentials: EVENTBRIDGE_CREDENTIALS, createPartnerEventSources: false },
           timeouts: { sendMs: 5_000 },
         },
+        // Leases follow the clock too: longer than any jump below, so that moving the clock never
+        // expires the lease of a send in flight (which would send it twice, at-least-once).
+        worker: { leaseMs: 30 * 24 * HOUR },
       },
     });
     delivery = gateway.delivery as TestDelivery;
@@ -225,6 +228,17 @@ describe('Subscription health and delivery windows', () => {
     const dropped = await api.read(`${url}/dropped?withTotal=true`);
     expect(dropped).toMatchObject({ total: 1, results: [{ reason: 'ConfigurationErrorDeliveryStopped' }] });
     expect((await healthOf(gateway, PRODUCTION, subscription.id)).status).toBe(400);
+
+    // §3.3: the queue exists again and a new message is delivered: Healthy; the dropped one is not
+    // redelivered.
+    expect(sqs.createQueue('prod-queue')).toBe(queue);
+    const later = await createStore(api, PRODUCTION, 'prod-2');
+    const [, delivered] = sqsDocuments(await sqs.waitForMessages(queue, 2));
+    expect(labels([delivered as Json])).toEqual([`store:${later.id}:ResourceCreated:1`]);
+    await waitForHealth(gateway, PRODUCTION, subscription.id, 200);
+    expect((await api.read(url)).status).toBe('Healthy');
+    expect((await api.read(`${url}/dropped?withTotal=true`)).total).toBe(1);
+    expect((await sqs.receiveAll(queue)).length).toBe(1);
 
     // Deleted, it is gone from every endpoint, the public health included.
     expect((await api.delete(`${url}?version=1`)).status).toBe(200);
