@@ -22,7 +22,6 @@ import { collect, CONTEXT, encodeAll, expectSameDocuments, FORMATS, somePayloads
 
 const runtime = await containerRuntime();
 const REGION = 'us-east-1';
-const ACCOUNT = '000000000000';
 const CREDENTIALS = { accessKeyId: 'test', secretAccessKey: 'test' };
 
 describe.skipIf(!runtime.available)(suiteTitle('SQS, SNS and EventBridge adapters against LocalStack', runtime), () => {
@@ -57,9 +56,9 @@ describe.skipIf(!runtime.available)(suiteTitle('SQS, SNS and EventBridge adapter
   /** A standard queue with the 256 KiB maximum message size §2.4 requires. */
   async function queue(attributes: Record<string, string> = { MaximumMessageSize: '262144' }): Promise<{ name: string; url: string }> {
     const name = `herald-${++counter}`;
-    await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
-    // Path-style on the endpoint, as a Herald subscription would name a LocalStack queue.
-    return { name, url: `${endpoint}/${ACCOUNT}/${name}` };
+    const created = await sqs.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
+    // LocalStack's own URL for it; every client here has the endpoint set, so its host is not dialled.
+    return { name, url: created.QueueUrl ?? '' };
   }
 
   async function receiveDocuments(url: string, count: number): Promise<unknown[]> {

@@ -59,8 +59,11 @@ const GATEWAY_VARIABLES: readonly VariableSpec[] = [
   },
 ];
 
-/** Worker-only settings: the port and interface of its own `/metrics` server (in-process, the API serves it). */
-const WORKER_ONLY = new Set(['PORT', 'HERALD_DELIVERY_HOST']);
+/**
+ * The worker's own `/metrics` port (in-process, the API serves /metrics on its PORT). Its interface,
+ * HERALD_DELIVERY_HOST, stays known (and unused in-process) so one environment file serves both.
+ */
+const WORKER_ONLY = new Set(['PORT']);
 
 /**
  * The gateway's variables plus the delivery worker's (`herald serve` runs one in-process), each once.

@@ -189,7 +189,12 @@ describe('variables', () => {
   it('rejects unknown variables, naming the position', () => {
     expectErrorAt('a = 1 and key = :nope', 16, 'the variable :nope is not defined');
     expectErrorAt('a = :constructor', 4, 'not defined');
-    expectErrorAt('a = :__proto__', 4, 'not defined');
+    expectErrorAt('a = :constructor2', 4, 'not defined');
+  });
+
+  it('accepts only letters and digits in variable names, as var.<name> parameters can carry (§4.1)', () => {
+    expectErrorAt('a = :__proto__', 5, 'letters and digits');
+    expectErrorAt('a = :a_b', 6, 'letters and digits', { a: ['1'] });
   });
 
   it('rejects a list variable in a scalar comparison and an empty variable', () => {

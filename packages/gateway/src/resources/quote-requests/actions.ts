@@ -32,8 +32,19 @@ export const quoteRequestActions: ActionHandlers<QuoteRequest> = {
   ...customFieldActions<QuoteRequest>(QUOTE_REQUEST_CUSTOM_FIELDS_TYPE_ID, { messages: false }),
 };
 
+/**
+ * `cancelQuoteRequest` (no fields): the name the official commercetools SDK (platform-sdk 8.x,
+ * `MyQuoteRequestCancelAction`) sends for a buyer's cancel on `/me/quote-requests`. It is the same
+ * change as `changeMyQuoteRequestState` to `Cancelled`, with the same rules and message.
+ */
+function cancelAsBuyer(): ActionHandler<QuoteRequest> {
+  const change = changeState('buyer');
+  return (quoteRequest, action, scope) => change(quoteRequest, { ...action, quoteRequestState: 'Cancelled' }, scope);
+}
+
 /** `/me/quote-requests`: a buyer can only cancel (the platform's `changeMyQuoteRequestState`). */
 export const myQuoteRequestActions: ActionHandlers<QuoteRequest> = {
   changeMyQuoteRequestState: changeState('buyer'),
   changeQuoteRequestState: changeState('buyer'),
+  cancelQuoteRequest: cancelAsBuyer(),
 };
