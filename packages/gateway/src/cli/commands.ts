@@ -1,10 +1,13 @@
 import { openDatabase, ProjectStore } from '@herald/store';
 import { loadConfig } from '../config/config.js';
+import { createApiClientCommand } from '../oauth/create-api-client.js';
 import { createLogger, startHerald } from '../server/start.js';
 
 const USAGE = `Usage:
   herald serve                     run the gateway (PORT, HOST, DATABASE_URL, HERALD_* variables)
   herald projects create KEY       create a project
+  herald clients create --project KEY --scope "SCOPES" [--name NAME]
+                                   create an API client; prints its id and secret once
   herald help                      show this text
 `;
 
@@ -16,6 +19,8 @@ export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv): P
       return serve(env);
     case 'projects':
       return projects(rest, env);
+    case 'clients':
+      return clients(rest, env);
     case undefined:
     case 'help':
     case '--help':
@@ -58,6 +63,40 @@ async function projects(args: readonly string[], env: NodeJS.ProcessEnv): Promis
     const project = await new ProjectStore(db).ensure(key);
     process.stdout.write(`${JSON.stringify(project)}\n`);
     return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+/** `--name value` pairs after the sub-command; a flag without a value is an error. */
+function flags(args: readonly string[]): Map<string, string> | undefined {
+  const parsed = new Map<string, string>();
+  for (let i = 0; i < args.length; i += 2) {
+    const name = args[i];
+    const value = args[i + 1];
+    if (name === undefined || !name.startsWith('--') || value === undefined) return undefined;
+    parsed.set(name.slice(2), value);
+  }
+  return parsed;
+}
+
+async function clients(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const [action, ...rest] = args;
+  const options = flags(rest);
+  const projectKey = options?.get('project');
+  const scope = options?.get('scope');
+  if (action !== 'create' || projectKey === undefined || scope === undefined) {
+    process.stderr.write('Usage: herald clients create --project KEY --scope "manage_project:KEY …" [--name NAME]\n');
+    return 2;
+  }
+  const config = loadConfig(env);
+  const db = await openDatabase(config.databaseUrl);
+  try {
+    const name = options?.get('name');
+    return await createApiClientCommand(
+      { db, stdout: (text) => process.stdout.write(text), stderr: (text) => process.stderr.write(text) },
+      { projectKey, scope, ...(name === undefined ? {} : { name }) },
+    );
   } finally {
     await db.close();
   }

@@ -22,6 +22,7 @@ import {
   REGION,
   sqsDestination,
   sqsDocuments,
+  WAIT_MS,
 } from './support.js';
 
 const P = 'subs-crud';
@@ -34,7 +35,7 @@ const SECRET_KEY = 'some-long-key-123456';
  * as with `HERALD_DELIVERY=off`) and with destination secrets sealed at rest (HERALD_SECRET_KEY).
  * Test notifications really go out: SQS to fauxqs, Service Bus and Pub/Sub to the testkit peers.
  */
-describe('Subscriptions API: CRUD and validation', () => {
+describe('Subscriptions API: CRUD and validation', { timeout: 60_000 }, () => {
   let sqs: SqsPeer;
   let serviceBus: ServiceBusPeer;
   let pubsub: PubSubPeer;
@@ -107,7 +108,7 @@ describe('Subscriptions API: CRUD and validation', () => {
     expectMasked(created, AWS_ACCESS_SECRET);
 
     // §4.2 rule 1: the test notification reached the queue, naming the subscription it created.
-    const [arrived] = sqsDocuments(await sqs.waitForMessages(queue, 1));
+    const [arrived] = sqsDocuments(await sqs.waitForMessages(queue, 1, WAIT_MS));
     expectTestNotification(arrived as Json, P, created);
 
     const byId = await api.read(`/${P}/subscriptions/${created.id}`);
@@ -143,7 +144,7 @@ describe('Subscriptions API: CRUD and validation', () => {
     const moved = await api.update(url, 6, [{ action: 'changeDestination', destination: sqsDestination(newQueue, otherSecret) }]);
     expect(moved).toMatchObject({ version: 7, status: 'Healthy', destination: { type: 'SQS', queueUrl: newQueue } });
     expectMasked(moved, otherSecret);
-    const [movedNotification] = sqsDocuments(await sqs.waitForMessages(newQueue, 1));
+    const [movedNotification] = sqsDocuments(await sqs.waitForMessages(newQueue, 1, WAIT_MS));
     expectTestNotification(movedNotification as Json, P, { id: created.id });
 
     const deleted = await api.delete(`${url}?version=7`);
@@ -205,7 +206,7 @@ describe('Subscriptions API: CRUD and validation', () => {
     expect(bus.destination.type).toBe('ProviderBServiceBus');
     expect(bus.destination.connectionString).toContain(`SharedAccessKey=${serviceBus.key.slice(0, 4)}****`);
     expectMasked(bus, serviceBus.key);
-    const [busArrival] = await serviceBus.waitFor('crud-sb-queue', 1);
+    const [busArrival] = await serviceBus.waitFor('crud-sb-queue', 1, WAIT_MS);
     expectTestNotification(JSON.parse(busArrival?.rawBody?.toString('utf8') ?? '{}') as Json, P, bus);
 
     // A key the namespace refuses: 400, and the error names the cause without echoing the key.
@@ -225,7 +226,7 @@ describe('Subscriptions API: CRUD and validation', () => {
       messages: [{ resourceTypeId: 'customer', types: ['CustomerCreated'] }],
     });
     expect(topicSub.destination).toEqual({ type: 'ProviderCPubSub', projectId: pubsub.projectId, topic: 'crud-topic' });
-    const [published] = await pubsub.waitFor('crud-topic', 1);
+    const [published] = await pubsub.waitFor('crud-topic', 1, WAIT_MS);
     expectTestNotification(published?.json as Json, P, topicSub);
 
     await api.delete(`/${P}/subscriptions/${bus.id}?version=1`);
@@ -270,7 +271,7 @@ describe('Subscriptions API: CRUD and validation', () => {
       // With CloudEvents it is accepted, and its access key is partially hidden.
       const created = await create({ destination, format: CLOUD_EVENTS, changes });
       expect(created.destination).toEqual({ type: 'EventGrid', uri: eventGrid.url, accessKey: `${eventGrid.accessKey.slice(0, 4)}****` });
-      expectTestNotification((await eventGrid.waitFor(1))[0]?.data as Json, P, created);
+      expectTestNotification((await eventGrid.waitFor(1, WAIT_MS))[0]?.data as Json, P, created);
       await api.delete(`/${P}/subscriptions/${created.id}?version=1`);
     });
 

@@ -14,6 +14,7 @@ import {
   sqsDocuments,
   subscriptionOf,
   waitForHealth,
+  WAIT_MS,
 } from './support.js';
 
 const TEMPORARY = 'health-temporary';
@@ -29,7 +30,7 @@ const HOUR = 60 * MINUTE;
  *
  * The scenarios run in order on one clock: each ends with nothing pending before the next moves it.
  */
-describe('Subscription health and delivery windows', () => {
+describe('Subscription health and delivery windows', { timeout: 60_000 }, () => {
   const clock = new ManualClock('2025-06-01T08:00:00.000Z');
   let sqs: SqsPeer;
   let eventBridge: EventBridgePeer;
@@ -50,7 +51,7 @@ describe('Subscription health and delivery windows', () => {
         environment: {
           endpoints: { sqs: sqs.endpoint, eventBridge: eventBridge.endpoint },
           eventBridge: { credentials: EVENTBRIDGE_CREDENTIALS, createPartnerEventSources: false },
-          timeouts: { sendMs: 5_000 },
+          timeouts: { sendMs: 10_000 },
         },
         // Leases follow the clock too: longer than any jump below, so that moving the clock never
         // expires the lease of a send in flight (which would send it twice, at-least-once).
@@ -103,7 +104,7 @@ describe('Subscription health and delivery windows', () => {
       { key: 'outage', destination: { type: 'EventBridge', region: 'eu-central-1', accountId: '123456789012' }, changes: [{ resourceTypeId: 'store' }] },
       201,
     );
-    expectTestNotification((await eventBridge.waitFor(1))[0]?.Detail as Json, TEMPORARY, subscription);
+    expectTestNotification((await eventBridge.waitFor(1, WAIT_MS))[0]?.Detail as Json, TEMPORARY, subscription);
     expect((await healthOf(gateway, TEMPORARY, subscription.id)).status).toBe(200);
 
     eventBridge.faults.inject({ kind: 'server-error' });
@@ -149,7 +150,7 @@ describe('Subscription health and delivery windows', () => {
       },
       201,
     );
-    await sqs.waitForMessages(oldQueue, 1);
+    await sqs.waitForMessages(oldQueue, 1, WAIT_MS);
     const url = `/${DEVELOPMENT}/subscriptions/${subscription.id}`;
 
     sqs.fauxqs.deleteQueue('dev-old', { region: REGION });
@@ -187,7 +188,7 @@ describe('Subscription health and delivery windows', () => {
     const newQueue = sqs.createQueue('dev-new');
     const moved = await api.update(url, 1, [{ action: 'changeDestination', destination: sqsDestination(newQueue) }]);
     expect(moved).toMatchObject({ version: 2, status: 'Healthy', destination: { queueUrl: newQueue } });
-    expectTestNotification(sqsDocuments(await sqs.waitForMessages(newQueue, 1))[0] as Json, DEVELOPMENT, subscription);
+    expectTestNotification(sqsDocuments(await sqs.waitForMessages(newQueue, 1, WAIT_MS))[0] as Json, DEVELOPMENT, subscription);
     expect((await healthOf(gateway, DEVELOPMENT, subscription.id)).status).toBe(200);
 
     // Dropped deliveries are not redelivered by themselves (§3.3), but can be replayed: one by id,
@@ -195,11 +196,11 @@ describe('Subscription health and delivery windows', () => {
     expect((await api.post(`${url}/dropped/replay`, { ids: 'all' })).status).toBe(400);
     const [firstDrop] = (await api.read(`${url}/dropped?limit=1`)).results as Json[];
     expect(await api.ok(`${url}/dropped/replay`, { ids: [firstDrop?.id] })).toEqual({ replayed: 1 });
-    const [, replayedFirst] = sqsDocuments(await sqs.waitForMessages(newQueue, 2));
+    const [, replayedFirst] = sqsDocuments(await sqs.waitForMessages(newQueue, 2, WAIT_MS));
     expect(labels([replayedFirst as Json])).toEqual(labels([firstDrop?.payload as Json]));
     expect((await api.read(`${url}/dropped?withTotal=true`)).total).toBe(3);
     expect(await api.ok(`${url}/dropped/replay`, {})).toEqual({ replayed: 3 });
-    const arrived = sqsDocuments(await sqs.waitForMessages(newQueue, 5));
+    const arrived = sqsDocuments(await sqs.waitForMessages(newQueue, 5, WAIT_MS));
     expect(labels(arrived.slice(1))).toEqual(
       [
         `store:${first.id}:ResourceCreated:1`,
@@ -222,7 +223,7 @@ describe('Subscription health and delivery windows', () => {
       { destination: sqsDestination(queue), changes: [{ resourceTypeId: 'store' }] },
       201,
     );
-    await sqs.waitForMessages(queue, 1);
+    await sqs.waitForMessages(queue, 1, WAIT_MS);
     const url = `/${PRODUCTION}/subscriptions/${subscription.id}`;
     sqs.fauxqs.deleteQueue('prod-queue', { region: REGION });
     await createStore(api, PRODUCTION, 'prod-1');
@@ -244,7 +245,7 @@ describe('Subscription health and delivery windows', () => {
     // redelivered.
     expect(sqs.createQueue('prod-queue')).toBe(queue);
     const later = await createStore(api, PRODUCTION, 'prod-2');
-    const [, delivered] = sqsDocuments(await sqs.waitForMessages(queue, 2));
+    const [, delivered] = sqsDocuments(await sqs.waitForMessages(queue, 2, WAIT_MS));
     expect(labels([delivered as Json])).toEqual([`store:${later.id}:ResourceCreated:1`]);
     await waitForHealth(gateway, PRODUCTION, subscription.id, 200);
     expect((await api.read(url)).status).toBe('Healthy');

@@ -9,6 +9,9 @@ import type { Caller, Json } from '../carts/commerce.js';
 
 export type { Json };
 
+/** How long a test waits for an arrival or a state: generous, as CI machines are busy. */
+export const WAIT_MS = 15_000;
+
 /** fauxqs's region; SQS clients must use it (it is part of a queue's identity). */
 export const REGION = 'us-east-1';
 
@@ -39,7 +42,7 @@ export async function healthOf(gateway: TestGateway, projectKey: string, id: str
  * Waits until the condition holds: the engine works in the background (router and sender loops),
  * so its effects are observed through the API until they show, or the deadline fails the test.
  */
-export function eventually<T>(condition: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+export function eventually<T>(condition: () => Promise<T>, timeoutMs = WAIT_MS): Promise<T> {
   return vi.waitFor(condition, { timeout: timeoutMs, interval: 20 });
 }
 
