@@ -1,3 +1,5 @@
+import { readerLookup } from '../business-units/associates.js';
+import { requireBusinessUnitBuyer } from './business-unit-buyer.js';
 import { duplicateField, invalidInput } from '@herald/model';
 import { customFieldActions } from '../custom-fields.js';
 import type { ActionHandlers } from '../update-actions.js';
@@ -79,11 +81,12 @@ export const myCartActions: ActionHandlers<Cart> = {
     if (action.country === undefined || action.country === null) delete cart.country;
     else cart.country = countryCode(action.country, 'country');
   },
-  async setBusinessUnit(cart, action, { reader }) {
+  async setBusinessUnit(cart, action, { reader, ctx }) {
     if (action.businessUnit === undefined || action.businessUnit === null) {
       throw invalidInput("'businessUnit' is required.", { field: 'businessUnit' });
     }
     cart.businessUnit = await keyReference(reader.get, 'business-unit', action.businessUnit, 'businessUnit');
+    await requireBusinessUnitBuyer(readerLookup(reader), ctx.projectKey, cart.businessUnit, ctx.auth);
   },
   addDiscountCode(cart, action) {
     const code = action.code;

@@ -1,3 +1,4 @@
+import { requireBusinessUnitBuyer } from '../carts/business-unit-buyer.js';
 import { concurrentModification, invalidInput, invalidOperation, requiredField } from '@herald/model';
 import type { Locator, ServerFields } from '@herald/store';
 import type { Cart } from '../carts/cart.js';
@@ -115,6 +116,12 @@ export async function quoteRequestFromDraft(
     throw referencedResourceNotFound('cart', locator);
   }
   assertQuotable(cart, version);
+  await requireBusinessUnitBuyer(
+    { get: (_projectKey, typeId, locator) => ctx.load(typeId, locator) },
+    ctx.projectKey,
+    cart.businessUnit,
+    ctx.auth,
+  );
 
   const fields = copiedFromCart(cart);
   const key = optionalKey(draft.key);
