@@ -16,8 +16,9 @@ import { Registry } from 'prom-client';
 import { installAuthHook, requireAuthDeclaration, type RouteRecord } from './auth/hook.js';
 import type { HeraldConfig } from './config/config.js';
 import { correlationIdFor, installCorrelation } from './http/correlation.js';
-import { installErrorBoundary } from './http/errors.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorBoundary } from './http/errors.js';
 import { installRequestGuards } from './http/guards.js';
+import { installHeadExistenceChecks } from './http/head.js';
 import { installHealthRoutes } from './http/health.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installHttpMetrics } from './http/metrics.js';
@@ -82,6 +83,9 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
+    // Failures before routing and malformed HTTP answer in the spec's error shape too.
+    frameworkErrors: frameworkErrorHandler,
+    clientErrorHandler,
     // maxParamLength allows `/{projectKey}/stores/key=abc` with long keys; longer params are 404s.
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 512 },
     ...(config.tls === undefined ? {} : { https: httpsOptions(config.tls) }),
@@ -90,6 +94,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   installErrorBoundary(app);
   installCorrelation(app);
   installRequestGuards(app);
+  installHeadExistenceChecks(app);
   installJsonBodyParser(app);
   const routes = requireAuthDeclaration(app);
   const projectCache = new ProjectCache(projects, clock);

@@ -149,6 +149,15 @@ export class DeliveryAdmin {
    * `SubscriptionDeleted` (never removed silently; the records expire with the 14-day retention)
    * and its health row is removed. Idempotent.
    */
+  /**
+   * A subscription was created or changed: the in-process router reads the project's subscriptions
+   * again before routing its next events. Other processes see it at their next refresh (§4.2 rule 2:
+   * up to one minute; `HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS`, default 2 s).
+   */
+  subscriptionsChanged(projectKey: string): void {
+    this.deps.cache?.invalidate(projectKey);
+  }
+
   async forgetSubscription(projectKey: string, subscriptionId: string): Promise<{ dropped: number }> {
     const now = this.deps.clock.now();
     const dropped = await this.deps.db.transaction(async (tx) => {

@@ -22,7 +22,15 @@ export function subscriptionDelivery(pool: DestinationPool, admin: DeliveryAdmin
     validateFormat: (input, destination) => validateFormat(input, destination.type),
     maskDestination: maskDestinationSecrets,
     sealDestination: (destination) => sealDestination(destination, secrets),
-    openDestination: (destination) => openDestination(destination, secrets),
+    openDestination(destination) {
+      try {
+        return openDestination(destination, secrets);
+      } catch {
+        // Sealed with another HERALD_SECRET_KEY (or the key was removed): responses still mask the
+        // stored value, so reads keep working; delivery reports the configuration error.
+        return destination;
+      }
+    },
     async sendTestNotification(destination, format, context) {
       const outcome = await sendTestNotification(pool, destination, format, {
         ...context,
@@ -33,6 +41,8 @@ export function subscriptionDelivery(pool: DestinationPool, admin: DeliveryAdmin
       return { delivered: false, reason: `${outcome.failure.code}: ${outcome.failure.message}`, errorClass: outcome.failure.class };
     },
     health: (projectKey, id) => admin.getHealth(projectKey, id),
+    subscriptionsChanged: (projectKey) => admin.subscriptionsChanged(projectKey),
+    releaseDestination: (destination) => pool.release(destination),
     async destinationChanged(projectKey, id) {
       await admin.markDestinationChanged(projectKey, id);
     },

@@ -1,4 +1,5 @@
 import { ApiError } from '@herald/model';
+import { fromDatabaseError } from '../http/errors.js';
 import type { FastifyBaseLogger } from 'fastify';
 import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 
@@ -9,7 +10,8 @@ import type { GraphQLError, GraphQLFormattedError } from 'graphql';
  * as an opaque `General` error, like the REST 500.
  */
 export function formatError(error: GraphQLError, log: FastifyBaseLogger): GraphQLFormattedError {
-  const original = error.originalError;
+  // A value the database cannot take (a NUL in a GraphQL string literal) is the client's error.
+  const original = fromDatabaseError(error.originalError) ?? error.originalError;
   const base = { message: error.message, ...(error.locations === undefined ? {} : { locations: error.locations }), ...(error.path === undefined ? {} : { path: error.path }) };
   if (original instanceof ApiError) {
     const { message: _message, code, ...details } = original.errors[0] ?? { code: original.code, message: original.message };

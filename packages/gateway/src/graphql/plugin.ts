@@ -28,6 +28,57 @@ export interface GraphqlOptions {
 /** Deep queries (ancestors of parents of …) are bounded; the tree itself is a handful of levels. */
 const MAX_QUERY_DEPTH = 12;
 
+/**
+ * Nesting of `{`, `[` and `(` in a document's text, checked before graphql-js parses it: its
+ * recursive-descent parser overflows the stack on thousands of levels (e.g. a list literal
+ * `[[[[…]]]]` in an argument), which no selection-depth limit sees as it runs after parsing.
+ */
+const MAX_DOCUMENT_NESTING = 64;
+
+/**
+ * Tokens of one document (graphql-js `maxTokens`): bounds parsing and validation work, e.g. a
+ * chain of thousands of fragments (graphql-js's fragment-cycle check recurses once per link) or
+ * thousands of aliased root fields (one database query each).
+ */
+const MAX_DOCUMENT_TOKENS = 10_000;
+
+/**
+ * mercurius takes a `query` that graphql-js cannot parse as a JSON-encoded syntax tree, which it
+ * then validates and runs unchecked (`"1"`, `"{}"` or a tree without selections crash graphql-js).
+ * No GraphQL document is valid JSON, so such a query is refused as a syntax error.
+ */
+function isJsonText(query: string): boolean {
+  try {
+    JSON.parse(query);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether a GraphQL document nests deeper than `max` (strings, block strings, comments skipped). */
+function documentNestedDeeperThan(query: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < query.length; i++) {
+    const char = query[i];
+    if (char === '#') {
+      while (i < query.length && query[i] !== '\n' && query[i] !== '\r') i++;
+    } else if (char === '"') {
+      if (query.startsWith('"""', i)) {
+        const end = query.indexOf('"""', i + 3);
+        i = end < 0 ? query.length : end + 2;
+      } else {
+        for (i++; i < query.length && query[i] !== '"' && query[i] !== '\n'; i++) if (query[i] === '\\') i++;
+      }
+    } else if (char === '{' || char === '[' || char === '(') {
+      if (++depth > max) return true;
+    } else if (char === '}' || char === ']' || char === ')') {
+      depth--;
+    }
+  }
+  return false;
+}
+
 interface GraphQLRequestBody {
   query: string;
   variables?: Record<string, unknown>;
@@ -72,7 +123,7 @@ function isMercuriusValidationError(error: unknown): error is MercuriusValidatio
  */
 function refusalCode(query: string, error: MercuriusValidationError): string {
   try {
-    parse(query);
+    parse(query, { maxTokens: MAX_DOCUMENT_TOKENS });
   } catch {
     return 'GraphQLSyntaxError';
   }
@@ -108,6 +159,7 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps, options
       routes: false,
       graphiql: false,
       queryDepth: MAX_QUERY_DEPTH,
+      graphql: { parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS } },
       errorFormatter: (execution, context) => ({
         statusCode: 200,
         response: { data: execution.data ?? null, errors: execution.errors.map((error) => formatError(error, context.reply.log)) },
@@ -117,6 +169,14 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps, options
     scope.post('/:projectKey/graphql', { config: { auth: { anyOf: GRAPHQL_SCOPES } } }, async (request: FastifyRequest, reply: FastifyReply) => {
       const body = requestBody(request.body);
       if (typeof body === 'string') return reply.status(400).send(requestError(body));
+      if (isJsonText(body.query)) {
+        request.log.info({ code: 'GraphQLSyntaxError' }, 'GraphQL document refused');
+        return reply.status(400).send(requestError("'query' must be a GraphQL document.", 'GraphQLSyntaxError'));
+      }
+      if (documentNestedDeeperThan(body.query, MAX_DOCUMENT_NESTING)) {
+        request.log.info({ code: 'QueryDepthExceeded' }, 'GraphQL document refused');
+        return reply.status(400).send(requestError(`The document nests selections, lists and objects more than ${MAX_DOCUMENT_NESTING} levels deep.`, 'QueryDepthExceeded'));
+      }
       const auth = request.auth;
       if (auth === undefined) throw new Error('GraphQL route reached without authentication');
       const ctx = requestContext(request, deps.documents);

@@ -1,4 +1,6 @@
+import type { Socket } from 'node:net';
 import { ApiError, type ErrorResponse } from '@herald/model';
+import { sqlState } from '@herald/store';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 
 export function errorBody(error: ApiError): ErrorResponse {
@@ -19,8 +21,9 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
       return new ApiError(400, { code: 'InvalidJsonInput', message: 'Request body does not contain valid JSON.' });
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ApiError(413, { code: 'RequestEntityTooLarge', message: 'The request body exceeds the size limit.' });
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError(400, { code: 'InvalidInput', message: 'The Content-Length header does not match the request body.' });
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ApiError(415, {
         code: 'InvalidInput',
         message: `Unsupported content type; POST requests must send Content-Type: application/json.`,
@@ -30,6 +33,8 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
     default:
       break;
   }
+  const database = fromDatabaseError(error);
+  if (database !== undefined) return database;
   if (error.validation !== undefined) {
     return new ApiError(400, { code: 'InvalidInput', message: error.message });
   }
@@ -38,6 +43,22 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
     return new ApiError(status, { code: status === 404 ? 'ResourceNotFound' : 'InvalidInput', message: error.message });
   }
   return undefined;
+}
+
+/**
+ * SQLSTATEs of values PostgreSQL cannot take, whatever validation let through: a NUL character
+ * (22021 "invalid byte sequence", 22P05 "unsupported Unicode escape sequence" in jsonb), an
+ * unpaired surrogate (22P02 "invalid input syntax for type json"), a value nested too deeply for
+ * the server (54001). They come from the client's input, so they answer 400, never 500.
+ */
+const UNSTORABLE_INPUT = new Set(['22021', '22P05', '22P02', '54001']);
+
+export function fromDatabaseError(error: unknown): ApiError | undefined {
+  if (error instanceof ApiError || !UNSTORABLE_INPUT.has(sqlState(error) ?? '')) return undefined;
+  return new ApiError(400, {
+    code: 'InvalidInput',
+    message: 'The request contains a value that cannot be stored (a NUL character, invalid Unicode or too deep a nesting).',
+  });
 }
 
 /**
@@ -69,4 +90,40 @@ export function installErrorBoundary(app: FastifyInstance): void {
 /** Headers an error asks for (e.g. `Retry-After` on 429, `WWW-Authenticate` on 401). */
 function apiErrorHeaders(error: ApiError): Record<string, string> {
   return (error as ApiError & { headers?: Record<string, string> }).headers ?? {};
+}
+
+/**
+ * Fastify's `frameworkErrors`: failures before routing (a URL that does not decode, a path
+ * parameter beyond `maxParamLength`) answer in the spec's shape like every other error. A path
+ * parameter that long addresses nothing (keys are at most 256 characters): 404.
+ */
+export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  const apiError =
+    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+      ? new ApiError(404, { code: 'ResourceNotFound', message: 'No resource matches a path parameter that long.' })
+      : error.code === 'FST_ERR_BAD_URL'
+        ? new ApiError(400, { code: 'InvalidInput', message: 'The request URL is not validly percent-encoded.' })
+        : new ApiError(400, { code: 'InvalidInput', message: 'The request could not be routed.' });
+  request.log.info({ code: apiError.code, statusCode: apiError.statusCode }, apiError.message);
+  void reply.header('X-Correlation-ID', request.id).status(apiError.statusCode).send(errorBody(apiError));
+}
+
+/**
+ * Node's `clientError` (malformed HTTP, headers beyond the server's limit, a request that timed
+ * out): answered in the spec's shape, as Fastify's default handler would answer in its own.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoException, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, reason, message] =
+    error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+      ? [408, 'Request Timeout', 'The request was not received in time.']
+      : error.code === 'HPE_HEADER_OVERFLOW'
+        ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
+        : [400, 'Bad Request', 'The request is not valid HTTP.'];
+  this.log.debug({ code: error.code, statusCode: status }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify(errorBody(new ApiError(status, { code: status === 408 ? 'RequestTimeout' : 'InvalidInput', message })));
+    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
+  }
+  socket.destroy(error);
 }

@@ -12,7 +12,17 @@ function urlAndHeadersBytes(url: string, rawHeaders: readonly string[]): number 
   return bytes;
 }
 
-/** §8 "Also blocked": oversized URL plus headers, a body where none is allowed, an upgrade header. */
+/** A decoded path parameter or query value holding NUL (`%00`): nothing stored can match it. */
+function holdsNul(value: unknown): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  return Array.isArray(value) && value.some(holdsNul);
+}
+
+/**
+ * §8 "Also blocked": oversized URL plus headers, a body where none is allowed, an upgrade header.
+ * Also refused: NUL characters in path parameters and query parameters (PostgreSQL cannot take
+ * them as text; they would otherwise fail in the database as a 500).
+ */
 export function installRequestGuards(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     if (urlAndHeadersBytes(request.url, request.raw.rawHeaders) > MAX_URL_AND_HEADERS_BYTES) {
@@ -20,6 +30,11 @@ export function installRequestGuards(app: FastifyInstance): void {
         code: 'InvalidInput',
         message: `The request URL and headers exceed ${MAX_URL_AND_HEADERS_BYTES} bytes.`,
       });
+    }
+    const params = (request.params ?? {}) as Record<string, unknown>;
+    const query = (request.query ?? {}) as Record<string, unknown>;
+    if (Object.values(params).some(holdsNul) || Object.entries(query).some(([name, value]) => name.includes('\u0000') || holdsNul(value))) {
+      throw new ApiError(400, { code: 'InvalidInput', message: 'The request URL contains a NUL character (%00).' });
     }
     if (request.headers.upgrade !== undefined) {
       throw new ApiError(400, { code: 'InvalidInput', message: 'Protocol upgrades are not supported.' });

@@ -26,7 +26,8 @@ export interface ResourceDefinition<D extends BaseResource> {
    * expansion; the stored document is never changed by it.
    */
   present?(doc: D, ctx: RequestContext): Promise<unknown> | unknown;
-  /** Side effects that must follow a committed update or delete (never inside the transaction). */
+  /** Side effects that must follow a committed create, update or delete (never inside the transaction). */
+  afterCreate?(doc: D, ctx: RequestContext): Promise<void> | void;
   afterUpdate?(doc: D, actions: readonly UpdateAction[], ctx: RequestContext): Promise<void>;
   afterDelete?(doc: D, ctx: RequestContext): Promise<void>;
 }
@@ -119,6 +120,7 @@ export function registerVersionedRoutes<D extends BaseResource>(
     const ctx = requestContext(request, documents);
     const fields = await definition.fromDraft(request.body, ctx);
     const doc = await documents.create<D>(ctx.write, definition.typeId, fields, definition.createdMessages);
+    await definition.afterCreate?.(doc, ctx);
     return reply.status(201).send(await expand(request, doc));
   });
 

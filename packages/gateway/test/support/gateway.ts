@@ -9,6 +9,12 @@
  *
  * Nothing is faked: `tokenFor` goes through `POST /oauth/token` with the bootstrap client, so
  * every test also exercises the token service and the scope checks.
+ *
+ * With `delivery`, a delivery worker runs in-process (as in `herald serve`) on the same database
+ * and clock, and the gateway uses its pool and admin:
+ *
+ *   const gateway = await startTestGateway({ clock, delivery: { environment: { endpoints: { sqs: peer.endpoint } } } });
+ *   gateway.delivery?.worker.wake();
  */
 import { randomUUID } from 'node:crypto';
 import {

@@ -9,6 +9,7 @@ import {
   type ErrorCodeTable,
 } from '../failure.js';
 import type { DeliveryFailure } from '../port.js';
+import { ENTRY_DELIVERED, type EntryResult } from '../send-loop.js';
 
 /**
  * Error codes every AWS service shares (AWS common errors documentation). Each AWS adapter adds
@@ -104,4 +105,23 @@ export function classifyAwsEntryError(
   // the code says otherwise (e.g. KMS access).
   const cls = classOf(table, code) ?? 'payload';
   return { failure: failure(cls, code, message), resendable: cls === 'temporary' };
+}
+
+/**
+ * The entry results of a batch API (SQS, SNS) whose entries were sent with their index as `Id`:
+ * the entries named in `Failed` failed, the others went through.
+ */
+export function awsBatchResults(
+  count: number,
+  failed: readonly { Id?: string; Code?: string; Message?: string; SenderFault?: boolean }[] | undefined,
+  table: ErrorCodeTable,
+): EntryResult[] {
+  const results: EntryResult[] = Array.from({ length: count }, () => ENTRY_DELIVERED);
+  for (const entry of failed ?? []) {
+    const index = Number(entry.Id);
+    if (Number.isInteger(index) && index >= 0 && index < results.length) {
+      results[index] = { status: 'failed', ...classifyAwsEntryError(entry, table) };
+    }
+  }
+  return results;
 }

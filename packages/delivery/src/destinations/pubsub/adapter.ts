@@ -1,16 +1,10 @@
 import type { PubSub, v1 } from '@google-cloud/pubsub';
-import type { DeliveryPayload, Format, PubSubDestination } from '@herald/model';
+import type { PubSubDestination } from '@herald/model';
+import { defineAdapter } from '../define-adapter.js';
 import type { DestinationEnvironment } from '../environment.js';
-import type {
-  DestinationAdapter,
-  EncodeContext,
-  EncodedMessage,
-  EncodeResult,
-  SendOptions,
-  SendOutcome,
-  VerifyOutcome,
-} from '../port.js';
-import { ENTRY_DELIVERED, sendWithResends } from '../send-loop.js';
+import { lazyClient } from '../lazy-client.js';
+import type { DestinationAdapter } from '../port.js';
+import { ENTRY_DELIVERED } from '../send-loop.js';
 import { classifyPubSubError } from './classify.js';
 import { encodePubSub, PUBSUB_LIMITS, type PubSubNativeMessage } from './encode.js';
 
@@ -28,70 +22,16 @@ export function topicPath(destination: PubSubDestination): string {
 
 /**
  * §2.4 ProviderCPubSub. Publishes through the generated `PublisherClient` so that one request of the
- * send loop is one Publish RPC: the library's own batching, bundling and retries are off.
+ * send loop is one Publish RPC: the library's own batching, bundling and retries are off. Nothing to
+ * verify: the test notification's publish itself checks that the topic exists and publishing is permitted.
  */
-export class PubSubAdapter implements DestinationAdapter<PubSubNativeMessage> {
-  readonly type = 'ProviderCPubSub';
-  readonly limits = PUBSUB_LIMITS;
-  private connected: Promise<Connected> | undefined;
-
-  constructor(
-    private readonly destination: PubSubDestination,
-    private readonly env: DestinationEnvironment,
-  ) {}
-
-  encode(payload: DeliveryPayload, format: Format, _context: EncodeContext): EncodeResult<PubSubNativeMessage> {
-    return encodePubSub(payload, format, this.env);
-  }
-
-  async send(batch: readonly EncodedMessage<PubSubNativeMessage>[], options?: SendOptions): Promise<SendOutcome[]> {
-    const timeout = options?.timeoutMs ?? this.env.timeouts.sendMs;
-    return sendWithResends(batch, options, this.env, this.limits, {
-      classify: classifyPubSubError,
-      sendRequest: async (messages, signal) => {
-        const { publisher } = await this.connect();
-        const call = publisher.publish(
-          {
-            topic: topicPath(this.destination),
-            messages: messages.map(({ native }) => ({ data: Buffer.from(native.data), attributes: native.attributes })),
-          },
-          // One attempt, bounded by the send's deadline; no client-side bundling delay.
-          { timeout, retry: null, isBundling: false },
-        );
-        // The gax promise can be cancelled; the send loop's race bounds it either way.
-        const cancel = (): void => (call as { cancel?: () => void }).cancel?.();
-        signal.addEventListener('abort', cancel, { once: true });
-        try {
-          await call;
-        } finally {
-          signal.removeEventListener('abort', cancel);
-        }
-        // Publish is all-or-nothing: no per-message results.
-        return messages.map(() => ENTRY_DELIVERED);
-      },
-    });
-  }
-
-  /** Checked by the test notification's publish itself (topic exists, publishing permitted). */
-  verify(): Promise<VerifyOutcome> {
-    return Promise.resolve({ ok: true });
-  }
-
-  async close(): Promise<void> {
-    const pending = this.connected;
-    this.connected = undefined;
-    if (pending === undefined) return;
-    const connected = await pending.catch(() => undefined);
-    await connected?.publisher.close();
-    await connected?.pubsub.close();
-  }
-
-  private connect(): Promise<Connected> {
-    this.connected ??= (async () => {
+export function createPubSubAdapter(destination: PubSubDestination, env: DestinationEnvironment): DestinationAdapter<PubSubNativeMessage> {
+  const client = lazyClient(
+    async (): Promise<Connected> => {
       const sdk = await import('@google-cloud/pubsub');
-      const { endpoints, pubsub: pubsubEnv } = this.env;
+      const { endpoints, pubsub: pubsubEnv } = env;
       const pubsub = new sdk.PubSub({
-        projectId: this.destination.projectId,
+        projectId: destination.projectId,
         // A non-Google endpoint puts the SDK in emulator mode (insecure gRPC, no metadata probe).
         ...(endpoints.pubsub === undefined ? {} : { apiEndpoint: endpoints.pubsub }),
         ...(pubsubEnv.credentials === undefined ? {} : { credentials: pubsubEnv.credentials }),
@@ -101,11 +41,42 @@ export class PubSubAdapter implements DestinationAdapter<PubSubNativeMessage> {
       const config = (await pubsub.getClientConfig()) as ConstructorParameters<typeof sdk.v1.PublisherClient>[0];
       const publisher = new sdk.v1.PublisherClient(config);
       return { pubsub, publisher };
-    })();
-    return this.connected;
-  }
-}
+    },
+    {
+      release: async (pending) => {
+        const connected = await pending.catch(() => undefined);
+        await connected?.publisher.close();
+        await connected?.pubsub.close();
+      },
+    },
+  );
 
-export function createPubSubAdapter(destination: PubSubDestination, env: DestinationEnvironment): PubSubAdapter {
-  return new PubSubAdapter(destination, env);
+  return defineAdapter({
+    type: 'ProviderCPubSub',
+    limits: PUBSUB_LIMITS,
+    env,
+    client,
+    encode: (payload, format) => encodePubSub(payload, format, env),
+    classify: classifyPubSubError,
+    sendRequest: async ({ publisher }, messages, signal, options) => {
+      const call = publisher.publish(
+        {
+          topic: topicPath(destination),
+          messages: messages.map(({ native }) => ({ data: Buffer.from(native.data), attributes: native.attributes })),
+        },
+        // One attempt, bounded by the send's deadline; no client-side bundling delay.
+        { timeout: options?.timeoutMs ?? env.timeouts.sendMs, retry: null, isBundling: false },
+      );
+      // The gax promise can be cancelled; the send loop's race bounds it either way.
+      const cancel = (): void => (call as { cancel?: () => void }).cancel?.();
+      signal.addEventListener('abort', cancel, { once: true });
+      try {
+        await call;
+      } finally {
+        signal.removeEventListener('abort', cancel);
+      }
+      // Publish is all-or-nothing: no per-message results.
+      return messages.map(() => ENTRY_DELIVERED);
+    },
+  });
 }

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { invalidInput, type BaseResource } from '@herald/model';
 import type { Locator } from '@herald/store';
 import { customFromDraft } from '../custom-fields.js';
-import { optionalKey, optionalString } from '../validation.js';
-import { ADDRESS_TEXT_FIELDS, type BusinessUnit, type BusinessUnitAddress } from './business-unit.js';
+import { addressFields } from '../address.js';
+import type { BusinessUnit, BusinessUnitAddress } from './business-unit.js';
 
 export type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;
 
@@ -11,7 +11,6 @@ export type Load = <T extends BaseResource>(typeId: string, locator: Locator) =>
 export const ADDRESS_CUSTOM_FIELDS_TYPE_ID = 'address';
 
 const MAX_ADDRESSES = 100;
-const COUNTRY_CODE = /^[A-Z]{2}$/;
 const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
 /** Address ids are Herald's (8 random characters, like the platform's); a client-sent `id` is ignored. */
@@ -28,23 +27,8 @@ export function newAddressId(taken: readonly BusinessUnitAddress[]): string {
 
 /** An AddressInput validated (unknown fields dropped, `custom` checked against its Type); without an id. */
 export async function addressFromInput(value: unknown, field: string, load: Load): Promise<Omit<BusinessUnitAddress, 'id'>> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalidInput(`'${field}' must be an Address object with at least a country.`, { field });
-  }
+  const address: Omit<BusinessUnitAddress, 'id'> = addressFields(value, field);
   const input = value as Record<string, unknown>;
-  if (typeof input.country !== 'string' || !COUNTRY_CODE.test(input.country)) {
-    throw invalidInput(`'${field}.country' must be a two-letter ISO 3166-1 country code such as "DE".`, {
-      field: `${field}.country`,
-      invalidValue: input.country,
-    });
-  }
-  const address: Omit<BusinessUnitAddress, 'id'> = { country: input.country };
-  const key = optionalKey(input.key, `${field}.key`);
-  if (key !== undefined) address.key = key;
-  for (const name of ADDRESS_TEXT_FIELDS) {
-    const text = optionalString(input[name], `${field}.${name}`, 256);
-    if (text !== undefined) address[name] = text;
-  }
   const custom = await customFromDraft(input.custom, ADDRESS_CUSTOM_FIELDS_TYPE_ID, { load });
   if (custom !== undefined) address.custom = custom;
   return address;

@@ -3,7 +3,8 @@ import { requireBusinessUnitBuyer } from './business-unit-buyer.js';
 import { duplicateField, invalidInput } from '@herald/model';
 import { customFieldActions } from '../custom-fields.js';
 import type { ActionHandlers } from '../update-actions.js';
-import { optionalAddress, countryCode } from './address.js';
+import { countryCode } from '../address.js';
+import { optionalAddress } from './address.js';
 import { CART_CUSTOM_FIELDS_TYPE_ID, type Cart } from './cart.js';
 import { existingCustomerId } from './draft.js';
 import {

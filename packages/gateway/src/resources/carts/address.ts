@@ -1,62 +1,16 @@
 import { invalidInput } from '@herald/model';
-import { optionalKey, optionalString } from '../validation.js';
+import { addressFields, type AddressFields } from '../address.js';
+import { optionalString } from '../validation.js';
 
-/** The Address fields Herald keeps (§2.1 lists Address as a nested type; these are the platform's). */
-const ADDRESS_TEXT_FIELDS = [
-  'id',
-  'title',
-  'salutation',
-  'firstName',
-  'lastName',
-  'streetName',
-  'streetNumber',
-  'additionalStreetInfo',
-  'postalCode',
-  'city',
-  'region',
-  'state',
-  'company',
-  'department',
-  'building',
-  'apartment',
-  'pOBox',
-  'phone',
-  'mobile',
-  'email',
-  'fax',
-  'additionalAddressInfo',
-  'externalId',
-] as const;
+/** A cart's address: the common fields and the client's own `id`, kept as sent. */
+export type Address = AddressFields & { id?: string };
 
-type AddressTextField = (typeof ADDRESS_TEXT_FIELDS)[number];
 
-export type Address = { country: string; key?: string } & Partial<Record<AddressTextField, string>>;
 
-export const COUNTRY_CODE = /^[A-Z]{2}$/;
-
-export function countryCode(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !COUNTRY_CODE.test(value)) {
-    throw invalidInput(`'${field}' must be a two-letter ISO 3166-1 country code such as "DE" (§2.3).`, {
-      field,
-      invalidValue: value,
-    });
-  }
-  return value;
-}
-
-/** Validates an address draft; unknown fields are dropped rather than stored. */
 export function address(value: unknown, field: string): Address {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    throw invalidInput(`'${field}' must be an Address object with at least a country.`, { field });
-  }
-  const draft = value as Record<string, unknown>;
-  const result: Address = { country: countryCode(draft.country, `${field}.country`) };
-  const key = optionalKey(draft.key, `${field}.key`);
-  if (key !== undefined) result.key = key;
-  for (const name of ADDRESS_TEXT_FIELDS) {
-    const text = optionalString(draft[name], `${field}.${name}`, 256);
-    if (text !== undefined) result[name] = text;
-  }
+  const result: Address = addressFields(value, field);
+  const id = optionalString((value as Record<string, unknown>).id, `${field}.id`, 256);
+  if (id !== undefined) result.id = id;
   return result;
 }
 

@@ -4,7 +4,8 @@ import type { ServerFields } from '@herald/store';
 import { customFromDraft } from '../custom-fields.js';
 import type { RequestContext } from '../context.js';
 import { asDraft, optionalKey, optionalString, stringArray, type Draft } from '../validation.js';
-import { itemShippingAddresses, optionalAddress, countryCode } from './address.js';
+import { countryCode } from '../address.js';
+import { itemShippingAddresses, optionalAddress } from './address.js';
 import type { Buyer } from './buyer.js';
 import {
   CART_CUSTOM_FIELDS_TYPE_ID,

@@ -110,7 +110,12 @@ export function subscriptionDefinition(
       },
     },
 
+    afterCreate(subscription, ctx) {
+      delivery.subscriptionsChanged(ctx.projectKey);
+    },
+
     async afterUpdate(subscription, actions, ctx) {
+      delivery.subscriptionsChanged(ctx.projectKey);
       // §3.3: a successful changeDestination (its test message arrived) makes the subscription Healthy.
       if (actions.some((action) => action.action === 'changeDestination')) {
         await delivery.destinationChanged(ctx.projectKey, subscription.id);
@@ -119,6 +124,7 @@ export function subscriptionDefinition(
 
     async afterDelete(subscription, ctx) {
       await delivery.subscriptionDeleted(ctx.projectKey, subscription.id);
+      await delivery.releaseDestination(delivery.openDestination(subscription.destination));
     },
 
     async present(subscription, ctx): Promise<Subscription> {

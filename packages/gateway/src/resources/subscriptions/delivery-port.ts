@@ -23,6 +23,10 @@ export interface SubscriptionDelivery {
   ): Promise<TestNotificationOutcome>;
   health(projectKey: string, subscriptionId: string): Promise<SubscriptionHealthStatus>;
   destinationChanged(projectKey: string, subscriptionId: string): Promise<void>;
+  /** After a create or an update: routing picks the change up without waiting for a refresh. */
+  subscriptionsChanged(projectKey: string): void;
+  /** Closes the destination's client when no subscription uses it any more (after delete/change). */
+  releaseDestination(destination: Destination): Promise<void>;
   subscriptionDeleted(projectKey: string, subscriptionId: string): Promise<void>;
   deliveryStatus(projectKey: string, subscriptionId: string): Promise<DeliveryStatus>;
   listDropped(projectKey: string, subscriptionId: string, paging: DroppedPaging): Promise<DroppedDeliveryPage>;

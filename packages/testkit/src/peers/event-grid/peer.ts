@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { FaultSchedule, type FaultInjector } from '../faults.js';
-import { Arrivals } from './arrivals.js';
+import { Arrivals } from '../arrivals.js';
 import { authenticate } from './auth.js';
 import { parseCloudEventBatch, parseSingleCloudEvent, type BatchParseResult, type ReceivedCloudEvent } from './cloud-events.js';
 import { badRequest, faultAnswer, notFound, sendError, tooLarge, unauthorized } from './responses.js';

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Arrivals } from '../arrivals.js';
 import { FaultSchedule, type FaultInjector } from '../faults.js';
 import {
   entryFailure,
@@ -26,7 +27,6 @@ import {
   type AwsJsonError,
 } from './responses.js';
 import { accessKeyIdOf } from './sigv4.js';
-import { WatchedList } from './watched-list.js';
 
 export interface EventBridgePeerOptions {
   /** Port on 127.0.0.1; default: any free port. */
@@ -77,7 +77,7 @@ const DEFAULT_WAIT_MS = 5_000;
 /** Starts a local EventBridge endpoint that answers `PutPartnerEvents` like the service does. */
 export async function startEventBridgePeer(options: EventBridgePeerOptions = {}): Promise<EventBridgePeer> {
   const faults = new FaultSchedule();
-  const received = new WatchedList<ReceivedPartnerEvent>();
+  const received = new Arrivals<ReceivedPartnerEvent>();
   const batchSizes: number[] = [];
   const sources = new Set(options.partnerEventSources ?? []);
   let sourceRegistryOn = options.partnerEventSources !== undefined;

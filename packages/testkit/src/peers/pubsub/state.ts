@@ -1,4 +1,4 @@
-import { WatchedList } from '../eventbridge/watched-list.js';
+import { Arrivals } from '../arrivals.js';
 import { acceptMessage, type PublishedMessage } from './messages.js';
 import { SubscriptionQueue, type SubscriptionSettings } from './subscription-queue.js';
 import type { WirePubsubMessage } from './wire.js';
@@ -14,7 +14,7 @@ export class PubSubState {
   private readonly topics = new Map<string, Set<SubscriptionQueue>>();
   private readonly subscriptions = new Map<string, SubscriptionQueue>();
   /** Kept across topic deletion, so a test can still inspect what was published. */
-  private readonly logs = new Map<string, WatchedList<PublishedMessage>>();
+  private readonly logs = new Map<string, Arrivals<PublishedMessage>>();
   private readonly batches = new Map<string, number[]>();
   /** The service's message ids are decimal strings. */
   private nextMessageId = 1;
@@ -76,10 +76,10 @@ export class PubSubState {
     return accepted.map((message) => message.messageId);
   }
 
-  log(topic: string): WatchedList<PublishedMessage> {
+  log(topic: string): Arrivals<PublishedMessage> {
     let log = this.logs.get(topic);
     if (log === undefined) {
-      log = new WatchedList();
+      log = new Arrivals();
       this.logs.set(topic, log);
     }
     return log;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WatchedList } from '../eventbridge/watched-list.js';
+import { Arrivals } from '../arrivals.js';
 import { messageBytes, toWire, type PublishedMessage } from './messages.js';
 import type { ReceivedMessage } from './wire.js';
 
@@ -72,7 +72,7 @@ export class SubscriptionQueue {
   /** Weak: a Pull call's receiver is dropped once it answered. */
   private readonly loads = new WeakMap<Receiver, Load>();
   private readonly keyOwners = new Map<string, { receiver: Receiver; leases: number }>();
-  private readonly acked = new WatchedList<PublishedMessage>();
+  private readonly acked = new Arrivals<PublishedMessage>();
   private nextSeq = 0;
   private deliveries = 0;
   private cursor = 0;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Arrivals } from '../event-grid/arrivals.js';
+import { Arrivals } from '../arrivals.js';
 import { newLockToken } from './lock-token.js';
 import { readBody, type AmqpMessage } from './message-codec.js';
 import type { ServiceBusPeerMessage, ServiceBusSettlement, ServiceBusSettlementOutcome } from './peer-message.js';

@@ -1,11 +1,12 @@
 /**
- * An append-only list that tests can wait on: `waitFor(count)` settles when the list reaches that
- * length, so tests await an arrival instead of sleeping and polling.
+ * An append-only log of what a peer received, with event-driven waiting: `waitFor(count)` settles
+ * when the log reaches that length, so tests await an arrival instead of sleeping and polling.
  */
-export class WatchedList<T> {
+export class Arrivals<T> {
   private readonly list: T[] = [];
   private readonly waiters = new Set<Waiter>();
 
+  /** The live log (the same array for the peer's lifetime). */
   get items(): readonly T[] {
     return this.list;
   }
@@ -15,7 +16,7 @@ export class WatchedList<T> {
     for (const waiter of [...this.waiters]) if (this.list.length >= waiter.count) this.settle(waiter, undefined);
   }
 
-  /** Resolves with a copy of the list once it holds `count` items; rejects after `timeoutMs`. */
+  /** Resolves with a copy of the log once it holds `count` items; rejects after `timeoutMs` or on `close`. */
   waitFor(count: number, timeoutMs: number, what: string): Promise<T[]> {
     if (this.list.length >= count) return Promise.resolve([...this.list]);
     return new Promise<T[]>((resolve, reject) => {
@@ -31,7 +32,7 @@ export class WatchedList<T> {
     });
   }
 
-  /** Fails every pending wait: nothing more can arrive. */
+  /** Fails every pending wait (the peer stopped: nothing more can arrive). */
   close(reason: string): void {
     for (const waiter of [...this.waiters]) this.settle(waiter, new Error(reason));
   }
