@@ -83,6 +83,9 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
+    // A whole request (headers and body) must arrive within two minutes; Fastify's default (0)
+    // leaves the body phase unbounded, so a client trickling a body holds its socket forever.
+    requestTimeout: 120_000,
     // Failures before routing and malformed HTTP answer in the spec's error shape too.
     frameworkErrors: frameworkErrorHandler,
     clientErrorHandler,

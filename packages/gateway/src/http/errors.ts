@@ -2,6 +2,7 @@ import type { Socket } from 'node:net';
 import { ApiError, type ErrorResponse } from '@herald/model';
 import { sqlState } from '@herald/store';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { urlAndHeadersLimitError } from './guards.js';
 
 export function errorBody(error: ApiError): ErrorResponse {
   const body: ErrorResponse = { statusCode: error.statusCode, message: error.message, errors: error.errors };
@@ -98,12 +99,14 @@ function apiErrorHeaders(error: ApiError): Record<string, string> {
  * parameter that long addresses nothing (keys are at most 256 characters): 404.
  */
 export function frameworkErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  // §8's limit comes first, as it does for routed requests (the guards are not run here).
   const apiError =
-    error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+    urlAndHeadersLimitError(request) ??
+    (error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? new ApiError(404, { code: 'ResourceNotFound', message: 'No resource matches a path parameter that long.' })
       : error.code === 'FST_ERR_BAD_URL'
         ? new ApiError(400, { code: 'InvalidInput', message: 'The request URL is not validly percent-encoded.' })
-        : new ApiError(400, { code: 'InvalidInput', message: 'The request could not be routed.' });
+        : new ApiError(400, { code: 'InvalidInput', message: 'The request could not be routed.' }));
   request.log.info({ code: apiError.code, statusCode: apiError.statusCode }, apiError.message);
   void reply.header('X-Correlation-ID', request.id).status(apiError.statusCode).send(errorBody(apiError));
 }

@@ -1,5 +1,5 @@
 import { ApiError } from '@herald/model';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 
 /** §8: requests whose URL plus headers are longer than about 15 KB are blocked. */
 export const MAX_URL_AND_HEADERS_BYTES = 15 * 1024;
@@ -10,6 +10,15 @@ function urlAndHeadersBytes(url: string, rawHeaders: readonly string[]): number 
   let bytes = Buffer.byteLength(url);
   for (const part of rawHeaders) bytes += Buffer.byteLength(part) + 2;
   return bytes;
+}
+
+/** §8: the 431 of a request whose URL plus headers are too long, or undefined. */
+export function urlAndHeadersLimitError(request: FastifyRequest): ApiError | undefined {
+  if (urlAndHeadersBytes(request.url, request.raw.rawHeaders) <= MAX_URL_AND_HEADERS_BYTES) return undefined;
+  return new ApiError(431, {
+    code: 'InvalidInput',
+    message: `The request URL and headers exceed ${MAX_URL_AND_HEADERS_BYTES} bytes.`,
+  });
 }
 
 /** A decoded path parameter or query value holding NUL (`%00`): nothing stored can match it. */
@@ -25,12 +34,8 @@ function holdsNul(value: unknown): boolean {
  */
 export function installRequestGuards(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
-    if (urlAndHeadersBytes(request.url, request.raw.rawHeaders) > MAX_URL_AND_HEADERS_BYTES) {
-      throw new ApiError(431, {
-        code: 'InvalidInput',
-        message: `The request URL and headers exceed ${MAX_URL_AND_HEADERS_BYTES} bytes.`,
-      });
-    }
+    const tooLarge = urlAndHeadersLimitError(request);
+    if (tooLarge !== undefined) throw tooLarge;
     const params = (request.params ?? {}) as Record<string, unknown>;
     const query = (request.query ?? {}) as Record<string, unknown>;
     if (Object.values(params).some(holdsNul) || Object.entries(query).some(([name, value]) => name.includes('\u0000') || holdsNul(value))) {

@@ -42,10 +42,11 @@ export function baseBuilder(target: SdkTarget): ClientBuilder {
 
 /** Runs an SDK call that must fail and returns the SDK's error object. */
 export async function sdkFailure(call: Promise<unknown>): Promise<SdkError> {
+  let answer: unknown;
   try {
-    await call;
+    answer = await call;
   } catch (error) {
     return error as SdkError;
   }
-  throw new Error('The SDK call succeeded, but it was expected to fail');
+  throw new Error(`The SDK call succeeded, but it was expected to fail: ${JSON.stringify(answer).slice(0, 2000)}`);
 }
