@@ -34,6 +34,14 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     exec: base.exec,
     async transaction(work) {
       const client = await pool.connect();
+      // A checked-out client that loses its connection (server restart, admin termination) emits
+      // 'error' besides rejecting its query; the pool listens only to idle clients, and an unheard
+      // 'error' event would crash the process. The failed query already carries the error.
+      let connectionError: Error | undefined;
+      const onError = (error: Error) => {
+        connectionError = error;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await work(wrap(client));
@@ -43,7 +51,9 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         await client.query('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        client.release();
+        client.off('error', onError);
+        // A broken connection is destroyed by the pool instead of being handed to the next caller.
+        client.release(connectionError);
       }
     },
     close: () => pool.end(),
