@@ -6,7 +6,12 @@ import { MicroBatcher } from '../micro-batcher.js';
 
 export interface SqsPollerOptions {
   readonly queueUrl: string;
-  /** Messages being processed (or waiting in the reorder buffer) at once; independent of `batchSize`. Default 100. */
+  /**
+   * Messages being handled at once; independent of `batchSize`. Default 100. Messages waiting in
+   * the reorder buffer for a predecessor do not take a slot (the buffer's own capacity bounds
+   * them): otherwise a backlog that arrives out of order fills every slot with deliveries waiting
+   * for predecessors still in the queue, and the poller stops receiving them.
+   */
   readonly maxInFlight?: number;
   /** Messages per ReceiveMessage call, 1–10. Default 10. */
   readonly batchSize?: number;
@@ -21,6 +26,9 @@ export interface SqsPollerOptions {
   /** Backoff after a failed receive: doubles from `initialMs` to `maxMs`, with ±20% jitter. Defaults 200 / 30,000. */
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
 }
+
+/** How often a poller with no free slot looks whether deliveries moved into the reorder buffer. */
+const SLOT_RECHECK_MS = 50;
 
 /** SQS caps ChangeMessageVisibility at 12 hours. */
 const MAX_VISIBILITY_SECONDS = 43_200;
@@ -111,11 +119,16 @@ export class SqsPoller {
     const { ReceiveMessageCommand } = this.sdk;
     let backoffMs = this.backoffInitialMs;
     while (!signal.aborted) {
-      const free = this.maxInFlight - this.inFlightWork.size;
+      const free = this.maxInFlight - this.busySlots();
       if (free <= 0) {
-        await new Promise<void>((resolve) => {
-          this.slotFreed = resolve;
-        });
+        // A slot frees when work settles, or when a delivery moves into the reorder buffer (no event
+        // for that: look again shortly).
+        await Promise.race([
+          new Promise<void>((resolve) => {
+            this.slotFreed = resolve;
+          }),
+          sleep(this.clock, SLOT_RECHECK_MS, signal),
+        ]);
         continue;
       }
       let messages: Message[];
@@ -142,6 +155,11 @@ export class SqsPoller {
       }
       for (const message of messages) this.track(this.handle(message));
     }
+  }
+
+  /** Received messages being handled: the ones waiting in the reorder buffer are not counted. */
+  private busySlots(): number {
+    return Math.max(0, this.inFlightWork.size - this.consumer.bufferedCount);
   }
 
   private track(work: Promise<void>): void {

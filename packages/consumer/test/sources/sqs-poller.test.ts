@@ -74,6 +74,27 @@ describe('SqsPoller against fauxqs', () => {
     await until(() => queueState(peer, queueUrl).ready + queueState(peer, queueUrl).inflight === 0, 'the queue is empty', 2_000_000);
   });
 
+  it('keeps receiving while early deliveries wait in the reorder buffer, so a backlog out of order cannot stall it', async () => {
+    // A backlog arriving in reverse (as after a destination outage): with 3 slots, the first
+    // receives are all early deliveries waiting for predecessors that are still in the queue.
+    const queueUrl = newQueue();
+    const handled: number[] = [];
+    const consumer = createConsumer({
+      dedup: new MemoryDedupStore(),
+      ordering: { maxWaitMs: 600_000 },
+      handler: (delivery) => void handled.push(delivery.notificationType === 'Message' ? delivery.payload.sequenceNumber : 0),
+    });
+    const poller = new SqsPoller({ client, consumer }, { queueUrl, waitTimeSeconds: 1, maxInFlight: 3, batchSize: 3 });
+    for (let sequence = 12; sequence >= 1; sequence--) {
+      await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(messagePayload(sequence)) }));
+    }
+    poller.start();
+    // Without the fix the poller waits for the 10-minute ordering window before receiving more.
+    await until(() => handled.length === 12 && poller.inFlight === 0, 'the whole backlog is handled', 2_000_000);
+    await poller.stop();
+    expect(handled).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+
   it('returns a failed delivery to the queue after the retry delay and processes it on the next receive', async () => {
     const queueUrl = newQueue();
     let failures = 1;
