@@ -31,6 +31,7 @@ function nestedDeeperThan(text: string, max: number): boolean {
 }
 
 /** A NUL character or an unpaired UTF-16 surrogate: valid JSON escapes that no database stores. */
+// eslint-disable-next-line no-control-regex -- NUL is exactly what this looks for
 const UNSTORABLE = /\u0000|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 class UnstorableText extends Error {}

@@ -1,0 +1,414 @@
+/**
+ * Shared support of the security tests: a gateway with two projects (A and B) seeded through the
+ * public API with one resource of every type, the routes it registers (so that a new route joins
+ * every property automatically), request helpers that fill path parameters, and the oracle every
+ * hostile answer must pass:
+ *
+ *   - never a 5xx, never a hang (each request is bounded);
+ *   - every 4xx in the error shape `{statusCode, message, errors: [{code, message}]}` (GraphQL's
+ *     documents answer in the GraphQL error shape; HEAD and the public subscription health
+ *     endpoint answer without a body);
+ *   - nothing logged at error level (the error boundary logs every 500 cause there), and no sign
+ *     of a stack overflow in an answer or a log line.
+ */
+import { randomUUID } from 'node:crypto';
+import fc from 'fast-check';
+import { Writable } from 'node:stream';
+import { parseWorkerConfig } from '@herald/delivery';
+import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { LightMyRequestResponse } from 'fastify';
+import { pino, type Level } from 'pino';
+import { expect } from 'vitest';
+import type { RouteRecord } from '../../src/auth/hook.js';
+import { basicAuth, bearer, customerTokenFor, startTestGateway, tokenFor, type TestGateway } from '../support/gateway.js';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are JSON read field by field
+export type Json = Record<string, any>;
+
+export const REGION = 'us-east-1';
+export const AWS_ACCESS_KEY = 'AKIAHERALDSECURITY01';
+
+/** Collects log lines: all of them, or (with `keep`) only those a test wants to look at. */
+export class LogCapture extends Writable {
+  readonly lines: string[] = [];
+  constructor(private readonly keep: (line: string) => boolean = () => true) {
+    super();
+  }
+  override _write(chunk: Buffer, _encoding: string, done: () => void): void {
+    for (const line of chunk.toString('utf8').split('\n')) if (line !== '' && this.keep(line)) this.lines.push(line);
+    done();
+  }
+  /** Lines at error level or above (pino: 50 error, 60 fatal). */
+  errors(): string[] {
+    return this.lines.filter((line) => /"level":(5\d|6\d)/.test(line));
+  }
+}
+
+/** Signs of a stack overflow, caught or not, in an answer or a log line. */
+export const STACK_OVERFLOW = /Maximum call stack size exceeded|RangeError|stack depth limit|too deeply nested/i;
+
+/** A log capture for the oracle: error lines, and any line that mentions a stack overflow. */
+export function oracleLogCapture(): LogCapture {
+  return new LogCapture((line) => /"level":(5\d|6\d)/.test(line) || STACK_OVERFLOW.test(line));
+}
+
+export interface Seeded {
+  id: string;
+  key?: string;
+}
+
+export interface World {
+  gateway: TestGateway;
+  sqs: SqsPeer;
+  queueUrl: string;
+  logs: LogCapture;
+  /** `manage_project` of the project. */
+  admin: string;
+  /** A customer's password-flow token with `manage_project` of the project (for `/me` routes). */
+  customer: { token: string; id: string; email: string; password: string };
+  storeKey: string;
+  /** One resource per collection path (`stores`, `me/carts`, `subscriptions`, `api-clients`, …). */
+  seeds: Map<string, Seeded>;
+  /** Every id of a resource the project holds (the seeds, plus what they produced: messages). */
+  ids: Set<string>;
+  close(): Promise<void>;
+}
+
+export interface WorldOptions {
+  projects: readonly string[];
+  /** Which projects to seed (default: the first). */
+  seed?: readonly string[];
+  logLevel?: Level;
+  logs?: LogCapture;
+  /** Runs an in-process delivery worker (as `herald serve`), delivering to the local fauxqs. */
+  worker?: boolean;
+  /** `HERALD_BODY_LIMIT_BYTES` (default 1 MiB). */
+  bodyLimitBytes?: number;
+}
+
+export interface MultiWorld {
+  gateway: TestGateway;
+  sqs: SqsPeer;
+  logs: LogCapture;
+  projects: Map<string, ProjectWorld>;
+  close(): Promise<void>;
+}
+
+export type ProjectWorld = Omit<World, 'gateway' | 'sqs' | 'logs' | 'close'>;
+
+/** A gateway (no in-process worker; test notifications go to a local fauxqs) and seeded projects. */
+export async function startWorld(options: WorldOptions): Promise<MultiWorld> {
+  const sqs = await startSqsPeer({ region: REGION });
+  const logs = options.logs ?? oracleLogCapture();
+  let gateway: TestGateway | undefined;
+  try {
+    gateway = await startTestGateway({
+      projects: options.projects,
+      logger: pino({ level: options.logLevel ?? 'info' }, logs),
+      ...(options.worker === true ? { delivery: { environment: { endpoints: { sqs: sqs.endpoint } } } } : {}),
+      config: {
+        ...(options.bodyLimitBytes === undefined ? {} : { bodyLimitBytes: options.bodyLimitBytes }),
+        delivery: parseWorkerConfig({
+          HERALD_SQS_ENDPOINT: sqs.endpoint,
+          HERALD_ALLOW_INSECURE_DESTINATIONS: 'true',
+          HERALD_DELIVERY_SEND_TIMEOUT_MS: '2000',
+        }),
+      },
+    });
+    const projects = new Map<string, ProjectWorld>();
+    for (const projectKey of options.seed ?? options.projects.slice(0, 1)) {
+      projects.set(projectKey, await seedProject(gateway, sqs, projectKey));
+    }
+    const started = gateway;
+    return {
+      gateway: started,
+      sqs,
+      logs,
+      projects,
+      async close() {
+        await started.close();
+        await sqs.stop();
+      },
+    };
+  } catch (error) {
+    await gateway?.close();
+    await sqs.stop();
+    throw error;
+  }
+}
+
+async function call(gateway: TestGateway, token: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown): Promise<Json> {
+  const response = await gateway.app.inject({ method, url, headers: bearer(token), ...(payload === undefined ? {} : { payload: payload as Json }) });
+  if (response.statusCode >= 300) throw new Error(`seed ${method} ${url}: ${response.statusCode} ${response.body.slice(0, 500)}`);
+  return response.json() as Json;
+}
+
+/** A Type for custom fields; seeded per project as `{projectKey}-fields`. */
+export const TYPE_DRAFT = {
+  key: 'sec-fields',
+  name: { en: 'Security fields' },
+  resourceTypeIds: ['store', 'order', 'customer', 'business-unit'],
+  fieldDefinitions: [{ name: 'label', type: { name: 'String' }, required: false, label: { en: 'Label' } }],
+};
+
+export const lineItem = (sku: string) => ({ sku, name: { en: `Item ${sku}` }, quantity: 2, externalPrice: { currencyCode: 'EUR', centAmount: 1000 } });
+
+/**
+ * One resource of every type in `projectKey`, through the public API: a store, a type, a state,
+ * a customer (with a password-flow token), carts (staff and `/me`), a business unit (the customer
+ * is its Admin), quote requests (staff and `/me`), a subscription to a fauxqs queue, an API client,
+ * and the messages all of that recorded.
+ */
+export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey: string): Promise<ProjectWorld> {
+  const admin = await tokenFor(gateway, projectKey, ['manage_project']);
+  const seeds = new Map<string, Seeded>();
+  const remember = (path: string, doc: Json) => {
+    seeds.set(path, { id: doc.id as string, ...(typeof doc.key === 'string' ? { key: doc.key } : {}) });
+    return doc;
+  };
+  const post = (path: string, payload: unknown) => call(gateway, admin, 'POST', `/${projectKey}${path}`, payload);
+
+  const project = await call(gateway, admin, 'GET', `/${projectKey}`);
+  await post('', {
+    version: project.version,
+    actions: [{ action: 'changeMessagesConfiguration', messagesConfiguration: { enabled: true, deleteDaysAfterCreation: 30 } }],
+  });
+  const storeKey = `${projectKey}-store`;
+  remember('stores', await post('/stores', { key: storeKey, name: { en: `Store of ${projectKey}` }, languages: ['en'] }));
+  remember('types', await post('/types', { ...TYPE_DRAFT, key: `${projectKey}-fields` }));
+  remember('states', await post('/states', { key: `${projectKey}-state`, type: 'QuoteRequestState', initial: false, name: { en: 'Seeded' } }));
+
+  const email = `sec-${randomUUID()}@example.com`;
+  const password = `Pw-${randomUUID()}`;
+  // Sign-up answers `{customer, …}`.
+  remember('customers', (await post('/customers', { email, password, firstName: 'Sec', lastName: 'Urity', key: `${projectKey}-customer` })).customer as Json);
+  const customer = await customerTokenFor(gateway, projectKey, ['manage_project'], { email, password });
+
+  remember('carts', await post('/carts', { key: `${projectKey}-cart`, currency: 'EUR', country: 'DE', customerId: customer.customerId, lineItems: [lineItem('SKU-1')] }));
+  const myCart = remember(
+    'me/carts',
+    await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/carts`, { key: `${projectKey}-my-cart`, currency: 'EUR', country: 'DE', lineItems: [lineItem('SKU-2')] }),
+  );
+  const quoteCart = await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/carts`, { currency: 'EUR', country: 'DE', lineItems: [lineItem('SKU-3')] });
+  remember(
+    'business-units',
+    await post('/business-units', {
+      key: `${projectKey}-unit`,
+      name: `Unit of ${projectKey}`,
+      unitType: 'Company',
+      associates: [{ roles: ['Admin'], customer: { id: customer.customerId } }],
+    }),
+  );
+  seeds.set('me/business-units', seeds.get('business-units') as Seeded);
+  remember(
+    'me/quote-requests',
+    await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/quote-requests`, { cart: { id: myCart.id }, cartVersion: myCart.version, key: `${projectKey}-my-quote` }),
+  );
+  remember('quote-requests', await post('/quote-requests', { cart: { id: quoteCart.id }, cartVersion: quoteCart.version, key: `${projectKey}-quote` }));
+
+  const queueUrl = sqs.createQueue(`${projectKey}-queue-${randomUUID().slice(0, 8)}`);
+  remember(
+    'subscriptions',
+    await post('/subscriptions', {
+      key: `${projectKey}-subscription`,
+      destination: { type: 'SQS', queueUrl, region: REGION, accessKey: AWS_ACCESS_KEY, accessSecret: `sqs-secret-${projectKey}-${randomUUID()}` },
+      changes: [{ resourceTypeId: 'store' }],
+    }),
+  );
+  remember('api-clients', await post('/api-clients', { name: `client of ${projectKey}`, scope: `view_stores:${projectKey}` }));
+  const messages = await call(gateway, admin, 'GET', `/${projectKey}/messages?limit=500`);
+  const [firstMessage] = messages.results as Json[];
+  if (firstMessage === undefined) throw new Error('seed: no messages recorded');
+  remember('messages', firstMessage);
+
+  for (const [collection, seed] of seeds) if (typeof seed.id !== 'string') throw new Error(`seed: no id for ${collection}`);
+  const ids = new Set<string>([...seeds.values()].map((seed) => seed.id));
+  for (const message of messages.results as Json[]) ids.add(message.id as string);
+  ids.add(customer.customerId);
+  return { admin, customer: { token: customer.accessToken, id: customer.customerId, email, password }, storeKey, seeds, ids, queueUrl };
+}
+
+/** The collection a route template addresses: `stores`, `me/carts`, `subscriptions`, '' (project). */
+export function collectionOf(template: string): string {
+  const rest = template
+    .replace(/^\/:projectKey/, '')
+    .replace(/^\/in-store\/key=:storeKey/, '')
+    .replace(/\/(:id|key=:key).*$/, '')
+    .replace(/^\//, '');
+  return rest;
+}
+
+/** The names of a template's path parameters, in order. */
+export function paramNames(template: string): string[] {
+  return [...template.matchAll(/:([A-Za-z]+)/g)].map((match) => match[1] as string);
+}
+
+/** A route template with its parameters replaced by the given (already URL-safe) values. */
+export function fillTemplate(template: string, values: Readonly<Record<string, string>>): string {
+  return template.replace(/:([A-Za-z]+)/g, (whole, name: string) => values[name] ?? whole);
+}
+
+/** The parameters that address `projectKey`'s own seeded resource of the route (real ids and keys). */
+export function realParams(route: RouteRecord, projectKey: string, world: ProjectWorld): Record<string, string> {
+  const seed = world.seeds.get(collectionOf(route.url));
+  return {
+    projectKey,
+    storeKey: world.storeKey,
+    id: seed?.id ?? randomUUID(),
+    key: encodeURIComponent(seed?.key ?? 'no-such-key'),
+  };
+}
+
+export function isRestErrorShape(body: unknown, status: number): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const b = body as Json;
+  return (
+    b.statusCode === status &&
+    typeof b.message === 'string' &&
+    b.message.length > 0 &&
+    Array.isArray(b.errors) &&
+    b.errors.length > 0 &&
+    b.errors.every((error: unknown) => typeof error === 'object' && error !== null && typeof (error as Json).code === 'string' && typeof (error as Json).message === 'string')
+  );
+}
+
+/** GraphQL documents that cannot run answer `{errors: [{message, extensions: {code}}]}`. */
+export function isGraphqlErrorShape(body: unknown): boolean {
+  if (typeof body !== 'object' || body === null) return false;
+  const errors = (body as Json).errors;
+  return (
+    Array.isArray(errors) &&
+    errors.length > 0 &&
+    errors.every((error: unknown) => typeof error === 'object' && error !== null && typeof (error as Json).message === 'string' && typeof (error as Json).extensions?.code === 'string')
+  );
+}
+
+const isHealthRoute = (url: string) => /\/health$/.test(url);
+const isGraphqlRoute = (url: string) => url.endsWith('/graphql');
+
+export interface Sent {
+  route: RouteRecord;
+  method: string;
+  url: string;
+  headers: Record<string, string | string[]>;
+  payload?: string | Buffer;
+}
+
+/** Long runs of one character shortened, then the text cut at `max`. */
+function clip(text: string, max: number): string {
+  const squeezed = text.replace(/(.)\1{20,}/gsu, (run, char: string) => `${char.repeat(3)}…×${run.length / char.length}`).replace(/((?:%[0-9A-F]{2}){3})\1{10,}/g, (run, unit: string) => `${unit}…×${run.length / unit.length}`);
+  return squeezed.length > max ? `${squeezed.slice(0, max)}…(${text.length} chars)` : squeezed;
+}
+
+/** A readable, bounded description of a request and its answer for assertion messages. */
+export function describeExchange(sent: Sent, response: { statusCode: number; body: string } | undefined): string {
+  const payload = sent.payload === undefined ? '' : typeof sent.payload === 'string' ? sent.payload : `<Buffer ${sent.payload.subarray(0, 200).toString('hex')}>`;
+  const headers = Object.fromEntries(Object.entries(sent.headers).map(([name, value]) => [name, String(value).slice(0, 120)]));
+  return [
+    `${sent.route.method} ${sent.route.url}`,
+    `  sent ${sent.method} ${clip(sent.url, 300)}`,
+    `  headers ${clip(JSON.stringify(headers), 400)}`,
+    `  body (${payload.length}) ${clip(payload, 400)}`,
+    response === undefined ? '  no answer' : `  → ${response.statusCode} ${clip(response.body, 400)}`,
+  ].join('\n');
+}
+
+/** How long one request may take before it counts as a hang (generous: 2 busy cores). */
+export const REQUEST_BOUND_MS = 20_000;
+
+export async function send(gateway: TestGateway, sent: Sent): Promise<LightMyRequestResponse> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${REQUEST_BOUND_MS} ms (hang)\n${describeExchange(sent, undefined)}`)), REQUEST_BOUND_MS);
+  });
+  try {
+    return await Promise.race([
+      gateway.app.inject({
+        method: sent.method as 'GET',
+        url: sent.url,
+        headers: sent.headers,
+        ...(sent.payload === undefined ? {} : { payload: sent.payload }),
+      }),
+      hang,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface OracleOptions {
+  /** The status the answer must have (e.g. 413), or a predicate. */
+  expectStatus?: number | ((status: number) => boolean);
+}
+
+/**
+ * The oracle: no 5xx, 4xx in the error shape, no error logged, no stack overflow. Returns the
+ * status. `logs` is read from `logMark` on, so that a failure names the request that caused it.
+ */
+export function checkAnswer(sent: Sent, response: LightMyRequestResponse, logs: LogCapture, logMark: number, options: OracleOptions = {}): number {
+  const status = response.statusCode;
+  const context = describeExchange(sent, response);
+  const newLogs = logs.lines.slice(logMark);
+  expect(newLogs.filter((line) => /"level":(5\d|6\d)/.test(line)), `error logged\n${context}`).toEqual([]);
+  expect(newLogs.filter((line) => STACK_OVERFLOW.test(line)), `stack overflow logged\n${context}`).toEqual([]);
+  expect(STACK_OVERFLOW.test(response.body), `stack overflow in the answer\n${context}`).toBe(false);
+  expect(status, `5xx\n${context}`).toBeLessThan(500);
+  if (options.expectStatus !== undefined) {
+    const ok = typeof options.expectStatus === 'number' ? status === options.expectStatus : options.expectStatus(status);
+    expect(ok, `unexpected status\n${context}`).toBe(true);
+  }
+  if (status >= 400) {
+    if (sent.method === 'HEAD') {
+      expect(response.body, `HEAD answered with a body\n${context}`).toBe('');
+    } else if (isHealthRoute(sent.route.url) && response.body === '') {
+      // §4.2: the health endpoint encodes health in the status code alone (400, 503).
+      expect([400, 503], context).toContain(status);
+    } else {
+      let body: unknown;
+      try {
+        body = JSON.parse(response.body);
+      } catch {
+        body = undefined;
+      }
+      const shaped = isRestErrorShape(body, status) || (isGraphqlRoute(sent.route.url) && status === 400 && isGraphqlErrorShape(body));
+      expect(shaped, `4xx not in the error shape\n${context}`).toBe(true);
+      expect(String(response.headers['content-type'] ?? ''), context).toContain('application/json');
+    }
+  } else if (isGraphqlRoute(sent.route.url) && status === 200) {
+    // An executed GraphQL request reports a resolver's crash as `General` (the REST 500).
+    const body = JSON.parse(response.body) as Json;
+    const general = ((body.errors ?? []) as Json[]).filter((error) => error.extensions?.code === 'General');
+    expect(general, `GraphQL internal error\n${context}`).toEqual([]);
+  }
+  return status;
+}
+
+/** Headers that authenticate a route as project A's admin, its customer, or the OAuth client. */
+export function authFor(route: RouteRecord, world: ProjectWorld, gateway: TestGateway): Record<string, string> {
+  if (route.url.startsWith('/oauth/')) return basicAuth(gateway.bootstrapClient.id, gateway.bootstrapClient.secret);
+  if (route.auth !== 'public' && route.auth.me !== undefined) return bearer(world.customer.token);
+  if (route.auth === 'public') return {};
+  return bearer(world.admin);
+}
+
+export const isBodyRoute = (route: RouteRecord) => route.method === 'POST' || route.method === 'PUT' || route.method === 'PATCH';
+export const isOAuthRoute = (route: RouteRecord) => route.url.startsWith('/oauth/');
+
+/** `/healthz` answers: the server is still up. */
+export async function expectAlive(gateway: TestGateway): Promise<void> {
+  const response = await gateway.app.inject({ method: 'GET', url: '/healthz' });
+  expect(response.statusCode).toBe(200);
+  expect(response.json()).toEqual({ status: 'ok' });
+}
+
+/**
+ * Runs a property (no shrinking: the oracle's message already shows the whole exchange) and
+ * returns its failure as text: seed, path and the assertion that failed, or undefined.
+ */
+export async function runProperty<T>(property: fc.IAsyncProperty<T>, numRuns: number): Promise<string | undefined> {
+  const details = await fc.check(property, { numRuns, endOnFailure: true });
+  if (!details.failed) return undefined;
+  const error = details.errorInstance;
+  const message = error instanceof Error ? error.message : String(error);
+  return `seed ${details.seed} path ${details.counterexamplePath ?? ''} after ${details.numRuns} runs\n${message.slice(0, 3_000)}`;
+}

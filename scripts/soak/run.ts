@@ -1,0 +1,708 @@
+/**
+ * `npm run soak [-- flags]`: Herald end to end under sustained load, optionally with one fault
+ * injected, all on loopback, bounded in time; prints a markdown section.
+ *
+ *   gateway (own process, HERALD_DELIVERY=off, PostgreSQL)
+ *     ← load process: store creates/updates through the HTTP API with a real token (load.ts)
+ *     → outbox → two `herald-delivery` worker processes
+ *     → SQS peer (fauxqs behind a switchable TCP proxy, own process: peer.ts)
+ *     → consumer process: @herald/consumer + RedisDedupStore + SqsPoller (consumer.ts)
+ *
+ * Flags (defaults in brackets):
+ *   --duration S        seconds of load [600]
+ *   --rate N            writes per second [500]; each write yields one change + one message, so the
+ *                       default is 1,000 events/s (500 with --messages off)
+ *   --scenario NAME     none | kill-worker | pg-restart | destination-down | redis-restart | kill-consumer [none]
+ *   --fault-at S        seconds into the load when the fault is injected [duration / 3]
+ *   --down S            destination-down: how long the destination refuses connections [120]
+ *   --messages on|off   subscribe to the store's messages as well as its changes [on]
+ *   --max-wait-ms N     consumer ordering maxWaitMs [60000] (must exceed the worker lease, 30 s)
+ *   --consumer-in-flight N  SqsPoller maxInFlight [100, the library's default]
+ *   --ordering on|off   the consumer's per-resource ordering [on]
+ *   --drain S           after the load, how long to wait for the last deliveries [180]
+ *   --report FILE       also append the markdown section to FILE
+ *   --keep              keep the run directory (logs, raw records) even on success
+ * HERALD_DELIVERY_* variables in the environment are passed to the workers.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { freePort, startPostgres, startRedisServer } from './services.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+const HERE = import.meta.dirname;
+const SCENARIOS = ['none', 'kill-worker', 'pg-restart', 'destination-down', 'redis-restart', 'kill-consumer'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+
+// ---------------------------------------------------------------- flags
+function flags(argv: string[]): Map<string, string> {
+  const map = new Map<string, string>();
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith('--')) throw new Error(`unexpected argument ${arg}`);
+    const [name, inline] = arg.slice(2).split('=', 2) as [string, string | undefined];
+    if (inline !== undefined) map.set(name, inline);
+    else if (argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) map.set(name, argv[++i]!);
+    else map.set(name, 'true');
+  }
+  return map;
+}
+const args = flags(process.argv.slice(2));
+const num = (name: string, fallback: number): number => {
+  const raw = args.get(name);
+  if (raw === undefined) return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a non-negative number`);
+  return value;
+};
+const DURATION_S = num('duration', 600);
+const RATE = num('rate', 500);
+const SCENARIO = (args.get('scenario') ?? 'none') as Scenario;
+if (!SCENARIOS.includes(SCENARIO)) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}`);
+const FAULT_AT_S = num('fault-at', Math.round(DURATION_S / 3));
+const DOWN_S = num('down', 120);
+const MESSAGES = (args.get('messages') ?? 'on') !== 'off';
+const MAX_WAIT_MS = num('max-wait-ms', 60_000);
+const DRAIN_S = num('drain', 180);
+const CONSUMER_IN_FLIGHT = num('consumer-in-flight', 100);
+const ORDERING = (args.get('ordering') ?? 'on') !== 'off';
+const REPORT = args.get('report');
+const KEEP = args.has('keep');
+const PROJECT = 'soak';
+const CLIENT = { id: 'soak-client', secret: 'soak-secret-0123456789' };
+const SAMPLE_MS = 5_000;
+
+const runDir = mkdtempSync(join(tmpdir(), 'herald-soak-'));
+const log = (line: string): void => {
+  process.stderr.write(`[soak ${new Date().toISOString().slice(11, 19)}] ${line}\n`);
+};
+
+// ---------------------------------------------------------------- children
+interface Child {
+  name: string;
+  child: ChildProcess;
+  exited: Promise<number | string>;
+}
+const children = new Set<Child>();
+
+function spawnTs(name: string, script: string, scriptArgs: string[], env: Record<string, string>, options: { ipc?: boolean; stdout?: boolean } = {}): Child {
+  const logFd = openSync(join(runDir, `${name}.log`), 'a');
+  const child = spawn(process.execPath, ['--conditions=@herald/source', '--import', 'tsx', script, ...scriptArgs], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', METADATA_SERVER_DETECTION: 'none', ...env },
+    stdio: ['ignore', options.stdout === true ? 'pipe' : logFd, logFd, ...(options.ipc === true ? (['ipc'] as const) : [])],
+  });
+  closeSync(logFd);
+  const entry: Child = {
+    name,
+    child,
+    exited: new Promise((done) => child.once('exit', (code, signal) => done(code ?? signal ?? -1))),
+  };
+  children.add(entry);
+  void entry.exited.then(() => children.delete(entry));
+  return entry;
+}
+
+/** Children this runner stopped or killed on purpose; any other exit is a crash (reported). */
+const intended = new Set<Child>();
+let finishing = false;
+const crashes: { role: string; at: number; code: number | string; tail: string }[] = [];
+
+async function stopChild(entry: Child | undefined, graceMs = 10_000): Promise<void> {
+  if (entry !== undefined) intended.add(entry);
+  if (entry === undefined || entry.child.exitCode !== null || entry.child.signalCode !== null) return;
+  entry.child.kill('SIGTERM');
+  const timer = setTimeout(() => entry.child.kill('SIGKILL'), graceMs);
+  await entry.exited;
+  clearTimeout(timer);
+}
+
+async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check().catch(() => false)) return;
+    await sleep(100);
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+const sleep = (ms: number): Promise<void> => new Promise((done) => setTimeout(done, ms));
+const httpOk = async (url: string): Promise<boolean> => (await fetch(url, { signal: AbortSignal.timeout(2_000) })).ok;
+
+function rssKb(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Reads the complete lines appended to a file since the last call. */
+class Tail {
+  private offset = 0;
+  private rest = '';
+  constructor(private readonly path: string) {}
+  lines(): string[] {
+    if (!existsSync(this.path)) return [];
+    const fd = openSync(this.path, 'r');
+    const chunks: Buffer[] = [];
+    const buffer = Buffer.alloc(1 << 20);
+    for (;;) {
+      const read = readSync(fd, buffer, 0, buffer.length, this.offset);
+      if (read <= 0) break;
+      chunks.push(Buffer.from(buffer.subarray(0, read)));
+      this.offset += read;
+    }
+    closeSync(fd);
+    const text = this.rest + Buffer.concat(chunks).toString('utf8');
+    const parts = text.split('\n');
+    this.rest = parts.pop() ?? '';
+    return parts.filter((line) => line !== '');
+  }
+}
+
+// ---------------------------------------------------------------- records
+const keyPrefix = `herald:${PROJECT}:store:`;
+/** dedup key → commit time (ms) of the write that produced it. */
+const expected = new Map<string, number>();
+/** dedup key → handler executions: count, first execution time, payload time. */
+const handled = new Map<string, { count: number; at: number; payloadAt: number }>();
+/** dedup key → SQS MessageIds received (a repeated id is a redelivery; two ids are two sends). */
+const received = new Map<string, string[]>();
+let receipts = 0;
+let unexpectedHandled = 0;
+const loadOut = new Tail(join(runDir, 'writes.txt'));
+const handledOut = new Tail(join(runDir, 'handled.txt'));
+const receivedOut = new Tail(join(runDir, 'received.txt'));
+
+function ingest(): void {
+  for (const line of loadOut.lines()) {
+    const [id, versionText, atText] = line.split(' ');
+    const version = Number(versionText);
+    const at = Number(atText);
+    expected.set(`${keyPrefix}${id}:c:${version === 1 ? 'ResourceCreated' : 'ResourceUpdated'}:${version}`, at);
+    if (MESSAGES) expected.set(`${keyPrefix}${id}:m:${version}`, at);
+  }
+  for (const line of handledOut.lines()) {
+    const [key, atText, payloadText] = line.split(' ') as [string, string, string];
+    const entry = handled.get(key);
+    if (entry) entry.count++;
+    else handled.set(key, { count: 1, at: Number(atText), payloadAt: Number(payloadText) });
+  }
+  for (const line of receivedOut.lines()) {
+    const [messageId, key] = line.split(' ') as [string, string];
+    receipts++;
+    const ids = received.get(key);
+    if (ids) ids.push(messageId);
+    else received.set(key, [messageId]);
+  }
+}
+
+function outstanding(): number {
+  let missing = 0;
+  for (const key of expected.keys()) if (!handled.has(key)) missing++;
+  return missing;
+}
+
+// ---------------------------------------------------------------- run
+interface Sample {
+  t: number;
+  role: string;
+  pid: number;
+  rssKb: number;
+}
+const samples: Sample[] = [];
+const consumerCounters: Record<string, number>[] = [];
+const events: { at: number; what: string }[] = [];
+let loadSummary: Record<string, number> = {};
+let faultStart: number | undefined;
+let faultEnd: number | undefined;
+let whereabouts = { pendingInHerald: -1, outboxRows: -1, inQueue: -1, inFlightInQueue: -1 };
+let loadStart = 0;
+let loadEnd = 0;
+
+// Ctrl-C / SIGTERM: stop every child and both services before leaving.
+let interrupted = false;
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    log(`${signal}: stopping`);
+    void Promise.all([...children].map((entry) => stopChild(entry, 3_000))).finally(() => {
+      started.redis?.stop();
+      started.pg?.stop();
+      log(`kept ${runDir}`);
+      process.exit(130);
+    });
+  });
+}
+const started: { pg?: Awaited<ReturnType<typeof startPostgres>>; redis?: Awaited<ReturnType<typeof startRedisServer>> } = {};
+const pg = await startPostgres(runDir);
+started.pg = pg;
+const redis = await startRedisServer(runDir);
+started.redis = redis;
+log(`run directory ${runDir}; PostgreSQL ${pg.url}; Redis ${redis.url}`);
+let exitCode = 0;
+
+const innerPort = await freePort();
+const proxyPort = await freePort();
+const gatewayPort = await freePort();
+const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+const roles = new Map<string, Child>();
+
+/** Reports a crash of a role's process (with the end of its log) and starts it again after 1 s. */
+function supervise(role: string, entry: Child, restart: () => Promise<void>): void {
+  void entry.exited.then(async (code) => {
+    if (intended.has(entry) || finishing || interrupted) return;
+    let tail = '';
+    try {
+      tail = readFileSync(join(runDir, `${role}.log`), 'utf8').split('\n').filter((line) => line.trim() !== '').slice(-40).join('\n');
+    } catch {
+      // no log
+    }
+    crashes.push({ role, at: Date.now(), code, tail });
+    events.push({ at: Date.now(), what: `${role} (pid ${entry.child.pid}) exited by itself (${code}); restarted by the runner` });
+    log(`${role} crashed (${code}); restarting`);
+    await sleep(1_000);
+    await restart().catch((error: unknown) => log(`restart of ${role} failed: ${String(error)}`));
+  });
+}
+
+try {
+  // SQS peer
+  const peer = spawnTs('peer', join(HERE, 'peer.ts'), [String(innerPort), String(proxyPort)], {}, { ipc: true });
+  roles.set('peer', peer);
+  const peerReplies: ((message: { cmd: string; ok?: boolean; queueUrl?: string; error?: string }) => void)[] = [];
+  peer.child.on('message', (message: { cmd: string }) => peerReplies.shift()?.(message));
+  const peerCall = (cmd: string): Promise<{ cmd: string; ok?: boolean; queueUrl?: string; error?: string }> =>
+    new Promise((done) => {
+      peerReplies.push(done);
+      if (cmd !== 'ready') peer.child.send({ cmd });
+    });
+  type PeerReply = { cmd: string; ok?: boolean; queueUrl?: string; error?: string };
+  const ready: PeerReply = await Promise.race([peerCall('ready'), peer.exited.then((code): PeerReply => ({ cmd: 'exit', error: String(code) }))]);
+  if (ready.queueUrl === undefined) throw new Error(`SQS peer failed: ${ready.error}`);
+  const queueUrl = ready.queueUrl;
+
+  // Gateway (restarted by the runner if it crashes, as a container restart policy would)
+  const startGateway = async (): Promise<void> => {
+    const gateway = spawnTs('gateway', 'packages/gateway/src/cli/main.ts', ['serve'], {
+      PORT: String(gatewayPort),
+      HOST: '127.0.0.1',
+      DATABASE_URL: pg.url,
+      LOG_LEVEL: 'warn',
+      HERALD_PROJECTS: PROJECT,
+      HERALD_BOOTSTRAP_CLIENT: `${CLIENT.id}:${CLIENT.secret}`,
+      HERALD_TOKEN_RATE_LIMIT: '0',
+      HERALD_DELIVERY: 'off',
+      // The gateway sends a test notification when a subscription is created.
+      HERALD_SQS_ENDPOINT: `http://127.0.0.1:${proxyPort}`,
+    });
+    roles.set('gateway', gateway);
+    supervise('gateway', gateway, startGateway);
+    await waitFor('the gateway', () => httpOk(`${gatewayUrl}/readyz`), 120_000);
+  };
+  await startGateway();
+
+  // Subscription, through the API.
+  const tokenReply = await fetch(`${gatewayUrl}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from(`${CLIENT.id}:${CLIENT.secret}`).toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: `grant_type=client_credentials&scope=manage_project:${PROJECT}`,
+  });
+  const { access_token: token } = (await tokenReply.json()) as { access_token: string };
+  const subscription = await fetch(`${gatewayUrl}/${PROJECT}/subscriptions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      key: 'soak',
+      destination: { type: 'SQS', queueUrl, accessKey: 'soak', accessSecret: 'soak', region: 'us-east-1' },
+      changes: [{ resourceTypeId: 'store' }],
+      messages: MESSAGES ? [{ resourceTypeId: 'store' }] : [],
+      format: { type: 'Platform' },
+    }),
+  });
+  if (subscription.status !== 201) throw new Error(`subscription: ${subscription.status} ${await subscription.text()}`);
+
+  // Workers
+  const workerEnv = {
+    DATABASE_URL: pg.url,
+    HERALD_SQS_ENDPOINT: `http://127.0.0.1:${proxyPort}`,
+    HERALD_DELIVERY_HOST: '127.0.0.1',
+    LOG_LEVEL: 'warn',
+    ...Object.fromEntries(
+      Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('HERALD_DELIVERY_') && entry[1] !== undefined),
+    ),
+  };
+  let workerStarts = 0;
+  const startWorker = async (role: string): Promise<void> => {
+    const port = await freePort();
+    const worker = spawnTs(role, 'packages/delivery/src/worker/main.ts', [], { ...workerEnv, PORT: String(port), HERALD_DELIVERY_WORKER_ID: `${role}-${++workerStarts}` });
+    roles.set(role, worker);
+    supervise(role, worker, () => startWorker(role));
+    await waitFor(role, () => httpOk(`http://127.0.0.1:${port}/healthz`), 120_000);
+  };
+  await Promise.all([startWorker('worker-1'), startWorker('worker-2')]);
+
+  // Consumer
+  const startConsumer = async (): Promise<void> => {
+    const consumer = spawnTs(
+      'consumer',
+      join(HERE, 'consumer.ts'),
+      [
+        JSON.stringify({
+          redisUrl: redis.url,
+          sqsEndpoint: `http://127.0.0.1:${innerPort}`,
+          queueUrl,
+          handled: join(runDir, 'handled.txt'),
+          received: join(runDir, 'received.txt'),
+          maxWaitMs: MAX_WAIT_MS,
+          ordering: ORDERING,
+          maxInFlight: CONSUMER_IN_FLIGHT,
+          concurrency: 64,
+        }),
+      ],
+      {},
+      { stdout: true },
+    );
+    roles.set('consumer', consumer);
+    supervise('consumer', consumer, startConsumer);
+    const incarnation = consumerCounters.push({}) - 1;
+    await new Promise<void>((done, fail) => {
+      createInterface({ input: consumer.child.stdout! }).on('line', (line) => {
+        try {
+          const entry = JSON.parse(line) as { type: string } & Record<string, number>;
+          if (entry.type === 'ready') done();
+          else if (entry.type === 'counters') consumerCounters[incarnation] = entry;
+        } catch {
+          appendFileSync(join(runDir, 'consumer.log'), `${line}\n`);
+        }
+      });
+      void consumer.exited.then((code) => fail(new Error(`consumer exited (${code})`)));
+    });
+  };
+  await startConsumer();
+
+  // Load
+  log(`load: ${RATE} writes/s for ${DURATION_S} s, scenario ${SCENARIO}${SCENARIO === 'none' ? '' : ` at ${FAULT_AT_S} s`}`);
+  const load = spawnTs(
+    'load',
+    join(HERE, 'load.ts'),
+    [
+      JSON.stringify({
+        url: gatewayUrl,
+        project: PROJECT,
+        clientId: CLIENT.id,
+        clientSecret: CLIENT.secret,
+        rate: RATE,
+        durationMs: DURATION_S * 1000,
+        out: join(runDir, 'writes.txt'),
+        maxInFlight: 64,
+        createShare: 0.3,
+      }),
+    ],
+    {},
+    { stdout: true },
+  );
+  createInterface({ input: load.child.stdout! }).on('line', (line) => {
+    try {
+      const entry = JSON.parse(line) as { type: string } & Record<string, number>;
+      loadSummary = entry;
+    } catch {
+      // not ours
+    }
+  });
+  loadStart = Date.now();
+  const loadDone = load.exited.then((code) => {
+    loadEnd = Date.now();
+    if (code !== 0) throw new Error(`load exited with ${code}`);
+  });
+
+  const sampler = setInterval(() => {
+    const t = Date.now();
+    for (const role of ['gateway', 'worker-1', 'worker-2', 'consumer']) {
+      const pid = roles.get(role)?.child.pid;
+      const rss = rssKb(pid);
+      if (pid !== undefined && rss !== undefined) samples.push({ t, role, pid, rssKb: rss });
+    }
+    ingest();
+    const lag = outstanding();
+    const elapsed = Math.round((t - loadStart) / 1000);
+    log(
+      `t=${elapsed}s written=${loadSummary.committed ?? 0} expected=${expected.size} handled=${handled.size} outstanding=${lag} ` +
+        `rss(MB) ${['gateway', 'worker-1', 'worker-2', 'consumer'].map((role) => `${role}=${Math.round((rssKb(roles.get(role)?.child.pid) ?? 0) / 1024)}`).join(' ')} load=${loadavg()[0]!.toFixed(1)}`,
+    );
+  }, SAMPLE_MS);
+
+  // Fault
+  const fault = async (): Promise<void> => {
+    await sleep(FAULT_AT_S * 1000);
+    faultStart = Date.now();
+    const note = (what: string): void => {
+      events.push({ at: Date.now(), what });
+      log(what);
+    };
+    switch (SCENARIO) {
+      case 'none':
+        faultStart = undefined;
+        return;
+      case 'kill-worker': {
+        const worker = roles.get('worker-1')!;
+        intended.add(worker);
+        worker.child.kill('SIGKILL');
+        await worker.exited;
+        faultEnd = Date.now();
+        note(`kill -9 worker-1 (pid ${worker.child.pid})`);
+        await sleep(5_000);
+        await startWorker('worker-1');
+        note('worker-1 restarted');
+        return;
+      }
+      case 'pg-restart':
+        note('pg_ctl restart -m fast');
+        pg.restart();
+        faultEnd = Date.now();
+        note('PostgreSQL back');
+        return;
+      case 'destination-down': {
+        const reply = await peerCall('down');
+        note(`SQS destination refuses connections (${reply.ok === true ? 'ok' : reply.error})`);
+        await sleep(DOWN_S * 1000);
+        const up = await peerCall('up');
+        faultEnd = Date.now();
+        note(`SQS destination back (${up.ok === true ? 'ok' : up.error})`);
+        return;
+      }
+      case 'redis-restart':
+        note(`redis SHUTDOWN (pid ${redis.pid()})`);
+        await redis.restart(2_000);
+        faultEnd = Date.now();
+        note(`redis back (pid ${redis.pid()})`);
+        return;
+      case 'kill-consumer': {
+        const consumer = roles.get('consumer')!;
+        intended.add(consumer);
+        consumer.child.kill('SIGKILL');
+        await consumer.exited;
+        note(`kill -9 consumer (pid ${consumer.child.pid})`);
+        await sleep(2_000);
+        await startConsumer();
+        faultEnd = Date.now();
+        note('consumer restarted');
+        return;
+      }
+    }
+  };
+  await Promise.all([loadDone, fault()]);
+  log(`load done: ${JSON.stringify(loadSummary)}`);
+
+  // Drain: every expected delivery handled, then a short settle to see late copies.
+  const drainDeadline = Date.now() + DRAIN_S * 1000;
+  ingest();
+  while (outstanding() > 0 && Date.now() < drainDeadline) {
+    await sleep(1_000);
+    ingest();
+  }
+  const drainedAt = Date.now();
+  await sleep(5_000);
+  clearInterval(sampler);
+  finishing = true;
+  await stopChild(roles.get('consumer'));
+  ingest();
+  whereabouts = await locateUnhandled(pg.url, `http://127.0.0.1:${innerPort}`, queueUrl);
+
+  // ------------------------------------------------------------ report
+  const markdown = report(drainedAt);
+  process.stdout.write(markdown);
+  if (REPORT !== undefined) appendFileSync(REPORT, markdown);
+  writeFileSync(join(runDir, 'report.md'), markdown);
+} catch (error) {
+  exitCode = 1;
+  log(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+} finally {
+  finishing = true;
+  await Promise.all([...children].map((entry) => stopChild(entry, 5_000)));
+  redis.stop();
+  pg.stop();
+  if (exitCode === 0 && !KEEP && crashes.length === 0) rmSync(runDir, { recursive: true, force: true });
+  else log(`kept ${runDir}`);
+}
+process.exit(exitCode);
+
+/** Where events not handled are at the end: still in Herald's tables, or in the SQS queue. */
+async function locateUnhandled(databaseUrl: string, sqsEndpoint: string, queueUrl: string): Promise<typeof whereabouts> {
+  const result = { pendingInHerald: -1, outboxRows: -1, inQueue: -1, inFlightInQueue: -1 };
+  try {
+    const { default: pgModule } = await import('pg');
+    const client = new pgModule.Client({ connectionString: databaseUrl });
+    await client.connect();
+    result.pendingInHerald = Number((await client.query('SELECT count(*) AS n FROM deliveries')).rows[0].n);
+    result.outboxRows = Number((await client.query('SELECT count(*) AS n FROM outbox')).rows[0].n);
+    await client.end();
+  } catch (error) {
+    log(`could not count Herald's pending deliveries: ${String(error)}`);
+  }
+  try {
+    const response = await fetch(sqsEndpoint, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.GetQueueAttributes' },
+      body: JSON.stringify({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
+    });
+    const { Attributes } = (await response.json()) as { Attributes?: Record<string, string> };
+    result.inQueue = Number(Attributes?.ApproximateNumberOfMessages ?? -1);
+    result.inFlightInQueue = Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? -1);
+  } catch (error) {
+    log(`could not read the queue's depth: ${String(error)}`);
+  }
+  return result;
+}
+
+// ---------------------------------------------------------------- report
+function quantile(sorted: readonly number[], q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}
+function median(values: number[]): number {
+  return quantile([...values].sort((a, b) => a - b), 0.5);
+}
+
+function report(drainedAt: number): string {
+  const lost = [...expected.keys()].filter((key) => !handled.has(key));
+  let twice = 0;
+  let testNotifications = 0;
+  let extraExecutions = 0;
+  const twiceKeys: string[] = [];
+  for (const [key, entry] of handled) {
+    if (!expected.has(key)) {
+      if (key.startsWith(keyPrefix)) unexpectedHandled++;
+      else testNotifications++;
+    }
+    if (entry.count > 1) {
+      twice++;
+      extraExecutions += entry.count - 1;
+      if (twiceKeys.length < 5) twiceKeys.push(key);
+    }
+  }
+  let sentTwice = 0;
+  let redelivered = 0;
+  for (const ids of received.values()) {
+    const distinct = new Set(ids).size;
+    if (distinct > 1) sentTwice += distinct - 1;
+    redelivered += ids.length - distinct;
+  }
+  const latencies = [...handled.values()].filter((entry) => entry.payloadAt > 0).map((entry) => entry.at - entry.payloadAt).sort((a, b) => a - b);
+  const counters: Record<string, number> = {};
+  for (const incarnation of consumerCounters) for (const [name, value] of Object.entries(incarnation)) if (typeof value === 'number') counters[name] = (counters[name] ?? 0) + value;
+  const counter = (name: string): number => counters[name] ?? 0;
+
+  // Recovery: from the fault's end until everything committed before it was handled.
+  let recovery = 'n/a';
+  if (faultEnd !== undefined) {
+    let last = 0;
+    let missing = 0;
+    for (const [key, at] of expected) {
+      if (at >= faultEnd) continue;
+      const entry = handled.get(key);
+      if (entry === undefined) missing++;
+      else last = Math.max(last, entry.at);
+    }
+    recovery = missing > 0 ? `not recovered (${missing} missing)` : `${(Math.max(0, last - faultEnd) / 1000).toFixed(1)} s`;
+  }
+  const windowLatency = (from: number, to: number): string => {
+    const values = [...handled.values()].filter((entry) => entry.payloadAt >= from && entry.payloadAt < to).map((entry) => entry.at - entry.payloadAt).sort((a, b) => a - b);
+    return values.length === 0 ? 'n/a' : `p50 ${quantile(values, 0.5)} ms, p99 ${quantile(values, 0.99)} ms, max ${quantile(values, 1)} ms (${values.length} events)`;
+  };
+
+  // RSS: baseline after warm-up vs the end of the load.
+  const warmupMs = Math.min(60_000, (DURATION_S * 1000) / 4);
+  const windowMs = Math.min(30_000, (DURATION_S * 1000) / 5);
+  const rssRows: string[][] = [];
+  for (const role of ['gateway', 'worker-1', 'worker-2', 'consumer']) {
+    const mine = samples.filter((sample) => sample.role === role && sample.t <= loadEnd);
+    const pids = new Set(mine.map((sample) => sample.pid));
+    const last = mine.at(-1);
+    const current = mine.filter((sample) => sample.pid === last?.pid);
+    const base = current.filter((sample) => sample.t >= loadStart + warmupMs && sample.t < loadStart + warmupMs + windowMs).map((s) => s.rssKb);
+    const end = current.filter((sample) => sample.t >= loadEnd - windowMs).map((s) => s.rssKb);
+    const max = Math.max(...current.map((s) => s.rssKb));
+    const mb = (kb: number): string => (Number.isNaN(kb) ? 'n/a' : `${(kb / 1024).toFixed(0)} MB`);
+    const growth = base.length > 0 && end.length > 0 ? `${(((median(end) - median(base)) / median(base)) * 100).toFixed(1)} %` : 'n/a';
+    rssRows.push([role + (pids.size > 1 ? ' (restarted; last process)' : ''), mb(median(base)), mb(median(end)), mb(max), growth]);
+  }
+  const series = (role: string): string => {
+    const mine = samples.filter((sample) => sample.role === role);
+    const step = Math.max(1, Math.ceil(mine.length / 12));
+    return mine.filter((_, i) => i % step === 0).map((s) => `${Math.round((s.t - loadStart) / 1000)}s:${Math.round(s.rssKb / 1024)}`).join(' ');
+  };
+
+  const faultText: Record<Scenario, string> = {
+    none: 'none',
+    'kill-worker': 'kill -9 of worker-1 (restarted 5 s later); its leases expire after the lease time (30 s default)',
+    'pg-restart': '`pg_ctl restart -m fast` of the cluster (every connection of gateway and workers cut)',
+    'destination-down': `the SQS endpoint the workers use refuses connections for ${DOWN_S} s (TCP proxy closed; queue contents kept)`,
+    'redis-restart': 'Redis SHUTDOWN, down 2 s, started again on the same port (AOF, appendfsync always: no data lost)',
+    'kill-consumer': 'kill -9 of the consumer process (restarted 2 s later)',
+  };
+  const rows: string[][] = [
+    ['writes committed (HTTP 2xx) / sent', `${loadSummary.committed ?? 0} / ${loadSummary.sent ?? 0} (achieved ${loadSummary.achievedRate ?? 0}/s, the writer lagged its schedule by up to ${((loadSummary.behind ?? 0) / 1000).toFixed(1)} s; ${loadSummary.ambiguous ?? 0} ambiguous, ${loadSummary.resolved ?? 0} resolved by re-reading, ${loadSummary.rejected ?? 0} rejected, ${loadSummary.conflicts ?? 0} conflicts)`],
+    ['events expected (change + message per write)', String(expected.size)],
+    ['**events not handled** at the end (expected, handler never ran)', `**${lost.length}**${lost.length > 0 ? ` e.g. ${lost.slice(0, 2).join(', ')}` : ''}`],
+    [
+      '… of which received by the consumer / never received',
+      `${lost.filter((key) => received.has(key)).length} / ${lost.filter((key) => !received.has(key)).length}`,
+    ],
+    [
+      'at the end: pending in Herald (deliveries, outbox) / in the SQS queue (visible, in flight)',
+      `${whereabouts.pendingInHerald}, ${whereabouts.outboxRows} / ${whereabouts.inQueue}, ${whereabouts.inFlightInQueue}`,
+    ],
+    ['handled store events not expected (ambiguous writes that committed)', String(unexpectedHandled)],
+    ['other handled events (the subscription\'s creation test notification)', String(testNotifications)],
+    ['**events whose handler ran more than once**', `**${twice}** (${extraExecutions} extra executions)${twiceKeys.length > 0 ? ` e.g. ${twiceKeys.join(', ')}` : ''}`],
+    ['copies Herald sent twice (distinct SQS MessageIds for one dedup key)', String(sentTwice)],
+    ['SQS redeliveries (same MessageId received again)', String(redelivered)],
+    ['SQS receipts in total', String(receipts)],
+    ['absorbed by the consumer: duplicates / stale / gap timeouts', `${counter('herald_consumer_duplicates_total')} / ${counter('herald_consumer_stale_total')} / ${counter('herald_consumer_gap_timeouts_total')}`],
+    ['consumer deferrals (busy / store-unavailable / buffer-full)', `${counter('herald_consumer_deferred_total{busy}')} / ${counter('herald_consumer_deferred_total{store-unavailable}')} / ${counter('herald_consumer_deferred_total{buffer-full}')}`],
+    ['latency commit → handler, all events', latencies.length === 0 ? 'n/a' : `p50 ${quantile(latencies, 0.5)} ms, p99 ${quantile(latencies, 0.99)} ms, max ${quantile(latencies, 1)} ms`],
+  ];
+  if (faultStart !== undefined) {
+    rows.push(['latency before the fault', windowLatency(loadStart, faultStart)]);
+    rows.push(['latency of events written after recovery + 10 s', windowLatency((faultEnd ?? faultStart) + 10_000 + (recovery.endsWith(' s') ? Number.parseFloat(recovery) * 1000 : 0), loadEnd)]);
+    rows.push(['fault', `${faultText[SCENARIO]}; injected at ${Math.round((faultStart - loadStart) / 1000)} s, over at ${Math.round(((faultEnd ?? faultStart) - loadStart) / 1000)} s`]);
+    rows.push(['recovery (fault over → everything committed before it handled)', recovery]);
+  }
+  rows.push([
+    '**processes that crashed** (restarted by the runner)',
+    crashes.length === 0 ? '**none**' : `**${crashes.map((crash) => `${crash.role} at ${Math.round((crash.at - loadStart) / 1000)} s (${crash.code})`).join(', ')}**`,
+  ]);
+  rows.push(['drained (last expected event handled) after the load ended', `${((drainedAt - loadEnd) / 1000).toFixed(1)} s`]);
+
+  const table = (head: string[], body: string[][]): string =>
+    [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((row) => `| ${row.join(' | ')} |`)].join('\n');
+  return `### Soak: scenario \`${SCENARIO}\`, ${DURATION_S} s at ${RATE} writes/s
+
+- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}; load average at the end ${loadavg().map((v) => v.toFixed(1)).join(' ')}
+- Command: \`npm run soak -- ${process.argv.slice(2).join(' ')}\`; messages subscribed: ${MESSAGES ? 'yes' : 'no'}; consumer ordering ${ORDERING ? `on (maxWaitMs ${MAX_WAIT_MS})` : 'off'}, SqsPoller maxInFlight ${CONSUMER_IN_FLIGHT}, handler concurrency 64; 2 workers (${Object.entries(process.env).filter(([name]) => name.startsWith('HERALD_DELIVERY_')).map(([name, value]) => `${name}=${value}`).join(', ') || 'default settings'})
+
+${table(['measure', 'result'], rows)}
+
+RSS (VmRSS sampled every ${SAMPLE_MS / 1000} s; baseline = median over ${windowMs / 1000} s after a ${warmupMs / 1000} s warm-up, end = median over the last ${windowMs / 1000} s of load):
+
+${table(['process', 'baseline', 'end', 'max', 'growth'], rssRows)}
+
+<details><summary>RSS series (s:MB)</summary>
+
+${['gateway', 'worker-1', 'worker-2', 'consumer'].map((role) => `- ${role}: ${series(role)}`).join('\n')}
+
+${events.map((event) => `- ${Math.round((event.at - loadStart) / 1000)} s: ${event.what}`).join('\n')}
+</details>
+${crashes.map((crash) => `\nEnd of the log of ${crash.role} before it exited (${crash.code}):\n\n\`\`\`\n${crash.tail}\n\`\`\`\n`).join('')}
+
+`;
+}
