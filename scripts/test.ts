@@ -1,18 +1,56 @@
 /**
  * `npm test`: every package's tests through turbo, against PostgreSQL and Redis — the ones named by
  * DATABASE_URL / REDIS_URL (CI sets them), or throwaway ones started here and stopped afterwards.
+ * Ends with one summary line over all packages: `tests: N passed, N failed, N skipped`.
  */
 import { spawn } from 'node:child_process';
 import { ensureServices } from './services.js';
 
+/** Sums vitest's per-package summary lines (`Tests  1 failed | 435 passed | 3 skipped (439)`). */
+class TestTally {
+  passed = 0;
+  failed = 0;
+  skipped = 0;
+  private pending = '';
+
+  feed(chunk: string): void {
+    const lines = (this.pending + chunk).split('\n');
+    this.pending = lines.pop() ?? '';
+    for (const line of lines) this.line(line);
+  }
+
+  finish(): void {
+    this.line(this.pending);
+  }
+
+  private line(raw: string): void {
+    // eslint-disable-next-line no-control-regex
+    const line = raw.replace(/\u001b\[[0-9;]*m/g, '');
+    if (!/^\S*:?\s*Tests\s+\d/.test(line.replace(/^@herald\/\w+:test:\s*/, ''))) return;
+    for (const [, count, kind] of line.matchAll(/(\d+) (passed|failed|skipped|todo)/g)) {
+      if (kind === 'passed') this.passed += Number(count);
+      else if (kind === 'failed') this.failed += Number(count);
+      else this.skipped += Number(count);
+    }
+  }
+}
+
 const services = await ensureServices((line) => console.log(`[test] ${line}`));
+const tally = new TestTally();
 let exitCode = 1;
 try {
   // --continue: every package runs and reports, even after one fails.
   const args = ['turbo', 'run', 'test', '--concurrency=1', '--continue', '--log-order=stream', ...process.argv.slice(2)];
-  const child = spawn('npx', args, { stdio: 'inherit', env: services.env });
+  const child = spawn('npx', args, { stdio: ['inherit', 'pipe', 'inherit'], env: services.env });
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk: string) => {
+    process.stdout.write(chunk);
+    tally.feed(chunk);
+  });
   exitCode = await new Promise<number>((resolve) => child.on('exit', (code) => resolve(code ?? 1)));
 } finally {
   await services.stop();
 }
+tally.finish();
+console.log(`tests: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
 process.exit(exitCode);
