@@ -1,8 +1,9 @@
 import { resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
-import { expandReferencesInMany, type Locator, type ServerFields, type TransactionReader } from '@herald/store';
+import { type Locator, type ServerFields, type TransactionReader } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../http/query-params.js';
 import { requestContext, type RequestContext, type ResourceDeps } from './context.js';
+import { expandForRequest, locatorOf, type ResourceParams } from './route-helpers.js';
 import { applyActions, parseUpdateBody, type ActionHandlers, type UpdateAction } from './update-actions.js';
 
 /**
@@ -32,12 +33,8 @@ export interface ResourceDefinition<D extends BaseResource> {
   afterDelete?(doc: D, ctx: RequestContext): Promise<void>;
 }
 
-type Params = { projectKey: string; id?: string; key?: string };
+type Params = ResourceParams;
 type Query = Record<string, string | string[] | undefined>;
-
-function locatorOf(params: Params): Locator {
-  return params.key !== undefined ? { key: params.key } : { id: params.id ?? '' };
-}
 
 export function registerVersionedRoutes<D extends BaseResource>(
   app: FastifyInstance,
@@ -54,13 +51,8 @@ export function registerVersionedRoutes<D extends BaseResource>(
    * is expanded at once (one load per type and level), and the path limit applies to empty pages too.
    */
   const expandAll = async (request: FastifyRequest, docs: readonly D[]): Promise<unknown[]> => {
-    const paths = repeated(request.query as Query, 'expand');
-    const projectKey = (request.params as Params).projectKey;
-    const expanded =
-      paths.length === 0
-        ? docs
-        : await expandReferencesInMany(docs, paths, (typeId, ids) => documents.getMany(projectKey, typeId, ids));
-    if (definition.present === undefined) return [...expanded];
+    const expanded = await expandForRequest(request, documents, docs);
+    if (definition.present === undefined) return expanded;
     const ctx = requestContext(request, documents);
     return Promise.all(expanded.map((doc) => definition.present?.(doc, ctx)));
   };

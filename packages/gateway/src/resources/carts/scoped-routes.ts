@@ -1,10 +1,11 @@
 import { invalidOperation, resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
-import { expandReferences, runPagedQuery, type Locator, type ServerFields } from '@herald/store';
+import { runPagedQuery, type ServerFields } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ProjectRouteAuth } from '../../auth/types.js';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
 import { requestContext, type RequestContext, type ResourceDeps } from '../context.js';
 import { applyActions, parseUpdateBody, type ActionHandlers } from '../update-actions.js';
+import { expandForRequest, locatorOf, type ResourceParams } from '../route-helpers.js';
 import { notFoundMessage } from '../versioned-routes.js';
 import { inScope, scopeSql, type DocumentScope } from './scope.js';
 
@@ -32,12 +33,8 @@ export interface ScopedResource<D extends BaseResource> {
   remove?: { messages?(doc: D): MessagePayload[]; personalData?: boolean };
 }
 
-type Params = { projectKey: string; id?: string; key?: string };
+type Params = ResourceParams;
 type Query = Record<string, string | string[] | undefined>;
-
-function locatorOf(params: Params): Locator {
-  return params.key !== undefined ? { key: params.key } : { id: params.id ?? '' };
-}
 
 export function registerScopedRoutes<D extends BaseResource>(
   app: FastifyInstance,
@@ -50,12 +47,7 @@ export function registerScopedRoutes<D extends BaseResource>(
   const view = { auth: { anyOf: [...resource.scopes.view, ...resource.scopes.manage], ...me } };
   const manage = { auth: { anyOf: resource.scopes.manage, ...me } };
 
-  const expand = async (request: FastifyRequest, doc: D): Promise<D> => {
-    const paths = repeated(request.query as Query, 'expand');
-    if (paths.length === 0) return doc;
-    const projectKey = (request.params as Params).projectKey;
-    return expandReferences(doc, paths, (typeId, ids) => documents.getMany(projectKey, typeId, ids));
-  };
+  const expand = async (request: FastifyRequest, doc: D): Promise<D> => (await expandForRequest(request, documents, [doc]))[0] ?? doc;
 
   /** The current document if it exists and is visible; the same 404 otherwise. */
   const visible = async (request: FastifyRequest, scope: DocumentScope): Promise<D> => {
@@ -84,7 +76,7 @@ export function registerScopedRoutes<D extends BaseResource>(
         withTotal: single(query, 'withTotal'),
       },
     );
-    if (repeated(query, 'expand').length > 0) page.results = await Promise.all(page.results.map((doc) => expand(request, doc)));
+    page.results = await expandForRequest(request, documents, page.results);
     return page;
   });
 
