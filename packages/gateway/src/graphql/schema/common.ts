@@ -1,8 +1,13 @@
+import { ADDRESS_TEXT_FIELDS } from '../../resources/address.js';
+
 /**
  * Types shared by Herald's GraphQL subset: scalars, references (§2.1), custom fields, addresses,
  * initiators, and the Store and Customer projections that business units link to. §2.1 names
  * these nested types without their field lists; the fields here are the ones Herald stores.
  */
+/** The Address text fields, from the list the REST and GraphQL validators share. */
+const ADDRESS_TEXT_FIELD_LINES = ADDRESS_TEXT_FIELDS.map((field) => `    ${field}: String`).join('\n');
+
 export const commonTypeDefs = /* GraphQL */ `
   "A whole number that may exceed 32 bits (versions, totals)."
   scalar Long
@@ -70,58 +75,16 @@ export const commonTypeDefs = /* GraphQL */ `
   type Address {
     id: String
     key: String
-    title: String
-    salutation: String
-    firstName: String
-    lastName: String
-    streetName: String
-    streetNumber: String
-    additionalStreetInfo: String
-    postalCode: String
-    city: String
-    region: String
-    state: String
+${ADDRESS_TEXT_FIELD_LINES}
     country: String!
-    company: String
-    department: String
-    building: String
-    apartment: String
-    pOBox: String
-    phone: String
-    mobile: String
-    email: String
-    fax: String
-    additionalAddressInfo: String
-    externalId: String
     custom: CustomFieldsType
   }
 
   "An address as sent; its id is assigned by Herald."
   input AddressInput {
     key: String
-    title: String
-    salutation: String
-    firstName: String
-    lastName: String
-    streetName: String
-    streetNumber: String
-    additionalStreetInfo: String
-    postalCode: String
-    city: String
-    region: String
-    state: String
+${ADDRESS_TEXT_FIELD_LINES}
     country: String!
-    company: String
-    department: String
-    building: String
-    apartment: String
-    pOBox: String
-    phone: String
-    mobile: String
-    email: String
-    fax: String
-    additionalAddressInfo: String
-    externalId: String
     custom: CustomFieldsDraft
   }
 
