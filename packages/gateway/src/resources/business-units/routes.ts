@@ -1,9 +1,10 @@
-import { expandReferences, type DocumentStore, type Locator } from '@herald/store';
+import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ProjectRouteAuth } from '../../auth/types.js';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
 import { customerOf } from '../carts/buyer.js';
 import { requestContext } from '../context.js';
+import { expandForRequest, locatorOf } from '../route-helpers.js';
 import { parseUpdateBody } from '../update-actions.js';
 import type { BusinessUnit } from './business-unit.js';
 import { MANAGE_BUSINESS_UNITS, MANAGE_MY_BUSINESS_UNITS, VIEW_BUSINESS_UNITS } from './scopes.js';
@@ -18,10 +19,6 @@ const VIEW: RouteConfig = { auth: { anyOf: [VIEW_BUSINESS_UNITS, MANAGE_BUSINESS
 const MANAGE: RouteConfig = { auth: { anyOf: [MANAGE_BUSINESS_UNITS] } };
 const MY: RouteConfig = { auth: { anyOf: [MANAGE_MY_BUSINESS_UNITS], me: 'customer' } };
 
-function locatorOf(params: Params): Locator {
-  return params.key !== undefined ? { key: params.key } : { id: params.id ?? '' };
-}
-
 /**
  * REST for business units, over the same service as GraphQL:
  * - `/{projectKey}/business-units`: the eight operations of the resource template (query,
@@ -31,12 +28,8 @@ function locatorOf(params: Params): Locator {
  * Update actions are named as the GraphQL members: `{version, actions: [{action: 'changeName', name}]}`.
  */
 export function registerBusinessUnitRoutes(app: FastifyInstance, service: BusinessUnitService, documents: DocumentStore): void {
-  const expand = async (request: FastifyRequest, unit: BusinessUnit): Promise<BusinessUnit> => {
-    const paths = repeated(request.query as Query, 'expand');
-    if (paths.length === 0) return unit;
-    const { projectKey } = request.params as Params;
-    return expandReferences(unit, paths, (typeId, ids) => documents.getMany(projectKey, typeId, ids));
-  };
+  const expand = async (request: FastifyRequest, unit: BusinessUnit): Promise<BusinessUnit> =>
+    (await expandForRequest(request, documents, [unit]))[0] ?? unit;
 
   const routes = [
     { base: '/:projectKey/business-units', view: VIEW, manage: MANAGE, actor: (): Actor => CLIENT },
@@ -63,7 +56,7 @@ export function registerBusinessUnitRoutes(app: FastifyInstance, service: Busine
         },
         actor(request),
       );
-      if (repeated(query, 'expand').length > 0) page.results = await Promise.all(page.results.map((unit) => expand(request, unit)));
+      page.results = await expandForRequest(request, documents, page.results);
       return page;
     });
 

@@ -1,8 +1,9 @@
 import { resourceNotFound } from '@herald/model';
-import { expandReferences, type DocumentStore, type Locator } from '@herald/store';
+import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
 import { requestContext } from '../context.js';
+import { expandForRequest, locatorOf } from '../route-helpers.js';
 import type { Customer } from './customer.js';
 import type { CustomerService } from './service.js';
 
@@ -14,10 +15,6 @@ const MANAGE = { auth: { anyOf: ['manage_customers'] } } as const;
 /** `GET /{projectKey}/me`: the token's own customer (password flow token). */
 const ME = { auth: { anyOf: ['view_my_profile', 'manage_my_profile'], me: 'customer' } } as const;
 
-function locatorOf(params: Params): Locator {
-  return params.key !== undefined ? { key: params.key } : { id: params.id ?? '' };
-}
-
 /**
  * Customers, project-wide (`/{projectKey}/customers`) and per store
  * (`/{projectKey}/in-store/key={storeKey}/customers`): the eight operations of the resource
@@ -25,12 +22,8 @@ function locatorOf(params: Params): Locator {
  * password needs its own storage and the in-store variant filters by store.
  */
 export function registerCustomerRoutes(app: FastifyInstance, service: CustomerService, documents: DocumentStore): void {
-  const expand = async (request: FastifyRequest, customer: Customer): Promise<Customer> => {
-    const paths = repeated(request.query as Query, 'expand');
-    if (paths.length === 0) return customer;
-    const { projectKey } = request.params as Params;
-    return expandReferences(customer, paths, (typeId, ids) => documents.getMany(projectKey, typeId, ids));
-  };
+  const expand = async (request: FastifyRequest, customer: Customer): Promise<Customer> =>
+    (await expandForRequest(request, documents, [customer]))[0] ?? customer;
 
   for (const base of ['/:projectKey/customers', '/:projectKey/in-store/key=:storeKey/customers']) {
     app.get(base, { config: VIEW }, async (request) => {
@@ -48,7 +41,7 @@ export function registerCustomerRoutes(app: FastifyInstance, service: CustomerSe
         },
         params.storeKey,
       );
-      if (repeated(query, 'expand').length > 0) page.results = await Promise.all(page.results.map((c) => expand(request, c)));
+      page.results = await expandForRequest(request, documents, page.results);
       return page;
     });
 
