@@ -7,8 +7,9 @@ import type { DeliveryPayload } from './notifications.js';
  *   messages: `{prefix}:{projectKey}:{typeId}:{resourceId}:m:{sequenceNumber}`
  *   changes:  `{prefix}:{projectKey}:{typeId}:{resourceId}:c:{notificationType}:{version}`
  */
-export function deduplicationKey(payload: DeliveryPayload, prefix = 'herald'): string {
-  const base = `${prefix}:${resourceStreamKey(payload)}`;
+/** `stream` may be passed when the caller already has `resourceStreamKey(payload)`. */
+export function deduplicationKey(payload: DeliveryPayload, prefix = 'herald', stream = resourceStreamKey(payload)): string {
+  const base = `${prefix}:${stream}`;
   if (payload.notificationType === 'Message') return `${base}:m:${payload.sequenceNumber}`;
   return `${base}:c:${payload.notificationType}:${payload.version}`;
 }

@@ -8,15 +8,15 @@ import { LeaseKeeper } from '../dedup/lease-keeper.js';
 import { MicroBatcher } from '../micro-batcher.js';
 import { positiveInteger, resolveOrdering, resolveRetry, type ResolvedRetry } from './options.js';
 import { TaskLimiter } from './task-limiter.js';
-import type { ClaimRequest, ClaimResult, CompleteRequest, DedupStore, LeaseRef, PositionLane, PositionRef, StreamPositions } from '../dedup/dedup-store.js';
-import type { Delivery, DeliverySource, MessageDelivery } from '../delivery.js';
+import type { ClaimRequest, ClaimResult, CompleteRequest, DedupStore, PositionLane, PositionRef, StreamPositions } from '../dedup/dedup-store.js';
+import type { Delivery, MessageDelivery } from '../delivery.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createConsumerMetrics, silentMetrics, type ConsumerMetrics, type DeferReason } from '../metrics/consumer-metrics.js';
 import type { GapNotice } from '../ordering/gap-notice.js';
-import { orderKeyOf } from '../ordering/order-rules.js';
+import { changeOrdinal } from '../ordering/order-rules.js';
 import { Sequencer, type FinishReport, type RejectReason, type Release, type SequencedItem } from '../ordering/sequencer.js';
 import { loadNotIncludedPayload, type MessageFetcher } from '../parse/messages-api.js';
-import { parseDelivery, type SingleParseResult } from '../parse/parse-delivery.js';
+import { parseDelivery, type ParseResult, type SingleParseResult } from '../parse/parse-delivery.js';
 import type { ParseError } from '../parse/parse-error.js';
 import type { RawDelivery } from '../parse/raw-delivery.js';
 import type {
@@ -32,31 +32,23 @@ import type {
   Settlement,
 } from './types.js';
 
-/** The handler's context; the abort signal is made only if the handler asks (it costs microseconds). */
-class HandlerContext implements DeliveryContext {
-  readonly dedupKey: string;
-  readonly streamKey: string;
-  readonly deliveryAttempt: number | undefined;
-
-  constructor(
-    work: Work,
-    readonly gap: GapNotice | undefined,
-    private readonly leases: LeaseKeeper | undefined,
-  ) {
-    this.dedupKey = work.key;
-    this.streamKey = work.stream;
-    this.deliveryAttempt = work.deliveryAttempt;
-  }
-
-  get signal(): AbortSignal {
-    return this.leases ? this.leases.signalFor(this.dedupKey) : NEVER_ABORTED;
-  }
-}
-
-/** One delivery on its way through the consumer. */
-class Work implements SequencedItem {
+/**
+ * One delivery on its way through the consumer. To keep the per-delivery cost down (allocation
+ * is most of it), the Work is also the store request (claim, complete and lease ref), the
+ * sequencer's item and the handler's context; the abort signal is made only if the handler asks.
+ */
+class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryContext {
   readonly promise: Promise<DeliveryOutcome>;
   resolve!: (outcome: DeliveryOutcome) => void;
+  /** The position this delivery claims and completes; the Work itself with ordering, else none. */
+  readonly position: PositionRef | undefined;
+  /** How the sequencer released it (always `next` without ordering). */
+  release: Release = NEXT;
+  gap: GapNotice | undefined;
+  /** Set when the handler failed: the outcome once the lease is released. */
+  failure: DeliveryOutcome | undefined;
+  /** The lease this process holds on the key while the handler runs (the store was reachable). */
+  leased = false;
 
   constructor(
     readonly key: string,
@@ -65,12 +57,27 @@ class Work implements SequencedItem {
     readonly ordinal: number,
     readonly payload: DeliveryPayload,
     readonly delivery: Delivery,
-    readonly source: DeliverySource,
     readonly deliveryAttempt: number | undefined,
+    readonly owner: string,
+    ordered: boolean,
+    private readonly leases: LeaseKeeper,
   ) {
+    this.position = ordered ? this : undefined;
     this.promise = new Promise((resolve) => {
       this.resolve = resolve;
     });
+  }
+
+  get dedupKey(): string {
+    return this.key;
+  }
+
+  get streamKey(): string {
+    return this.stream;
+  }
+
+  get signal(): AbortSignal {
+    return this.leased ? this.leases.signalFor(this.key) : NEVER_ABORTED;
   }
 }
 
@@ -81,7 +88,10 @@ class Work implements SequencedItem {
  */
 const STORE_BATCH_SIZE = 64;
 const defaultParseErrorPolicy: ParseErrorPolicy = () => 'dead-letter';
-const ignoreResult = (): void => undefined;
+const NEXT: Release = Object.freeze({ kind: 'next' });
+const ADVANCED: FinishReport = Object.freeze({ advanced: true });
+const NOT_ADVANCED: FinishReport = Object.freeze({ advanced: false });
+const FAILED: FinishReport = Object.freeze({ advanced: false, failed: true });
 const NEVER_ABORTED = new AbortController().signal;
 
 class HeraldConsumer implements Consumer {
@@ -96,11 +106,13 @@ class HeraldConsumer implements Consumer {
   private readonly failOpen: boolean;
   private readonly retry: ResolvedRetry;
   private readonly sequencer: Sequencer | undefined;
-  private readonly limiter: TaskLimiter;
+  private readonly limiter: TaskLimiter<Work>;
   private readonly leases: LeaseKeeper;
-  private readonly claims: MicroBatcher<ClaimRequest, ClaimResult>;
-  private readonly completions: MicroBatcher<CompleteRequest, void>;
-  private readonly releases: MicroBatcher<LeaseRef, void>;
+  private readonly claims: MicroBatcher<Work, ClaimResult>;
+  private readonly completions: MicroBatcher<Work, void>;
+  private readonly releases: MicroBatcher<Work, void>;
+  /** Handler durations are timed only when metrics are on (a clock read per delivery). */
+  private readonly timed: boolean;
   private readonly positions: MicroBatcher<string, StreamPositions>;
   /** Deliveries between arrival and settlement, by dedup key: a second copy waits for the first. */
   private readonly inProcess = new Map<string, Work>();
@@ -118,17 +130,30 @@ class HeraldConsumer implements Consumer {
     this.fetchMessage = options.fetchMessage;
     this.failOpen = options.failOpen ?? false;
     this.retry = resolveRetry(options.retry);
-    this.limiter = new TaskLimiter(positiveInteger('concurrency', options.concurrency ?? 16));
+    this.timed = options.metrics !== undefined;
+    this.limiter = new TaskLimiter(positiveInteger('concurrency', options.concurrency ?? 16), (work) => this.runHandler(work));
     this.leases = new LeaseKeeper({ store: this.store, clock: this.clock, logger: this.logger }, this.instanceId);
-    this.claims = new MicroBatcher((requests) => this.store.claim(requests), STORE_BATCH_SIZE);
-    this.completions = new MicroBatcher(async (requests): Promise<void[]> => {
-      await this.store.complete(requests);
-      return [];
-    }, STORE_BATCH_SIZE);
-    this.releases = new MicroBatcher(async (leases): Promise<void[]> => {
-      await this.store.release(leases);
-      return [];
-    }, STORE_BATCH_SIZE);
+    this.claims = new MicroBatcher(
+      (works) => this.store.claim(works),
+      STORE_BATCH_SIZE,
+      (work, error, claim) => this.claimAnswered(work, error, claim),
+    );
+    this.completions = new MicroBatcher(
+      async (works): Promise<void[]> => {
+        await this.store.complete(works);
+        return [];
+      },
+      STORE_BATCH_SIZE,
+      (work, error) => this.recorded(work, error),
+    );
+    this.releases = new MicroBatcher(
+      async (works): Promise<void[]> => {
+        await this.store.release(works);
+        return [];
+      },
+      STORE_BATCH_SIZE,
+      (work, error) => this.releaseAnswered(work, error),
+    );
     this.positions = new MicroBatcher((streams) => this.store.readPositions(streams), STORE_BATCH_SIZE);
 
     if (options.ordering) {
@@ -154,17 +179,11 @@ class HeraldConsumer implements Consumer {
     return this.sequencer?.bufferedCount ?? 0;
   }
 
-  async process(raw: RawDelivery, settlement?: Settlement): Promise<ProcessOutcome> {
+  process(raw: RawDelivery, settlement?: Settlement): Promise<ProcessOutcome> {
     const parsed = parseDelivery(raw);
-    let items: ItemOutcome[];
-    if (parsed.kind === 'batch') {
-      items = await Promise.all(parsed.items.map((item) => this.processItem(item, raw)));
-    } else {
-      items = [await this.processItem(parsed, raw)];
-    }
-    const outcome = combine(items);
-    if (settlement) await this.settle(settlement, outcome);
-    return outcome;
+    // One delivery without a settlement (the common case): no async frame, no items array.
+    if (parsed.kind === 'delivery' && settlement === undefined) return this.admit(parsed.delivery, raw).then(combineOne);
+    return this.processParsed(parsed, raw, settlement);
   }
 
   async close(): Promise<void> {
@@ -174,6 +193,18 @@ class HeraldConsumer implements Consumer {
     await Promise.all(running);
     await this.limiter.onIdle();
     this.leases.stop();
+  }
+
+  private async processParsed(parsed: ParseResult, raw: RawDelivery, settlement: Settlement | undefined): Promise<ProcessOutcome> {
+    let items: ItemOutcome[];
+    if (parsed.kind === 'batch') {
+      items = await Promise.all(parsed.items.map((item) => this.processItem(item, raw)));
+    } else {
+      items = [await this.processItem(parsed, raw)];
+    }
+    const outcome = combine(items);
+    if (settlement) await this.settle(settlement, outcome);
+    return outcome;
   }
 
   private processItem(parsed: SingleParseResult, raw: RawDelivery): Promise<ItemOutcome> {
@@ -199,7 +230,8 @@ class HeraldConsumer implements Consumer {
     this.metrics.delivery('received', source, payload.notificationType, payload.resource.typeId);
     if (delivery.origin.sentAt !== undefined) this.metrics.queueWait(source, (this.clock.now() - delivery.origin.sentAt) / 1000);
 
-    const key = deduplicationKey(payload, this.store.keyPrefix);
+    const stream = resourceStreamKey(payload);
+    const key = deduplicationKey(payload, this.store.keyPrefix, stream);
     if (this.closing) {
       return Promise.resolve(this.count({ status: 'deferred', dedupKey: key, reason: 'closing', retryAfterMs: 0 }, delivery));
     }
@@ -211,34 +243,43 @@ class HeraldConsumer implements Consumer {
         this.count(outcome.status === 'processed' ? { status: 'duplicate', dedupKey: key } : outcome, delivery),
       );
     }
-    const order = orderKeyOf(payload);
-    const work = new Work(key, resourceStreamKey(payload), order.lane, order.ordinal, payload, delivery, source, raw.deliveryAttempt);
+    const messageLane = payload.notificationType === 'Message';
+    const work = new Work(
+      key,
+      stream,
+      messageLane ? 'm' : 'c',
+      messageLane ? payload.sequenceNumber : changeOrdinal(payload),
+      payload,
+      delivery,
+      raw.deliveryAttempt,
+      this.instanceId,
+      this.sequencer !== undefined,
+      this.leases,
+    );
     this.inProcess.set(key, work);
     if (this.sequencer) this.sequencer.submit(work);
-    else this.run(work, { kind: 'next' });
+    else this.run(work, NEXT);
     return work.promise;
-  }
-
-  /** A Work is its own PositionRef (stream, lane, ordinal); no position without ordering. */
-  private positionOf(work: Work): PositionRef | undefined {
-    return this.sequencer ? work : undefined;
   }
 
   /** Released by the sequencer (or at once without ordering): claim, then run or settle. */
   private run(work: Work, how: Release): void {
-    this.claims.enqueue({ key: work.key, owner: this.instanceId, position: this.positionOf(work) }, (error, claim) => {
-      if (error === undefined) return this.claimed(work, how, claim as ClaimResult);
-      this.logger.warn({ err: error, dedupKey: work.key }, 'dedup store unreachable');
-      if (!this.failOpen) this.finish(work, this.deferral(work, 'store-unavailable'), { advanced: false });
-      else if (how.kind === 'behind') this.finish(work, { status: 'stale', dedupKey: work.key }, { advanced: false });
-      else this.execute(work, how, false);
-    });
+    work.release = how;
+    this.claims.enqueue(work);
   }
 
-  private claimed(work: Work, how: Release, claim: ClaimResult): void {
+  private claimAnswered(work: Work, error: unknown, claim: ClaimResult | undefined): void {
+    if (error === undefined) return this.claimed(work, claim as ClaimResult);
+    this.logger.warn({ err: error, dedupKey: work.key }, 'dedup store unreachable');
+    if (!this.failOpen) this.finish(work, this.deferral(work, 'store-unavailable'), NOT_ADVANCED);
+    else if (work.release.kind === 'behind') this.finish(work, { status: 'stale', dedupKey: work.key }, NOT_ADVANCED);
+    else this.execute(work, false);
+  }
+
+  private claimed(work: Work, claim: ClaimResult): void {
     switch (claim.status) {
       case 'processed':
-        return this.finish(work, { status: 'duplicate', dedupKey: work.key }, { advanced: true });
+        return this.finish(work, { status: 'duplicate', dedupKey: work.key }, ADVANCED);
       case 'stale':
         return this.finish(work, { status: 'stale', dedupKey: work.key }, { advanced: false, storedOrdinal: claim.storedOrdinal });
       case 'busy':
@@ -246,63 +287,64 @@ class HeraldConsumer implements Consumer {
         return this.finish(
           work,
           { status: 'deferred', dedupKey: work.key, reason: 'busy', retryAfterMs: Math.max(this.retry.busyMinMs, claim.retryAfterMs) },
-          { advanced: false },
+          NOT_ADVANCED,
         );
       case 'claimed':
-        if (how.kind === 'behind') {
+        if (work.release.kind === 'behind') {
           // Behind the position this instance released, yet unknown to the store (its position
           // was lost or never written): it was skipped here, so it stays skipped.
-          this.releases.enqueue({ key: work.key, owner: this.instanceId }, ignoreResult);
-          return this.finish(work, { status: 'stale', dedupKey: work.key }, { advanced: false });
+          this.releases.enqueue(work);
+          return this.finish(work, { status: 'stale', dedupKey: work.key }, NOT_ADVANCED);
         }
-        return this.execute(work, how, true);
+        return this.execute(work, true);
     }
   }
 
-  private execute(work: Work, how: Release, leased: boolean): void {
+  private execute(work: Work, leased: boolean): void {
+    work.leased = leased;
+    if (work.release.kind === 'gap') work.gap = work.release.gap;
     if (leased) this.leases.hold(work.key);
-    const context = new HandlerContext(work, how.kind === 'gap' ? how.gap : undefined, leased ? this.leases : undefined);
-    this.limiter.schedule(() => this.runHandler(work, context, leased));
+    this.limiter.schedule(work);
   }
 
   /** Runs the handler; a synchronous handler costs no promise at all (the hot path of simple handlers). */
-  private runHandler(work: Work, context: DeliveryContext, leased: boolean): void {
+  private runHandler(work: Work): void {
     const delivery = work.delivery;
     if (delivery.notificationType === 'Message' && delivery.payloadNotIncluded !== undefined && this.fetchMessage !== undefined) {
-      this.completePayload(delivery, context).then(
-        (completed) => this.invokeHandler(work, completed, context, leased),
-        (error: unknown) => this.handlerEnded(work, leased, error, false),
+      this.completePayload(delivery, work).then(
+        (completed) => this.invokeHandler(work, completed),
+        (error: unknown) => this.handlerEnded(work, error, false, undefined),
       );
       return;
     }
-    this.invokeHandler(work, delivery, context, leased);
+    this.invokeHandler(work, delivery);
   }
 
-  private invokeHandler(work: Work, delivery: Delivery, context: DeliveryContext, leased: boolean): void {
-    const startedAt = performance.now();
+  private invokeHandler(work: Work, delivery: Delivery): void {
+    const startedAt = this.timed ? performance.now() : undefined;
     let result: Promise<void> | void;
     try {
-      result = this.handler(delivery, context);
+      result = this.handler(delivery, work);
     } catch (error) {
-      return this.handlerEnded(work, leased, error, false, startedAt);
+      return this.handlerEnded(work, error, false, startedAt);
     }
     if (result !== undefined && typeof (result as Promise<void>).then === 'function') {
       (result as Promise<void>).then(
-        () => this.handlerEnded(work, leased, undefined, true, startedAt),
-        (error: unknown) => this.handlerEnded(work, leased, error, false, startedAt),
+        () => this.handlerEnded(work, undefined, true, startedAt),
+        (error: unknown) => this.handlerEnded(work, error, false, startedAt),
       );
     } else {
-      this.handlerEnded(work, leased, undefined, true, startedAt);
+      this.handlerEnded(work, undefined, true, startedAt);
     }
   }
 
-  private handlerEnded(work: Work, leased: boolean, error: unknown, succeeded: boolean, startedAt?: number): void {
+  private handlerEnded(work: Work, error: unknown, succeeded: boolean, startedAt: number | undefined): void {
     if (startedAt !== undefined) {
       this.metrics.handlerDuration(work.payload.notificationType, work.payload.resource.typeId, (performance.now() - startedAt) / 1000);
     }
     this.limiter.done();
-    if (succeeded) this.succeeded(work, leased);
-    else this.failed(work, leased, error);
+    if (succeeded) this.succeeded(work);
+    else this.failed(work, error);
   }
 
   private async completePayload(delivery: MessageDelivery, context: DeliveryContext): Promise<Delivery> {
@@ -315,36 +357,42 @@ class HeraldConsumer implements Consumer {
     return completed;
   }
 
-  private succeeded(work: Work, leased: boolean): void {
+  private succeeded(work: Work): void {
     // The next delivery of the resource may start now, while this one is being recorded: its claim
     // and this record travel together, so a resource advances one round trip per delivery instead
     // of two. Safe: should this process die before the record lands, this delivery's lease expires
     // and it runs again before anything later can be recorded past it elsewhere (at-least-once).
-    this.sequencer?.finished(work, { advanced: true });
-    this.completions.enqueue({ key: work.key, position: this.positionOf(work) }, (error) => {
-      if (error !== undefined) {
-        // The handler's effects are done: acknowledging loses nothing, while a retry would only run
-        // it again. What is lost is the record (a later copy could run again) and, for other
-        // instances, the position (they wait up to maxWaitMs, then move on).
-        this.logger.error({ err: error, dedupKey: work.key }, 'handler succeeded but could not be recorded as processed');
-      }
-      if (leased) this.leases.drop(work.key);
-      this.finish(work, { status: 'processed', dedupKey: work.key }, undefined);
-    });
+    this.sequencer?.finished(work, ADVANCED);
+    this.completions.enqueue(work);
   }
 
-  private failed(work: Work, leased: boolean, error: unknown): void {
+  private recorded(work: Work, error: unknown): void {
+    if (error !== undefined) {
+      // The handler's effects are done: acknowledging loses nothing, while a retry would only run
+      // it again. What is lost is the record (a later copy could run again) and, for other
+      // instances, the position (they wait up to maxWaitMs, then move on).
+      this.logger.error({ err: error, dedupKey: work.key }, 'handler succeeded but could not be recorded as processed');
+    }
+    if (work.leased) this.leases.drop(work.key);
+    this.finish(work, { status: 'processed', dedupKey: work.key }, undefined);
+  }
+
+  private failed(work: Work, error: unknown): void {
     this.logger.warn({ err: error, dedupKey: work.key }, 'handler failed; the delivery will be retried');
     const attempt = Math.max(1, work.deliveryAttempt ?? 1);
     const retryAfterMs = Math.min(this.retry.failureMaxMs, this.retry.failureBaseMs * 2 ** (attempt - 1));
-    const settle = (): void => this.finish(work, { status: 'failed', dedupKey: work.key, error, retryAfterMs }, { advanced: false, failed: true });
-    if (!leased) return settle();
+    work.failure = { status: 'failed', dedupKey: work.key, error, retryAfterMs };
+    if (!work.leased) return this.finish(work, work.failure, FAILED);
     this.leases.drop(work.key);
-    this.releases.enqueue({ key: work.key, owner: this.instanceId }, (releaseError) => {
-      // If it could not be released, the lease expires on its own; the retry waits for that.
-      if (releaseError !== undefined) this.logger.warn({ err: releaseError, dedupKey: work.key }, 'could not release the lease');
-      settle();
-    });
+    this.releases.enqueue(work);
+  }
+
+  /** A lease released: a failed delivery settles now; a skipped one (`behind`) already has. */
+  private releaseAnswered(work: Work, error: unknown): void {
+    if (work.failure === undefined) return;
+    // If it could not be released, the lease expires on its own; the retry waits for that.
+    if (error !== undefined) this.logger.warn({ err: error, dedupKey: work.key }, 'could not release the lease');
+    this.finish(work, work.failure, FAILED);
   }
 
   private rejected(work: Work, reason: RejectReason): void {
@@ -382,6 +430,11 @@ class HeraldConsumer implements Consumer {
       this.logger.warn({ err: error, action: outcome.action }, 'settling with the source failed');
     }
   }
+}
+
+/** A single delivery's settlement. */
+function combineOne(item: DeliveryOutcome): ProcessOutcome {
+  return combine([item]);
 }
 
 /** One settlement for an input: retry if anything must be retried, else dead-letter poison, else ack. */

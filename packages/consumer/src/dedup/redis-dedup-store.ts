@@ -126,15 +126,21 @@ export class RedisDedupStore implements DedupStore {
     for (const [owner, indexes] of indexesByOwner(requests)) {
       for (let start = 0; start < indexes.length; start += this.maxKeysPerCall) {
         const chunk = indexes.slice(start, start + this.maxKeysPerCall);
-        const keys: string[] = [];
-        const args: (string | number)[] = [now, owner, now + this.leaseMs, this.leaseKeyTtlMs];
-        for (const index of chunk) {
-          const item = requests[index] as ClaimRequest;
-          keys.push(item.key, item.position ? this.positionKey(item.position.stream) : item.key);
-          args.push(positionArgument(item.position));
+        // EVALSHA sha numkeys key… arg…: keys first, then the arguments, in one flat array.
+        const keysAndArgs: string[] = new Array<string>(chunk.length * 3 + 4);
+        const argsAt = chunk.length * 2;
+        keysAndArgs[argsAt] = String(now);
+        keysAndArgs[argsAt + 1] = owner;
+        keysAndArgs[argsAt + 2] = String(now + this.leaseMs);
+        keysAndArgs[argsAt + 3] = String(this.leaseKeyTtlMs);
+        for (let position = 0; position < chunk.length; position++) {
+          const item = requests[chunk[position] as number] as ClaimRequest;
+          keysAndArgs[2 * position] = item.key;
+          keysAndArgs[2 * position + 1] = item.position ? this.positionKey(item.position.stream) : item.key;
+          keysAndArgs[argsAt + 4 + position] = positionArgument(item.position);
         }
         calls.push(
-          this.run(CLAIM, keys, args).then((reply) => {
+          this.run(CLAIM, argsAt, keysAndArgs).then((reply) => {
             const replies = reply as number[];
             for (let position = 0; position < chunk.length; position++) results[chunk[position] as number] = parseClaimReply(replies[position] as number);
           }),
@@ -153,7 +159,7 @@ export class RedisDedupStore implements DedupStore {
       for (const chunk of chunks(group, this.maxKeysPerCall)) {
         const keys = chunk.map(({ item }) => item.key);
         calls.push(
-          this.run(RENEW, keys, [owner, now + this.leaseMs, this.leaseKeyTtlMs]).then((reply) => {
+          this.run(RENEW, keys.length, [...keys, owner, String(now + this.leaseMs), String(this.leaseKeyTtlMs)]).then((reply) => {
             const replies = reply as number[];
             chunk.forEach(({ index }, position) => {
               results[index] = replies[position] === 1;
@@ -170,7 +176,7 @@ export class RedisDedupStore implements DedupStore {
     const calls: Promise<unknown>[] = [];
     for (const [owner, group] of groupByOwner(leases)) {
       for (const chunk of chunks(group, this.maxKeysPerCall)) {
-        calls.push(this.run(RELEASE, chunk.map(({ item }) => item.key), [owner]));
+        calls.push(this.run(RELEASE, chunk.length, [...chunk.map(({ item }) => item.key), owner]));
       }
     }
     await Promise.all(calls);
@@ -180,14 +186,19 @@ export class RedisDedupStore implements DedupStore {
     const calls: Promise<unknown>[] = [];
     const retainedUntil = this.clock.now() + this.retentionMs;
     for (const chunk of chunks(requests, this.maxKeysPerCall)) {
-      const keys: string[] = [];
+      const keysAndArgs: string[] = new Array<string>(chunk.length * 3 + 3);
+      const argsAt = chunk.length * 2;
       // Positions live as long as processed keys; their TTL is re-armed when less than 6/7 of it is left.
-      const args: (string | number)[] = [retainedUntil, this.retentionMs + KEY_TTL_GRACE_MS, Math.floor((this.retentionMs * 6) / 7)];
-      for (const item of chunk) {
-        keys.push(item.key, item.position ? this.positionKey(item.position.stream) : item.key);
-        args.push(positionArgument(item.position));
+      keysAndArgs[argsAt] = String(retainedUntil);
+      keysAndArgs[argsAt + 1] = String(this.retentionMs + KEY_TTL_GRACE_MS);
+      keysAndArgs[argsAt + 2] = String(Math.floor((this.retentionMs * 6) / 7));
+      for (let position = 0; position < chunk.length; position++) {
+        const item = chunk[position] as CompleteRequest;
+        keysAndArgs[2 * position] = item.key;
+        keysAndArgs[2 * position + 1] = item.position ? this.positionKey(item.position.stream) : item.key;
+        keysAndArgs[argsAt + 3 + position] = positionArgument(item.position);
       }
-      calls.push(this.run(COMPLETE, keys, args));
+      calls.push(this.run(COMPLETE, argsAt, keysAndArgs));
     }
     await Promise.all(calls);
   }
@@ -196,7 +207,7 @@ export class RedisDedupStore implements DedupStore {
     const results: StreamPositions[] = [];
     for (let start = 0; start < streams.length; start += this.maxKeysPerCall) {
       const chunk = streams.slice(start, start + this.maxKeysPerCall);
-      const reply = (await this.run(READ_POSITIONS, chunk.map((stream) => this.positionKey(stream)), [])) as (string | null)[];
+      const reply = (await this.run(READ_POSITIONS, chunk.length, chunk.map((stream) => this.positionKey(stream)))) as (string | null)[];
       for (let index = 0; index < chunk.length; index++) {
         const m = reply[2 * index];
         const c = reply[2 * index + 1];
@@ -209,14 +220,14 @@ export class RedisDedupStore implements DedupStore {
     return results;
   }
 
-  /** EVALSHA, loading the script on first use (or after a SCRIPT FLUSH / failover). */
-  private async run(lua: Script, keys: readonly string[], args: readonly (string | number)[]): Promise<unknown> {
+  /** EVALSHA, loading the script on first use (or after a SCRIPT FLUSH / failover). `keysAndArgs` holds `keyCount` keys, then the arguments. */
+  private async run(lua: Script, keyCount: number, keysAndArgs: string[]): Promise<unknown> {
     try {
-      return await this.redis.evalsha(lua.sha, keys.length, ...keys, ...args);
+      return await this.redis.evalsha(lua.sha, keyCount, keysAndArgs);
     } catch (error) {
       // Redis reports a missing script only through the reply text.
       if (error instanceof Error && error.message.startsWith('NOSCRIPT')) {
-        return this.redis.eval(lua.source, keys.length, ...keys, ...args);
+        return this.redis.eval(lua.source, keyCount, keysAndArgs);
       }
       throw error;
     }

@@ -17,7 +17,12 @@ export interface OrderKey {
 
 export function orderKeyOf(payload: DeliveryPayload): OrderKey {
   if (payload.notificationType === 'Message') return { lane: 'm', ordinal: payload.sequenceNumber };
-  return { lane: 'c', ordinal: payload.version * 2 + (payload.notificationType === 'ResourceDeleted' ? 1 : 0) };
+  return { lane: 'c', ordinal: changeOrdinal(payload) };
+}
+
+/** The ordinal of a change notification in its resource's 'c' lane. */
+export function changeOrdinal(payload: Exclude<DeliveryPayload, { notificationType: 'Message' }>): number {
+  return payload.version * 2 + (payload.notificationType === 'ResourceDeleted' ? 1 : 0);
 }
 
 /** The sequenceNumber or version an ordinal stands for (what a handler sees in a gap notice). */
