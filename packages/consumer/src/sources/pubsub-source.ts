@@ -7,8 +7,13 @@ import { holdBeforeRetry } from './hold.js';
 export interface PubSubSourceOptions {
   readonly subscriptionName: string;
   /**
-   * Client-side flow control: at most this many messages (and bytes) outstanding; excess messages
-   * are not even leased (`allowExcessMessages: false`). Defaults 100 / 100 MiB.
+   * Flow control: at most this many messages (and bytes) leased and not yet settled; excess
+   * messages are not even leased (`allowExcessMessages: false`). Defaults 1,000 / 100 MiB (the
+   * SDK's own defaults). Unlike the other sources, messages waiting in the reorder buffer count
+   * here (Pub/Sub's server applies the limit per stream): keep it well above the number of
+   * resources whose deliveries may arrive out of order at once, or a reversed backlog can fill
+   * it with early deliveries and wait `ordering.maxWaitMs` for the gap. Handler concurrency is
+   * the consumer's `concurrency`, not this.
    */
   readonly flowControl?: { readonly maxMessages?: number; readonly maxBytes?: number };
   /** The SDK extends ack deadlines for at most this long (keep it above the reorder `maxWaitMs`). Default 600 s. */
@@ -65,7 +70,7 @@ export class PubSubSource {
     const { Duration } = await import('@google-cloud/pubsub');
     const subscription = this.pubsub.subscription(this.options.subscriptionName, {
       flowControl: {
-        maxMessages: this.options.flowControl?.maxMessages ?? 100,
+        maxMessages: this.options.flowControl?.maxMessages ?? 1_000,
         maxBytes: this.options.flowControl?.maxBytes ?? 100 * 1024 * 1024,
         allowExcessMessages: false,
       },

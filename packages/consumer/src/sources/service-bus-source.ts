@@ -2,12 +2,17 @@ import type { ServiceBusClient, ServiceBusReceivedMessage, ServiceBusReceiver } 
 import { systemClock, type Clock } from '../clock.js';
 import type { Consumer, Settlement } from '../consumer/types.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { HandlingSlots } from './handling-slots.js';
 import { holdBeforeRetry } from './hold.js';
 
 export type ServiceBusEntity = { readonly queueName: string } | { readonly topicName: string; readonly subscriptionName: string };
 
 export type ServiceBusSourceOptions = ServiceBusEntity & {
-  /** Messages handled at once. Default 16. */
+  /**
+   * Messages handled at once. Default 16. Messages waiting in the reorder buffer for a predecessor
+   * do not take a slot (see `HandlingSlots`): the SDK's `processMessage` returns as soon as a message
+   * is handed over, its lock is renewed until it is settled.
+   */
   readonly maxConcurrentCalls?: number;
   /** The SDK renews a message's lock for this long (keep it above the reorder `maxWaitMs`). Default 5 min. */
   readonly maxAutoLockRenewalDurationInMs?: number;
@@ -26,7 +31,7 @@ export class ServiceBusSource {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly options: ServiceBusSourceOptions;
-  private readonly inFlightWork = new Set<Promise<void>>();
+  private readonly slots: HandlingSlots;
   private readonly stopping = new AbortController();
   private receiver: ServiceBusReceiver | undefined;
   private subscription: { close(): Promise<void> } | undefined;
@@ -40,10 +45,11 @@ export class ServiceBusSource {
     this.clock = deps.clock ?? systemClock;
     this.logger = deps.logger ?? silentLogger;
     this.options = options;
+    this.slots = new HandlingSlots(this.consumer, this.clock, options.maxConcurrentCalls ?? 16);
   }
 
   get inFlight(): number {
-    return this.inFlightWork.size;
+    return this.slots.inFlight;
   }
 
   start(): void {
@@ -59,28 +65,33 @@ export class ServiceBusSource {
     this.receiver = receiver;
     this.subscription = receiver.subscribe(
       {
-        processMessage: (message) => this.track(this.handle(receiver, message)),
+        // Resolving frees the SDK's slot and credit; the SDK keeps renewing the lock until the
+        // message is settled (it stops only on settlement or when processMessage throws).
+        processMessage: async (message) => {
+          await this.slots.whenFree(this.stopping.signal);
+          this.slots.track(this.handle(receiver, message));
+        },
         processError: async (args) => {
           this.logger.warn({ err: args.error, errorSource: args.errorSource, entityPath: args.entityPath }, 'Service Bus receive error');
         },
       },
-      { autoCompleteMessages: false, maxConcurrentCalls: this.options.maxConcurrentCalls ?? 16 },
+      { autoCompleteMessages: false, maxConcurrentCalls: this.slots.limit },
     );
   }
 
-  /** Stops receiving, waits for in-flight messages to settle, closes the receiver. */
+  /**
+   * Stops handling (messages received from now on are abandoned), waits for the received ones to
+   * settle while the link is still open (settlement needs it), then closes the receiver.
+   */
   async stop(): Promise<void> {
     this.stopping.abort();
+    this.slots.wakeAll();
+    await this.slots.settled();
     await this.subscription?.close();
-    await Promise.all([...this.inFlightWork]);
+    await this.slots.settled();
     await this.receiver?.close();
     this.receiver = undefined;
     this.subscription = undefined;
-  }
-
-  private track(work: Promise<void>): Promise<void> {
-    this.inFlightWork.add(work);
-    return work.finally(() => this.inFlightWork.delete(work));
   }
 
   private async handle(receiver: ServiceBusReceiver, message: ServiceBusReceivedMessage): Promise<void> {

@@ -3,14 +3,13 @@ import { sleep, systemClock, type Clock, type TimerHandle } from '../clock.js';
 import type { Consumer, Settlement } from '../consumer/types.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { MicroBatcher } from '../micro-batcher.js';
+import { HandlingSlots } from './handling-slots.js';
 
 export interface SqsPollerOptions {
   readonly queueUrl: string;
   /**
    * Messages being handled at once; independent of `batchSize`. Default 100. Messages waiting in
-   * the reorder buffer for a predecessor do not take a slot (the buffer's own capacity bounds
-   * them): otherwise a backlog that arrives out of order fills every slot with deliveries waiting
-   * for predecessors still in the queue, and the poller stops receiving them.
+   * the reorder buffer for a predecessor do not take a slot (see `HandlingSlots`).
    */
   readonly maxInFlight?: number;
   /** Messages per ReceiveMessage call, 1–10. Default 10. */
@@ -26,9 +25,6 @@ export interface SqsPollerOptions {
   /** Backoff after a failed receive: doubles from `initialMs` to `maxMs`, with ±20% jitter. Defaults 200 / 30,000. */
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
 }
-
-/** How often a poller with no free slot looks whether deliveries moved into the reorder buffer. */
-const SLOT_RECHECK_MS = 50;
 
 /** SQS caps ChangeMessageVisibility at 12 hours. */
 const MAX_VISIBILITY_SECONDS = 43_200;
@@ -51,20 +47,18 @@ export class SqsPoller {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly queueUrl: string;
-  private readonly maxInFlight: number;
   private readonly batchSize: number;
   private readonly waitTimeSeconds: number;
   private readonly visibilityTimeoutSeconds: number;
   private readonly backoffInitialMs: number;
   private readonly backoffMaxMs: number;
-  private readonly inFlightWork = new Set<Promise<void>>();
+  private readonly slots: HandlingSlots;
   /** SQS writes (deletes, visibility changes) not answered yet: `stop()` waits for them. */
   private readonly pendingCalls = new Set<Promise<unknown>>();
   private readonly deletes: MicroBatcher<Message, void>;
   private sdk: SqsSdk | undefined;
   private loop: Promise<void> | undefined;
   private stopping: AbortController | undefined;
-  private slotFreed: (() => void) | undefined;
 
   constructor(
     deps: { readonly client: SQSClient; readonly consumer: Consumer; readonly clock?: Clock; readonly logger?: Logger },
@@ -75,7 +69,7 @@ export class SqsPoller {
     this.clock = deps.clock ?? systemClock;
     this.logger = deps.logger ?? silentLogger;
     this.queueUrl = options.queueUrl;
-    this.maxInFlight = clampInteger('maxInFlight', options.maxInFlight ?? 100, 1, 100_000);
+    this.slots = new HandlingSlots(this.consumer, this.clock, clampInteger('maxInFlight', options.maxInFlight ?? 100, 1, 100_000));
     this.batchSize = clampInteger('batchSize', options.batchSize ?? 10, 1, 10);
     this.waitTimeSeconds = clampInteger('waitTimeSeconds', options.waitTimeSeconds ?? 20, 0, 20);
     this.visibilityTimeoutSeconds = clampInteger('visibilityTimeoutSeconds', options.visibilityTimeoutSeconds ?? 30, 2, MAX_VISIBILITY_SECONDS);
@@ -86,7 +80,7 @@ export class SqsPoller {
   }
 
   get inFlight(): number {
-    return this.inFlightWork.size;
+    return this.slots.inFlight;
   }
 
   start(): void {
@@ -99,9 +93,9 @@ export class SqsPoller {
   /** Stops receiving, then waits until every received message is settled and its settlement reached SQS. */
   async stop(): Promise<void> {
     this.stopping?.abort();
-    this.slotFreed?.();
+    this.slots.wakeAll();
     await this.loop;
-    await Promise.all([...this.inFlightWork]);
+    await this.slots.settled();
     // Deletes are batched at the end of the event loop turn: let the last batch go out.
     await new Promise<void>((resolve) => setImmediate(resolve));
     await Promise.all([...this.pendingCalls]);
@@ -119,18 +113,9 @@ export class SqsPoller {
     const { ReceiveMessageCommand } = this.sdk;
     let backoffMs = this.backoffInitialMs;
     while (!signal.aborted) {
-      const free = this.maxInFlight - this.busySlots();
-      if (free <= 0) {
-        // A slot frees when work settles, or when a delivery moves into the reorder buffer (no event
-        // for that: look again shortly).
-        await Promise.race([
-          new Promise<void>((resolve) => {
-            this.slotFreed = resolve;
-          }),
-          sleep(this.clock, SLOT_RECHECK_MS, signal),
-        ]);
-        continue;
-      }
+      await this.slots.whenFree(signal);
+      if (signal.aborted) break;
+      const free = this.slots.free;
       let messages: Message[];
       try {
         const response = await this.client.send(
@@ -153,23 +138,8 @@ export class SqsPoller {
         backoffMs = Math.min(this.backoffMaxMs, backoffMs * 2);
         continue;
       }
-      for (const message of messages) this.track(this.handle(message));
+      for (const message of messages) this.slots.track(this.handle(message));
     }
-  }
-
-  /** Received messages being handled: the ones waiting in the reorder buffer are not counted. */
-  private busySlots(): number {
-    return Math.max(0, this.inFlightWork.size - this.consumer.bufferedCount);
-  }
-
-  private track(work: Promise<void>): void {
-    this.inFlightWork.add(work);
-    void work.finally(() => {
-      this.inFlightWork.delete(work);
-      const freed = this.slotFreed;
-      this.slotFreed = undefined;
-      freed?.();
-    });
   }
 
   private async handle(message: Message): Promise<void> {

@@ -50,6 +50,18 @@ describe('ServiceBusSource against the Service Bus peer (AMQP, peekLock)', () =>
     expect(sb.pending('herald')).toEqual([]);
   });
 
+  it('keeps receiving while early deliveries wait in the reorder buffer, so a backlog out of order cannot stall it', async () => {
+    // A backlog in reverse (as after a destination outage) with 4 slots: the first messages are all
+    // early deliveries waiting for predecessors still in the queue.
+    const handled: Delivery[] = [];
+    const sb = await start({ ordering: { maxWaitMs: 600_000 } }, handled);
+    for (let sequence = 12; sequence >= 1; sequence--) sb.enqueue('herald', { body: messagePayload(sequence), messageId: `m-${sequence}` });
+    // Without the fix the source waits for the 10-minute ordering window before taking more.
+    const settlements = await sb.waitForSettlements('herald', 12);
+    expect(settlements.map((settlement) => settlement.outcome)).toEqual(new Array(12).fill('completed'));
+    expect(handled.map(sequenceOf)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+  });
+
   it('abandons a message whose handler failed; the redelivery is processed and completed', async () => {
     const handled: Delivery[] = [];
     let failures = 1;
