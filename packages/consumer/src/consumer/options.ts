@@ -40,7 +40,7 @@ export function resolveOrdering(ordering: OrderingOptions, failOpen: boolean): S
     maxBuffered: positiveInteger('ordering.maxBuffered', ordering.maxBuffered ?? 100_000),
     unknownStart,
     positionRefreshMs: positiveInteger('ordering.positionRefreshMs', ordering.positionRefreshMs ?? Math.min(1_000, maxWaitMs)),
-    positionCacheSize: positiveInteger('ordering.positionCacheSize', ordering.positionCacheSize ?? 100_000),
+    positionCacheSize: positiveInteger('ordering.positionCacheSize', ordering.positionCacheSize ?? 10_000),
     failOpen,
   };
 }

@@ -57,7 +57,11 @@ export interface OrderingOptions {
   readonly unknownStart?: 'wait' | 'immediate';
   /** A resource with waiting deliveries re-reads its stored position this often. Default min(1 s, maxWaitMs). */
   readonly positionRefreshMs?: number;
-  /** Positions of idle resources kept in memory (least recently used evicted). Default 100,000. */
+  /**
+   * Positions of idle resources kept in memory (least recently active evicted; about 300 bytes
+   * each). An evicted resource's next delivery reads its position from the store first (one
+   * batched round trip). Default 10,000.
+   */
   readonly positionCacheSize?: number;
 }
 

@@ -67,6 +67,15 @@ interface Buffered {
 
 const LANES: readonly PositionLane[] = ['m', 'c'];
 
+/** What is kept of a resource with nothing in flight: its positions, in about 100 bytes. */
+class IdlePositions {
+  constructor(
+    readonly m: number | undefined,
+    readonly c: number | undefined,
+    readonly refreshedAt: number,
+  ) {}
+}
+
 /** One resource stream's ordering state. */
 class ResourceLane {
   ready = false;
@@ -107,15 +116,16 @@ class ResourceLane {
  * because another instance may have released the missing predecessor.
  */
 export class Sequencer {
-  /**
-   * Every known resource, in creation order. Idle ones only keep cached positions; beyond
-   * `positionCacheSize` the oldest idle ones are dropped (their positions are read again when needed).
-   */
+  /** Resources with deliveries in flight (loading, buffered or running). */
   private readonly lanes = new Map<string, ResourceLane>();
+  /**
+   * Positions of resources with nothing in flight, least recently active first; beyond
+   * `positionCacheSize` the oldest are dropped (their positions are read again when needed). A
+   * full lane costs about 550 bytes, which a stream of new resources would turn into steady growth.
+   */
+  private readonly idle = new Map<string, IdlePositions>();
   private totalBuffered = 0;
   private closed = false;
-  /** After an eviction round that found too few idle lanes, the size at which to try again. */
-  private nextEvictionAt = 0;
 
   constructor(
     private readonly deps: SequencerDeps,
@@ -128,9 +138,8 @@ export class Sequencer {
 
   submit(item: SequencedItem): void {
     if (this.closed) return this.deps.reject(item, 'closing');
-    let lane = this.lanes.get(item.stream);
+    let lane = this.lanes.get(item.stream) ?? this.revive(item.stream);
     if (lane === undefined) {
-      if (this.lanes.size >= Math.max(this.options.positionCacheSize, this.nextEvictionAt)) this.evictIdle();
       lane = new ResourceLane(item.stream);
       this.lanes.set(item.stream, lane);
       lane.pending.push(item);
@@ -147,7 +156,7 @@ export class Sequencer {
 
   /** A released item is done; moves the position and releases what may follow. */
   finished(item: SequencedItem, report: FinishReport): void {
-    const lane = this.lanes.get(item.stream);
+    const lane = this.lanes.get(item.stream) ?? this.revive(item.stream);
     if (lane === undefined) return;
     if (lane.running === item) lane.running = undefined;
     if (report.advanced) lane.raise(item.lane, item.ordinal);
@@ -176,6 +185,34 @@ export class Sequencer {
     this.totalBuffered = 0;
     this.deps.observe.bufferDepth(0);
     return rejected;
+  }
+
+  /** A lane again for a resource whose positions are cached, if they are. */
+  private revive(stream: string): ResourceLane | undefined {
+    const cached = this.idle.get(stream);
+    if (cached === undefined) return undefined;
+    this.idle.delete(stream);
+    const lane = new ResourceLane(stream);
+    lane.ready = true;
+    if (cached.m !== undefined) lane.positions.m = cached.m;
+    if (cached.c !== undefined) lane.positions.c = cached.c;
+    lane.refreshedAt = cached.refreshedAt;
+    this.lanes.set(stream, lane);
+    return lane;
+  }
+
+  /** Keeps only the positions of a lane with nothing in flight, and bounds how many are kept. */
+  private retireIfIdle(lane: ResourceLane): void {
+    if (!lane.isIdle() || lane.refreshing || this.lanes.get(lane.stream) !== lane) return;
+    lane.timer?.cancel();
+    this.lanes.delete(lane.stream);
+    this.idle.set(lane.stream, new IdlePositions(lane.positions.m, lane.positions.c, lane.refreshedAt));
+    if (this.idle.size > this.options.positionCacheSize) {
+      for (const stream of this.idle.keys()) {
+        this.idle.delete(stream);
+        if (this.idle.size <= this.options.positionCacheSize) break;
+      }
+    }
   }
 
   private load(lane: ResourceLane): void {
@@ -335,11 +372,11 @@ export class Sequencer {
     this.afterChange(lane);
   }
 
-  /** Re-arms (or disarms) the lane's timer after anything changed in it. */
+  /** Re-arms (or disarms) the lane's timer after anything changed in it; retires it once idle. */
   private afterChange(lane: ResourceLane): void {
     if (this.closed || this.lanes.get(lane.stream) !== lane) return;
-    if (lane.timer === undefined && lane.bufferedCount() === 0) return;
-    this.schedule(lane);
+    if (lane.timer !== undefined || lane.bufferedCount() > 0) this.schedule(lane);
+    this.retireIfIdle(lane);
   }
 
   private schedule(lane: ResourceLane): void {
@@ -376,16 +413,5 @@ export class Sequencer {
     }
     this.pump(lane);
     this.afterChange(lane);
-  }
-
-  /** Drops the oldest idle lanes, a tenth of the cache at a time (amortised; busy lanes are kept). */
-  private evictIdle(): void {
-    const target = Math.floor(this.options.positionCacheSize * 0.9);
-    for (const [stream, lane] of this.lanes) {
-      if (this.lanes.size <= target) break;
-      if (lane.isIdle()) this.lanes.delete(stream);
-    }
-    // Mostly busy lanes: do not rescan for every new one.
-    this.nextEvictionAt = this.lanes.size > target ? this.lanes.size + Math.ceil(this.options.positionCacheSize * 0.1) : 0;
   }
 }

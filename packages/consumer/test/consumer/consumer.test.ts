@@ -165,6 +165,33 @@ describe('ordering per resource', () => {
     expect(await metricValue(registry, 'herald_consumer_reorder_buffer_depth')).toBe(2);
   });
 
+  it('keeps the positions of the most recently active resources only, and reads the others again', async () => {
+    const clock = new ManualClock();
+    const store = new MemoryDedupStore({ clock });
+    const positionReads: string[] = [];
+    const readPositions = store.readPositions.bind(store);
+    store.readPositions = (streams) => {
+      positionReads.push(...streams.map((stream) => stream.split(':').pop() as string));
+      return readPositions(streams);
+    };
+    const handled: string[] = [];
+    const consumer = createConsumer({
+      dedup: store,
+      clock,
+      ordering: { maxWaitMs: MAX_WAIT_MS, positionCacheSize: 2 },
+      handler: (delivery) => void handled.push(`${delivery.payload.resource.id}/m${delivery.notificationType === 'Message' ? delivery.payload.sequenceNumber : 0}`),
+    });
+    for (const id of ['r1', 'r2', 'r3']) await consumer.process(sqs(messagePayload(1, { id })));
+    expect(positionReads).toEqual(['r1', 'r2', 'r3']);
+    // r1 was the least recently active of three with room for two: its position is read again and
+    // is still honoured (m2 is next, not an unknown start); r3's is cached.
+    await consumer.process(sqs(messagePayload(2, { id: 'r1' })));
+    await consumer.process(sqs(messagePayload(2, { id: 'r3' })));
+    expect(positionReads).toEqual(['r1', 'r2', 'r3', 'r1']);
+    expect(handled).toEqual(['r1/m1', 'r2/m1', 'r3/m1', 'r1/m2', 'r3/m2']);
+    expect(consumer.bufferedCount).toBe(0);
+  });
+
   it('gives a failed delivery a full maxWaitMs to come back before moving past it', async () => {
     let fail = true;
     const handled: number[] = [];
