@@ -1,4 +1,5 @@
 import type { Message, MessageDeliveryPayload } from '@herald/model';
+import PQueue from 'p-queue';
 import type { Delivery, MessageDelivery } from '../delivery.js';
 
 /** Which message to load. */
@@ -26,6 +27,11 @@ export interface MessagesApiFetcherOptions {
   readonly fetch?: typeof fetch;
   /** Per request; default 10 s. */
   readonly timeoutMs?: number;
+  /**
+   * Requests in flight at once; the others wait in arrival order. Default 8. Large messages tend
+   * to come in bursts (one bulk import), and each one is a request to the Messages API.
+   */
+  readonly maxConcurrentRequests?: number;
 }
 
 /** A Messages API answer other than 200 / 404. */
@@ -44,6 +50,10 @@ export function createMessagesApiFetcher(options: MessagesApiFetcherOptions): Me
   const fetchImpl = options.fetch ?? fetch;
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const maxConcurrentRequests = options.maxConcurrentRequests ?? 8;
+  if (!Number.isInteger(maxConcurrentRequests) || maxConcurrentRequests < 1) throw new RangeError('maxConcurrentRequests must be an integer >= 1');
+  // Not the consumer's hot path (one HTTP request each), so p-queue's per-task cost does not matter.
+  const requests = new PQueue({ concurrency: maxConcurrentRequests });
 
   async function request(locator: MessageLocator, forceRefresh: boolean): Promise<Response> {
     const token = await options.getToken({ projectKey: locator.projectKey, forceRefresh });
@@ -54,7 +64,7 @@ export function createMessagesApiFetcher(options: MessagesApiFetcherOptions): Me
     });
   }
 
-  return async (locator) => {
+  async function load(locator: MessageLocator): Promise<Message | undefined> {
     let response = await request(locator, false);
     // A token can expire between getToken and the request: one retry with a fresh one.
     if (response.status === 401) {
@@ -74,7 +84,9 @@ export function createMessagesApiFetcher(options: MessagesApiFetcherOptions): Me
       throw new MessagesApiError(response.status, `Messages API answered something that is not message ${locator.messageId}`);
     }
     return message;
-  };
+  }
+
+  return (locator) => requests.add(() => load(locator));
 }
 
 /**

@@ -9,6 +9,8 @@ describe('createMessagesApiFetcher against a real HTTP server', () => {
   let server: Server;
   let baseUrl: string;
   const requests: { url: string; authorization: string | undefined }[] = [];
+  let slowInFlight = 0;
+  let slowMostInFlight = 0;
   const { notificationType: _n, projectKey: _p, ...message } = messagePayload(1);
 
   beforeAll(async () => {
@@ -21,6 +23,14 @@ describe('createMessagesApiFetcher against a real HTTP server', () => {
       if (request.headers.authorization === 'Bearer expired') return json(401, { statusCode: 401, message: 'invalid_token', errors: [] });
       if (request.headers.authorization !== 'Bearer good' && request.headers.authorization !== 'Bearer fresh') return json(403, { statusCode: 403, message: 'no', errors: [] });
       if (request.url === '/proj/messages/msg-bu-1-1') return json(200, message);
+      if (request.url?.startsWith('/proj/messages/slow-')) {
+        slowMostInFlight = Math.max(slowMostInFlight, ++slowInFlight);
+        setTimeout(() => {
+          slowInFlight--;
+          json(200, { ...message, id: request.url?.split('/').pop() });
+        }, 50);
+        return;
+      }
       if (request.url === '/proj/messages/broken') return json(500, { statusCode: 500, message: 'internal', errors: [] });
       if (request.url === '/proj/messages/someone-else') return json(200, { ...message, id: 'other' });
       return json(404, { statusCode: 404, message: 'not found', errors: [{ code: 'ResourceNotFound', message: 'not found' }] });
@@ -68,5 +78,14 @@ describe('createMessagesApiFetcher against a real HTTP server', () => {
     await expect(fetcher({ projectKey: 'proj', messageId: 'someone-else' })).rejects.toBeInstanceOf(MessagesApiError);
     const forbidden = createMessagesApiFetcher({ baseUrl, getToken: () => 'bad' });
     await expect(forbidden({ projectKey: 'proj', messageId: 'msg-bu-1-1' })).rejects.toMatchObject({ statusCode: 403 });
+  });
+
+  it('keeps at most maxConcurrentRequests requests in flight, the others wait their turn', async () => {
+    const fetcher = createMessagesApiFetcher({ baseUrl, getToken: () => 'good', maxConcurrentRequests: 3 });
+    const ids = Array.from({ length: 10 }, (_, index) => `slow-${index}`);
+    const loaded = await Promise.all(ids.map((messageId) => fetcher({ projectKey: 'proj', messageId })));
+    expect(loaded.map((loadedMessage) => loadedMessage?.id)).toEqual(ids);
+    expect(slowMostInFlight).toBe(3);
+    expect(() => createMessagesApiFetcher({ baseUrl, getToken: () => 'good', maxConcurrentRequests: 0 })).toThrow(RangeError);
   });
 });
