@@ -9,6 +9,7 @@ import { GRAPHQL_SCOPES } from './access.js';
 import { createLoaders, type GraphQLContext, type ProjectSettings } from './context.js';
 import { formatError, requestError } from './errors.js';
 import { graphiqlPage } from './graphiql.js';
+import { MAX_QUERY_COST, queryCost } from './query-cost.js';
 import { mercuriusResolvers } from './resolvers/index.js';
 import { typeDefs } from './schema/index.js';
 
@@ -146,7 +147,7 @@ function refusal(query: string, error: MercuriusValidationError): { errors: Grap
  * own so it declares its scopes like every route and shapes every answer:
  * - executed requests answer 200 with `data` and, per failed field, a GraphQL error whose
  *   `extensions.code` is the REST error code (see errors.ts);
- * - documents that cannot run (syntax, validation, variables, depth) and bodies that are no
+ * - documents that cannot run (syntax, validation, variables, depth, cost) and bodies that are no
  *   GraphQL request answer 400 in the GraphQL error shape;
  * - authentication and HTTP-level failures (401, 403 without any GraphQL scope, bad JSON) answer
  *   like every other endpoint, before GraphQL is involved.
@@ -176,6 +177,13 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps, options
       if (documentNestedDeeperThan(body.query, MAX_DOCUMENT_NESTING)) {
         request.log.info({ code: 'QueryDepthExceeded' }, 'GraphQL document refused');
         return reply.status(400).send(requestError(`The document nests selections, lists and objects more than ${MAX_DOCUMENT_NESTING} levels deep.`, 'QueryDepthExceeded'));
+      }
+      const cost = queryCost(body.query, body.operationName, body.variables);
+      if (cost !== undefined && cost > MAX_QUERY_COST) {
+        request.log.info({ code: 'QueryComplexityExceeded', cost }, 'GraphQL document refused');
+        return reply
+          .status(400)
+          .send(requestError(`The query could read about ${Math.min(cost, 1e9)} documents; at most ${MAX_QUERY_COST} per request. Lower the page limits or split the query.`, 'QueryComplexityExceeded'));
       }
       const auth = request.auth;
       if (auth === undefined) throw new Error('GraphQL route reached without authentication');

@@ -73,6 +73,25 @@ describe('POST /{projectKey}/graphql', () => {
       ],
       ['a Long that is not a number', { query: 'mutation { deleteBusinessUnit(key: "acme", version: "one") { id } }' }, 'GraphQLValidationError'],
       ['a query that nests too deep', { query: `{ businessUnits { results { ${'parentUnit { '.repeat(14)}key${' }'.repeat(14)} } } }` }, 'QueryDepthExceeded'],
+      ['hundreds of aliased full pages', { query: `{ ${Array.from({ length: 450 }, (_, index) => `p${index}: businessUnits(limit: 500) { results { key } }`).join(' ')} }` }, 'QueryComplexityExceeded'],
+      [
+        'full pages through a variable and fragments',
+        {
+          query: `query ($n: Int) { ...A } fragment A on Query { ${'abcdefg'
+            .split('')
+            .map((alias) => `${alias}: businessUnits(limit: $n) { results { ...B } }`)
+            .join(' ')} } fragment B on BusinessUnit { parentUnit { key } topLevelUnit { key } key }`,
+          variables: { n: 500 },
+        },
+        'QueryComplexityExceeded',
+      ],
+      [
+        'fragments that double at every level (costed once each, so refused at once)',
+        {
+          query: `{ businessUnit(key: "acme") { ...F0 } } ${Array.from({ length: 40 }, (_, level) => `fragment F${level} on BusinessUnit { parentUnit { ...F${level + 1} } topLevelUnit { ...F${level + 1} } }`).join(' ')} fragment F40 on BusinessUnit { key }`,
+        },
+        'QueryComplexityExceeded',
+      ],
       ['no query', { variables: {} }, 'InvalidInput'],
       ['a query that is not a string', { query: 42 }, 'InvalidInput'],
       ['variables that are not an object', { query: '{ businessUnits { total } }', variables: 'x' }, 'InvalidInput'],
@@ -87,6 +106,15 @@ describe('POST /{projectKey}/graphql', () => {
         expect(body.errors).toEqual([expect.objectContaining({ message: expect.any(String), extensions: { code } })]);
       });
     }
+
+    it('runs a full page with nested references, which is well within the query cost limit', async () => {
+      const response = await post(gateway, admin.token, {
+        query: `query ($n: Int) { businessUnits(limit: $n) { results { ...B } } } fragment B on BusinessUnit { key parentUnit { key } ancestors { key } topLevelUnit { key } }`,
+        variables: { n: 500 },
+      });
+      expect(response.statusCode).toBe(200);
+      expect((response.json() as Json).errors).toBeUndefined();
+    });
 
     it('gives the position of a syntax error', async () => {
       const body = (await post(gateway, admin.token, { query: '{\n  businessUnits {' })).json() as Json;

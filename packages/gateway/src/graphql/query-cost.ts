@@ -1,0 +1,101 @@
+import { DEFAULT_LIMIT, MAX_LIMIT } from '@herald/store';
+import { parse } from 'graphql';
+
+/**
+ * What a document may read at most, in documents: a page of `businessUnits` costs its `limit`
+ * (default 20) times what each result costs, and every object field costs one per parent document
+ * (a reference lookup at worst) plus what is below it. 10,000 allows a full page of 500 with a dozen nested objects each, and refuses
+ * hundreds of aliased full pages (≈ 2.5 s of work for 450 of them, all within the token limit).
+ */
+export const MAX_QUERY_COST = 10_000;
+
+/* The AST is walked through plain properties (`kind` strings), not graphql-js classes: under vitest
+   this module and mercurius may load different copies of graphql-js (see plugin.ts). */
+interface Node {
+  readonly kind: string;
+}
+interface NameNode extends Node {
+  readonly value: string;
+}
+interface ValueNode extends Node {
+  readonly value?: string;
+  readonly name?: NameNode;
+}
+interface ArgumentNode extends Node {
+  readonly name: NameNode;
+  readonly value: ValueNode;
+}
+interface SelectionSetNode extends Node {
+  readonly selections: readonly SelectionNode[];
+}
+interface SelectionNode extends Node {
+  readonly name?: NameNode;
+  readonly arguments?: readonly ArgumentNode[];
+  readonly selectionSet?: SelectionSetNode;
+}
+interface DefinitionNode extends Node {
+  readonly name?: NameNode;
+  readonly selectionSet: SelectionSetNode;
+}
+
+function pageLimit(field: SelectionNode, variables: Readonly<Record<string, unknown>>): number {
+  const argument = field.arguments?.find((candidate) => candidate.name.value === 'limit');
+  let limit: unknown = DEFAULT_LIMIT;
+  if (argument?.value.kind === 'IntValue') limit = Number(argument.value.value);
+  else if (argument?.value.kind === 'Variable' && argument.value.name !== undefined) limit = variables[argument.value.name.value] ?? DEFAULT_LIMIT;
+  // Out-of-range limits are refused by the resolver; here they count as what could be read.
+  return typeof limit === 'number' && Number.isFinite(limit) ? Math.min(MAX_LIMIT, Math.max(1, Math.trunc(limit))) : DEFAULT_LIMIT;
+}
+
+/**
+ * The cost of the operation a request runs (see MAX_QUERY_COST), or `undefined` when the document
+ * does not parse or names no runnable operation (mercurius then refuses it with the exact reason).
+ * Costs grow linearly with the count of parent documents, so each fragment is costed once per
+ * parent document and reused: a chain of fragments spreading each other twice costs its sum, not a
+ * walk of every path. Cycles cost nothing here (validation refuses them).
+ */
+export function queryCost(query: string, operationName: string | undefined, variables: Readonly<Record<string, unknown>> = {}): number | undefined {
+  let definitions: readonly DefinitionNode[];
+  try {
+    definitions = parse(query, { noLocation: true }).definitions as unknown as readonly DefinitionNode[];
+  } catch {
+    return undefined;
+  }
+  const operations = definitions.filter((definition) => definition.kind === 'OperationDefinition');
+  const operation = operationName === undefined ? (operations.length === 1 ? operations[0] : undefined) : operations.find((candidate) => candidate.name?.value === operationName);
+  if (operation === undefined) return undefined;
+  const fragments = new Map(definitions.filter((definition) => definition.kind === 'FragmentDefinition').map((definition) => [definition.name?.value ?? '', definition]));
+  const fragmentCosts = new Map<string, number>();
+  const costing = new Set<string>();
+
+  function fragmentCost(name: string): number {
+    const known = fragmentCosts.get(name);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    if (fragment === undefined || costing.has(name)) return 0;
+    costing.add(name);
+    const cost = selectionCost(fragment.selectionSet);
+    costing.delete(name);
+    fragmentCosts.set(name, cost);
+    return cost;
+  }
+
+  /** Documents read below one parent document. */
+  function selectionCost(selectionSet: SelectionSetNode): number {
+    let cost = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === 'FragmentSpread') cost += fragmentCost(selection.name?.value ?? '');
+      else if (selection.kind === 'InlineFragment' && selection.selectionSet) cost += selectionCost(selection.selectionSet);
+      else if (selection.kind === 'Field' && selection.selectionSet) {
+        // A page reads `limit` documents (its `results` below cost one each); any other object
+        // field one document per parent, plus what is below it.
+        if (selection.name?.value === 'businessUnits') cost += pageLimit(selection, variables) * Math.max(1, selectionCost(selection.selectionSet));
+        else cost += 1 + selectionCost(selection.selectionSet);
+      }
+      if (cost > Number.MAX_SAFE_INTEGER) return Number.POSITIVE_INFINITY;
+    }
+    return cost;
+  }
+
+  return selectionCost(operation.selectionSet);
+}
