@@ -6,8 +6,9 @@
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
+import { deduplicationKey, resourceStreamKey } from '@herald/model';
 import { redisAvailable, startRedis } from '../../testkit/src/services/redis.js';
-import { createConsumer, MemoryDedupStore, RedisDedupStore, type DedupStore, type ProcessOutcome } from '../src/index.js';
+import { createConsumer, MemoryDedupStore, parseDelivery, RedisDedupStore, type ClaimRequest, type DedupStore, type ProcessOutcome } from '../src/index.js';
 import { cloudEventOf, messagePayload } from '../test/support/fixtures.js';
 import { formatRate, markdownTable } from './support.js';
 
@@ -147,6 +148,39 @@ async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis
   return { store: storeName, deliveries: bodies.length, seconds, handled, duplicates, other, nodeMicros, redisMicros };
 }
 
+/**
+ * The design's floor, for comparison: only what every delivery needs (parse, dedup key, one claim
+ * and one completion in pipelined batches of 64), with no consumer around it (no ordering, no
+ * handler, no per-delivery promise). Nothing here is deduplicated or ordered for real.
+ */
+async function floor(store: DedupStore, bodies: Arrivals, redis: Redis): Promise<Row> {
+  const BATCH = 64;
+  const BATCHES_IN_FLIGHT = 16;
+  const redisCpuBefore = await redisCpuSeconds(redis);
+  const cpuBefore = process.cpuUsage();
+  const startedAt = performance.now();
+  for (let start = 0; start < bodies.length; start += BATCH * BATCHES_IN_FLIGHT) {
+    const calls: Promise<void>[] = [];
+    for (let first = start; first < Math.min(bodies.length, start + BATCH * BATCHES_IN_FLIGHT); first += BATCH) {
+      const requests: ClaimRequest[] = [];
+      for (let index = first; index < Math.min(bodies.length, first + BATCH); index++) {
+        const parsed = parseDelivery({ source: 'sqs', body: bodies.body(index) });
+        if (parsed.kind !== 'delivery') throw new Error('the bench produced an unparsable delivery');
+        const payload = parsed.delivery.payload;
+        const stream = resourceStreamKey(payload);
+        const ordinal = payload.notificationType === 'Message' ? payload.sequenceNumber : payload.version * 2;
+        requests.push({ key: deduplicationKey(payload, store.keyPrefix, stream), owner: 'floor', position: { stream, lane: 'm', ordinal } });
+      }
+      calls.push(store.claim(requests).then(() => store.complete(requests)));
+    }
+    await Promise.all(calls);
+  }
+  const seconds = (performance.now() - startedAt) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const redisMicros = (((await redisCpuSeconds(redis)) - redisCpuBefore) * 1e6) / bodies.length;
+  return { store: 'floor: parse + claim + complete only (no consumer)', deliveries: bodies.length, seconds, handled: 0, duplicates: 0, other: 0, nodeMicros: (cpu.user + cpu.system) / bodies.length, redisMicros };
+}
+
 async function main(): Promise<void> {
   const bodies = arrivals();
   const rows: Row[] = [];
@@ -161,6 +195,7 @@ async function main(): Promise<void> {
     try {
       const prefix = `bench-${Date.now()}`;
       rows.push(await run('RedisDedupStore (redis-server, loopback)', new RedisDedupStore({ redis }, { keyPrefix: prefix }), bodies, redis));
+      rows.push(await floor(new RedisDedupStore({ redis }, { keyPrefix: `${prefix}-floor` }), bodies, redis));
     } finally {
       redis.disconnect();
       await server.stop();
