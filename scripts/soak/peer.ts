@@ -19,8 +19,10 @@ const sockets = new Set<Socket>();
 let proxy: Server | undefined;
 
 function listen(): Promise<void> {
-  const server = createServer((client) => {
-    const upstream = createConnection({ port: innerPort, host: '127.0.0.1' });
+  // Bytes are piped as they come (no parsing); Nagle off on both legs, as the HTTP peers have it,
+  // so a forwarded request or reply is not held back waiting for an ACK.
+  const server = createServer({ noDelay: true }, (client) => {
+    const upstream = createConnection({ port: innerPort, host: '127.0.0.1', noDelay: true });
     sockets.add(client);
     sockets.add(upstream);
     const drop = (): void => {

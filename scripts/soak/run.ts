@@ -22,6 +22,9 @@
  *   --drain S           after the load, how long to wait for the last deliveries [180]
  *   --report FILE       also append the markdown section to FILE
  *   --keep              keep the run directory (logs, raw records) even on success
+ *   --cpu-prof ROLES    profile these Node processes (comma-separated: gateway,load,worker-1,worker-2,
+ *                       peer,consumer) with `node --cpu-prof`; profiles go to <run dir>/prof (kept)
+ *   --pg-stats          load pg_stat_statements and report the statements run during load + drain
  * HERALD_DELIVERY_* variables in the environment are passed to the workers.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -29,6 +32,7 @@ import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, readSyn
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
+import { cpuBetween, CpuMeter, othersBetween, type CpuSnapshot, type Labeler } from './cpu.js';
 import { freePort, startPostgres, startRedisServer } from './services.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -69,7 +73,9 @@ const DRAIN_S = num('drain', 180);
 const CONSUMER_IN_FLIGHT = num('consumer-in-flight', 100);
 const ORDERING = (args.get('ordering') ?? 'on') !== 'off';
 const REPORT = args.get('report');
-const KEEP = args.has('keep');
+const CPU_PROF = new Set((args.get('cpu-prof') ?? '').split(',').filter((role) => role !== '' && role !== 'true'));
+const PG_STATS = args.has('pg-stats');
+const KEEP = args.has('keep') || CPU_PROF.size > 0;
 const PROJECT = 'soak';
 const CLIENT = { id: 'soak-client', secret: 'soak-secret-0123456789' };
 const SAMPLE_MS = 5_000;
@@ -89,7 +95,8 @@ const children = new Set<Child>();
 
 function spawnTs(name: string, script: string, scriptArgs: string[], env: Record<string, string>, options: { ipc?: boolean; stdout?: boolean } = {}): Child {
   const logFd = openSync(join(runDir, `${name}.log`), 'a');
-  const child = spawn(process.execPath, ['--conditions=@herald/source', '--import', 'tsx', script, ...scriptArgs], {
+  const profile = CPU_PROF.has(name) ? ['--cpu-prof', `--cpu-prof-dir=${join(runDir, 'prof', name)}`] : [];
+  const child = spawn(process.execPath, [...profile, '--conditions=@herald/source', '--import', 'tsx', script, ...scriptArgs], {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', METADATA_SERVER_DETECTION: 'none', ...env },
     stdio: ['ignore', options.stdout === true ? 'pipe' : logFd, logFd, ...(options.ipc === true ? (['ipc'] as const) : [])],
@@ -224,6 +231,17 @@ let whereabouts = { pendingInHerald: -1, outboxRows: -1, inQueue: -1, inFlightIn
 let loadStart = 0;
 let loadEnd = 0;
 
+// CPU accounting (cpu.ts): every process of the run, per role, sampled with the RSS and at the
+// load's start and end and when the drain is done.
+const CPU_ROLES = ['gateway', 'load', 'worker-1', 'worker-2', 'peer', 'consumer', 'postgres', 'redis', 'runner'] as const;
+const cpuMeter = new CpuMeter({ selfRole: 'runner' });
+const cpu: { loadStart?: CpuSnapshot; loadEnd?: CpuSnapshot; drained?: CpuSnapshot } = {};
+/** The load process reports its own CPU time over its schedule (it exits before the last sample). */
+let loadCpuMs: number | undefined;
+let pgStatements: { calls: number; rows: number; ms: number; blocks: number; query: string }[] = [];
+let pgIndexes: { index: string; scans: number; tuples: number }[] = [];
+let pgAllCalls = 0;
+
 // Ctrl-C / SIGTERM: stop every child and both services before leaving.
 let interrupted = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
@@ -240,7 +258,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 const started: { pg?: Awaited<ReturnType<typeof startPostgres>>; redis?: Awaited<ReturnType<typeof startRedisServer>> } = {};
-const pg = await startPostgres(runDir);
+const pg = await startPostgres(runDir, { statStatements: PG_STATS });
 started.pg = pg;
 const redis = await startRedisServer(runDir);
 started.redis = redis;
@@ -252,6 +270,35 @@ const proxyPort = await freePort();
 const gatewayPort = await freePort();
 const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
 const roles = new Map<string, Child>();
+/** PostgreSQL backends are told apart by the application_name each process connects with. */
+async function cpuSample(): Promise<CpuSnapshot> {
+  const backends = new Map<number, string>();
+  try {
+    const sql = `SELECT pid, COALESCE(NULLIF(application_name, ''), backend_type) || CASE WHEN query LIKE 'LISTEN %' THEN ' (LISTEN)' ELSE '' END AS label
+      FROM pg_stat_activity`;
+    for (const row of await pgQuery(sql)) {
+      backends.set(Number(row.pid), String(row.label));
+    }
+  } catch {
+    // PostgreSQL restarting: the backends stay unlabelled this time
+  }
+  const roots = new Map<string, number | undefined>();
+  for (const role of CPU_ROLES) roots.set(role, roles.get(role)?.child.pid);
+  roots.set('postgres', pg.pid());
+  roots.set('redis', redis.pid());
+  const labeler: Labeler = (pid) => backends.get(pid);
+  return cpuMeter.sample(roots, new Map([['postgres', labeler]]));
+}
+async function pgQuery(sql: string): Promise<Record<string, unknown>[]> {
+  const { default: pgModule } = await import('pg');
+  const client = new pgModule.Client({ connectionString: pg.url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows as Record<string, unknown>[];
+  } finally {
+    await client.end();
+  }
+}
 
 /** Reports a crash of a role's process (with the end of its log) and starts it again after 1 s. */
 function supervise(role: string, entry: Child, restart: () => Promise<void>): void {
@@ -292,7 +339,7 @@ try {
     const gateway = spawnTs('gateway', 'packages/gateway/src/cli/main.ts', ['serve'], {
       PORT: String(gatewayPort),
       HOST: '127.0.0.1',
-      DATABASE_URL: pg.url,
+      DATABASE_URL: `${pg.url}?application_name=gateway`,
       LOG_LEVEL: 'warn',
       HERALD_PROJECTS: PROJECT,
       HERALD_BOOTSTRAP_CLIENT: `${CLIENT.id}:${CLIENT.secret}`,
@@ -343,7 +390,12 @@ try {
   let workerStarts = 0;
   const startWorker = async (role: string): Promise<void> => {
     const port = await freePort();
-    const worker = spawnTs(role, 'packages/delivery/src/worker/main.ts', [], { ...workerEnv, PORT: String(port), HERALD_DELIVERY_WORKER_ID: `${role}-${++workerStarts}` });
+    const worker = spawnTs(role, 'packages/delivery/src/worker/main.ts', [], {
+      ...workerEnv,
+      DATABASE_URL: `${pg.url}?application_name=${role}`,
+      PORT: String(port),
+      HERALD_DELIVERY_WORKER_ID: `${role}-${++workerStarts}`,
+    });
     roles.set(role, worker);
     supervise(role, worker, () => startWorker(role));
     await waitFor(role, () => httpOk(`http://127.0.0.1:${port}/healthz`), 120_000);
@@ -414,17 +466,22 @@ try {
     try {
       const entry = JSON.parse(line) as { type: string } & Record<string, number>;
       loadSummary = entry;
+      if (entry.type === 'done' && typeof entry.cpuMs === 'number') loadCpuMs = entry.cpuMs;
     } catch {
       // not ours
     }
   });
+  if (PG_STATS) await pgQuery('CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset(); SELECT pg_stat_reset()');
   loadStart = Date.now();
-  const loadDone = load.exited.then((code) => {
+  cpu.loadStart = await cpuSample();
+  const loadDone = load.exited.then(async (code) => {
     loadEnd = Date.now();
+    cpu.loadEnd = await cpuSample();
     if (code !== 0) throw new Error(`load exited with ${code}`);
   });
 
   const sampler = setInterval(() => {
+    void cpuSample();
     const t = Date.now();
     for (const role of ['gateway', 'worker-1', 'worker-2', 'consumer']) {
       const pid = roles.get(role)?.child.pid;
@@ -510,6 +567,28 @@ try {
     ingest();
   }
   const drainedAt = Date.now();
+  cpu.drained = await cpuSample();
+  if (PG_STATS) {
+    pgStatements = (
+      await pgQuery(
+        `SELECT calls::float8 AS calls, rows::float8 AS rows, total_exec_time AS ms, (shared_blks_hit + shared_blks_read)::float8 AS blocks,
+           query, sum(calls) OVER ()::float8 AS all_calls FROM pg_stat_statements
+         WHERE query NOT LIKE '%pg_stat_statements%' ORDER BY total_exec_time DESC LIMIT 30`,
+      ).catch((error: unknown) => {
+        log(`pg_stat_statements: ${String(error)}`);
+        return [];
+      })
+    ).map((row) => {
+      pgAllCalls = Number(row.all_calls);
+      return { calls: Number(row.calls), rows: Number(row.rows), ms: Number(row.ms), blocks: Number(row.blocks), query: String(row.query) };
+    });
+    pgIndexes = (
+      await pgQuery(
+        `SELECT indexrelname AS index, idx_scan::float8 AS scans, idx_tup_read::float8 AS tuples FROM pg_stat_user_indexes
+         WHERE idx_tup_read > 0 ORDER BY idx_tup_read DESC LIMIT 12`,
+      ).catch(() => [])
+    ).map((row) => ({ index: String(row.index), scans: Number(row.scans), tuples: Number(row.tuples) }));
+  }
   await sleep(5_000);
   clearInterval(sampler);
   finishing = true;
@@ -641,6 +720,74 @@ function report(drainedAt: number): string {
     return mine.filter((_, i) => i % step === 0).map((s) => `${Math.round((s.t - loadStart) / 1000)}s:${Math.round(s.rssKb / 1024)}`).join(' ');
   };
 
+  // CPU: per process, over the load and over load + drain (all the work the writes caused).
+  const writes = loadSummary.committed ?? 0;
+  const cpuRows: string[][] = [];
+  let cpuNote = 'n/a (no samples)';
+  if (cpu.loadStart !== undefined && cpu.loadEnd !== undefined && cpu.drained !== undefined) {
+    const during = cpuBetween(cpu.loadStart, cpu.loadEnd);
+    const through = cpuBetween(cpu.loadStart, cpu.drained);
+    if (loadCpuMs !== undefined) {
+      during.set('load', loadCpuMs);
+      through.set('load', loadCpuMs);
+    }
+    const loadS = (cpu.loadEnd.at - cpu.loadStart.at) / 1000;
+    const drainS = (cpu.drained.at - cpu.loadStart.at) / 1000;
+    const perWrite = (ms: number): string => (writes > 0 ? (ms / writes).toFixed(2) : 'n/a');
+    const row = (name: string, a: number, b: number): string[] => [name, (a / 1000).toFixed(1), (a / 1000 / loadS).toFixed(2), perWrite(a), perWrite(b)];
+    let oursDuring = 0;
+    let oursThrough = 0;
+    const ordered = [...CPU_ROLES].sort((x, y) => (through.get(y) ?? 0) - (through.get(x) ?? 0));
+    for (const role of ordered) {
+      const a = during.get(role) ?? 0;
+      const b = through.get(role) ?? 0;
+      oursDuring += a;
+      oursThrough += b;
+      cpuRows.push(row(role, a, b));
+      // PostgreSQL split by the backends' application_name (live processes, up to their last
+      // sample); the rest is what processes used that exited between samples.
+      const parts = [...through.keys()].filter((key) => key.startsWith(`${role}/`));
+      if (parts.length === 0) continue;
+      let partsDuring = 0;
+      let partsThrough = 0;
+      for (const part of parts.sort((x, y) => (through.get(y) ?? 0) - (through.get(x) ?? 0))) {
+        partsDuring += during.get(part) ?? 0;
+        partsThrough += through.get(part) ?? 0;
+        cpuRows.push(row(`&nbsp;&nbsp;↳ ${part.slice(role.length + 1)}`, during.get(part) ?? 0, through.get(part) ?? 0));
+      }
+      cpuRows.push(row('&nbsp;&nbsp;↳ exited between samples (autovacuum workers, closed connections)', Math.max(0, a - partsDuring), Math.max(0, b - partsThrough)));
+    }
+    cpuRows.push(row('**all of the run**', oursDuring, oursThrough).map((cell, i) => (i === 0 ? cell : `**${cell}**`)));
+    const machineDuring = cpu.loadEnd.machineMs - cpu.loadStart.machineMs;
+    const machineThrough = cpu.drained.machineMs - cpu.loadStart.machineMs;
+    const irqDuring = cpu.loadEnd.interruptMs - cpu.loadStart.interruptMs;
+    const irqThrough = cpu.drained.interruptMs - cpu.loadStart.interruptMs;
+    const stealDuring = cpu.loadEnd.stealMs - cpu.loadStart.stealMs;
+    const stealThrough = cpu.drained.stealMs - cpu.loadStart.stealMs;
+    const interruptsDuring = irqDuring + stealDuring;
+    const interruptsThrough = irqThrough + stealThrough;
+    cpuRows.push(row('interrupts (softirq: loopback TCP), not in any process', irqDuring, irqThrough));
+    cpuRows.push(row('steal (the hypervisor ran something else)', stealDuring, stealThrough));
+    cpuRows.push(
+      row('other processes on the machine', Math.max(0, machineDuring - oursDuring - interruptsDuring), Math.max(0, machineThrough - oursThrough - interruptsThrough)),
+    );
+    const others = othersBetween(cpu.loadStart, cpu.drained);
+    if (others.length > 0) {
+      cpuRows.push(['&nbsp;&nbsp;↳ busiest of them (load + drain)', others.map((other) => `${other.comm} ${(other.ms / 1000).toFixed(1)} s`).join(', '), '', '', '']);
+    }
+    cpuNote = `load ${loadS.toFixed(0)} s, load + drain ${drainS.toFixed(0)} s, ${writes} writes; ${cpus().length} cores = ${cpus().length * 1000} CPU ms/s`;
+  }
+  const statementRows = pgStatements.map((statement) => [
+    String(statement.calls),
+    writes > 0 ? (statement.calls / writes).toFixed(2) : 'n/a',
+    String(statement.rows),
+    statement.ms.toFixed(0),
+    (statement.ms / Math.max(1, statement.calls)).toFixed(3),
+    (statement.blocks / Math.max(1, statement.calls)).toFixed(1),
+    `\`${statement.query.replace(/\s+/g, ' ').replaceAll('|', '\\|').replaceAll('`', "'").slice(0, 160)}\``,
+  ]);
+  const totalCalls = pgAllCalls;
+
   const faultText: Record<Scenario, string> = {
     none: 'none',
     'kill-worker': 'kill -9 of worker-1 (restarted 5 s later); its leases expire after the lease time (30 s default)',
@@ -696,6 +843,23 @@ RSS (VmRSS sampled every ${SAMPLE_MS / 1000} s; baseline = median over ${windowM
 
 ${table(['process', 'baseline', 'end', 'max', 'growth'], rssRows)}
 
+CPU (user + system from \`/proc/<pid>/stat\`, each process with its descendants; postgres = the postmaster and its backends, split by application_name; ${cpuNote}):
+
+${table(['process', 'CPU s during load', 'cores during load', 'CPU ms / write (load)', 'CPU ms / write (load + drain)'], cpuRows)}
+${
+  statementRows.length === 0
+    ? ''
+    : `
+<details><summary>pg_stat_statements, load + drain: top ${statementRows.length} by execution time (${totalCalls} calls, ${writes > 0 ? (totalCalls / writes).toFixed(1) : 'n/a'} per write)</summary>
+
+${table(['calls', 'per write', 'rows', 'total ms', 'mean ms', 'buffers / call', 'statement'], statementRows)}
+
+Index entries read (pg_stat_user_indexes, since the load started):
+
+${table(['index', 'scans', 'entries read', 'per scan'], pgIndexes.map((entry) => [entry.index, String(entry.scans), String(entry.tuples), (entry.tuples / Math.max(1, entry.scans)).toFixed(1)]))}
+</details>
+`
+}
 <details><summary>RSS series (s:MB)</summary>
 
 ${['gateway', 'worker-1', 'worker-2', 'consumer'].map((role) => `- ${role}: ${series(role)}`).join('\n')}

@@ -1,4 +1,4 @@
-export type { Database, Queryable, QueryResult, DatabaseDriver } from './database/types.js';
+export type { Database, Queryable, QueryOptions, QueryResult, DatabaseDriver } from './database/types.js';
 export { sqlState, UNIQUE_VIOLATION } from './database/types.js';
 export { openDatabase, parseDatabaseUrl, DEFAULT_DATABASE_URL, type DatabaseLocation } from './database/open.js';
 export { runMigrations, MIGRATIONS } from './migrations/run.js';
@@ -8,11 +8,12 @@ export type {
   Locator,
   ServerFields,
   UpdateResult,
+  UpdateOptions,
   TransactionReader,
   DeleteOptions,
 } from './documents/types.js';
 export { userProvidedIdentifiers } from './documents/identifiers.js';
-export { appendChange, appendMessages } from './outbox/append.js';
+export { appendChange, appendEvents, appendMessages, eventInserts, prepareEvents, type EventParams, type WriteEvents } from './outbox/append.js';
 export { ProjectStore, newProject, type Project } from './projects/project-store.js';
 export * from './query/index.js';
 export * from './expand/index.js';

@@ -49,6 +49,8 @@ export async function claimDue(
      FROM (SELECT id FROM deliveries WHERE due_at <= $3 ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) due
      WHERE d.id = due.id
      RETURNING d.id, d.project_key, d.subscription_id, d.event_id, d.payload, d.committed_at, d.attempts, d.first_failure_at`,
+    // Not prepared: a generic plan for `due_at <= $3` may be a sequential scan and sort of the
+    // whole table, which a backlog (a destination down for hours) would make very expensive.
     [owner, expiresAt, now, limit],
   );
   if (result.rows.length === 0) return undefined;
@@ -76,6 +78,7 @@ export async function releaseLease(db: Queryable, lease: Pick<Lease, 'owner' | '
     `UPDATE deliveries SET due_at = $4, lease_owner = NULL, lease_expires_at = NULL
      WHERE id = ANY($1::bigint[]) AND lease_owner = $2 AND lease_expires_at = $3`,
     [ids, lease.owner, lease.expiresAt, dueAt],
+    { prepare: true },
   );
   return result.rowCount;
 }

@@ -18,7 +18,7 @@ export function recordedError(failure: DeliveryFailure): RecordedError {
 /** Acknowledged by the destination: gone, whoever holds the lease now (it was delivered). */
 export async function deleteDelivered(tx: Queryable, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
-  await tx.query('DELETE FROM deliveries WHERE id = ANY($1::bigint[])', [ids]);
+  await tx.query('DELETE FROM deliveries WHERE id = ANY($1::bigint[])', [ids], { prepare: true });
 }
 
 export interface Retry {

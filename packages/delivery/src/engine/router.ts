@@ -55,26 +55,34 @@ interface LeasedRow {
  * an outbox row disappears only together with its deliveries. Rows are claimed `FOR UPDATE SKIP
  * LOCKED`, so several routers share the outbox without waiting on each other.
  *
- * Two round trips: the projects at the head of the outbox are read first (no lock) so that their
- * subscriptions are in the cache; then the statement claims only rows of those projects and joins
- * them with the subscriptions' routing keys (`routingKeys`, §2.4 semantics). The payload is copied
- * inside the database, so every field the store wrote reaches the sender unchanged.
+ * The statement claims only rows of projects whose subscriptions are in the cache, and joins them
+ * with their routing keys (`routingKeys`, §2.4 semantics). Which projects those are comes from the
+ * previous statement: each one also answers the projects at the head of the outbox (no lock). So
+ * routing is one round trip; a project new at the head costs one more statement, at once. The
+ * payload is copied inside the database, so every field the store wrote reaches the sender unchanged.
  */
 export class Router {
+  /** Projects at the head of the outbox as of the last statement: the next one claims their rows. */
+  private headProjects: readonly string[] = [];
+
   constructor(
     private readonly deps: RouterDeps,
     private readonly options: RouterOptions,
   ) {}
 
   async routeOnce(handOff?: HandOff): Promise<RouteResult> {
+    const projectKeys = this.headProjects;
+    const routed = await this.claimAndRoute(projectKeys, handOff);
+    // Rows of a project we did not claim for are at the head: claim them now rather than next time.
+    if (routed.events === 0 && this.headProjects.some((key) => !projectKeys.includes(key))) {
+      return this.claimAndRoute(this.headProjects, handOff);
+    }
+    return routed;
+  }
+
+  private async claimAndRoute(projectKeys: readonly string[], handOff: HandOff | undefined): Promise<RouteResult> {
     const { db, cache, clock } = this.deps;
     const started = performance.now();
-    const head = await db.query<{ project_key: string }>(
-      'SELECT DISTINCT project_key FROM (SELECT project_key FROM outbox ORDER BY seq LIMIT $1) head',
-      [this.options.batchSize],
-    );
-    if (head.rows.length === 0) return { events: 0, deliveries: 0 };
-    const projectKeys = head.rows.map((row) => row.project_key);
     const routes = [];
     for (const key of projectKeys) routes.push(...(await cache.forProject(key, db)).routes);
 
@@ -82,7 +90,7 @@ export class Router {
     // Unique (project, subscription, event) + DO NOTHING: routing a row twice (impossible under the
     // row lock, but a replayed outbox could) never duplicates a delivery. DISTINCT: a subscription
     // may match one event through several keys.
-    const result = await db.query<{ events: number; deliveries: number; leased: LeasedRow[] | null }>(
+    const result = await db.query<{ events: number; deliveries: number; leased: LeasedRow[] | null; heads: string[] | null }>(
       `WITH claimed AS (
          DELETE FROM outbox WHERE seq IN (
            SELECT seq FROM outbox WHERE project_key = ANY($1::text[]) ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)
@@ -106,7 +114,8 @@ export class Router {
          RETURNING id, project_key, subscription_id, event_id, committed_at, lease_owner,
            CASE WHEN lease_owner IS NOT NULL THEN payload END AS payload)
        SELECT (SELECT count(*) FROM claimed)::int AS events, (SELECT count(*) FROM inserted)::int AS deliveries,
-         (SELECT json_agg(inserted) FROM inserted WHERE lease_owner IS NOT NULL) AS leased`,
+         (SELECT json_agg(inserted) FROM inserted WHERE lease_owner IS NOT NULL) AS leased,
+         ARRAY(SELECT DISTINCT project_key FROM (SELECT project_key FROM outbox ORDER BY seq LIMIT $2) head) AS heads`,
       [
         projectKeys,
         this.options.batchSize,
@@ -116,8 +125,10 @@ export class Router {
         handOff?.expiresAt ?? null,
         handOff?.limit ?? 0,
       ],
+      { prepare: true },
     );
     const row = result.rows[0];
+    this.headProjects = row?.heads ?? [];
     const routed: RouteResult = { events: row?.events ?? 0, deliveries: row?.deliveries ?? 0 };
     if (handOff !== undefined && row?.leased !== null && row?.leased !== undefined && row.leased.length > 0) {
       routed.lease = { owner: handOff.owner, expiresAt: handOff.expiresAt, deliveries: row.leased.map(toLeased) };

@@ -19,6 +19,7 @@ export interface WorkerConfig {
   sendTimeoutMs: number;
   pollIntervalMs: number;
   senderPollIntervalMs: number;
+  routeLingerMs: number;
   listen: boolean;
   subscriptionRefreshMs: number;
   maintenanceIntervalMs: number;
@@ -54,6 +55,11 @@ export const WORKER_VARIABLES: readonly WorkerVariable[] = [
   { name: 'HERALD_DELIVERY_SEND_TIMEOUT_MS', description: 'Bound of one send to a destination.', default: '10000' },
   { name: 'HERALD_DELIVERY_POLL_MS', description: 'Idle poll of the router without LISTEN (the latency floor).', default: '25' },
   { name: 'HERALD_DELIVERY_SENDER_POLL_MS', description: 'Idle poll of the sender (due retries, other workers\' deliveries).', default: '100' },
+  {
+    name: 'HERALD_DELIVERY_ROUTE_LINGER_MS',
+    description: 'Under load, the least time between two routing statements, so that events committed meanwhile are routed and sent as one batch (0: route each as it commits).',
+    default: '25',
+  },
   { name: 'HERALD_DELIVERY_LISTEN', description: '`on`: wake the router by PostgreSQL LISTEN/NOTIFY; `off`: poll only.', default: 'on' },
   { name: 'HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS', description: 'How often subscriptions are re-read.', default: '2000' },
   { name: 'HERALD_DELIVERY_MAINTENANCE_MS', description: 'Elapsed-window sweep and retention cleanup interval.', default: '30000' },
@@ -118,6 +124,7 @@ export function parseWorkerConfig(env: Env): WorkerConfig {
     sendTimeoutMs,
     pollIntervalMs: integer(env, 'HERALD_DELIVERY_POLL_MS', 25, 1, 60_000),
     senderPollIntervalMs: integer(env, 'HERALD_DELIVERY_SENDER_POLL_MS', 100, 1, 60_000),
+    routeLingerMs: integer(env, 'HERALD_DELIVERY_ROUTE_LINGER_MS', 25, 0, 1_000),
     listen: flag(env, 'HERALD_DELIVERY_LISTEN', true, 'on', 'off'),
     subscriptionRefreshMs: integer(env, 'HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS', 2_000, 0, 60_000),
     maintenanceIntervalMs: integer(env, 'HERALD_DELIVERY_MAINTENANCE_MS', 30_000, 100, 3_600_000),

@@ -23,6 +23,8 @@ export async function listenForOutbox(url: string, logger: Logger, reconnectMs =
   const notifyAll = (): void => {
     for (const listener of listeners) listener();
   };
+  /** Whether the consumer wants notifications (`pause`/`resume`); a reconnect listens regardless. */
+  let paused = false;
 
   async function connect(): Promise<void> {
     const next = new pg.Client({ connectionString: url });
@@ -40,6 +42,7 @@ export async function listenForOutbox(url: string, logger: Logger, reconnectMs =
     next.on('end', () => onLost());
     await next.connect();
     await next.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    paused = false;
     if (closed) {
       await next.end();
       return;
@@ -65,6 +68,18 @@ export async function listenForOutbox(url: string, logger: Logger, reconnectMs =
     subscribe(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
+    },
+    async pause() {
+      if (paused || client === undefined) return;
+      paused = true;
+      // A failure here is a lost connection: its handler reconnects (and listens again).
+      await client.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => undefined);
+    },
+    async resume() {
+      if (!paused || client === undefined) return;
+      paused = false;
+      // On failure the reconnect listens again and wakes every listener.
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`).catch(() => undefined);
     },
     async close() {
       closed = true;

@@ -72,6 +72,7 @@ export async function startDeliveryRuntime(config: WorkerConfig, deps: DeliveryR
       sendTimeoutMs: config.sendTimeoutMs,
       pollIntervalMs: config.pollIntervalMs,
       senderPollIntervalMs: config.senderPollIntervalMs,
+      routeLingerMs: config.routeLingerMs,
       subscriptionRefreshMs: config.subscriptionRefreshMs,
       maintenanceIntervalMs: config.maintenanceIntervalMs,
       shutdownGraceMs: config.shutdownGraceMs,

@@ -9,6 +9,14 @@ import { Waker } from './waker.js';
 export interface OutboxSignal {
   /** Calls `listener` on every signal; answers the unsubscribe function. */
   subscribe(listener: () => void): () => void;
+  /**
+   * The router is busy and routes again by itself: signals may stop until `resume` (PostgreSQL:
+   * UNLISTEN, so that a write does not wake the listening backend and this process for nothing).
+   * Resolves when they have stopped; the router does not wait for that.
+   */
+  pause?(): Promise<void>;
+  /** Signals flow again once this resolves: a commit after that point signals. */
+  resume?(): Promise<void>;
 }
 
 export interface DeliveryWorkerDeps extends DeliveryEngineDeps {
@@ -25,6 +33,15 @@ export interface DeliveryWorkerOptions extends DeliveryEngineOptions {
   senderPollIntervalMs?: number;
   /** Idle poll of the router when an outbox signal wakes it (default 1 s; a safety net). */
   signalledPollIntervalMs?: number;
+  /**
+   * Under load, the least time from one routing statement to the next (default 25 ms; 0 = none).
+   * After a batch that was not full the router waits out the rest of it, so that rows committed
+   * meanwhile are routed, leased and sent together: at 1,000 events/s, batches of about ten
+   * instead of two or three (each batch costs a statement, a lease, a destination request and a
+   * delete). An event that arrives when the router is idle is routed at once: only events that
+   * arrive while it is busy wait, at most this long.
+   */
+  routeLingerMs?: number;
   /** Leases being sent at once (default 8): sends wait on the network, not the CPU. */
   maxLeasesInFlight?: number;
   /** Elapsed-window sweep and retention cleanup interval (default 30 s). */
@@ -51,6 +68,7 @@ const DEFAULTS = {
   pollIntervalMs: 25,
   senderPollIntervalMs: 100,
   signalledPollIntervalMs: 1_000,
+  routeLingerMs: 25,
   maxLeasesInFlight: 8,
   maintenanceIntervalMs: 30_000,
   shutdownGraceMs: 5_000,
@@ -70,6 +88,8 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
   const logger: Logger = deps.logger.child({ component: 'delivery-worker', workerId: engine.workerId });
   const clock = deps.clock ?? systemClock;
   const routerWaker = new Waker();
+  /** Cut short only by stop(): outbox signals must not end a linger. */
+  const lingerWaker = new Waker();
   const senderWaker = new Waker();
   const maintenanceWaker = new Waker();
   const shutdown = new AbortController();
@@ -102,8 +122,20 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
     inFlight.add(sending);
   }
 
+  /** Sleeps until `until` (performance.now() time) unless the worker stops first. */
+  const lingerUntil = async (until: number): Promise<void> => {
+    const ms = until - performance.now();
+    if (ms > 0 && running) await lingerWaker.wait(ms);
+  };
+  const routeBatchSize = options.routeBatchSize ?? DEFAULT_ENGINE_OPTIONS.routeBatchSize;
+
+  /** Whether the outbox signal is paused: after two busy rounds in a row, until the router idles. */
+  let signalPaused = false;
+  let busyRounds = 0;
+
   async function routerLoop(): Promise<void> {
     while (running) {
+      const started = performance.now();
       try {
         // With room to send, what is routed is leased to this worker and sent at once: no claim
         // round trip, no wake-up hop (the latency path). Otherwise it waits for any sender.
@@ -116,8 +148,27 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
         const handed = result.lease?.deliveries.length ?? 0;
         if (result.lease !== undefined && running) send(result.lease);
         if (result.deliveries > handed) senderWaker.wake();
-        // More may be waiting (a full batch, or rows committed meanwhile): go again at once.
-        if (result.events > 0) continue;
+        if (result.events > 0 && ++busyRounds >= 2 && !signalPaused && deps.outboxSignal?.pause !== undefined) {
+          // Under sustained load every commit would wake this process (and a PostgreSQL backend)
+          // only to find the router busy: stop the signals until the router idles.
+          signalPaused = true;
+          void deps.outboxSignal.pause();
+        }
+        // A full batch: more is waiting, go again at once. Otherwise rows committed meanwhile are
+        // likely: let them gather for the rest of the linger, then go again.
+        if (result.events >= routeBatchSize) continue;
+        if (result.events > 0) {
+          await lingerUntil(started + settings.routeLingerMs);
+          continue;
+        }
+        busyRounds = 0;
+        if (signalPaused) {
+          // Listen again, then look once more: rows committed before the signal resumed are found
+          // by that look, later ones signal.
+          signalPaused = false;
+          await deps.outboxSignal?.resume?.();
+          continue;
+        }
       } catch (error) {
         failedRoundTrip('routing', error);
         await routerWaker.wait(settings.errorBackoffMs);
@@ -179,6 +230,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
         running = false;
         unsubscribe?.();
         routerWaker.wake();
+        lingerWaker.wake();
         senderWaker.wake();
         maintenanceWaker.wake();
         // In-flight sends may finish within the grace period; then they are aborted and released.

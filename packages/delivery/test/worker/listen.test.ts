@@ -39,4 +39,32 @@ describe('outbox LISTEN/NOTIFY on PostgreSQL', () => {
     await new DocumentStore(database!.db).create({ projectKey: 'listen' }, 'store', {});
     await expect(woken).resolves.toBeUndefined();
   });
+
+  const pauseTitle = canRun
+    ? 'stops waking listeners while paused, and wakes them again after resume'
+    : 'stops waking listeners while paused (SKIPPED: no PostgreSQL — set DATABASE_URL or install initdb/pg_ctl)';
+  it.runIf(canRun)(pauseTitle, async () => {
+    await createProject(database!.db, new ManualClock(), 'paused');
+    const store = new DocumentStore(database!.db);
+    let wakes = 0;
+    const unsubscribe = signal!.subscribe(() => wakes++);
+    try {
+      await signal!.pause!();
+      await store.create({ projectKey: 'paused' }, 'store', {});
+      await signal!.resume!();
+      const woken = new Promise<void>((resolve) => {
+        const stop = signal!.subscribe(() => {
+          stop();
+          resolve();
+        });
+      });
+      await store.create({ projectKey: 'paused' }, 'store', {});
+      await woken;
+      // Notifications arrive in commit order on the one connection: had the first write woken
+      // anyone, that wake would have come before this one.
+      expect(wakes).toBe(1);
+    } finally {
+      unsubscribe();
+    }
+  });
 });

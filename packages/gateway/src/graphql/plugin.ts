@@ -9,7 +9,7 @@ import { GRAPHQL_SCOPES } from './access.js';
 import { createLoaders, type GraphQLContext, type ProjectSettings } from './context.js';
 import { formatError, requestError } from './errors.js';
 import { graphiqlPage } from './graphiql.js';
-import { MAX_QUERY_COST, queryCost } from './query-cost.js';
+import { MAX_DOCUMENT_TOKENS, MAX_QUERY_COST, queryCost } from './query-cost.js';
 import { mercuriusResolvers } from './resolvers/index.js';
 import { typeDefs } from './schema/index.js';
 
@@ -35,13 +35,6 @@ const MAX_QUERY_DEPTH = 12;
  * `[[[[…]]]]` in an argument), which no selection-depth limit sees as it runs after parsing.
  */
 const MAX_DOCUMENT_NESTING = 64;
-
-/**
- * Tokens of one document (graphql-js `maxTokens`): bounds parsing and validation work, e.g. a
- * chain of thousands of fragments (graphql-js's fragment-cycle check recurses once per link) or
- * thousands of aliased root fields (one database query each).
- */
-const MAX_DOCUMENT_TOKENS = 10_000;
 
 /**
  * mercurius takes a `query` that graphql-js cannot parse as a JSON-encoded syntax tree, which it

@@ -9,6 +9,13 @@ import { parse } from 'graphql';
  */
 export const MAX_QUERY_COST = 10_000;
 
+/**
+ * Tokens of one document (graphql-js `maxTokens`): bounds parsing and validation work, e.g. a
+ * chain of thousands of fragments (graphql-js's fragment-cycle check and the cost walk below
+ * recurse once per link) or thousands of aliased root fields (one database query each).
+ */
+export const MAX_DOCUMENT_TOKENS = 10_000;
+
 /* The AST is walked through plain properties (`kind` strings), not graphql-js classes: under vitest
    this module and mercurius may load different copies of graphql-js (see plugin.ts). */
 interface Node {
@@ -57,7 +64,9 @@ function pageLimit(field: SelectionNode, variables: Readonly<Record<string, unkn
 export function queryCost(query: string, operationName: string | undefined, variables: Readonly<Record<string, unknown>> = {}): number | undefined {
   let definitions: readonly DefinitionNode[];
   try {
-    definitions = parse(query, { noLocation: true }).definitions as unknown as readonly DefinitionNode[];
+    // The same token bound as mercurius's parse: without it a chain of 5,000 fragments parses here,
+    // and the walk below recurses once per link until the stack overflows (a 500).
+    definitions = parse(query, { noLocation: true, maxTokens: MAX_DOCUMENT_TOKENS }).definitions as unknown as readonly DefinitionNode[];
   } catch {
     return undefined;
   }

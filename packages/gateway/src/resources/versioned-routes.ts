@@ -77,6 +77,9 @@ export function registerVersionedRoutes<D extends BaseResource>(
         const messages = await applyActions(definition.actions, current, actions, { ctx, reader });
         return { doc: current, messages };
       },
+      // The template's actions only read (`reader.get`): no lock, two round trips; a write
+      // committed meanwhile answers 409 as the lock would have.
+      { optimistic: true },
     );
     await definition.afterUpdate?.(doc, actions, ctx);
     return expand(request, doc);

@@ -3,6 +3,7 @@ import type { Database, Queryable, QueryResult } from './types.js';
 
 function wrap(target: PGlite | Transaction): Queryable {
   return {
+    // `prepare` needs nothing here: PGlite runs in-process, without a protocol round trip to save.
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
       const result = await target.query<Row>(sql, params as unknown[]);
       return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };

@@ -1,10 +1,30 @@
 import type { Pool, PoolClient } from 'pg';
-import type { Database, Queryable, QueryResult } from './types.js';
+import type { Database, Queryable, QueryOptions, QueryResult } from './types.js';
 
-function wrap(target: Pool | PoolClient): Queryable {
+/**
+ * Names of prepared statements, one per distinct text of this process. node-postgres prepares a
+ * named statement on a connection the first time it runs there, and after that sends only Bind
+ * and Execute. Bounded, as a guard: past the bound, texts run unnamed (parsed every time).
+ */
+class StatementNames {
+  private readonly names = new Map<string, string>();
+  constructor(private readonly max = 256) {}
+
+  nameOf(sql: string): string | undefined {
+    const known = this.names.get(sql);
+    if (known !== undefined || this.names.size >= this.max) return known;
+    const name = `herald_${this.names.size + 1}`;
+    this.names.set(sql, name);
+    return name;
+  }
+}
+
+function wrap(target: Pool | PoolClient, statements: StatementNames): Queryable {
   return {
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await target.query(sql, params as unknown[]);
+    async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
+      const name = options?.prepare === true ? statements.nameOf(sql) : undefined;
+      const values = params as unknown[];
+      const result = await (name === undefined ? target.query(sql, values) : target.query({ name, text: sql, values }));
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql: string): Promise<void> {
@@ -27,7 +47,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // would crash the process. The next query gets a fresh connection.
   pool.on('error', () => undefined);
   await pool.query('select 1');
-  const base = wrap(pool);
+  const statements = new StatementNames();
+  const base = wrap(pool, statements);
   return {
     driver: 'postgres',
     query: base.query,
@@ -44,7 +65,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       client.on('error', onError);
       try {
         await client.query('BEGIN');
-        const result = await work(wrap(client));
+        const result = await work(wrap(client, statements));
         await client.query('COMMIT');
         return result;
       } catch (error) {

@@ -10,8 +10,8 @@ import {
   type Clock,
   type MessagePayload,
 } from '@herald/model';
-import { sqlState, UNIQUE_VIOLATION, type Database, type Queryable } from '../database/types.js';
-import { appendChange, appendMessages } from '../outbox/append.js';
+import { sqlState, UNIQUE_VIOLATION, type Database, type Queryable, type QueryOptions } from '../database/types.js';
+import { appendEvents, eventInserts, prepareEvents } from '../outbox/append.js';
 import { compileQuery, parsePaging, TOTAL_CAP } from '../query/index.js';
 import type { PagedQueryResponse, QueryParameters } from '../query/types.js';
 import type {
@@ -19,14 +19,51 @@ import type {
   Locator,
   ServerFields,
   TransactionReader,
+  UpdateOptions,
   UpdateResult,
   WriteContext,
 } from './types.js';
 import { userProvidedIdentifiers } from './identifiers.js';
 
+/** The repository's statements have fixed texts (the column of a locator is one of two). */
+const PREPARED: QueryOptions = { prepare: true };
+
+// Statement texts are built once: the driver finds a prepared statement by its text.
+const EVENT_PARAMS = { projectKey: 1, typeId: 2, now: 3, stored: 4, outbox: 5 } as const;
+
+const CREATE_SQL = `WITH created AS (
+    INSERT INTO resources (project_key, type_id, id, key, version, created_at, last_modified_at, message_seq, doc)
+    VALUES ($1, $2, $6, $7, 1, $3, $3, $8, $9) RETURNING 1),
+  ${eventInserts(EVENT_PARAMS)}
+  SELECT 1`;
+
+const updateSql = (ifUnchanged: boolean): string => `WITH updated AS (
+    UPDATE resources SET key = $7, version = $8, last_modified_at = $3, message_seq = message_seq + $9, doc = $10
+    WHERE project_key = $1 AND type_id = $2 AND id = $6${ifUnchanged ? ' AND version = $11 AND xmin = $12::xid' : ''}
+    RETURNING 1),
+  ${eventInserts(EVENT_PARAMS, 'updated')}
+  SELECT count(*)::int AS written FROM updated`;
+const UPDATE_SQL = updateSql(false);
+const UPDATE_IF_UNCHANGED_SQL = updateSql(true);
+
+/** A statement per locator column (`id` or `key`). */
+const byLocator = (sql: (column: 'id' | 'key') => string): Record<'id' | 'key', string> => ({ id: sql('id'), key: sql('key') });
+const READ_SQL = byLocator((column) => `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND ${column} = $3`);
+const READ_WITH_SEQUENCE_SQL = byLocator(
+  (column) => `SELECT doc, message_seq, xmin::text AS row_version FROM resources WHERE project_key = $1 AND type_id = $2 AND ${column} = $3`,
+);
+const LOCK_SQL = byLocator(
+  (column) => `SELECT doc, message_seq FROM resources WHERE project_key = $1 AND type_id = $2 AND ${column} = $3 FOR UPDATE`,
+);
+
 interface LockedRow<D> {
   doc: D;
   message_seq: number;
+}
+
+interface ReadRow<D> extends LockedRow<D> {
+  /** The transaction that wrote this row version: any later write or re-creation changes it. */
+  row_version: string;
 }
 
 export interface QueryRequest extends QueryParameters {
@@ -36,9 +73,10 @@ export interface QueryRequest extends QueryParameters {
 }
 
 /**
- * The generic versioned document repository. Every write runs in one transaction that also
- * appends the change notification (and the service's messages) to the outbox, so nothing that
- * was accepted can miss its subscribers.
+ * The generic versioned document repository. Every write is atomic with the change notification
+ * (and the service's messages) it appends to the outbox, so nothing that was accepted can miss its
+ * subscribers: one statement that writes the document and its events (create, optimistic update),
+ * or one transaction (locked update, delete).
  */
 export class DocumentStore {
   constructor(
@@ -62,24 +100,22 @@ export class DocumentStore {
       lastModifiedAt: now,
       ...(ctx.initiator === undefined ? {} : { createdBy: ctx.initiator, lastModifiedBy: ctx.initiator }),
     } as unknown as D;
+    const produced = messages?.(doc) ?? [];
+    const events = prepareEvents(ctx, typeId, doc, 0, produced, {
+      notificationType: 'ResourceCreated',
+      projectKey: ctx.projectKey,
+      resource: { typeId, id: doc.id },
+      ...userProvidedIdentifiers(doc),
+      version: 1,
+      modifiedAt: now,
+    }, now);
     try {
-      await this.db.transaction(async (tx) => {
-        const produced = messages?.(doc) ?? [];
-        await tx.query(
-          `INSERT INTO resources (project_key, type_id, id, key, version, created_at, last_modified_at, message_seq, doc)
-           VALUES ($1, $2, $3, $4, 1, $5, $5, $6, $7)`,
-          [ctx.projectKey, typeId, doc.id, doc.key ?? null, now, produced.length, doc],
-        );
-        await appendMessages(tx, ctx, typeId, doc, 0, produced, now);
-        await appendChange(tx, ctx.projectKey, typeId, {
-          notificationType: 'ResourceCreated',
-          projectKey: ctx.projectKey,
-          resource: { typeId, id: doc.id },
-          ...userProvidedIdentifiers(doc),
-          version: 1,
-          modifiedAt: now,
-        });
-      });
+      // One statement (atomic on its own, one round trip): the document, its messages, its outbox rows.
+      await this.db.query(
+        CREATE_SQL,
+        [ctx.projectKey, typeId, now, events.storedJson, events.outboxJson, doc.id, doc.key ?? null, produced.length, doc],
+        PREPARED,
+      );
     } catch (error) {
       throw this.mapUniqueViolation(error, doc);
     }
@@ -96,13 +132,17 @@ export class DocumentStore {
     const result = await this.db.query<{ doc: D }>(
       'SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND id = ANY($3::text[])',
       [projectKey, typeId, [...new Set(ids)]],
+      PREPARED,
     );
     return new Map(result.rows.map((row) => [row.doc.id, row.doc]));
   }
 
   /**
-   * Applies `apply` to the current document under a row lock. The version increases only when
-   * the document changed (or messages were produced); a version mismatch is a 409.
+   * Applies `apply` to the current document; the version increases only when the document changed
+   * (or messages were produced); a version mismatch is a 409. By default under a row lock, in a
+   * transaction that `apply` may join (`reader.tx`). With `optimistic`, `apply` runs on the current
+   * document read without a lock, and the write is conditioned on that version still being current:
+   * a write committed in between answers 409 as the lock would have (two round trips instead of four).
    */
   async update<D extends BaseResource>(
     ctx: WriteContext,
@@ -110,7 +150,9 @@ export class DocumentStore {
     locator: Locator,
     expectedVersion: number,
     apply: (current: D, reader: TransactionReader) => Promise<UpdateResult<D>> | UpdateResult<D>,
+    options: UpdateOptions = {},
   ): Promise<D> {
+    if (options.optimistic === true) return this.updateOptimistically(ctx, typeId, locator, expectedVersion, apply, true);
     let attempted: D | undefined;
     try {
       return await this.db.transaction(async (tx) => {
@@ -119,41 +161,100 @@ export class DocumentStore {
         const current = locked.doc;
         if (current.version !== expectedVersion) throw concurrentModification(current.version, expectedVersion);
         const result = await apply(structuredClone(current), transactionReader(tx, ctx.projectKey));
-        const produced = result.messages ?? [];
-        if (produced.length === 0 && isDeepStrictEqual(stripServerFields(result.doc), stripServerFields(current))) {
-          return current;
-        }
-        const now = this.clock.now().toISOString();
-        const next = {
-          ...result.doc,
-          id: current.id,
-          version: current.version + 1,
-          createdAt: current.createdAt,
-          lastModifiedAt: now,
-          ...(current.createdBy === undefined ? {} : { createdBy: current.createdBy }),
-          ...(ctx.initiator === undefined ? {} : { lastModifiedBy: ctx.initiator }),
-        } as D;
+        const next = this.nextVersion(ctx, current, result);
+        if (next === undefined) return current;
         attempted = next;
-        await tx.query(
-          `UPDATE resources SET key = $4, version = $5, last_modified_at = $6, message_seq = message_seq + $7, doc = $8
-           WHERE project_key = $1 AND type_id = $2 AND id = $3`,
-          [ctx.projectKey, typeId, current.id, next.key ?? null, next.version, now, produced.length, next],
-        );
-        await appendMessages(tx, ctx, typeId, next, locked.message_seq, produced, now);
-        await appendChange(tx, ctx.projectKey, typeId, {
-          notificationType: 'ResourceUpdated',
-          projectKey: ctx.projectKey,
-          resource: { typeId, id: current.id },
-          ...userProvidedIdentifiers(next),
-          version: next.version,
-          oldVersion: current.version,
-          modifiedAt: now,
-        });
+        await this.writeUpdate(tx, ctx, typeId, current, locked.message_seq, next, result.messages ?? [], undefined);
         return next;
       });
     } catch (error) {
       throw this.mapUniqueViolation(error, attempted);
     }
+  }
+
+  private async updateOptimistically<D extends BaseResource>(
+    ctx: WriteContext,
+    typeId: string,
+    locator: Locator,
+    expectedVersion: number,
+    apply: (current: D, reader: TransactionReader) => Promise<UpdateResult<D>> | UpdateResult<D>,
+    mayRetry: boolean,
+  ): Promise<D> {
+    const read = await readOneWithSequence<D>(this.db, ctx.projectKey, typeId, locator);
+    if (read === undefined) throw notFound(typeId, locator);
+    const current = read.doc;
+    if (current.version !== expectedVersion) throw concurrentModification(current.version, expectedVersion);
+    const result = await apply(structuredClone(current), readerOutsideTransaction(this.db, ctx.projectKey));
+    const next = this.nextVersion(ctx, current, result);
+    if (next === undefined) return current;
+    let written: boolean;
+    try {
+      written = await this.writeUpdate(this.db, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version);
+    } catch (error) {
+      throw this.mapUniqueViolation(error, next);
+    }
+    if (written) return next;
+    // Another write committed after our read: what the row lock would have answered after waiting.
+    const now = await readOne<D>(this.db, ctx.projectKey, typeId, { id: current.id });
+    if (now === undefined) throw notFound(typeId, locator);
+    // Deleted and created again with this id meanwhile, at the expected version: as if this request
+    // came after that, once more from the start.
+    if (now.version === expectedVersion && mayRetry) return this.updateOptimistically(ctx, typeId, locator, expectedVersion, apply, false);
+    throw concurrentModification(now.version, expectedVersion);
+  }
+
+  /** The next version of `current` after `apply`, or undefined when nothing changed (no write). */
+  private nextVersion<D extends BaseResource>(ctx: WriteContext, current: D, result: UpdateResult<D>): D | undefined {
+    const produced = result.messages ?? [];
+    if (produced.length === 0 && isDeepStrictEqual(stripServerFields(result.doc), stripServerFields(current))) return undefined;
+    const now = this.clock.now().toISOString();
+    return {
+      ...result.doc,
+      id: current.id,
+      version: current.version + 1,
+      createdAt: current.createdAt,
+      lastModifiedAt: now,
+      ...(current.createdBy === undefined ? {} : { createdBy: current.createdBy }),
+      ...(ctx.initiator === undefined ? {} : { lastModifiedBy: ctx.initiator }),
+    } as D;
+  }
+
+  /**
+   * The document's new version, its messages and its change notification in one statement. With
+   * `rowVersion`, only if the row is still the one that was read (its `xmin`: no write since, and not
+   * a resource re-created with the same id): answers whether it was written.
+   */
+  private async writeUpdate<D extends BaseResource>(
+    target: Queryable,
+    ctx: WriteContext,
+    typeId: string,
+    current: D,
+    lastSequence: number,
+    next: D,
+    produced: readonly MessagePayload[],
+    rowVersion: string | undefined,
+  ): Promise<boolean> {
+    const now = next.lastModifiedAt;
+    const events = prepareEvents(ctx, typeId, next, lastSequence, produced, {
+      notificationType: 'ResourceUpdated',
+      projectKey: ctx.projectKey,
+      resource: { typeId, id: current.id },
+      ...userProvidedIdentifiers(next),
+      version: next.version,
+      oldVersion: current.version,
+      modifiedAt: now,
+    }, now);
+    const params: unknown[] = [
+      ctx.projectKey, typeId, now, events.storedJson, events.outboxJson,
+      current.id, next.key ?? null, next.version, produced.length, next,
+    ];
+    if (rowVersion !== undefined) params.push(current.version, rowVersion);
+    const result = await target.query<{ written: number }>(
+      rowVersion === undefined ? UPDATE_SQL : UPDATE_IF_UNCHANGED_SQL,
+      params,
+      PREPARED,
+    );
+    return (result.rows[0]?.written ?? 0) > 0;
   }
 
   /** Deletes with the expected version; returns the deleted document. */
@@ -170,11 +271,6 @@ export class DocumentStore {
       const current = locked.doc;
       if (current.version !== expectedVersion) throw concurrentModification(current.version, expectedVersion);
       const now = this.clock.now().toISOString();
-      await tx.query('DELETE FROM resources WHERE project_key = $1 AND type_id = $2 AND id = $3', [
-        ctx.projectKey,
-        typeId,
-        current.id,
-      ]);
       if (options.dataErasure === true) {
         // §4.4.9: data erasure removes personal data, including what the Messages API keeps.
         await tx.query('DELETE FROM messages WHERE project_key = $1 AND resource_type_id = $2 AND resource_id = $3', [
@@ -185,7 +281,6 @@ export class DocumentStore {
       }
       const produced = options.messages?.(current) ?? [];
       const erase = options.dataErasure === true ? { ...ctx, storeMessages: false } : ctx;
-      await appendMessages(tx, erase, typeId, current, locked.message_seq, produced, now);
       const change: ChangeDeliveryPayload = {
         notificationType: 'ResourceDeleted',
         projectKey: ctx.projectKey,
@@ -195,7 +290,12 @@ export class DocumentStore {
         modifiedAt: now,
         ...(options.dataErasure === true ? { dataErasure: true } : {}),
       };
-      await appendChange(tx, ctx.projectKey, typeId, change);
+      await tx.query('DELETE FROM resources WHERE project_key = $1 AND type_id = $2 AND id = $3', [
+        ctx.projectKey,
+        typeId,
+        current.id,
+      ]);
+      await appendEvents(tx, erase, typeId, current, locked.message_seq, produced, change, now);
       return current;
     });
   }
@@ -263,17 +363,29 @@ function locatorCondition(locator: Locator): { column: 'id' | 'key'; value: stri
 async function readOne<D>(db: Queryable, projectKey: string, typeId: string, locator: Locator): Promise<D | undefined> {
   const { column, value } = locatorCondition(locator);
   const result = await db.query<{ doc: D }>(
-    `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND ${column} = $3`,
+    READ_SQL[column],
     [projectKey, typeId, value],
+    PREPARED,
   );
   return result.rows[0]?.doc;
+}
+
+async function readOneWithSequence<D>(db: Queryable, projectKey: string, typeId: string, locator: Locator): Promise<ReadRow<D> | undefined> {
+  const { column, value } = locatorCondition(locator);
+  const result = await db.query<ReadRow<D>>(
+    READ_WITH_SEQUENCE_SQL[column],
+    [projectKey, typeId, value],
+    PREPARED,
+  );
+  return result.rows[0];
 }
 
 async function lockOne<D>(tx: Queryable, projectKey: string, typeId: string, locator: Locator): Promise<LockedRow<D> | undefined> {
   const { column, value } = locatorCondition(locator);
   const result = await tx.query<LockedRow<D>>(
-    `SELECT doc, message_seq FROM resources WHERE project_key = $1 AND type_id = $2 AND ${column} = $3 FOR UPDATE`,
+    LOCK_SQL[column],
     [projectKey, typeId, value],
+    PREPARED,
   );
   return result.rows[0];
 }
@@ -282,6 +394,16 @@ function transactionReader(tx: Queryable, projectKey: string): TransactionReader
   return {
     tx,
     get: <T extends BaseResource>(typeId: string, locator: Locator) => readOne<T>(tx, projectKey, typeId, locator),
+  };
+}
+
+/** For optimistic updates: reads as in a transaction (each sees the latest commit), but no writes. */
+function readerOutsideTransaction(db: Queryable, projectKey: string): TransactionReader {
+  return {
+    get: <T extends BaseResource>(typeId: string, locator: Locator) => readOne<T>(db, projectKey, typeId, locator),
+    get tx(): Queryable {
+      throw new Error('An optimistic update has no transaction to write in; update without { optimistic: true }');
+    },
   };
 }
 

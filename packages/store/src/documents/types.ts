@@ -31,6 +31,15 @@ export interface TransactionReader {
   readonly tx: Queryable;
 }
 
+export interface UpdateOptions {
+  /**
+   * Run `apply` without a transaction and row lock, and write only if the document is still the
+   * version `apply` saw (else 409, as under the lock). For updates whose `apply` only reads
+   * (`reader.get`); `reader.tx` throws. Half the round trips of the locked update.
+   */
+  optimistic?: boolean;
+}
+
 export interface DeleteOptions<D extends BaseResource> {
   dataErasure?: boolean;
   messages?: (doc: D) => MessagePayload[];

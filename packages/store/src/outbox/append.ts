@@ -4,32 +4,28 @@ import type { Queryable } from '../database/types.js';
 import { userProvidedIdentifiers } from '../documents/identifiers.js';
 import type { WriteContext } from '../documents/types.js';
 
-/** Appends a change notification to the outbox (inside the caller's transaction). */
-export async function appendChange(
-  tx: Queryable,
-  projectKey: string,
-  typeId: string,
-  payload: ChangeDeliveryPayload,
-): Promise<void> {
-  await tx.query(
-    `INSERT INTO outbox (project_key, event_id, kind, resource_type_id, payload) VALUES ($1, $2, 'change', $3, $4)`,
-    [projectKey, randomUUID(), typeId, payload],
-  );
+/**
+ * What one write appends: its messages (numbered after the resource's last sequence number,
+ * consecutive per resource, §6.2) and its change notification, ready to be bound as two JSON
+ * parameters of `eventInserts`, so that a write costs one statement however many events it has.
+ */
+export interface WriteEvents {
+  messages: Message[];
+  /** Rows for the Messages API (`[]` when the project does not keep messages), as JSON. */
+  storedJson: string;
+  /** Outbox rows, messages first then the change, as JSON. */
+  outboxJson: string;
 }
 
-/**
- * Numbers the messages after `lastSequence` (consecutive per resource, §6.2), keeps them for the
- * Messages API when enabled, and appends each to the outbox.
- */
-export async function appendMessages(
-  tx: Queryable,
+export function prepareEvents(
   ctx: WriteContext,
   typeId: string,
   doc: BaseResource,
   lastSequence: number,
   payloads: readonly MessagePayload[],
+  change: ChangeDeliveryPayload | undefined,
   now: string,
-): Promise<Message[]> {
+): WriteEvents {
   const messages: Message[] = payloads.map((payload, index) => ({
     id: randomUUID(),
     version: 1,
@@ -42,20 +38,107 @@ export async function appendMessages(
     ...(ctx.initiator === undefined ? {} : { createdBy: ctx.initiator, lastModifiedBy: ctx.initiator }),
     ...payload,
   }));
-  for (const message of messages) {
-    if (ctx.storeMessages !== false) {
-      await tx.query(
-        `INSERT INTO messages (project_key, id, resource_type_id, resource_id, sequence_number, type, created_at, last_modified_at, doc)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8)`,
-        [ctx.projectKey, message.id, typeId, doc.id, message.sequenceNumber, message.type, now, message],
-      );
-    }
+  const stored =
+    ctx.storeMessages === false
+      ? []
+      : messages.map((message) => ({
+          id: message.id,
+          resource_id: doc.id,
+          sequence_number: message.sequenceNumber,
+          type: message.type,
+          doc: message,
+        }));
+  const outbox: { event_id: string; kind: 'message' | 'change'; message_type: string | null; payload: unknown }[] = messages.map((message) => {
     const delivery: MessageDeliveryPayload = { notificationType: 'Message', projectKey: ctx.projectKey, ...message };
-    await tx.query(
-      `INSERT INTO outbox (project_key, event_id, kind, resource_type_id, message_type, payload)
-       VALUES ($1, $2, 'message', $3, $4, $5)`,
-      [ctx.projectKey, message.id, typeId, message.type, delivery],
-    );
-  }
-  return messages;
+    return { event_id: message.id, kind: 'message', message_type: message.type, payload: delivery };
+  });
+  if (change !== undefined) outbox.push({ event_id: randomUUID(), kind: 'change', message_type: null, payload: change });
+  return { messages, storedJson: JSON.stringify(stored), outboxJson: JSON.stringify(outbox) };
+}
+
+/** Parameter positions `eventInserts` reads. */
+export interface EventParams {
+  projectKey: number;
+  typeId: number;
+  /** The write's time (ISO string): `created_at` of the stored messages. */
+  now: number;
+  stored: number;
+  outbox: number;
+}
+
+/**
+ * Two data-modifying CTEs (`stored_messages`, `queued`) that insert a write's prepared events: put
+ * them after the CTE that writes the resource, in one statement, which makes the resource write,
+ * its messages and its outbox rows one atomic unit and one round trip. With `guard`, the events
+ * are inserted only if that CTE returned a row (a conditional update that matched).
+ *
+ * Outbox rows are inserted in their array order (`seq` follows it): messages in sequence order,
+ * then the change notification, as separate statements did before.
+ */
+export function eventInserts(params: EventParams, guard?: string): string {
+  const when = guard === undefined ? '' : ` AND EXISTS (SELECT 1 FROM ${guard})`;
+  return `stored_messages AS (
+    INSERT INTO messages (project_key, id, resource_type_id, resource_id, sequence_number, type, created_at, last_modified_at, doc)
+    SELECT $${params.projectKey}, e.value->>'id', $${params.typeId}, e.value->>'resource_id', (e.value->>'sequence_number')::integer,
+      e.value->>'type', $${params.now}::timestamptz, $${params.now}::timestamptz, e.value->'doc'
+    FROM jsonb_array_elements($${params.stored}::jsonb) AS e
+    WHERE true${when}),
+  queued AS (
+    INSERT INTO outbox (project_key, event_id, kind, resource_type_id, message_type, payload)
+    SELECT $${params.projectKey}, e.value->>'event_id', e.value->>'kind', $${params.typeId}, e.value->>'message_type', e.value->'payload'
+    FROM jsonb_array_elements($${params.outbox}::jsonb) WITH ORDINALITY AS e(value, n)
+    WHERE true${when}
+    ORDER BY e.n)`;
+}
+
+const APPEND_SQL = `WITH ${eventInserts({ projectKey: 1, typeId: 2, now: 3, stored: 4, outbox: 5 })} SELECT 1`;
+
+/**
+ * Appends messages and/or a change notification on their own (inside the caller's transaction),
+ * in one statement. Document writes use `eventInserts` inside their own statement instead.
+ */
+export async function appendEvents(
+  tx: Queryable,
+  ctx: WriteContext,
+  typeId: string,
+  doc: BaseResource,
+  lastSequence: number,
+  payloads: readonly MessagePayload[],
+  change: ChangeDeliveryPayload | undefined,
+  now: string,
+): Promise<Message[]> {
+  const events = prepareEvents(ctx, typeId, doc, lastSequence, payloads, change, now);
+  await tx.query(APPEND_SQL, [
+    ctx.projectKey,
+    typeId,
+    now,
+    events.storedJson,
+    events.outboxJson,
+  ], { prepare: true });
+  return events.messages;
+}
+
+/** Appends a change notification to the outbox (inside the caller's transaction). */
+export async function appendChange(tx: Queryable, projectKey: string, typeId: string, payload: ChangeDeliveryPayload): Promise<void> {
+  await tx.query(
+    `INSERT INTO outbox (project_key, event_id, kind, resource_type_id, payload) VALUES ($1, $2, 'change', $3, $4)`,
+    [projectKey, randomUUID(), typeId, payload],
+  );
+}
+
+/**
+ * Numbers the messages after `lastSequence` (consecutive per resource, §6.2), keeps them for the
+ * Messages API when enabled, and appends each to the outbox, in one statement.
+ */
+export async function appendMessages(
+  tx: Queryable,
+  ctx: WriteContext,
+  typeId: string,
+  doc: BaseResource,
+  lastSequence: number,
+  payloads: readonly MessagePayload[],
+  now: string,
+): Promise<Message[]> {
+  if (payloads.length === 0) return [];
+  return appendEvents(tx, ctx, typeId, doc, lastSequence, payloads, undefined, now);
 }

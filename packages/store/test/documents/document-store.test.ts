@@ -192,6 +192,132 @@ describe.each(testDatabaseUrls())('DocumentStore on %s', (serverUrl) => {
     );
   });
 
+  describe('optimistic updates (no lock while apply runs; the write is conditioned on the row read)', () => {
+    const optimistic = { optimistic: true };
+
+    it('writes like the locked update: one version, consecutive messages, the same outbox rows', async () => {
+      const created = await store.create<Thing>(ctx, 'thing', { key: 'o', name: 'a', tags: [] }, () => [{ type: 'ThingCreated' }]);
+      clock.advance(1000);
+      const updated = await store.update<Thing>(
+        ctx,
+        'thing',
+        { key: 'o' },
+        1,
+        (doc) => ({ doc: { ...doc, name: 'b' }, messages: [{ type: 'A' }, { type: 'B' }] }),
+        optimistic,
+      );
+      expect(updated).toMatchObject({ version: 2, name: 'b', lastModifiedAt: '2026-01-01T00:00:01.000Z', createdAt: created.createdAt });
+      expect(await store.get(ctx.projectKey, 'thing', { id: created.id })).toEqual(updated);
+      const rows = await outbox();
+      expect(rows.map((row) => [row.kind, row.message_type])).toEqual([
+        ['message', 'ThingCreated'],
+        ['change', null],
+        ['message', 'A'],
+        ['message', 'B'],
+        ['change', null],
+      ]);
+      expect(rows.slice(2, 4).map((row) => row.payload.sequenceNumber)).toEqual([2, 3]);
+      expect(rows[4]?.payload).toMatchObject({ notificationType: 'ResourceUpdated', version: 2, oldVersion: 1 });
+      const same = await store.update<Thing>(ctx, 'thing', { id: created.id }, 2, (doc) => ({ doc }), optimistic);
+      expect(same.version).toBe(2);
+      expect((await outbox()).length).toBe(5);
+    });
+
+    it('answers 409 with currentVersion and writes nothing when another write commits while apply runs', async () => {
+      const created = await store.create<Thing>(ctx, 'thing', { name: 'a', tags: [] });
+      const error = await expectApiError(
+        store.update<Thing>(
+          ctx,
+          'thing',
+          { id: created.id },
+          1,
+          async (doc) => {
+            // A concurrent writer commits after our read and before our write.
+            await store.update<Thing>(ctx, 'thing', { id: created.id }, 1, (other) => ({ doc: { ...other, name: 'theirs' } }));
+            return { doc: { ...doc, name: 'ours' }, messages: [{ type: 'Ours' }] };
+          },
+          optimistic,
+        ),
+        409,
+        'ConcurrentModification',
+      );
+      expect(error.errors[0]?.currentVersion).toBe(2);
+      expect(await store.get<Thing>(ctx.projectKey, 'thing', { id: created.id })).toMatchObject({ version: 2, name: 'theirs' });
+      expect((await outbox()).some((row) => row.message_type === 'Ours')).toBe(false);
+      expect((await db.query('SELECT 1 FROM messages')).rowCount).toBe(0);
+    });
+
+    it('applies to the resource re-created with the same id while apply ran, not to the one it read', async () => {
+      await store.create<Thing>(ctx, 'thing', { id: 'fixed-id', name: 'a', tags: ['old'] });
+      clock.advance(1000);
+      let calls = 0;
+      const updated = await store.update<Thing>(
+        ctx,
+        'thing',
+        { id: 'fixed-id' },
+        1,
+        async (doc) => {
+          if (calls++ === 0) {
+            await store.delete(ctx, 'thing', { id: 'fixed-id' }, 1);
+            await store.create<Thing>(ctx, 'thing', { id: 'fixed-id', name: 'new', tags: ['new'] });
+          }
+          return { doc: { ...doc, name: 'ours' } };
+        },
+        optimistic,
+      );
+      expect(calls).toBe(2);
+      expect(updated).toMatchObject({ version: 2, name: 'ours', tags: ['new'], createdAt: '2026-01-01T00:00:01.000Z' });
+      expect(await store.get<Thing>(ctx.projectKey, 'thing', { id: 'fixed-id' })).toEqual(updated);
+    });
+
+    it('answers 404 when the resource is deleted while apply runs, and 409 for a stale version', async () => {
+      const created = await store.create<Thing>(ctx, 'thing', { name: 'a', tags: [] });
+      await expectApiError(
+        store.update<Thing>(ctx, 'thing', { id: created.id }, 7, (doc) => ({ doc }), optimistic),
+        409,
+        'ConcurrentModification',
+      );
+      await expectApiError(
+        store.update<Thing>(
+          ctx,
+          'thing',
+          { id: created.id },
+          1,
+          async (doc) => {
+            await store.delete(ctx, 'thing', { id: created.id }, 1);
+            return { doc: { ...doc, name: 'ours' } };
+          },
+          optimistic,
+        ),
+        404,
+        'ResourceNotFound',
+      );
+    });
+
+    it('reads through reader.get, has no transaction to write in, and maps key collisions', async () => {
+      const other = await store.create<Thing>(ctx, 'thing', { key: 'taken', name: 'x', tags: [] });
+      const created = await store.create<Thing>(ctx, 'thing', { key: 'mine', name: 'a', tags: [] });
+      const updated = await store.update<Thing>(
+        ctx,
+        'thing',
+        { id: created.id },
+        1,
+        async (doc, reader) => {
+          const seen = await reader.get<Thing>('thing', { id: other.id });
+          expect(() => reader.tx).toThrow(/optimistic/);
+          return { doc: { ...doc, name: seen?.name ?? '?' } };
+        },
+        optimistic,
+      );
+      expect(updated.name).toBe('x');
+      await expectApiError(
+        store.update<Thing>(ctx, 'thing', { id: created.id }, 2, (doc) => ({ doc: { ...doc, key: 'taken' } }), optimistic),
+        400,
+        'DuplicateField',
+      );
+    });
+  });
+
   it('queries one project and type with paging and total', async () => {
     for (let i = 0; i < 5; i++) await store.create<Thing>(ctx, 'thing', { key: `k${i}`, name: `n${i}`, tags: [] });
     await store.create<Thing>({ projectKey: 'p2' }, 'thing', { key: 'foreign', name: 'x', tags: [] });

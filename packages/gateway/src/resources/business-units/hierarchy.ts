@@ -52,7 +52,7 @@ export function setAncestry(unit: BusinessUnit, ancestry: Ancestry): void {
 export function storeInTransaction(tx: Queryable, driver: Database['driver'], clock: Clock): DocumentStore {
   const joined: Database = {
     driver,
-    query: (sql, params) => tx.query(sql, params),
+    query: (sql, params, options) => tx.query(sql, params, options),
     exec: (sql) => tx.exec(sql),
     transaction: (work) => work(tx),
     close: async () => {},
