@@ -61,7 +61,7 @@ export const WORKER_VARIABLES: readonly WorkerVariable[] = [
     default: '25',
   },
   { name: 'HERALD_DELIVERY_LISTEN', description: '`on`: wake the router by PostgreSQL LISTEN/NOTIFY; `off`: poll only.', default: 'on' },
-  { name: 'HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS', description: 'How often subscriptions are re-read.', default: '2000' },
+  { name: 'HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS', description: 'How often subscriptions are re-read: a subscription created, changed or deleted in another process applies to events committed after at most this long (§8 allows up to a minute); in the process that made the change, at once.', default: '2000' },
   { name: 'HERALD_DELIVERY_MAINTENANCE_MS', description: 'Elapsed-window sweep and retention cleanup interval.', default: '30000' },
   { name: 'HERALD_DELIVERY_SHUTDOWN_GRACE_MS', description: 'Time in-flight sends get on SIGTERM before release.', default: '5000' },
   { name: 'HERALD_SECRET_KEY', description: 'Opens destination secrets sealed at rest.' },
