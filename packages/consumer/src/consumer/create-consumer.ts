@@ -179,6 +179,10 @@ class HeraldConsumer implements Consumer {
     return this.sequencer?.bufferedCount ?? 0;
   }
 
+  noteBacklog(): void {
+    this.sequencer?.noteBacklog();
+  }
+
   process(raw: RawDelivery, settlement?: Settlement): Promise<ProcessOutcome> {
     const parsed = parseDelivery(raw);
     // One delivery without a settlement (the common case): no async frame, no items array.

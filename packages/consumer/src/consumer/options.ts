@@ -36,6 +36,7 @@ export function resolveOrdering(ordering: OrderingOptions, failOpen: boolean): S
   if (unknownStart !== 'wait' && unknownStart !== 'immediate') throw new RangeError(`ordering.unknownStart must be 'wait' or 'immediate'`);
   return {
     maxWaitMs,
+    maxBacklogWaitMs: nonNegativeInteger('ordering.maxBacklogWaitMs', ordering.maxBacklogWaitMs ?? 600_000),
     maxBufferedPerResource: positiveInteger('ordering.maxBufferedPerResource', ordering.maxBufferedPerResource ?? 1_000),
     maxBuffered: positiveInteger('ordering.maxBuffered', ordering.maxBuffered ?? 100_000),
     unknownStart,

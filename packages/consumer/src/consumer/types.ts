@@ -42,8 +42,19 @@ export type ParseErrorDecision = 'dead-letter' | 'drop' | 'retry';
 export type ParseErrorPolicy = (error: ParseError, raw: RawDelivery) => ParseErrorDecision | Promise<ParseErrorDecision>;
 
 export interface OrderingOptions {
-  /** How long an early delivery waits for its predecessor before the lane moves past the gap. Default 10 s. */
+  /**
+   * How long an early delivery waits for its predecessor before the lane moves past the gap.
+   * Default 10 s. While a source reports a backlog (`noteBacklog`: the SqsPoller does when a
+   * receive comes back full), the wait does not count: the predecessor is most likely still in
+   * the queue behind what is being received.
+   */
   readonly maxWaitMs?: number;
+  /**
+   * The longest an early delivery waits while the source keeps reporting a backlog, on top of
+   * `maxWaitMs` (a predecessor that never comes must not block its resource for as long as the
+   * queue stays busy). Default 10 min.
+   */
+  readonly maxBacklogWaitMs?: number;
   /** Waiting deliveries per resource; beyond, new early arrivals are deferred (nack). Default 1,000. */
   readonly maxBufferedPerResource?: number;
   /** Waiting deliveries in total; beyond, new early arrivals are deferred (nack). Default 100,000. */
@@ -144,6 +155,11 @@ export interface Consumer {
   process(raw: RawDelivery, settlement?: Settlement): Promise<ProcessOutcome>;
   /** Deliveries currently waiting in the reorder buffer. */
   readonly bufferedCount: number;
+  /**
+   * Tells the consumer that its source has more waiting right now (a receive came back full):
+   * waits for predecessors do not count meanwhile (see `ordering.maxWaitMs`). Sources call it.
+   */
+  noteBacklog(): void;
   /** Stops accepting (new inputs are deferred), defers waiting ones, waits for running handlers. */
   close(): Promise<void>;
 }

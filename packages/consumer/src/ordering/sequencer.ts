@@ -51,6 +51,8 @@ export interface SequencerDeps {
 
 export interface SequencerOptions {
   readonly maxWaitMs: number;
+  /** How much longer than `maxWaitMs` a wait may be stretched by a source's backlog. */
+  readonly maxBacklogWaitMs: number;
   readonly maxBufferedPerResource: number;
   readonly maxBuffered: number;
   readonly unknownStart: 'wait' | 'immediate';
@@ -126,6 +128,8 @@ export class Sequencer {
   private readonly idle = new Map<string, IdlePositions>();
   private totalBuffered = 0;
   private closed = false;
+  /** When a source last reported more waiting in its queue. */
+  private backlogSeenAt = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly deps: SequencerDeps,
@@ -152,6 +156,21 @@ export class Sequencer {
     }
     this.place(lane, item);
     this.afterChange(lane);
+  }
+
+  /** A source has more waiting: waits do not count until it stops saying so (bounded, see options). */
+  noteBacklog(): void {
+    this.backlogSeenAt = this.deps.clock.now();
+  }
+
+  /**
+   * When the wait of a lane whose oldest delivery was buffered at `oldestAt` runs out: `maxWaitMs`
+   * after the latest of that, the last failure of the resource, and the last backlog report (but a
+   * backlog stretches it by `maxBacklogWaitMs` at most).
+   */
+  private deadlineOf(lane: ResourceLane, oldestAt: number): number {
+    const backlogUntil = Math.min(this.backlogSeenAt, oldestAt + this.options.maxBacklogWaitMs);
+    return Math.max(oldestAt, lane.waitFrom, backlogUntil) + this.options.maxWaitMs;
   }
 
   /** A released item is done; moves the position and releases what may follow. */
@@ -331,7 +350,7 @@ export class Sequencer {
     for (const laneId of LANES) {
       const oldestAt = this.oldestBufferedAt(lane, laneId);
       if (oldestAt === undefined) continue;
-      const deadline = Math.max(oldestAt, lane.waitFrom) + this.options.maxWaitMs;
+      const deadline = this.deadlineOf(lane, oldestAt);
       if (deadline <= now && (result === undefined || deadline < result.deadline)) result = { laneId, deadline, oldestAt };
     }
     return result;
@@ -388,7 +407,7 @@ export class Sequencer {
       if (lane.running === undefined) {
         for (const laneId of LANES) {
           const oldestAt = this.oldestBufferedAt(lane, laneId);
-          if (oldestAt !== undefined) dueAt = Math.min(dueAt, Math.max(oldestAt, lane.waitFrom) + this.options.maxWaitMs);
+          if (oldestAt !== undefined) dueAt = Math.min(dueAt, this.deadlineOf(lane, oldestAt));
         }
       }
       dueAt = Math.min(dueAt, lane.refreshedAt + this.options.positionRefreshMs);

@@ -115,13 +115,13 @@ export class SqsPoller {
     while (!signal.aborted) {
       await this.slots.whenFree(signal);
       if (signal.aborted) break;
-      const free = this.slots.free;
+      const requested = Math.min(this.batchSize, this.slots.free);
       let messages: Message[];
       try {
         const response = await this.client.send(
           new ReceiveMessageCommand({
             QueueUrl: this.queueUrl,
-            MaxNumberOfMessages: Math.min(this.batchSize, free),
+            MaxNumberOfMessages: requested,
             WaitTimeSeconds: this.waitTimeSeconds,
             VisibilityTimeout: this.visibilityTimeoutSeconds,
             MessageSystemAttributeNames: ['SentTimestamp', 'ApproximateReceiveCount'],
@@ -130,6 +130,9 @@ export class SqsPoller {
         );
         messages = response.Messages ?? [];
         backoffMs = this.backoffInitialMs;
+        // A full batch: more is waiting behind it, where the predecessors of buffered deliveries
+        // most likely are (after an outage the backlog arrives in no particular order).
+        if (messages.length === requested) this.consumer.noteBacklog();
       } catch (error) {
         if (signal.aborted) break;
         const jittered = backoffMs * (0.8 + Math.random() * 0.4);

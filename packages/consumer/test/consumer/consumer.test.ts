@@ -133,6 +133,38 @@ describe('ordering per resource', () => {
     expect(await metricValue(registry, 'herald_consumer_stale_total')).toBe(1);
   });
 
+  it('does not count the wait while the source reports a backlog, for at most maxBacklogWaitMs more', async () => {
+    const { consumer, clock, order } = setup({ ordering: { maxWaitMs: MAX_WAIT_MS, maxBacklogWaitMs: 3 * MAX_WAIT_MS } });
+    await consumer.process(sqs(messagePayload(1)));
+    const third = consumer.process(sqs(messagePayload(3)));
+    await until(() => consumer.bufferedCount === 1, 'm3 waits');
+    // The source keeps receiving full batches: m2 is most likely in the queue behind them.
+    for (let second = 0; second < 2 * MAX_WAIT_MS; second += 1_000) {
+      clock.advance(1_000);
+      consumer.noteBacklog();
+    }
+    await until(() => consumer.bufferedCount === 1, 'm3 still waits');
+    // The backlog is gone: the wait counts from its last report.
+    clock.advance(MAX_WAIT_MS - 1);
+    await until(() => consumer.bufferedCount === 1, 'm3 waits maxWaitMs after the backlog');
+    const second = consumer.process(sqs(messagePayload(2)));
+    expect((await second).action).toBe('ack');
+    expect((await third).action).toBe('ack');
+    expect(order()).toEqual(['m1', 'm2', 'm3']);
+
+    // A backlog that never ends stretches a wait by maxBacklogWaitMs at most.
+    const fifth = consumer.process(sqs(messagePayload(5)));
+    await until(() => consumer.bufferedCount === 1, 'm5 waits');
+    for (let waited = 0; waited < 4 * MAX_WAIT_MS - 1_000; waited += 1_000) {
+      clock.advance(1_000);
+      consumer.noteBacklog();
+    }
+    await until(() => consumer.bufferedCount === 1, 'm5 waits up to maxBacklogWaitMs + maxWaitMs');
+    clock.advance(1_000);
+    expect((await fifth).action).toBe('ack');
+    expect(order()).toEqual(['m1', 'm2', 'm3', 'm5']);
+  });
+
   it('waits for the start of an unknown resource, then releases the lowest with an unknown-start notice', async () => {
     const { consumer, clock, seen, order } = setup();
     const fifth = consumer.process(sqs(messagePayload(5)));
