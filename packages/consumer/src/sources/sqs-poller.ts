@@ -26,10 +26,18 @@ export interface SqsPollerOptions {
   readonly backoff?: { readonly initialMs?: number; readonly maxMs?: number };
 }
 
+/** The longest a waiting message is kept invisible at a time (longer only if the configured timeout is). */
+const LONGEST_EXTENSION_SECONDS = 300;
+
 /** SQS caps ChangeMessageVisibility at 12 hours. */
 const MAX_VISIBILITY_SECONDS = 43_200;
 
 type SqsSdk = typeof import('@aws-sdk/client-sqs');
+
+interface VisibilityChange {
+  readonly message: Message;
+  readonly seconds: number;
+}
 
 function clampInteger(name: string, value: number, min: number, max: number): number {
   if (!Number.isInteger(value) || value < min || value > max) throw new RangeError(`${name} must be an integer in [${min}, ${max}] (got ${value})`);
@@ -56,6 +64,12 @@ export class SqsPoller {
   /** SQS writes (deletes, visibility changes) not answered yet: `stop()` waits for them. */
   private readonly pendingCalls = new Set<Promise<unknown>>();
   private readonly deletes: MicroBatcher<Message, void>;
+  /**
+   * Visibility changes (extensions of buffered and running messages, retry delays), ten per call:
+   * after an outage tens of thousands of messages may wait in the reorder buffer, each extended
+   * every half visibility timeout.
+   */
+  private readonly visibilityChanges: MicroBatcher<VisibilityChange, void>;
   private sdk: SqsSdk | undefined;
   private loop: Promise<void> | undefined;
   private stopping: AbortController | undefined;
@@ -77,6 +91,7 @@ export class SqsPoller {
     this.backoffMaxMs = options.backoff?.maxMs ?? 30_000;
     // DeleteMessageBatch takes up to 10 entries.
     this.deletes = new MicroBatcher((messages) => this.deleteBatch(messages), 10);
+    this.visibilityChanges = new MicroBatcher((changes) => this.changeVisibilityBatch(changes), 10);
   }
 
   get inFlight(): number {
@@ -184,20 +199,29 @@ export class SqsPoller {
     }
   }
 
-  /** Re-applies the visibility timeout every half of it until cancelled. */
+  /**
+   * Keeps a message invisible until cancelled: after half the visibility timeout it is extended by
+   * the timeout, and each later extension doubles (up to `LONGEST_EXTENSION_SECONDS`), re-applied at
+   * half of it. A handler that is merely slow costs one call; a message that waits long in the
+   * reorder buffer (after an outage, tens of thousands do) costs few, at the price of reappearing
+   * later should this process die.
+   */
   private keepInvisible(message: Message): TimerHandle {
     let timer: TimerHandle | undefined;
     let cancelled = false;
-    const periodMs = (this.visibilityTimeoutSeconds * 1000) / 2;
-    const arm = (): void => {
+    let seconds = this.visibilityTimeoutSeconds;
+    const arm = (afterMs: number): void => {
       timer = this.clock.setTimeout(() => {
         if (cancelled) return;
-        void this.changeVisibility(message, this.visibilityTimeoutSeconds).finally(() => {
-          if (!cancelled) arm();
+        const extension = seconds;
+        void this.changeVisibility(message, extension).finally(() => {
+          if (cancelled) return;
+          seconds = Math.max(this.visibilityTimeoutSeconds, Math.min(LONGEST_EXTENSION_SECONDS, extension * 2));
+          arm((extension * 1000) / 2);
         });
-      }, periodMs);
+      }, afterMs);
     };
-    arm();
+    arm((this.visibilityTimeoutSeconds * 1000) / 2);
     return {
       cancel: () => {
         cancelled = true;
@@ -206,20 +230,28 @@ export class SqsPoller {
     };
   }
 
-  private async changeVisibility(message: Message, seconds: number): Promise<void> {
-    if (!this.sdk || message.ReceiptHandle === undefined) return;
+  private changeVisibility(message: Message, seconds: number): Promise<void> {
+    if (!this.sdk || message.ReceiptHandle === undefined) return Promise.resolve();
+    return this.call(this.visibilityChanges.submit({ message, seconds: Math.max(0, Math.min(MAX_VISIBILITY_SECONDS, seconds)) }));
+  }
+
+  private async changeVisibilityBatch(changes: readonly VisibilityChange[]): Promise<void[]> {
+    if (!this.sdk) return [];
     try {
-      await this.call(this.client.send(
-        new this.sdk.ChangeMessageVisibilityCommand({
+      const response = await this.client.send(
+        new this.sdk.ChangeMessageVisibilityBatchCommand({
           QueueUrl: this.queueUrl,
-          ReceiptHandle: message.ReceiptHandle,
-          VisibilityTimeout: Math.max(0, Math.min(MAX_VISIBILITY_SECONDS, seconds)),
+          Entries: changes.map((change, index) => ({ Id: String(index), ReceiptHandle: change.message.ReceiptHandle, VisibilityTimeout: change.seconds })),
         }),
-      ));
+      );
+      for (const failure of response.Failed ?? []) {
+        // The message reappears at its current deadline instead; nothing is lost.
+        this.logger.warn({ failure }, 'SQS ChangeMessageVisibility failed for a message');
+      }
     } catch (error) {
-      // The message reappears at its current deadline instead; nothing is lost.
-      this.logger.warn({ err: error, messageId: message.MessageId }, 'SQS ChangeMessageVisibility failed');
+      this.logger.warn({ err: error }, 'SQS ChangeMessageVisibilityBatch failed; the messages reappear at their current deadline');
     }
+    return [];
   }
 
   private async deleteBatch(messages: readonly Message[]): Promise<void[]> {
