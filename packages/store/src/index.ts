@@ -13,7 +13,7 @@ export type {
   DeleteOptions,
 } from './documents/types.js';
 export { userProvidedIdentifiers } from './documents/identifiers.js';
-export { appendChange, appendEvents, appendMessages, eventInserts, prepareEvents, type EventParams, type WriteEvents } from './outbox/append.js';
+export { appendEvents, eventInserts, prepareEvents, type EventParams, type WriteEvents } from './outbox/append.js';
 export { ProjectStore, newProject, type Project } from './projects/project-store.js';
 export * from './query/index.js';
 export * from './expand/index.js';

@@ -22,15 +22,29 @@ export function defaultWorkerId(): string {
   return `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
 }
 
-interface LeasedRow {
-  id: number;
+/** A deliveries row as a lease query returns it; fresh from the router it has no attempts yet. */
+export interface LeasedRow {
+  id: number | string;
   project_key: string;
   subscription_id: string;
   event_id: string;
   payload: DeliveryPayload;
   committed_at: Date | string;
-  attempts: number;
-  first_failure_at: Date | string | null;
+  attempts?: number;
+  first_failure_at?: Date | string | null;
+}
+
+export function toLeasedDelivery(row: LeasedRow): LeasedDelivery {
+  return {
+    id: Number(row.id),
+    projectKey: row.project_key,
+    subscriptionId: row.subscription_id,
+    eventId: row.event_id,
+    payload: row.payload,
+    committedAt: new Date(row.committed_at),
+    attempts: row.attempts ?? 0,
+    firstFailureAt: row.first_failure_at === null || row.first_failure_at === undefined ? undefined : new Date(row.first_failure_at),
+  };
 }
 
 /**
@@ -55,18 +69,7 @@ export async function claimDue(
   );
   if (result.rows.length === 0) return undefined;
   const deliveries = result.rows
-    .map(
-      (row): LeasedDelivery => ({
-        id: Number(row.id),
-        projectKey: row.project_key,
-        subscriptionId: row.subscription_id,
-        eventId: row.event_id,
-        payload: row.payload,
-        committedAt: new Date(row.committed_at),
-        attempts: row.attempts,
-        firstFailureAt: row.first_failure_at === null ? undefined : new Date(row.first_failure_at),
-      }),
-    )
+    .map(toLeasedDelivery)
     .sort((a, b) => a.id - b.id);
   return { owner, expiresAt, deliveries };
 }

@@ -1,10 +1,9 @@
-import type { Clock, DeliveryPayload } from '@herald/model';
+import type { Clock } from '@herald/model';
 import type { Database } from '@herald/store';
 import type { Logger } from 'pino';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
-import type { Lease } from './leases.js';
+import { toLeasedDelivery, type Lease, type LeasedRow } from './leases.js';
 import type { SubscriptionCache } from './subscription-cache.js';
-import type { LeasedDelivery } from './types.js';
 
 export interface RouterOptions {
   /** Outbox rows claimed per statement. */
@@ -38,15 +37,6 @@ export interface RouteResult {
   deliveries: number;
   /** With a hand-off: the created deliveries, leased to the caller. */
   lease?: Lease;
-}
-
-interface LeasedRow {
-  id: number | string;
-  project_key: string;
-  subscription_id: string;
-  event_id: string;
-  payload: DeliveryPayload;
-  committed_at: string;
 }
 
 /**
@@ -131,7 +121,7 @@ export class Router {
     this.headProjects = row?.heads ?? [];
     const routed: RouteResult = { events: row?.events ?? 0, deliveries: row?.deliveries ?? 0 };
     if (handOff !== undefined && row?.leased !== null && row?.leased !== undefined && row.leased.length > 0) {
-      routed.lease = { owner: handOff.owner, expiresAt: handOff.expiresAt, deliveries: row.leased.map(toLeased) };
+      routed.lease = { owner: handOff.owner, expiresAt: handOff.expiresAt, deliveries: row.leased.map(toLeasedDelivery) };
     }
     if (routed.events > 0) {
       this.deps.metrics?.routed(routed.events, routed.deliveries);
@@ -142,17 +132,4 @@ export class Router {
     }
     return routed;
   }
-}
-
-function toLeased(row: LeasedRow): LeasedDelivery {
-  return {
-    id: Number(row.id),
-    projectKey: row.project_key,
-    subscriptionId: row.subscription_id,
-    eventId: row.event_id,
-    payload: row.payload,
-    committedAt: new Date(row.committed_at),
-    attempts: 0,
-    firstFailureAt: undefined,
-  };
 }

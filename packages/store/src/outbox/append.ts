@@ -117,28 +117,3 @@ export async function appendEvents(
   ], { prepare: true });
   return events.messages;
 }
-
-/** Appends a change notification to the outbox (inside the caller's transaction). */
-export async function appendChange(tx: Queryable, projectKey: string, typeId: string, payload: ChangeDeliveryPayload): Promise<void> {
-  await tx.query(
-    `INSERT INTO outbox (project_key, event_id, kind, resource_type_id, payload) VALUES ($1, $2, 'change', $3, $4)`,
-    [projectKey, randomUUID(), typeId, payload],
-  );
-}
-
-/**
- * Numbers the messages after `lastSequence` (consecutive per resource, §6.2), keeps them for the
- * Messages API when enabled, and appends each to the outbox, in one statement.
- */
-export async function appendMessages(
-  tx: Queryable,
-  ctx: WriteContext,
-  typeId: string,
-  doc: BaseResource,
-  lastSequence: number,
-  payloads: readonly MessagePayload[],
-  now: string,
-): Promise<Message[]> {
-  if (payloads.length === 0) return [];
-  return appendEvents(tx, ctx, typeId, doc, lastSequence, payloads, undefined, now);
-}
