@@ -2,7 +2,10 @@ import type { Message, PubSub, Subscription } from '@google-cloud/pubsub';
 import { systemClock, type Clock } from '../clock.js';
 import type { Consumer, Settlement } from '../consumer/types.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { HandlingSlots } from './handling-slots.js';
 import { holdBeforeRetry } from './hold.js';
+
+const DEFAULT_MAX_MESSAGES = 1_000;
 
 export interface PubSubSourceOptions {
   readonly subscriptionName: string;
@@ -33,7 +36,8 @@ export class PubSubSource {
   private readonly clock: Clock;
   private readonly logger: Logger;
   private readonly options: PubSubSourceOptions;
-  private readonly inFlightWork = new Set<Promise<void>>();
+  /** Received messages not settled yet (the SDK's flow control bounds them; no gate here). */
+  private readonly slots: HandlingSlots;
   private readonly stopping = new AbortController();
   private subscription: Subscription | undefined;
   private readonly onMessage = (message: Message): void => {
@@ -41,9 +45,7 @@ export class PubSubSource {
       message.nack();
       return;
     }
-    const work = this.handle(message);
-    this.inFlightWork.add(work);
-    void work.finally(() => this.inFlightWork.delete(work));
+    this.slots.track(this.handle(message));
   };
   private readonly onError = (error: Error): void => {
     this.logger.warn({ err: error }, 'Pub/Sub subscription error');
@@ -58,10 +60,11 @@ export class PubSubSource {
     this.clock = deps.clock ?? systemClock;
     this.logger = deps.logger ?? silentLogger;
     this.options = options;
+    this.slots = new HandlingSlots(this.consumer, this.clock, options.flowControl?.maxMessages ?? DEFAULT_MAX_MESSAGES);
   }
 
   get inFlight(): number {
-    return this.inFlightWork.size;
+    return this.slots.inFlight;
   }
 
   /** Opens the subscription's stream (the SDK module is loaded here, lazily). */
@@ -70,7 +73,7 @@ export class PubSubSource {
     const { Duration } = await import('@google-cloud/pubsub');
     const subscription = this.pubsub.subscription(this.options.subscriptionName, {
       flowControl: {
-        maxMessages: this.options.flowControl?.maxMessages ?? 1_000,
+        maxMessages: this.slots.limit,
         maxBytes: this.options.flowControl?.maxBytes ?? 100 * 1024 * 1024,
         allowExcessMessages: false,
       },
@@ -87,7 +90,7 @@ export class PubSubSource {
     const subscription = this.subscription;
     if (!subscription) return;
     subscription.removeListener('message', this.onMessage);
-    await Promise.all([...this.inFlightWork]);
+    await this.slots.settled();
     await subscription.close();
     subscription.removeListener('error', this.onError);
     this.subscription = undefined;
