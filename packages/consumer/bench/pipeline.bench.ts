@@ -215,20 +215,22 @@ async function main(): Promise<void> {
     }
     return;
   }
+  // BENCH_ROWS=memory,redis,floor,semi-space picks rows (e.g. to profile one); all by default.
+  const wanted = new Set((process.env.BENCH_ROWS ?? 'memory,redis,floor,semi-space').split(','));
   const rows: Row[] = [];
-  if (!process.env.BENCH_ONLY_REDIS) rows.push(await run('MemoryDedupStore', new MemoryDedupStore(), bodies));
+  if (wanted.has('memory')) rows.push(await run('MemoryDedupStore', new MemoryDedupStore(), bodies));
 
   const external = process.env.REDIS_URL;
   if (!external && !redisAvailable()) {
     console.warn('no REDIS_URL and no redis-server on PATH: Redis row skipped');
-  } else {
+  } else if (['redis', 'floor', 'semi-space'].some((row) => wanted.has(row))) {
     const server = external ? { url: external, stop: async () => undefined } : await startRedis();
     const redis = new Redis(server.url);
     try {
       const prefix = `bench-${Date.now()}`;
-      rows.push(await run('RedisDedupStore (redis-server, loopback)', new RedisDedupStore({ redis }, { keyPrefix: prefix }), bodies, redis));
-      rows.push(await floor(new RedisDedupStore({ redis }, { keyPrefix: `${prefix}-floor` }), bodies, redis));
-      const tuned = redisRowWithLargerYoungGeneration(server.url);
+      if (wanted.has('redis')) rows.push(await run('RedisDedupStore (redis-server, loopback)', new RedisDedupStore({ redis }, { keyPrefix: prefix }), bodies, redis));
+      if (wanted.has('floor')) rows.push(await floor(new RedisDedupStore({ redis }, { keyPrefix: `${prefix}-floor` }), bodies, redis));
+      const tuned = wanted.has('semi-space') ? redisRowWithLargerYoungGeneration(server.url) : undefined;
       if (tuned) rows.push(tuned);
     } finally {
       redis.disconnect();

@@ -98,8 +98,12 @@ export class RedisDedupStore implements DedupStore {
   readonly keyPrefix: string;
   readonly leaseMs: number;
   private readonly retentionMs: number;
-  /** Physical TTL of a processing key: its lease is judged by the stored expiry, this only cleans up. */
-  private readonly leaseKeyTtlMs: number;
+  /**
+   * Physical TTL of a delivery key, set at the claim and kept when it is marked processed: the
+   * retention plus a lease, so the mark outlives the retention even after a long (renewed) handler.
+   * Leases and retention are judged by the expiries stored in the values; the TTL only cleans up.
+   */
+  private readonly keyTtlMs: number;
   private readonly maxKeysPerCall: number;
   private readonly redis: Redis | Cluster;
   private readonly clock: Clock;
@@ -111,7 +115,7 @@ export class RedisDedupStore implements DedupStore {
     this.keyPrefix = resolved.keyPrefix;
     this.leaseMs = resolved.leaseMs;
     this.retentionMs = resolved.processedRetentionMs;
-    this.leaseKeyTtlMs = resolved.leaseMs + KEY_TTL_GRACE_MS;
+    this.keyTtlMs = resolved.processedRetentionMs + resolved.leaseMs + KEY_TTL_GRACE_MS;
     this.maxKeysPerCall = options.maxKeysPerCall ?? 500;
   }
 
@@ -132,7 +136,7 @@ export class RedisDedupStore implements DedupStore {
         keysAndArgs[argsAt] = String(now);
         keysAndArgs[argsAt + 1] = owner;
         keysAndArgs[argsAt + 2] = String(now + this.leaseMs);
-        keysAndArgs[argsAt + 3] = String(this.leaseKeyTtlMs);
+        keysAndArgs[argsAt + 3] = String(this.keyTtlMs);
         for (let position = 0; position < chunk.length; position++) {
           const item = requests[chunk[position] as number] as ClaimRequest;
           keysAndArgs[2 * position] = item.key;
@@ -159,7 +163,7 @@ export class RedisDedupStore implements DedupStore {
       for (const chunk of chunks(group, this.maxKeysPerCall)) {
         const keys = chunk.map(({ item }) => item.key);
         calls.push(
-          this.run(RENEW, keys.length, [...keys, owner, String(now + this.leaseMs), String(this.leaseKeyTtlMs)]).then((reply) => {
+          this.run(RENEW, keys.length, [...keys, owner, String(now + this.leaseMs), String(this.keyTtlMs)]).then((reply) => {
             const replies = reply as number[];
             chunk.forEach(({ index }, position) => {
               results[index] = replies[position] === 1;
@@ -190,8 +194,8 @@ export class RedisDedupStore implements DedupStore {
       const argsAt = chunk.length * 2;
       // Positions live as long as processed keys; their TTL is re-armed when less than 6/7 of it is left.
       keysAndArgs[argsAt] = String(retainedUntil);
-      keysAndArgs[argsAt + 1] = String(this.retentionMs + KEY_TTL_GRACE_MS);
-      keysAndArgs[argsAt + 2] = String(Math.floor((this.retentionMs * 6) / 7));
+      keysAndArgs[argsAt + 1] = String(this.keyTtlMs);
+      keysAndArgs[argsAt + 2] = String(Math.floor((this.keyTtlMs * 6) / 7));
       for (let position = 0; position < chunk.length; position++) {
         const item = chunk[position] as CompleteRequest;
         keysAndArgs[2 * position] = item.key;

@@ -4,7 +4,8 @@
  *   `p|{leaseExpiresAtMs}|{owner}`  processing, owned by `owner` until the expiry
  *   `d|{retainedUntilMs}`           processed
  * Both expiries are compared with the `now` the caller passes (the consumer's injected clock), not
- * Redis' own TTL: a key's PX is only garbage collection, set a little past its logical expiry.
+ * Redis' own TTL: a key's PX is only garbage collection. It is set once, at the claim, to the
+ * retention plus the lease (and re-armed by renewals), so marking processed does not touch it.
  * Positions are hashes `{prefix}:{stream}:pos` with fields `m` (messages) and `c` (changes).
  */
 
@@ -18,39 +19,50 @@
  * KEYS: pairs (delivery key, position key). ARGV: now, owner, leaseExpiresAt, keyTtlMs, then one
  * position argument per pair. Replies one integer per pair (cheaper to send and parse than strings):
  *   0 claimed, -1 processed, n > 0 busy for n ms, -2 - p stale behind stored position p.
+ * The common case, a new delivery, is one write: `SET NX GET` claims and reads in one call. A
+ * stream's position is read once per batch (several deliveries of a resource often travel together).
  */
 export const CLAIM_SCRIPT = `
 local now = tonumber(ARGV[1])
 local lease = 'p|' .. ARGV[3] .. '|' .. ARGV[2]
+local keyTtl = ARGV[4]
+local storedAt = {}
 local results = {}
 for i = 1, #KEYS / 2 do
   local key = KEYS[2 * i - 1]
   local position = ARGV[4 + i]
-  local lane = string.sub(position, 1, 1)
-  local current = redis.call('GET', key)
-  local result
-  if current and string.sub(current, 1, 2) == 'd|' and tonumber(string.sub(current, 3)) <= now then
-    current = false
+  local behind = false
+  if string.byte(position, 1) ~= 45 then
+    local lane = string.sub(position, 1, 1)
+    local slot = KEYS[2 * i] .. lane
+    local stored = storedAt[slot]
+    if stored == nil then
+      stored = tonumber(redis.call('HGET', KEYS[2 * i], lane)) or false
+      storedAt[slot] = stored
+    end
+    if stored and tonumber(string.sub(position, 2)) <= stored then behind = stored end
   end
-  if current and string.sub(current, 1, 2) == 'd|' then
-    result = -1
+  local current
+  if behind then
+    current = redis.call('GET', key)
   else
-    local stored = false
-    if lane ~= '-' then stored = redis.call('HGET', KEYS[2 * i], lane) end
-    if stored and tonumber(string.sub(position, 2)) <= tonumber(stored) then
-      result = -2 - tonumber(stored)
+    current = redis.call('SET', key, lease, 'NX', 'GET', 'PX', keyTtl)
+  end
+  local result = 0
+  if current and string.byte(current, 1) == 100 and tonumber(string.sub(current, 3)) > now then
+    result = -1
+  elseif behind then
+    result = -2 - behind
+  elseif current then
+    local left = 0
+    if string.byte(current, 1) == 112 then
+      local separator = string.find(current, '|', 3, true)
+      left = tonumber(string.sub(current, 3, separator - 1)) - now
+    end
+    if left > 0 then
+      result = left
     else
-      local left = 0
-      if current then
-        local separator = string.find(current, '|', 3, true)
-        left = tonumber(string.sub(current, 3, separator - 1)) - now
-      end
-      if left > 0 then
-        result = left
-      else
-        redis.call('SET', key, lease, 'PX', ARGV[4])
-        result = 0
-      end
+      redis.call('SET', key, lease, 'PX', keyTtl)
     end
   end
   results[i] = result
@@ -58,7 +70,10 @@ end
 return results
 `;
 
-/** KEYS: delivery keys. ARGV: owner, leaseExpiresAt, keyTtlMs. Returns 1 per key still owned (and renewed), else 0. */
+/**
+ * KEYS: delivery keys. ARGV: owner, leaseExpiresAt, keyTtlMs. Returns 1 per key still owned (and
+ * renewed, its TTL re-armed so the processed mark outlives the retention), else 0.
+ */
 export const RENEW_SCRIPT = `
 local lease = 'p|' .. ARGV[2] .. '|' .. ARGV[1]
 local results = {}
@@ -95,26 +110,53 @@ return released
 
 /**
  * KEYS: pairs (delivery key, position key). ARGV: retainedUntil, keyTtlMs, refreshBelowMs, then one
- * position argument per pair. Marks processed whoever holds the lease (the work is done) and raises the
- * position, never lowers it. A position's TTL is re-armed only once it fell below `refreshBelowMs`
- * (PEXPIRE on every completion was a third of the script's cost).
+ * position argument per pair. Marks processed whoever holds the lease (the work is done) and raises
+ * positions, never lowers them. The claim already gave the key its full TTL, so the mark keeps it
+ * (`XX KEEPTTL`, a third cheaper than re-arming); a key that is gone (completed without a claim,
+ * fail-open) gets one here. Positions are written once per stream and lane per batch, and a
+ * position's TTL is re-armed only once it fell below `refreshBelowMs`.
  */
 export const COMPLETE_SCRIPT = `
 local processed = 'd|' .. ARGV[1]
+local keyTtl = ARGV[2]
 local refreshBelow = tonumber(ARGV[3])
+local highest = {}
+local highestText = {}
+local keyOf = {}
+local laneOf = {}
 for i = 1, #KEYS / 2 do
-  redis.call('SET', KEYS[2 * i - 1], processed, 'PX', ARGV[2])
+  local key = KEYS[2 * i - 1]
+  if not redis.call('SET', key, processed, 'XX', 'KEEPTTL') then
+    redis.call('SET', key, processed, 'PX', keyTtl)
+  end
   local position = ARGV[3 + i]
-  local lane = string.sub(position, 1, 1)
-  if lane ~= '-' then
-    local positionKey = KEYS[2 * i]
-    local ordinal = string.sub(position, 2)
-    local stored = redis.call('HGET', positionKey, lane)
-    if (not stored) or tonumber(ordinal) > tonumber(stored) then
-      redis.call('HSET', positionKey, lane, ordinal)
+  if string.byte(position, 1) ~= 45 then
+    local lane = string.sub(position, 1, 1)
+    local slot = KEYS[2 * i] .. lane
+    local text = string.sub(position, 2)
+    local ordinal = tonumber(text)
+    local current = highest[slot]
+    if current == nil then
+      keyOf[slot] = KEYS[2 * i]
+      laneOf[slot] = lane
     end
+    if current == nil or ordinal > current then
+      highest[slot] = ordinal
+      highestText[slot] = text
+    end
+  end
+end
+local armed = {}
+for slot, ordinal in pairs(highest) do
+  local positionKey = keyOf[slot]
+  local stored = redis.call('HGET', positionKey, laneOf[slot])
+  if (not stored) or ordinal > tonumber(stored) then
+    redis.call('HSET', positionKey, laneOf[slot], highestText[slot])
+  end
+  if not armed[positionKey] then
+    armed[positionKey] = true
     if (not stored) or redis.call('PTTL', positionKey) < refreshBelow then
-      redis.call('PEXPIRE', positionKey, ARGV[2])
+      redis.call('PEXPIRE', positionKey, keyTtl)
     end
   end
 end

@@ -117,6 +117,25 @@ describe.skipIf(skipRedis !== undefined)('on a real redis-server', () => {
 
   dedupStoreContract('RedisDedupStore', () => (clock, options) => new RedisDedupStore({ redis, clock }, { ...options, maxKeysPerCall: 500 }));
 
+  it('gives every key it writes a TTL past the retention, with or without a claim', async () => {
+    const prefix = `t-${randomUUID()}`;
+    const store = new RedisDedupStore({ redis, clock: new ManualClock() }, { keyPrefix: prefix, leaseMs: 1_000, processedRetentionMs: 60_000 });
+    const stream = 'proj:business-unit:bu-ttl';
+    const claimed = `${prefix}:${stream}:m:1`;
+    const unclaimed = `${prefix}:${stream}:m:2`;
+    await store.claim([{ key: claimed, owner: 'a', position: { stream, lane: 'm', ordinal: 1 } }]);
+    await store.complete([
+      { key: claimed, position: { stream, lane: 'm', ordinal: 1 } },
+      // Completed without a claim, as a fail-open consumer does after the store came back.
+      { key: unclaimed, position: { stream, lane: 'm', ordinal: 2 } },
+    ]);
+    for (const key of [claimed, unclaimed, `${prefix}:${stream}:pos`]) {
+      const ttl = await redis.pttl(key);
+      expect(ttl, key).toBeGreaterThan(60_000);
+      expect(ttl, key).toBeLessThanOrEqual(60_000 + 1_000 + 60_000);
+    }
+  });
+
   it('loads its scripts again after SCRIPT FLUSH', async () => {
     const store = new RedisDedupStore({ redis, clock: new ManualClock() }, { keyPrefix: `t-${randomUUID()}` });
     expect(await store.claim([{ key: 'k-flush', owner: 'a' }])).toEqual([{ status: 'claimed' }]);
