@@ -16,6 +16,7 @@ if (!process.execArgv.includes(CONDITION) && !(process.env.NODE_OPTIONS ?? '').i
   process.exit(child.status ?? 1);
 }
 
+const { plainSecretBox } = await import('@herald/delivery');
 const { systemClock } = await import('@herald/model');
 const { DocumentStore, openDatabase, ProjectStore } = await import('@herald/store');
 const { createIsolatedDatabase } = await import('@herald/testkit');
@@ -111,7 +112,7 @@ for (let round = 0; round < ROUNDS; round++) {
 }
 
 // The authenticator alone, as the preHandler hook calls it (cache hit), without HTTP around it.
-const oauth = createOAuth({ db, clock: systemClock, documents: new DocumentStore(db), projects: new ProjectStore(db), settings });
+const oauth = createOAuth({ db, clock: systemClock, documents: new DocumentStore(db), projects: new ProjectStore(db), settings, secrets: plainSecretBox });
 const fakeRequest = { headers: bearer, query: {}, id: 'bench-correlation-id' } as unknown as FastifyRequest;
 const requirement = { anyOf: ['view_project_settings'] };
 await oauth.authenticator.authenticate(fakeRequest, PROJECT, requirement);

@@ -10,7 +10,7 @@ import { subscriptionDelivery } from './delivery/subscription-delivery.js';
 import { environmentProjectActions } from './resources/projects/environment.js';
 import { registerSubscriptionRoutes } from './resources/subscriptions/routes.js';
 import { DocumentStore, ProjectStore, type Database } from '@herald/store';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { Registry } from 'prom-client';
 import { installAuthHook, requireAuthDeclaration, type RouteRecord } from './auth/hook.js';
@@ -79,7 +79,9 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   const app = Fastify({
     ...(deps.logger === false ? { logger: false } : { loggerInstance: withSecretRedaction(deps.logger) as FastifyBaseLogger }),
     genReqId: correlationIdFor,
-    requestIdLogLabel: 'correlationId',
+    // The request id is the correlation id, so request log lines carry it as `correlationId`.
+    // Fastify 5 takes the label through its LogController (the top-level option warns FSTDEP024).
+    logController: new LogController({ requestIdLogLabel: 'correlationId' }),
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
     return503OnClosing: true,
@@ -101,7 +103,8 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   installJsonBodyParser(app);
   const routes = requireAuthDeclaration(app);
   const projectCache = new ProjectCache(projects, clock);
-  const oauth = createOAuth({ db: deps.db, clock, documents, projects: projectCache, settings: config.oauth });
+  const delivery = deps.delivery ?? ownDeliveryParts(config, deps.db, clock, app);
+  const oauth = createOAuth({ db: deps.db, clock, documents, projects: projectCache, settings: config.oauth, secrets: delivery.secrets });
   installAuthHook(app, oauth.authenticator);
   oauth.installResponseMasking(app);
   installProjectResolver(app, projectCache);
@@ -122,7 +125,6 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerQuoteRequestRoutes(app, resourceDeps);
   registerMessageRoutes(app, resourceDeps, clock);
   registerBusinessUnitApis(app, { documents, projects, projectCache, projectActions, clock }, config);
-  const delivery = deps.delivery ?? ownDeliveryParts(config, deps.db, clock, app);
   registerSubscriptionRoutes(app, resourceDeps, subscriptionDelivery(delivery.pool, delivery.admin, delivery.secrets, clock));
 
   await oauth.registerRoutes(app);

@@ -57,6 +57,13 @@ const GATEWAY_VARIABLES: readonly VariableSpec[] = [
     description: '`in-process`: `herald serve` also runs a delivery worker; `off`: only separate `herald-delivery` workers deliver.',
     default: 'in-process',
   },
+  // The worker reads it too (to open destination secrets); the gateway also seals the external
+  // OAuth authorization header with it, so its entry here says more than the worker's.
+  {
+    name: 'HERALD_SECRET_KEY',
+    description:
+      'Seals at rest, and opens, destination secrets and the external OAuth authorization header (AES-256-GCM; at least 16 characters). Unset: stored as given.',
+  },
 ];
 
 /**

@@ -1,3 +1,4 @@
+import type { SecretBox } from '@herald/delivery';
 import type { Clock } from '@herald/model';
 import type { Database, DocumentStore, Project } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
@@ -25,6 +26,8 @@ export interface OAuthDeps {
   /** The project cache of the gateway: external OAuth settings changed here are seen at once. */
   projects: { get(key: string): Promise<Project | undefined> };
   settings: OAuthSettings;
+  /** Seals the external OAuth authorization header at rest: the box of destination secrets (HERALD_SECRET_KEY). */
+  secrets: SecretBox;
   /** The call to external introspection endpoints (§5.7); the real HTTP call unless replaced. */
   introspection?: IntrospectionCall;
 }
@@ -51,7 +54,7 @@ export function createOAuth(deps: OAuthDeps): OAuth {
   const authenticator = new OAuthAuthenticator(
     {
       tokens,
-      external: new ExternalTokenValidator(clock, deps.introspection ?? introspectExternally),
+      external: new ExternalTokenValidator(clock, deps.introspection ?? introspectExternally, deps.secrets),
       projects: deps.projects,
       customers: { exists: (projectKey, id) => customers.exists(projectKey, id) },
       clock,
@@ -76,7 +79,7 @@ export function createOAuth(deps: OAuthDeps): OAuth {
 
   return {
     authenticator,
-    projectActions: externalOAuthActions,
+    projectActions: externalOAuthActions(deps.secrets),
     installResponseMasking: installExternalOAuthMasking,
     async ensureBootstrapClient(projectKeys) {
       const bootstrap = settings.bootstrapClient;

@@ -1,4 +1,7 @@
+import { secretBoxFor } from '@herald/delivery';
+import { ProjectStore } from '@herald/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { defaultConfig } from '../../src/config/config.js';
 import { ManualClock } from '../support/clock.js';
 import { bearer, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { bootstrap, createCustomer, get, postJson, token } from './helpers.js';
@@ -7,7 +10,18 @@ import { IntrospectionServer } from './introspection-server.js';
 const P = 'ext';
 const OTHER = 'ext-other';
 const HEADER = 'Bearer s3cr3t-introspection-credential';
+const PLAIN_CREDENTIAL = 's3cr3t-introspection-credential';
 const SECOND = 1000;
+/** HERALD_SECRET_KEY of the gateways below: the header is sealed at rest like destination secrets. */
+const SECRET_KEY = 'external-oauth-test-secret-key';
+const withSecretKey = (secretKey: string | undefined) => ({ delivery: { ...defaultConfig().delivery, secretKey } });
+
+/** The project document as stored, read from the store, not through the API. */
+async function storedProject(gateway: TestGateway, key: string): Promise<Record<string, unknown>> {
+  const project = await new ProjectStore(gateway.db).get(key);
+  if (project === undefined) throw new Error(`no project ${key}`);
+  return project as unknown as Record<string, unknown>;
+}
 
 describe('External OAuth (§5.7): tokens Herald did not issue, introspected at the project’s endpoint', () => {
   const clock = new ManualClock();
@@ -28,7 +42,7 @@ describe('External OAuth (§5.7): tokens Herald did not issue, introspected at t
 
   beforeAll(async () => {
     await endpoint.start();
-    gateway = await startTestGateway({ projects: [P, OTHER], clock });
+    gateway = await startTestGateway({ projects: [P, OTHER], clock, config: withSecretKey(SECRET_KEY) });
     admin = (await token(gateway, bootstrap(gateway), { grant_type: 'client_credentials', scope: `manage_project:${P}` })).access_token;
     projectVersion = (await get(gateway, `/${P}`, admin)).json().version;
     const configured = await configure({ url: endpoint.url, authorizationHeader: HEADER });
@@ -55,6 +69,23 @@ describe('External OAuth (§5.7): tokens Herald did not issue, introspected at t
     const injected = await configure({ url: endpoint.url, authorizationHeader: 'Bearer x\r\nX-Evil: 1' });
     expect(injected.statusCode).toBe(400);
     expect(injected.body).not.toContain('Bearer x');
+  });
+
+  it('keeps the authorization header sealed at rest; only the call to the endpoint carries it', async () => {
+    const stored = await storedProject(gateway, P);
+    expect(JSON.stringify(stored)).not.toContain(PLAIN_CREDENTIAL);
+    expect(stored.externalOAuth).toEqual({
+      url: endpoint.url,
+      authorizationHeader: expect.stringMatching(/^enc:v1:/),
+      maskedAuthorizationHeader: 'Bearer s3cr****',
+    });
+
+    endpoint.answer('ext-sealed', { kind: 'json', body: { active: true, scope: `view_stores:${P}` } });
+    expect((await get(gateway, `/${P}/stores`, 'ext-sealed')).statusCode).toBe(200);
+    expect(endpoint.received.at(-1)).toMatchObject({ token: 'ext-sealed', authorization: HEADER });
+    const shown = await get(gateway, `/${P}`, admin);
+    expect(shown.json().externalOAuth).toEqual({ url: endpoint.url, authorizationHeader: 'Bearer s3cr****' });
+    expect(shown.body).not.toContain('enc:v1:');
   });
 
   it('honours only Herald’s own scopes of this project, and sends the token, header and correlation id', async () => {
@@ -173,5 +204,79 @@ describe('External OAuth (§5.7): tokens Herald did not issue, introspected at t
     const response = await get(gateway, `/${P}/stores`, 'ext-unreachable');
     expect(response.statusCode).toBe(504);
     expect(response.json().errors[0].code).toBe('ExternalOAuthFailed');
+  });
+});
+
+describe('External OAuth headers stored before sealing, and gateways without HERALD_SECRET_KEY', () => {
+  const endpoint = new IntrospectionServer();
+  const clock = new ManualClock();
+  let sealing: TestGateway;
+  let plain: TestGateway;
+
+  /** Writes `externalOAuth` into the stored project directly: the API no longer writes these shapes. */
+  const storeExternalOAuth = async (gateway: TestGateway, externalOAuth: Record<string, string>) => {
+    const projects = new ProjectStore(gateway.db);
+    const current = await projects.get(P);
+    await projects.update(P, current?.version ?? 0, (project) => ({ ...project, externalOAuth }));
+  };
+  const adminOf = async (gateway: TestGateway) =>
+    (await token(gateway, bootstrap(gateway), { grant_type: 'client_credentials', scope: `manage_project:${P}` })).access_token;
+
+  beforeAll(async () => {
+    await endpoint.start();
+    sealing = await startTestGateway({ projects: [P], config: withSecretKey(SECRET_KEY) });
+    plain = await startTestGateway({ projects: [P], clock, config: withSecretKey(undefined) });
+  });
+  afterAll(async () => {
+    await sealing?.close();
+    await plain?.close();
+    await endpoint.stop();
+  });
+
+  it('a legacy plain-text header keeps working, is masked, and is sealed by the next setExternalOAuth', async () => {
+    // Before any request, so that the gateway's project cache reads this document.
+    await storeExternalOAuth(sealing, { url: endpoint.url, authorizationHeader: HEADER });
+    const admin = await adminOf(sealing);
+
+    endpoint.answer('ext-legacy', { kind: 'json', body: { active: true, scope: `view_stores:${P}` } });
+    expect((await get(sealing, `/${P}/stores`, 'ext-legacy')).statusCode).toBe(200);
+    expect(endpoint.received.at(-1)).toMatchObject({ token: 'ext-legacy', authorization: HEADER });
+    const shown = await get(sealing, `/${P}`, admin);
+    expect(shown.json().externalOAuth).toEqual({ url: endpoint.url, authorizationHeader: 'Bearer s3cr****' });
+    expect(shown.body).not.toContain(PLAIN_CREDENTIAL);
+
+    const rewritten = await postJson(sealing, `/${P}`, admin, {
+      version: shown.json().version,
+      actions: [{ action: 'setExternalOAuth', externalOAuth: { url: endpoint.url, authorizationHeader: HEADER } }],
+    });
+    expect(rewritten.statusCode).toBe(200);
+    expect(JSON.stringify(await storedProject(sealing, P))).not.toContain(PLAIN_CREDENTIAL);
+    endpoint.answer('ext-resealed', { kind: 'json', body: { active: true, scope: `view_stores:${P}` } });
+    expect((await get(sealing, `/${P}/stores`, 'ext-resealed')).statusCode).toBe(200);
+    expect(endpoint.received.at(-1)).toMatchObject({ token: 'ext-resealed', authorization: HEADER });
+  });
+
+  it('without a key the header is stored as given; one sealed with a key the gateway lacks is never sent', async () => {
+    const admin = await adminOf(plain);
+    const project = (await get(plain, `/${P}`, admin)).json();
+    const configured = await postJson(plain, `/${P}`, admin, {
+      version: project.version,
+      actions: [{ action: 'setExternalOAuth', externalOAuth: { url: endpoint.url, authorizationHeader: HEADER } }],
+    });
+    expect(configured.statusCode).toBe(200);
+    expect((await storedProject(plain, P)).externalOAuth).toMatchObject({ authorizationHeader: HEADER });
+    expect(configured.json().externalOAuth).toEqual({ url: endpoint.url, authorizationHeader: 'Bearer s3cr****' });
+    endpoint.answer('ext-unsealed', { kind: 'json', body: { active: true, scope: `view_stores:${P}` } });
+    expect((await get(plain, `/${P}/stores`, 'ext-unsealed')).statusCode).toBe(200);
+    expect(endpoint.received.at(-1)).toMatchObject({ token: 'ext-unsealed', authorization: HEADER });
+
+    // As after removing HERALD_SECRET_KEY: the sealed header cannot be opened, so no call is made.
+    await storeExternalOAuth(plain, { url: endpoint.url, authorizationHeader: secretBoxFor(SECRET_KEY).seal(HEADER) });
+    clock.advance(10 * SECOND); // past the gateway's project cache
+    endpoint.answer('ext-no-key', { kind: 'json', body: { active: true, scope: `view_stores:${P}` } });
+    const refused = await get(plain, `/${P}/stores`, 'ext-no-key');
+    expect(refused.statusCode).toBe(500);
+    expect(refused.body).not.toContain('enc:v1:');
+    expect(endpoint.callsFor('ext-no-key')).toBe(0);
   });
 });

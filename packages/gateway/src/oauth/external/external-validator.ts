@@ -1,3 +1,4 @@
+import type { SecretBox } from '@herald/delivery';
 import type { Clock } from '@herald/model';
 import { oauthError } from '../errors.js';
 import { ANONYMOUS_SUBJECT, CUSTOMER_SUBJECT, parseProjectScope, splitScopes, subjectOf } from '../scopes.js';
@@ -5,7 +6,7 @@ import { tokenHash } from '../secrets.js';
 import { ExpiringCache } from '../token-cache.js';
 import type { TokenGrant } from '../token-grant.js';
 import type { IntrospectionCall } from './introspection-client.js';
-import type { ExternalOAuthSettings } from './settings.js';
+import type { ExternalOAuthSettings, StoredExternalOAuth } from './settings.js';
 
 /** §5.7, §8: a result may be cached until `exp`, at most one hour. */
 const MAX_CACHE_MS = 60 * 60 * 1000;
@@ -26,16 +27,18 @@ export class ExternalTokenValidator {
   constructor(
     private readonly clock: Clock,
     private readonly call: IntrospectionCall,
+    /** Opens the stored authorization header (the box that sealed it, HERALD_SECRET_KEY). */
+    private readonly secrets: SecretBox,
   ) {
     this.cache = new ExpiringCache<TokenGrant>(clock, 10_000);
   }
 
-  async validate(token: string, projectKey: string, settings: ExternalOAuthSettings, correlationId: string): Promise<TokenGrant> {
-    const key = `${projectKey}\n${settings.url}\n${tokenHash(token)}`;
+  async validate(token: string, projectKey: string, stored: StoredExternalOAuth, correlationId: string): Promise<TokenGrant> {
+    const key = `${projectKey}\n${stored.url}\n${tokenHash(token)}`;
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached;
 
-    const answer = await this.call(settings, token, correlationId);
+    const answer = await this.call(this.opened(stored, projectKey), token, correlationId);
     const now = this.clock.now().getTime();
     const expiresAt = answer.exp === undefined ? now + MAX_CACHE_MS : answer.exp * 1000;
     if (!answer.active || expiresAt <= now) throw oauthError('invalid_token', 'The access token is invalid or has expired.');
@@ -49,5 +52,21 @@ export class ExternalTokenValidator {
     const grant: TokenGrant = { clientId: answer.client_id ?? EXTERNAL_CLIENT, scopes, expiresAt, source: 'external', ...subjectOf(scopes) };
     this.cache.set(key, grant, Math.min(expiresAt, now + MAX_CACHE_MS));
     return grant;
+  }
+
+  /**
+   * The header in plain text, only for the call. A header sealed with another HERALD_SECRET_KEY
+   * (or with the key since removed) cannot be sent: that is Herald's misconfiguration, so it is an
+   * internal error whose logged cause names the project, not the endpoint's failure (502/504).
+   */
+  private opened(stored: StoredExternalOAuth, projectKey: string): ExternalOAuthSettings {
+    try {
+      return { url: stored.url, authorizationHeader: this.secrets.open(stored.authorizationHeader) };
+    } catch (cause) {
+      throw new Error(
+        `The external OAuth authorization header of project '${projectKey}' is sealed, and HERALD_SECRET_KEY is not set or is another key.`,
+        { cause },
+      );
+    }
   }
 }

@@ -1,3 +1,4 @@
+import type { SecretBox } from '@herald/delivery';
 import { invalidInput } from '@herald/model';
 import type { Project } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
@@ -6,15 +7,31 @@ import { oauthError } from '../errors.js';
 
 /**
  * §5.7 External OAuth (beta): an RFC 7662 introspection endpoint and the `Authorization` header
- * value Herald sends to it. Kept on the project document as `externalOAuth`.
+ * value Herald sends to it. This is the opened form: it exists only in memory, while Herald calls
+ * the endpoint (external-validator.ts).
  */
 export interface ExternalOAuthSettings {
   url: string;
   authorizationHeader: string;
 }
 
-export function externalOAuthOf(project: Project | undefined): ExternalOAuthSettings | undefined {
-  const value = project?.externalOAuth as Partial<ExternalOAuthSettings> | undefined;
+/**
+ * The setting as kept on the project document (`externalOAuth`). The header is sealed with the
+ * secret box of destination secrets (HERALD_SECRET_KEY; without a key it is stored as given). Its
+ * masked form is computed when it is set, so that responses can show it without opening the header.
+ *
+ * Documents written before sealing hold the header in plain text and no masked form: they are read
+ * as they are (the box opens an unsealed value unchanged, and responses mask it as before), and the
+ * next `setExternalOAuth` stores the header sealed.
+ */
+export interface StoredExternalOAuth {
+  url: string;
+  authorizationHeader: string;
+  maskedAuthorizationHeader?: string;
+}
+
+export function externalOAuthOf(project: Project | undefined): StoredExternalOAuth | undefined {
+  const value = project?.externalOAuth as Partial<StoredExternalOAuth> | undefined;
   if (typeof value?.url !== 'string' || typeof value.authorizationHeader !== 'string') return undefined;
   return { url: value.url, authorizationHeader: value.authorizationHeader };
 }
@@ -43,29 +60,37 @@ function validAuthorizationHeader(value: unknown): string {
   return value;
 }
 
-/** Project update action `setExternalOAuth`; no `externalOAuth` removes the setting. Needs `manage_project`. */
-export const externalOAuthActions: ProjectActions = {
-  setExternalOAuth(project, action, { ctx }) {
-    if (ctx.auth?.scopes.has('manage_project') !== true) {
-      throw oauthError('insufficient_scope', `setExternalOAuth needs the scope manage_project:${ctx.projectKey}.`);
-    }
-    const requested = action.externalOAuth;
-    if (requested === undefined || requested === null) {
-      delete project.externalOAuth;
+/**
+ * Project update action `setExternalOAuth`; no `externalOAuth` removes the setting. Needs
+ * `manage_project`. The header is sealed with `secrets` before it reaches the document.
+ */
+export function externalOAuthActions(secrets: SecretBox): ProjectActions {
+  return {
+    setExternalOAuth(project, action, { ctx }) {
+      if (ctx.auth?.scopes.has('manage_project') !== true) {
+        throw oauthError('insufficient_scope', `setExternalOAuth needs the scope manage_project:${ctx.projectKey}.`);
+      }
+      const requested = action.externalOAuth;
+      if (requested === undefined || requested === null) {
+        delete project.externalOAuth;
+        return [];
+      }
+      if (typeof requested !== 'object' || Array.isArray(requested)) {
+        throw invalidInput("'externalOAuth' must be an object with url and authorizationHeader.", { field: 'externalOAuth' });
+      }
+      const draft = requested as Record<string, unknown>;
+      const url = validUrl(draft.url);
+      const header = validAuthorizationHeader(draft.authorizationHeader);
+      const stored: StoredExternalOAuth = {
+        url,
+        authorizationHeader: secrets.seal(header),
+        maskedAuthorizationHeader: maskAuthorizationHeader(header),
+      };
+      project.externalOAuth = stored;
       return [];
-    }
-    if (typeof requested !== 'object' || Array.isArray(requested)) {
-      throw invalidInput("'externalOAuth' must be an object with url and authorizationHeader.", { field: 'externalOAuth' });
-    }
-    const draft = requested as Record<string, unknown>;
-    const settings: ExternalOAuthSettings = {
-      url: validUrl(draft.url),
-      authorizationHeader: validAuthorizationHeader(draft.authorizationHeader),
-    };
-    project.externalOAuth = settings;
-    return [];
-  },
-};
+    },
+  };
+}
 
 /** `Bearer abcdef…` → `Bearer abcd****`: enough to tell which credential is configured. */
 export function maskAuthorizationHeader(header: string): string {
@@ -77,13 +102,16 @@ export function maskAuthorizationHeader(header: string): string {
 
 /**
  * The authorization header is a secret: every response that carries a project's `externalOAuth`
- * shows it partially hidden. A serialisation hook catches every route that returns the project.
+ * shows it partially hidden (the masked form stored with it; a legacy plain-text header is masked
+ * here), and never the sealed value. A serialisation hook catches every route that returns the project.
  */
 export function installExternalOAuthMasking(app: FastifyInstance): void {
   app.addHook('preSerialization', async (_request, _reply, payload: unknown) => {
     if (typeof payload !== 'object' || payload === null || !('externalOAuth' in payload)) return payload;
-    const settings = (payload as { externalOAuth?: unknown }).externalOAuth as Partial<ExternalOAuthSettings> | undefined;
-    if (typeof settings?.authorizationHeader !== 'string') return payload;
-    return { ...payload, externalOAuth: { ...settings, authorizationHeader: maskAuthorizationHeader(settings.authorizationHeader) } };
+    const stored = (payload as { externalOAuth?: unknown }).externalOAuth as Partial<StoredExternalOAuth> | undefined;
+    if (typeof stored?.authorizationHeader !== 'string') return payload;
+    const { maskedAuthorizationHeader, ...shown } = stored;
+    const authorizationHeader = maskedAuthorizationHeader ?? maskAuthorizationHeader(stored.authorizationHeader);
+    return { ...payload, externalOAuth: { ...shown, authorizationHeader } };
   });
 }
