@@ -1,4 +1,5 @@
 import { DESTINATION_TYPE_ALIASES, DESTINATION_TYPES, type Destination, type DestinationType } from '@herald/model';
+import { looksSealed } from '../secrets/secret-box.js';
 import { parseServiceBusConnectionString } from './service-bus/connection-string.js';
 import { regionOfTopicArn } from './sns/topic-arn.js';
 
@@ -17,6 +18,13 @@ class FieldChecker {
       this.errors.push(`destination.${field}: a non-empty string is required.`);
       return '';
     }
+    return value;
+  }
+
+  /** A secret: a string that cannot be mistaken for one Herald sealed (never echoed in the error). */
+  secret(field: string): string {
+    const value = this.string(field);
+    if (looksSealed(value)) this.errors.push(`destination.${field}: must not start with "enc:v1:" (the form of secrets Herald sealed).`);
     return value;
   }
 
@@ -50,7 +58,7 @@ const NORMALIZERS: { [K in DestinationType]: Normalizer<K> } = {
       type: 'SQS',
       queueUrl: queueUrl?.toString() ?? '',
       accessKey: f.string('accessKey'),
-      accessSecret: f.string('accessSecret'),
+      accessSecret: f.secret('accessSecret'),
       region: f.string('region'),
     };
   },
@@ -62,7 +70,7 @@ const NORMALIZERS: { [K in DestinationType]: Normalizer<K> } = {
         `destination.topicArn: '${topicArn}' is not an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>).`,
       );
     }
-    return { type: 'SNS', topicArn, accessKey: f.string('accessKey'), accessSecret: f.string('accessSecret') };
+    return { type: 'SNS', topicArn, accessKey: f.string('accessKey'), accessSecret: f.secret('accessSecret') };
   },
   EventBridge: (f) => {
     const accountId = f.string('accountId');
@@ -70,7 +78,7 @@ const NORMALIZERS: { [K in DestinationType]: Normalizer<K> } = {
     return { type: 'EventBridge', region: f.string('region'), accountId };
   },
   ProviderBServiceBus: (f) => {
-    const connectionString = f.string('connectionString');
+    const connectionString = f.secret('connectionString');
     if (connectionString !== '') {
       const parts = parseServiceBusConnectionString(connectionString);
       f.check(parts.endpoint !== undefined, 'destination.connectionString: Endpoint is missing.');
@@ -87,7 +95,7 @@ const NORMALIZERS: { [K in DestinationType]: Normalizer<K> } = {
   },
   EventGrid: (f) => {
     const uri = f.url('uri');
-    return { type: 'EventGrid', uri: uri?.toString() ?? '', accessKey: f.string('accessKey') };
+    return { type: 'EventGrid', uri: uri?.toString() ?? '', accessKey: f.secret('accessKey') };
   },
   ProviderCPubSub: (f) => ({ type: 'ProviderCPubSub', projectId: f.string('projectId'), topic: f.string('topic') }),
 };

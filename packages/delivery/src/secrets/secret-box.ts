@@ -1,9 +1,10 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 
 /**
- * Encrypts destination secrets at rest (AES-256-GCM) when HERALD_SECRET_KEY is set. A stored
- * secret is `enc:v1:<iv>:<tag>:<ciphertext>` (base64url parts); without a key values are stored
- * as they are, and encrypted values written earlier cannot be read (a clear error, not garbage).
+ * Encrypts secrets at rest (AES-256-GCM) when HERALD_SECRET_KEY is set: destination secrets and the
+ * external OAuth authorization header. A stored secret is `enc:v1:<iv>:<tag>:<ciphertext>`
+ * (base64url parts); without a key values are stored as they are, and encrypted values written
+ * earlier cannot be read (a clear error, not garbage).
  */
 export interface SecretBox {
   seal(plain: string): string;
@@ -11,6 +12,14 @@ export interface SecretBox {
 }
 
 const PREFIX = 'enc:v1:';
+
+/**
+ * Whether a value has the form of a sealed secret. `seal` passes such values through (re-sealing a
+ * stored value is a no-op), so input must never have it: the API refuses secrets that do.
+ */
+export function looksSealed(value: string): boolean {
+  return value.startsWith(PREFIX);
+}
 
 export class AesGcmSecretBox implements SecretBox {
   private readonly key: Buffer;
@@ -43,7 +52,7 @@ export class AesGcmSecretBox implements SecretBox {
 export const plainSecretBox: SecretBox = {
   seal: (plain) => plain,
   open(stored) {
-    if (stored.startsWith(PREFIX)) throw new Error('A destination secret is encrypted but HERALD_SECRET_KEY is not set');
+    if (stored.startsWith(PREFIX)) throw new Error('A secret is encrypted but HERALD_SECRET_KEY is not set');
     return stored;
   },
 };

@@ -69,6 +69,11 @@ describe('External OAuth (§5.7): tokens Herald did not issue, introspected at t
     const injected = await configure({ url: endpoint.url, authorizationHeader: 'Bearer x\r\nX-Evil: 1' });
     expect(injected.statusCode).toBe(400);
     expect(injected.body).not.toContain('Bearer x');
+    // The form of a sealed value would be stored as if sealed and never open: refused up front.
+    const sealedLooking = await configure({ url: endpoint.url, authorizationHeader: 'enc:v1:AAAA:BBBB:CCCC' });
+    expect(sealedLooking.statusCode).toBe(400);
+    expect(sealedLooking.json().errors[0].code).toBe('InvalidInput');
+    expect(sealedLooking.body).not.toContain('AAAA');
   });
 
   it('keeps the authorization header sealed at rest; only the call to the endpoint carries it', async () => {

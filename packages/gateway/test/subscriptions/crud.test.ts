@@ -261,6 +261,14 @@ describe('Subscriptions API: CRUD and validation', { timeout: 60_000 }, () => {
       expect((await rejected({ destination: withoutSecret, changes })).message).toContain('destination.accessSecret');
     });
 
+    it('a secret of the form Herald gives sealed secrets ("enc:v1:…"): it would be taken as sealed and never open', async () => {
+      const sealedLooking = 'enc:v1:AAAA:BBBB:CCCC';
+      const error = await rejected({ destination: sqsDestination(queue, sealedLooking), changes });
+      expect(error.message).toContain('destination.accessSecret');
+      expect(JSON.stringify(error)).not.toContain('AAAA');
+      await rejected({ destination: { type: 'EventGrid', uri: eventGrid.url, accessKey: sealedLooking }, format: CLOUD_EVENTS, changes });
+    });
+
     it('EventGrid with the Platform format (explicit or by default): CloudEvents only (§2.4)', async () => {
       // A working topic: the draft is refused for its format, before any test notification is sent.
       const destination = { type: 'EventGrid', uri: eventGrid.url, accessKey: eventGrid.accessKey };

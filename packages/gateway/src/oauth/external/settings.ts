@@ -1,4 +1,4 @@
-import type { SecretBox } from '@herald/delivery';
+import { looksSealed, type SecretBox } from '@herald/delivery';
 import { invalidInput } from '@herald/model';
 import type { Project } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
@@ -50,10 +50,18 @@ function validUrl(value: unknown): string {
   return value;
 }
 
-/** A header value: printable, no CR/LF (header injection). Never echoed in errors: it is a secret. */
+/**
+ * A header value: printable, no CR/LF (header injection), and not of the form of a sealed secret
+ * (it would be stored as if sealed and fail to open). Never echoed in errors: it is a secret.
+ */
 function validAuthorizationHeader(value: unknown): string {
   if (typeof value !== 'string' || !/^[\x20-\x7e]{1,4096}$/.test(value) || value.trim() === '') {
     throw invalidInput("'externalOAuth.authorizationHeader' must be a header value (printable ASCII, 1 to 4096 characters).", {
+      field: 'externalOAuth.authorizationHeader',
+    });
+  }
+  if (looksSealed(value)) {
+    throw invalidInput("'externalOAuth.authorizationHeader' must not start with \"enc:v1:\" (the form of secrets Herald sealed).", {
       field: 'externalOAuth.authorizationHeader',
     });
   }
