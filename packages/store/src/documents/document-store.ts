@@ -37,9 +37,18 @@ const CREATE_SQL = `WITH created AS (
   ${eventInserts(EVENT_PARAMS)}
   SELECT 1`;
 
+/**
+ * The condition that finds one resource by its id or key, for every statement that addresses one
+ * resource. It compares under COLLATE "C", and only the lookup indexes of migration 005 are built
+ * that way, so the planner cannot pick an index that reads the whole project and type instead,
+ * with or without statistics (see 005-lookup-indexes.ts).
+ */
+const locate = (column: 'id' | 'key', value = '$3'): string =>
+  `project_key COLLATE "C" = $1 AND type_id COLLATE "C" = $2 AND ${column} COLLATE "C" = ${value}`;
+
 const updateSql = (ifUnchanged: boolean): string => `WITH updated AS (
     UPDATE resources SET key = $7, version = $8, last_modified_at = $3, message_seq = message_seq + $9, doc = $10
-    WHERE project_key = $1 AND type_id = $2 AND id = $6${ifUnchanged ? ' AND version = $11 AND xmin = $12::xid' : ''}
+    WHERE ${locate('id', '$6')}${ifUnchanged ? ' AND version = $11 AND xmin = $12::xid' : ''}
     RETURNING 1),
   ${eventInserts(EVENT_PARAMS, 'updated')}
   SELECT count(*)::int AS written FROM updated`;
@@ -48,13 +57,17 @@ const UPDATE_IF_UNCHANGED_SQL = updateSql(true);
 
 /** A statement per locator column (`id` or `key`). */
 const byLocator = (sql: (column: 'id' | 'key') => string): Record<'id' | 'key', string> => ({ id: sql('id'), key: sql('key') });
-const READ_SQL = byLocator((column) => `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND ${column} = $3`);
+const READ_SQL = byLocator((column) => `SELECT doc FROM resources WHERE ${locate(column)}`);
 const READ_WITH_SEQUENCE_SQL = byLocator(
-  (column) => `SELECT doc, message_seq, xmin::text AS row_version FROM resources WHERE project_key = $1 AND type_id = $2 AND ${column} = $3`,
+  (column) => `SELECT doc, message_seq, xmin::text AS row_version FROM resources WHERE ${locate(column)}`,
 );
-const LOCK_SQL = byLocator(
-  (column) => `SELECT doc, message_seq FROM resources WHERE project_key = $1 AND type_id = $2 AND ${column} = $3 FOR UPDATE`,
-);
+const LOCK_SQL = byLocator((column) => `SELECT doc, message_seq FROM resources WHERE ${locate(column)} FOR UPDATE`);
+// One probe of the unique index per id. With `id = ANY($3)` PostgreSQL 15 may keep the ids in a
+// filter and read the whole project and type, which without statistics looks like one row; a
+// LATERAL subquery with LIMIT is planned on its own, per id, and has only the probe to choose.
+const READ_MANY_SQL = `SELECT r.doc FROM unnest($3::text[]) AS wanted(id)
+  CROSS JOIN LATERAL (SELECT doc FROM resources WHERE ${locate('id', 'wanted.id')} LIMIT 1) r`;
+const DELETE_SQL = `DELETE FROM resources WHERE ${locate('id')}`;
 
 interface LockedRow<D> {
   doc: D;
@@ -130,7 +143,7 @@ export class DocumentStore {
   async getMany<D extends BaseResource>(projectKey: string, typeId: string, ids: readonly string[]): Promise<Map<string, D>> {
     if (ids.length === 0) return new Map();
     const result = await this.db.query<{ doc: D }>(
-      'SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND id = ANY($3::text[])',
+      READ_MANY_SQL,
       [projectKey, typeId, [...new Set(ids)]],
       PREPARED,
     );
@@ -290,11 +303,7 @@ export class DocumentStore {
         modifiedAt: now,
         ...(options.dataErasure === true ? { dataErasure: true } : {}),
       };
-      await tx.query('DELETE FROM resources WHERE project_key = $1 AND type_id = $2 AND id = $3', [
-        ctx.projectKey,
-        typeId,
-        current.id,
-      ]);
+      await tx.query(DELETE_SQL, [ctx.projectKey, typeId, current.id]);
       await appendEvents(tx, erase, typeId, current, locked.message_seq, produced, change, now);
       return current;
     });

@@ -3,6 +3,7 @@ import { initialSchema } from './001-initial.js';
 import { ginFastUpdateOff } from './004-gin-fastupdate.js';
 import { oauthSchema } from './002-oauth.js';
 import { deliverySchema } from './003-delivery.js';
+import { lookupIndexes } from './005-lookup-indexes.js';
 
 interface Migration {
   id: number;
@@ -16,6 +17,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 2, name: 'oauth', sql: oauthSchema },
   { id: 3, name: 'delivery', sql: deliverySchema },
   { id: 4, name: 'gin-fastupdate-off', sql: ginFastUpdateOff },
+  { id: 5, name: 'lookup-indexes', sql: lookupIndexes },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */
