@@ -85,6 +85,21 @@ function dedupStoreContract(name: string, factory: () => StoreFactory): void {
       expect(results).toEqual([{ status: 'stale', storedOrdinal: 5 }, { status: 'processed' }, { status: 'claimed' }, { status: 'stale', storedOrdinal: 8 }]);
     });
 
+    it('keeps keys and streams apart whatever characters they hold', async () => {
+      // Ids are strings: colons, dashes, digits, separators and non-ASCII must not blur one
+      // delivery into the next (the Redis store packs a batch into one argument).
+      const streams = ['proj:type:a:1', 'proj:type:ü-9:c', 'proj:type:1\n-m2:3', 'proj:type::'];
+      const requests = streams.flatMap((stream, index) => [
+        { key: key(`${stream}-m:${index}`), owner: 'a', position: { stream, lane: 'm' as const, ordinal: 10 + index } },
+        { key: key(`${stream}-c:${index}`), owner: 'a', position: { stream, lane: 'c' as const, ordinal: 20 + index } },
+        { key: key(`${stream}-plain`), owner: 'a' },
+      ]);
+      expect(await store.claim(requests)).toEqual(requests.map(() => ({ status: 'claimed' })));
+      await store.complete(requests);
+      expect(await store.readPositions(streams)).toEqual(streams.map((_, index) => ({ m: 10 + index, c: 20 + index })));
+      expect(await store.claim(requests)).toEqual(requests.map(() => ({ status: 'processed' })));
+    });
+
     it('answers a batch of many claims in order', async () => {
       const requests = Array.from({ length: 1_200 }, (_, index) => ({ key: key(`m:${index + 1}`), owner: index % 2 === 0 ? 'a' : 'b' }));
       await store.claim(requests.filter((_, index) => index % 3 === 0));
