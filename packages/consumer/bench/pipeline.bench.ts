@@ -193,7 +193,7 @@ const SEMI_SPACE_MB = 64;
 
 /**
  * The Redis row again in a child process with a larger young generation (`--max-semi-space-size`),
- * the V8 setting the consumer README recommends for high-throughput consumers.
+ * the V8 setting the consumer README discusses for high-throughput consumers.
  */
 function redisRowWithLargerYoungGeneration(redisUrl: string): Row | undefined {
   const child = spawnSync(process.execPath, [`--max-semi-space-size=${SEMI_SPACE_MB}`, '--conditions=@herald/source', '--import', 'tsx', fileURLToPath(import.meta.url)], {
@@ -264,6 +264,25 @@ async function main(): Promise<void> {
     ),
   );
   console.log('\nCPU per delivery is what a dedicated core each would turn into throughput: 1e6 / max(consumer, redis-server) µs.');
+  const redisRow = rows.find((row) => row.store.startsWith('RedisDedupStore ('));
+  const floorRow = rows.find((row) => row.store.startsWith('floor'));
+  if (redisRow?.redisMicros !== undefined && floorRow?.redisMicros !== undefined) console.log(`\n${cpuBudget(redisRow, floorRow)}`);
+}
+
+const TARGET_PER_SECOND = 100_000;
+
+/** What the measured CPU per delivery means for the target on this machine (cores at the target rate). */
+function cpuBudget(redisRow: Row, floorRow: Row): string {
+  const rate = redisRow.deliveries / redisRow.seconds;
+  const coresAt = (micros: number) => ((micros * TARGET_PER_SECOND) / 1e6).toFixed(2);
+  const verdict = rate >= TARGET_PER_SECOND ? 'met' : 'not met';
+  return [
+    `Target ≥ ${formatRate(TARGET_PER_SECOND)} deliveries/s with real Redis: ${verdict} (${formatRate(rate)}/s).`,
+    `At ${formatRate(TARGET_PER_SECOND)}/s the measured work per delivery takes ${coresAt(redisRow.nodeMicros)} cores in this process and`,
+    `${coresAt(redisRow.redisMicros as number)} in redis-server (${os.cpus().length} cores here). Of redis-server's share, the floor row —`,
+    `a claim (one \`SET NX GET\` with a TTL) and a completion (\`SET XX KEEPTTL\`) per delivery and a position read and raise per`,
+    `resource per batch, in Lua, which is what the two-state design needs — alone takes ${coresAt(floorRow.redisMicros as number)} cores.`,
+  ].join('\n');
 }
 
 await main();
