@@ -161,9 +161,9 @@ export class DeliveryAdmin {
   async forgetSubscription(projectKey: string, subscriptionId: string): Promise<{ dropped: number }> {
     const now = this.deps.clock.now();
     const dropped = await this.deps.db.transaction(async (tx) => {
-      const count = await dropAllPending(tx, projectKey, subscriptionId, 'SubscriptionDeleted', undefined, now);
+      // The health row before delivery rows, the order every writer takes them in (no deadlock).
       await tx.query('DELETE FROM subscription_health WHERE project_key = $1 AND subscription_id = $2', [projectKey, subscriptionId]);
-      return count;
+      return dropAllPending(tx, projectKey, subscriptionId, 'SubscriptionDeleted', undefined, now);
     });
     this.deps.cache?.invalidate(projectKey);
     this.deps.metrics?.droppedDeliveries('unknown', 'SubscriptionDeleted', dropped);

@@ -11,14 +11,46 @@ import type { DropReason, RecordedError } from './types.js';
  * read under a row lock and written back. Every function runs on the caller's transaction.
  */
 
+/** Longest error message kept (a destination may answer with a whole HTML page). */
+const MAX_ERROR_MESSAGE_LENGTH = 1_000;
+
+/**
+ * A failure as it is written to the database. Its text comes from the destination (an error body,
+ * a user-supplied URI), and PostgreSQL refuses U+0000 in text and jsonb: one such byte would roll
+ * back the whole record — acknowledged deliveries resent, failed ones never rescheduled — so it is
+ * replaced, as are lone surrogates (invalid in UTF-8), and the text is capped.
+ */
 export function recordedError(failure: DeliveryFailure): RecordedError {
-  return { class: failure.class, code: failure.code, message: failure.message };
+  return { class: failure.class, code: storableText(failure.code, 200), message: storableText(failure.message, MAX_ERROR_MESSAGE_LENGTH) };
+}
+
+const NOT_STORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+function storableText(text: string, maxLength: number): string {
+  // Cut first: the cut may split a surrogate pair, which the replacement then mends.
+  const capped = text.length <= maxLength ? text : `${text.slice(0, maxLength - 1)}…`;
+  return capped.replace(NOT_STORABLE, '\ufffd');
 }
 
 /** Acknowledged by the destination: gone, whoever holds the lease now (it was delivered). */
 export async function deleteDelivered(tx: Queryable, ids: readonly number[]): Promise<void> {
   if (ids.length === 0) return;
   await tx.query('DELETE FROM deliveries WHERE id = ANY($1::bigint[])', [ids], { prepare: true });
+}
+
+/**
+ * The common case's one statement: deletes what was acknowledged and, in passing, reads whether the
+ * subscription's health row says anything but Healthy (a worker's cached status may be a refresh
+ * behind another worker's failure; the success must still heal it).
+ */
+export async function deleteDeliveredSeeingHealth(db: Queryable, ids: readonly number[], projectKey: string, subscriptionId: string): Promise<boolean> {
+  const result = await db.query<{ unhealthy: boolean }>(
+    `WITH deleted AS (DELETE FROM deliveries WHERE id = ANY($1::bigint[]))
+     SELECT EXISTS (SELECT 1 FROM subscription_health WHERE project_key = $2 AND subscription_id = $3 AND status <> 'Healthy') AS unhealthy`,
+    [ids, projectKey, subscriptionId],
+    { prepare: true },
+  );
+  return result.rows[0]?.unhealthy === true;
 }
 
 export interface Retry {

@@ -101,7 +101,9 @@ export interface FailureContext {
  * What happens to one delivery whose attempt failed (§3.3, §6.2 delivery guarantees 1):
  * - payload failures are dropped at once: the same bytes will be refused again;
  * - a subscription that was already ConfigurationErrorDeliveryStopped gives each new delivery one
- *   try: if it fails it is dropped (§3.3 "messages dropped earlier are not redelivered");
+ *   try against its configuration: a configuration failure drops it (the window that would retry it
+ *   has elapsed; §3.3 "messages dropped earlier are not redelivered"), while a temporary failure
+ *   (an outage) is retried like any other for 48 hours (§6.2 guarantee 1);
  * - temporary failures are retried with backoff until 48 hours after the first failure; the last
  *   try is made at the end of the window, and if that fails too the delivery is dropped;
  * - configuration failures are retried with backoff; the subscription-wide window (health) decides
@@ -109,7 +111,7 @@ export interface FailureContext {
  */
 export function decideAfterFailure(policy: RetryPolicy, failure: DeliveryFailure, context: FailureContext): FailureDecision {
   if (failure.class === 'payload') return { action: 'drop', reason: 'PayloadError' };
-  if (context.status === 'ConfigurationErrorDeliveryStopped') {
+  if (context.status === 'ConfigurationErrorDeliveryStopped' && failure.class === 'configuration') {
     return { action: 'drop', reason: 'ConfigurationErrorDeliveryStopped' };
   }
   const delay = retryDelayMs(policy, context.failures, failure.retryAfterMs, context.random);

@@ -10,6 +10,7 @@ import { configurationWindowEnd, nextHealth, type HealthEvent, type HealthState,
 import { claimDue, releaseLease, type Lease } from './leases.js';
 import {
   deleteDelivered,
+  deleteDeliveredSeeingHealth,
   dropAllPending,
   dropLeased,
   lockHealth,
@@ -229,15 +230,18 @@ export class Sender {
     const configurationWindowMs = policy.windows.configurationMs[project.environment];
 
     if (sorted.failures.length === 0 && sorted.released.length === 0 && !touchesHealth) {
-      // The common case: everything acknowledged, subscription healthy. One statement, no transaction.
-      await deleteDelivered(db, ids(sorted.delivered));
+      // The common case: everything acknowledged, subscription healthy as far as this worker knows.
+      // One statement, no transaction; it also tells whether another worker recorded a failure
+      // since this worker's subscriptions were read, in which case this success heals it.
+      const unhealthy = await deleteDeliveredSeeingHealth(db, ids(sorted.delivered), projectKey, subscriptionId);
+      if (unhealthy) await this.healAfterSuccess(projectKey, subscriptionId, now, configurationWindowMs);
       this.observe(subscription.destination.type, now, sorted, [], new Map());
       return { claimed: group.length, delivered: sorted.delivered.length, retried: 0, dropped: 0, released: 0 };
     }
 
     const written = await db.transaction(async (tx) => {
-      await deleteDelivered(tx, ids(sorted.delivered));
-      await releaseLease(tx, lease, ids(sorted.released), now);
+      // The health row first, then delivery rows: the maintenance sweep and forgetSubscription take
+      // them in that order too, so two of them never wait for each other (a deadlock).
       let before: HealthState | undefined;
       let transition: HealthTransition | undefined;
       if (touchesHealth) {
@@ -245,6 +249,8 @@ export class Sender {
         transition = applyEvents(before, healthEvents(sorted), { now, configurationWindowMs });
         if (!sameHealth(before, transition.state)) await writeHealth(tx, projectKey, subscriptionId, transition.state, now);
       }
+      await deleteDelivered(tx, ids(sorted.delivered));
+      await releaseLease(tx, lease, ids(sorted.released), now);
       if (transition?.dropPending === true) {
         // §3.3: entering ConfigurationErrorDeliveryStopped drops every undelivered message.
         const reason: DropReason = 'ConfigurationErrorDeliveryStopped';
@@ -280,6 +286,23 @@ export class Sender {
       dropped,
       released: sorted.released.length,
     };
+  }
+
+  /**
+   * §3.3 "configuration fixed → Healthy" for a success sent on a stale cached status. Only a state
+   * whose last failure is not newer than this success is healed: a failure another worker recorded
+   * after it is news this success does not answer.
+   */
+  private async healAfterSuccess(projectKey: string, subscriptionId: string, now: Date, configurationWindowMs: number): Promise<void> {
+    const healed = await this.deps.db.transaction(async (tx) => {
+      const before = await lockHealth(tx, projectKey, subscriptionId, now);
+      const lastNews = before.lastErrorAt ?? before.since;
+      if (before.status === 'Healthy' || lastNews.getTime() > now.getTime()) return undefined;
+      const transition = applyEvents(before, [{ type: 'delivered' }], { now, configurationWindowMs });
+      await writeHealth(tx, projectKey, subscriptionId, transition.state, now);
+      return { before, transition };
+    });
+    if (healed !== undefined) this.reportHealth(projectKey, subscriptionId, healed.before, healed.transition);
   }
 
   /** Each failed delivery is rescheduled or dropped (§6.2 retry windows, §3.3). */

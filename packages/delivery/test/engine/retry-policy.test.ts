@@ -55,12 +55,9 @@ describe('retry policy', () => {
     expect(decision).toEqual({ action: 'retry', dueAt: windowEnd });
   });
 
-  it('gives deliveries of a stopped subscription one try (§3.3)', () => {
-    for (const failure of [temporary, configuration]) {
-      expect(decideAfterFailure(DEFAULT_RETRY_POLICY, failure, { ...context, status: 'ConfigurationErrorDeliveryStopped' })).toEqual({
-        action: 'drop',
-        reason: 'ConfigurationErrorDeliveryStopped',
-      });
-    }
+  it('gives deliveries of a stopped subscription one try against the configuration (§3.3), and retries outages (§6.2)', () => {
+    const stopped = { ...context, status: 'ConfigurationErrorDeliveryStopped' as const };
+    expect(decideAfterFailure(DEFAULT_RETRY_POLICY, configuration, stopped)).toEqual({ action: 'drop', reason: 'ConfigurationErrorDeliveryStopped' });
+    expect(decideAfterFailure(DEFAULT_RETRY_POLICY, temporary, stopped)).toMatchObject({ action: 'retry' });
   });
 });
