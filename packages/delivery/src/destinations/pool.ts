@@ -24,42 +24,61 @@ export function destinationKey(destination: Destination): string {
   return createHash('sha256').update(canonicalJson(destination)).digest('hex').slice(0, 32);
 }
 
+/** An adapter no send has asked for in this long is closed: its subscriptions were deleted or moved. */
+export const IDLE_ADAPTER_CLOSE_MS = 10 * 60_000;
+
+interface PooledAdapter {
+  readonly adapter: DestinationAdapter;
+  lastUsedAt: number;
+}
+
 /**
  * Adapters (and so SDK clients and connections) shared per destination configuration: every
- * subscription with the same destination uses one client. `closeAll()` on shutdown.
+ * subscription with the same destination uses one client. An adapter is closed once idle for
+ * `IDLE_ADAPTER_CLOSE_MS` rather than when a subscription is deleted or changes destination, since
+ * another subscription may share it and be sending right then. `closeAll()` on shutdown.
  */
 export class DestinationPool {
-  private readonly adapters = new Map<string, DestinationAdapter>();
+  private readonly adapters = new Map<string, PooledAdapter>();
+  private sweptAt: number;
 
   constructor(
     readonly env: DestinationEnvironment,
     private readonly factories: DestinationFactories = DESTINATION_FACTORIES,
-  ) {}
+    /** Milliseconds of a monotonic clock (tests pass their own). */
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.sweptAt = now();
+  }
 
   get(destination: Destination): DestinationAdapter {
+    const now = this.now();
     const key = destinationKey(destination);
-    let adapter = this.adapters.get(key);
-    if (adapter === undefined) {
-      adapter = createDestinationAdapter(destination, this.env, this.factories);
-      this.adapters.set(key, adapter);
+    let pooled = this.adapters.get(key);
+    if (pooled === undefined) {
+      pooled = { adapter: createDestinationAdapter(destination, this.env, this.factories), lastUsedAt: now };
+      this.adapters.set(key, pooled);
     }
-    return adapter;
+    pooled.lastUsedAt = now;
+    if (now - this.sweptAt >= IDLE_ADAPTER_CLOSE_MS / 10) this.closeIdle(now);
+    return pooled.adapter;
   }
 
   get size(): number {
     return this.adapters.size;
   }
 
-  /** Closes and forgets one destination's adapter (its subscription moved elsewhere). */
-  async release(destination: Destination): Promise<void> {
-    const key = destinationKey(destination);
-    const adapter = this.adapters.get(key);
-    this.adapters.delete(key);
-    await adapter?.close();
+  private closeIdle(now: number): void {
+    this.sweptAt = now;
+    for (const [key, pooled] of this.adapters) {
+      if (now - pooled.lastUsedAt < IDLE_ADAPTER_CLOSE_MS) continue;
+      this.adapters.delete(key);
+      pooled.adapter.close().catch((error: unknown) => this.env.logger.warn({ err: error }, 'closing an idle destination client failed'));
+    }
   }
 
   async closeAll(): Promise<void> {
-    const adapters = [...this.adapters.values()];
+    const adapters = [...this.adapters.values()].map((pooled) => pooled.adapter);
     this.adapters.clear();
     const results = await Promise.allSettled(adapters.map((adapter) => adapter.close()));
     for (const result of results) {

@@ -110,4 +110,25 @@ describe('registry and pool', () => {
     await pool.closeAll();
     expect(pool.size).toBe(0);
   });
+
+  it('closes an adapter only once it has been idle for ten minutes, never while it is used', async () => {
+    let now = 0;
+    const pool = new DestinationPool(createDestinationEnvironment(), DESTINATION_FACTORIES, () => now);
+    const shared = { type: 'ProviderCPubSub', projectId: 'p', topic: 'shared' } as const;
+    const abandoned = { type: 'ProviderCPubSub', projectId: 'p', topic: 'abandoned' } as const;
+    const first = pool.get(shared);
+    pool.get(abandoned);
+    // Used every few minutes: kept, the same client each time.
+    for (let minute = 4; minute <= 16; minute += 4) {
+      now = minute * 60_000;
+      expect(pool.get(shared)).toBe(first);
+    }
+    // The other one was last asked for 16 minutes ago: closed and forgotten.
+    expect(pool.size).toBe(1);
+    const again = pool.get(abandoned);
+    expect(pool.size).toBe(2);
+    expect(pool.get(shared)).toBe(first);
+    expect(again).not.toBeUndefined();
+    await pool.closeAll();
+  });
 });

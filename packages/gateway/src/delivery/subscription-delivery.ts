@@ -42,7 +42,6 @@ export function subscriptionDelivery(pool: DestinationPool, admin: DeliveryAdmin
     },
     health: (projectKey, id) => admin.getHealth(projectKey, id),
     subscriptionsChanged: (projectKey) => admin.subscriptionsChanged(projectKey),
-    releaseDestination: (destination) => pool.release(destination),
     async destinationChanged(projectKey, id) {
       await admin.markDestinationChanged(projectKey, id);
     },

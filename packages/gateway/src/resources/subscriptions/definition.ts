@@ -123,8 +123,9 @@ export function subscriptionDefinition(
     },
 
     async afterDelete(subscription, ctx) {
+      // Its destination client is not closed here: another subscription may share it (the pool
+      // closes clients once idle).
       await delivery.subscriptionDeleted(ctx.projectKey, subscription.id);
-      await delivery.releaseDestination(delivery.openDestination(subscription.destination));
     },
 
     async present(subscription, ctx): Promise<Subscription> {

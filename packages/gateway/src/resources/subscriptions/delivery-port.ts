@@ -25,8 +25,6 @@ export interface SubscriptionDelivery {
   destinationChanged(projectKey: string, subscriptionId: string): Promise<void>;
   /** After a create or an update: routing picks the change up without waiting for a refresh. */
   subscriptionsChanged(projectKey: string): void;
-  /** Closes the destination's client when no subscription uses it any more (after delete/change). */
-  releaseDestination(destination: Destination): Promise<void>;
   subscriptionDeleted(projectKey: string, subscriptionId: string): Promise<void>;
   deliveryStatus(projectKey: string, subscriptionId: string): Promise<DeliveryStatus>;
   listDropped(projectKey: string, subscriptionId: string, paging: DroppedPaging): Promise<DroppedDeliveryPage>;
