@@ -32,6 +32,9 @@ import type {
   Settlement,
 } from './types.js';
 
+/** An outcome that has the source deliver it again: failed or deferred. */
+type RetryOutcome = Extract<DeliveryOutcome, { readonly retryAfterMs: number }>;
+
 /**
  * One delivery on its way through the consumer. To keep the per-delivery cost down (allocation
  * is most of it), the Work is also the store request (claim, complete and lease ref), the
@@ -46,7 +49,7 @@ class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryCont
   release: Release = NEXT;
   gap: GapNotice | undefined;
   /** Set when the handler failed: the outcome once the lease is released. */
-  failure: DeliveryOutcome | undefined;
+  failure: RetryOutcome | undefined;
   /** The lease this process holds on the key while the handler runs (the store was reachable). */
   leased = false;
 
@@ -77,7 +80,7 @@ class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryCont
   }
 
   get signal(): AbortSignal {
-    return this.leased ? this.leases.signalFor(this.key) : NEVER_ABORTED;
+    return this.leased ? this.leases.signalFor(this.key) : this.leases.closingSignal;
   }
 }
 
@@ -91,8 +94,6 @@ const defaultParseErrorPolicy: ParseErrorPolicy = () => 'dead-letter';
 const NEXT: Release = Object.freeze({ kind: 'next' });
 const ADVANCED: FinishReport = Object.freeze({ advanced: true });
 const NOT_ADVANCED: FinishReport = Object.freeze({ advanced: false });
-const FAILED: FinishReport = Object.freeze({ advanced: false, failed: true });
-const NEVER_ABORTED = new AbortController().signal;
 
 class HeraldConsumer implements Consumer {
   readonly instanceId: string;
@@ -192,6 +193,8 @@ class HeraldConsumer implements Consumer {
 
   async close(): Promise<void> {
     this.closing = true;
+    // Running handlers are told first: close() waits for them, and a long one may be waiting for this.
+    this.leases.abortAll();
     this.sequencer?.close();
     const running = [...this.inProcess.values()].map((work) => work.promise);
     await Promise.all(running);
@@ -242,10 +245,12 @@ class HeraldConsumer implements Consumer {
     const inFlight = this.inProcess.get(key);
     if (inFlight !== undefined) {
       // A copy of a delivery already here: it is settled like the first one (never run twice,
-      // never acknowledged before the first is done).
-      return inFlight.promise.then((outcome) =>
-        this.count(outcome.status === 'processed' ? { status: 'duplicate', dedupKey: key } : outcome, delivery),
-      );
+      // never acknowledged before the first is done). It is counted as a duplicate whatever the
+      // first's outcome: failed_total and stale_total count what happened to the delivery, once.
+      return inFlight.promise.then((outcome) => {
+        this.metrics.delivery('duplicate', delivery.origin.source, payload.notificationType, payload.resource.typeId);
+        return outcome.status === 'processed' ? { status: 'duplicate', dedupKey: key } : outcome;
+      });
     }
     const messageLane = payload.notificationType === 'Message';
     const work = new Work(
@@ -275,7 +280,7 @@ class HeraldConsumer implements Consumer {
   private claimAnswered(work: Work, error: unknown, claim: ClaimResult | undefined): void {
     if (error === undefined) return this.claimed(work, claim as ClaimResult);
     this.logger.warn({ err: error, dedupKey: work.key }, 'dedup store unreachable');
-    if (!this.failOpen) this.finish(work, this.deferral(work, 'store-unavailable'), NOT_ADVANCED);
+    if (!this.failOpen) this.finishDeferred(work, this.deferral(work, 'store-unavailable'));
     else if (work.release.kind === 'behind') this.finish(work, { status: 'stale', dedupKey: work.key }, NOT_ADVANCED);
     else this.execute(work, false);
   }
@@ -288,11 +293,12 @@ class HeraldConsumer implements Consumer {
         return this.finish(work, { status: 'stale', dedupKey: work.key }, { advanced: false, storedOrdinal: claim.storedOrdinal });
       case 'busy':
         // Another instance runs it (or crashed while running it): retry once its lease may be gone.
-        return this.finish(
-          work,
-          { status: 'deferred', dedupKey: work.key, reason: 'busy', retryAfterMs: Math.max(this.retry.busyMinMs, claim.retryAfterMs) },
-          NOT_ADVANCED,
-        );
+        return this.finishDeferred(work, {
+          status: 'deferred',
+          dedupKey: work.key,
+          reason: 'busy',
+          retryAfterMs: Math.max(this.retry.busyMinMs, claim.retryAfterMs),
+        });
       case 'claimed':
         if (work.release.kind === 'behind') {
           // Behind the position this instance released, yet unknown to the store (its position
@@ -386,7 +392,7 @@ class HeraldConsumer implements Consumer {
     const attempt = Math.max(1, work.deliveryAttempt ?? 1);
     const retryAfterMs = Math.min(this.retry.failureMaxMs, this.retry.failureBaseMs * 2 ** (attempt - 1));
     work.failure = { status: 'failed', dedupKey: work.key, error, retryAfterMs };
-    if (!work.leased) return this.finish(work, work.failure, FAILED);
+    if (!work.leased) return this.finishDeferred(work, work.failure);
     this.leases.drop(work.key);
     this.releases.enqueue(work);
   }
@@ -396,17 +402,22 @@ class HeraldConsumer implements Consumer {
     if (work.failure === undefined) return;
     // If it could not be released, the lease expires on its own; the retry waits for that.
     if (error !== undefined) this.logger.warn({ err: error, dedupKey: work.key }, 'could not release the lease');
-    this.finish(work, work.failure, FAILED);
+    this.finishDeferred(work, work.failure);
   }
 
   private rejected(work: Work, reason: RejectReason): void {
     this.finish(work, this.deferral(work, reason), undefined);
   }
 
-  private deferral(work: Work, reason: DeferReason): DeliveryOutcome {
+  private deferral(work: Work, reason: DeferReason): RetryOutcome {
     const retryAfterMs =
       reason === 'store-unavailable' ? this.retry.storeUnavailableMs : reason === 'buffer-full' ? this.retry.bufferFullMs : reason === 'busy' ? this.retry.busyMinMs : 0;
     return { status: 'deferred', dedupKey: work.key, reason, retryAfterMs };
+  }
+
+  /** Settles a released delivery that comes back after `retryAfterMs`: its successors wait for it (see FinishReport). */
+  private finishDeferred(work: Work, outcome: RetryOutcome): void {
+    this.finish(work, outcome, { advanced: false, retryAfterMs: outcome.retryAfterMs });
   }
 
   /** Settles a delivery: metrics, ordering bookkeeping, then the waiting `process` call. */

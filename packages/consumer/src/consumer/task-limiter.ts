@@ -8,36 +8,49 @@ export class TaskLimiter<Task> {
   private running = 0;
   private readonly waiting: (Task | undefined)[] = [];
   private waitingHead = 0;
+  /**
+   * True while `done` starts waiting tasks. A task that ends synchronously calls `done` from inside
+   * `start`; that call only frees its slot and the loop below starts the next task, so thousands
+   * of synchronous tasks queued behind a slow one run in a loop, not in a recursion per task.
+   */
+  private draining = false;
   private idleWaiters: (() => void)[] = [];
 
-  /** `start` must lead to exactly one `done()` call when the task ends. */
+  /** `start` must lead to exactly one `done()` call when the task ends (possibly within `start`). */
   constructor(
     private readonly limit: number,
     private readonly start: (task: Task) => void,
   ) {}
 
   schedule(task: Task): void {
-    if (this.running < this.limit) {
-      this.running++;
-      this.start(task);
+    // While draining, the loop takes tasks in order; starting this one here would jump the queue.
+    if (this.running >= this.limit || this.draining) {
+      this.waiting.push(task);
       return;
     }
-    this.waiting.push(task);
+    this.running++;
+    this.start(task);
   }
 
   done(): void {
-    if (this.waitingHead < this.waiting.length) {
-      const next = this.waiting[this.waitingHead] as Task;
-      this.waiting[this.waitingHead] = undefined;
-      this.waitingHead++;
-      if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
-        this.waiting.splice(0, this.waitingHead);
-        this.waitingHead = 0;
-      }
-      this.start(next);
-      return;
-    }
     this.running--;
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (this.running < this.limit && this.waitingHead < this.waiting.length) {
+        const next = this.waiting[this.waitingHead] as Task;
+        this.waiting[this.waitingHead] = undefined;
+        this.waitingHead++;
+        if (this.waitingHead > 1024 && this.waitingHead * 2 > this.waiting.length) {
+          this.waiting.splice(0, this.waitingHead);
+          this.waitingHead = 0;
+        }
+        this.running++;
+        this.start(next);
+      }
+    } finally {
+      this.draining = false;
+    }
     if (this.running === 0) {
       const waiters = this.idleWaiters;
       this.idleWaiters = [];

@@ -46,7 +46,10 @@ export interface OrderingOptions {
    * How long an early delivery waits for its predecessor before the lane moves past the gap.
    * Default 10 s. While a source reports a backlog (`noteBacklog`: the SqsPoller does when a
    * receive comes back full), the wait does not count: the predecessor is most likely still in
-   * the queue behind what is being received.
+   * the queue behind what is being received. Nor does it before a delivery of the resource that
+   * failed or was deferred here is due again (`retryAfterMs`). Other instances know only the
+   * stored position: there, a predecessor still running here for longer than this is skipped,
+   * and the delivery released past it may run at the same time (with `context.gap`).
    */
   readonly maxWaitMs?: number;
   /**
@@ -55,9 +58,12 @@ export interface OrderingOptions {
    * queue stays busy). Default 10 min.
    */
   readonly maxBacklogWaitMs?: number;
-  /** Waiting deliveries per resource; beyond, new early arrivals are deferred (nack). Default 1,000. */
+  /**
+   * Waiting deliveries per resource; beyond, new early arrivals are deferred (nack), but never the
+   * one the resource waits for next. Default 1,000.
+   */
   readonly maxBufferedPerResource?: number;
-  /** Waiting deliveries in total; beyond, new early arrivals are deferred (nack). Default 100,000. */
+  /** Waiting deliveries in total; beyond, new early arrivals are deferred (nack), with the same exception. Default 100,000. */
   readonly maxBuffered?: number;
   /**
    * The first delivery of a resource with no stored position: `wait` (default) releases
@@ -78,7 +84,11 @@ export interface OrderingOptions {
 
 /** Delays (ms) the consumer asks the source to wait before a retry. */
 export interface RetryOptions {
-  /** After a handler failure: `failureBaseMs * 2^(attempt-1)`, capped at `failureMaxMs`. Defaults 1,000 / 30,000. */
+  /**
+   * After a handler failure: `failureBaseMs * 2^(attempt-1)`, capped at `failureMaxMs`. Defaults
+   * 1,000 / 30,000. With ordering, the resource's waiting deliveries wait for the retry (and
+   * `maxWaitMs` more), so this may exceed `maxWaitMs`.
+   */
   readonly failureBaseMs?: number;
   readonly failureMaxMs?: number;
   /** When another instance holds the lease: the lease's remaining time, at least this. Default 250. */
@@ -160,6 +170,9 @@ export interface Consumer {
    * waits for predecessors do not count meanwhile (see `ordering.maxWaitMs`). Sources call it.
    */
   noteBacklog(): void;
-  /** Stops accepting (new inputs are deferred), defers waiting ones, waits for running handlers. */
+  /**
+   * Stops accepting (new inputs are deferred), defers waiting ones, aborts the `context.signal` of
+   * handlers (running and yet to start), and waits for running handlers.
+   */
   close(): Promise<void>;
 }

@@ -24,6 +24,33 @@ interface StoredPositions {
 }
 
 /**
+ * Entries in the order they were written. The retention is the same for all, so the oldest are at
+ * the head: expiring them is amortised O(1) instead of a scan.
+ */
+class ExpiryQueue {
+  private items: { id: string; expiresAt: number }[] = [];
+  private head = 0;
+
+  push(id: string, expiresAt: number): void {
+    this.items.push({ id, expiresAt });
+  }
+
+  /** Calls `expire` for each entry due at `now`, oldest first. */
+  drain(now: number, expire: (id: string) => void): void {
+    while (this.head < this.items.length) {
+      const item = this.items[this.head] as { id: string; expiresAt: number };
+      if (item.expiresAt > now) break;
+      expire(item.id);
+      this.head++;
+    }
+    if (this.head > 1024 && this.head * 2 > this.items.length) {
+      this.items.splice(0, this.head);
+      this.head = 0;
+    }
+  }
+}
+
+/**
  * The dedup contract in process memory: for tests and for a single consumer process. Not shared
  * across processes and lost on restart (a restart then reprocesses what is redelivered).
  * Expiry follows the injected clock.
@@ -36,12 +63,9 @@ export class MemoryDedupStore implements DedupStore {
   private readonly clock: Clock;
   private readonly keys = new Map<string, KeyState>();
   private readonly positions = new Map<string, StoredPositions>();
-  /**
-   * Processed keys in completion order. The retention is the same for all, so the oldest are at
-   * the head: expiring them is amortised O(1) instead of a scan.
-   */
-  private readonly expiryQueue: { key: string; expiresAt: number }[] = [];
-  private expiryHead = 0;
+  private readonly keyExpiries = new ExpiryQueue();
+  /** Without it, a long-running process would keep the position of every resource it ever saw. */
+  private readonly positionExpiries = new ExpiryQueue();
 
   constructor(deps: { readonly clock?: Clock } = {}, options: DedupStoreOptions = {}) {
     const resolved = checkStoreOptions(options);
@@ -53,7 +77,7 @@ export class MemoryDedupStore implements DedupStore {
 
   async claim(requests: readonly ClaimRequest[]): Promise<ClaimResult[]> {
     const now = this.clock.now();
-    this.expireProcessed(now);
+    this.expire(now);
     return requests.map((request) => {
       const current = this.liveState(request.key, now);
       if (current?.state === 'processed') return PROCESSED;
@@ -89,13 +113,14 @@ export class MemoryDedupStore implements DedupStore {
     const expiresAt = now + this.retentionMs;
     for (const request of requests) {
       this.keys.set(request.key, { state: 'processed', expiresAt });
-      this.expiryQueue.push({ key: request.key, expiresAt });
+      this.keyExpiries.push(request.key, expiresAt);
       if (request.position) {
         const { stream, lane, ordinal } = request.position;
         const stored = this.livePositions(stream, now) ?? { expiresAt };
         if (stored[lane] === undefined || ordinal > (stored[lane] as number)) stored[lane] = ordinal;
         stored.expiresAt = expiresAt;
         this.positions.set(stream, stored);
+        this.positionExpiries.push(stream, expiresAt);
       }
     }
   }
@@ -132,18 +157,16 @@ export class MemoryDedupStore implements DedupStore {
     return stored;
   }
 
-  private expireProcessed(now: number): void {
-    while (this.expiryHead < this.expiryQueue.length) {
-      const head = this.expiryQueue[this.expiryHead] as { key: string; expiresAt: number };
-      if (head.expiresAt > now) break;
-      const current = this.keys.get(head.key);
-      // The key may have been completed again later; only the entry that set this expiry removes it.
-      if (current?.state === 'processed' && current.expiresAt <= now) this.keys.delete(head.key);
-      this.expiryHead++;
-    }
-    if (this.expiryHead > 1024 && this.expiryHead * 2 > this.expiryQueue.length) {
-      this.expiryQueue.splice(0, this.expiryHead);
-      this.expiryHead = 0;
-    }
+  private expire(now: number): void {
+    // A key or stream may have been written again later: only the entry that set its current
+    // expiry removes it.
+    this.keyExpiries.drain(now, (key) => {
+      const current = this.keys.get(key);
+      if (current?.state === 'processed' && current.expiresAt <= now) this.keys.delete(key);
+    });
+    this.positionExpiries.drain(now, (stream) => {
+      const stored = this.positions.get(stream);
+      if (stored !== undefined && stored.expiresAt <= now) this.positions.delete(stream);
+    });
   }
 }

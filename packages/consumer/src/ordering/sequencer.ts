@@ -31,8 +31,12 @@ export interface FinishReport {
   readonly advanced: boolean;
   /** The store's position, when a claim reported one (another instance moved ahead). */
   readonly storedOrdinal?: number;
-  /** It failed and will be redelivered: give it a full `maxWaitMs` before skipping it. */
-  readonly failed?: boolean;
+  /**
+   * It was not done (its handler failed, or it was deferred: busy, store unavailable) and the
+   * source redelivers it after this long. When it held its resource, its successors wait for it
+   * until then plus a full `maxWaitMs`.
+   */
+  readonly retryAfterMs?: number;
 }
 
 export interface SequencerDeps {
@@ -87,7 +91,7 @@ class ResourceLane {
   readonly buffers: Record<PositionLane, Buffered[]> = { m: [], c: [] };
   /** The item holding the resource (handlers of one resource never run concurrently). */
   running: SequencedItem | undefined;
-  /** Deadlines count from here at the earliest (moved forward when a delivery fails). */
+  /** Deadlines count from here at the earliest (moved to when a failed or deferred head is due again). */
   waitFrom = 0;
   refreshedAt = 0;
   refreshing = false;
@@ -165,8 +169,8 @@ export class Sequencer {
 
   /**
    * When the wait of a lane whose oldest delivery was buffered at `oldestAt` runs out: `maxWaitMs`
-   * after the latest of that, the last failure of the resource, and the last backlog report (but a
-   * backlog stretches it by `maxBacklogWaitMs` at most).
+   * after the latest of that, the time the resource's last failed or deferred head is redelivered,
+   * and the last backlog report (but a backlog stretches it by `maxBacklogWaitMs` at most).
    */
   private deadlineOf(lane: ResourceLane, oldestAt: number): number {
     const backlogUntil = Math.min(this.backlogSeenAt, oldestAt + this.options.maxBacklogWaitMs);
@@ -177,10 +181,15 @@ export class Sequencer {
   finished(item: SequencedItem, report: FinishReport): void {
     const lane = this.lanes.get(item.stream) ?? this.revive(item.stream);
     if (lane === undefined) return;
-    if (lane.running === item) lane.running = undefined;
+    if (lane.running === item) {
+      lane.running = undefined;
+      // The head comes back when the consumer asked the source to redeliver it, possibly later
+      // than maxWaitMs (a retry backoff, a lease held elsewhere): skipping it before would drop
+      // its redelivery as stale.
+      if (report.retryAfterMs !== undefined) lane.waitFrom = Math.max(lane.waitFrom, this.deps.clock.now() + report.retryAfterMs);
+    }
     if (report.advanced) lane.raise(item.lane, item.ordinal);
     if (report.storedOrdinal !== undefined) lane.raise(item.lane, report.storedOrdinal);
-    if (report.failed) lane.waitFrom = this.deps.clock.now();
     this.pump(lane);
     this.afterChange(lane);
   }
@@ -271,6 +280,13 @@ export class Sequencer {
     return isNextInLane(position, item.payload);
   }
 
+  /** Is it the next of its lane once the running delivery (if in the same lane) is done? */
+  private isAwaited(lane: ResourceLane, item: SequencedItem): boolean {
+    const running = lane.running;
+    if (running !== undefined && running.lane === item.lane) return isNextInLane(running.ordinal, item.payload);
+    return this.isNext(lane, item);
+  }
+
   private place(lane: ResourceLane, item: SequencedItem): void {
     const position = lane.positions[item.lane];
     if (position !== undefined && item.ordinal <= position) return this.deps.release(item, { kind: 'behind' });
@@ -279,9 +295,11 @@ export class Sequencer {
       return this.deps.release(item, { kind: 'next' });
     }
     const buffer = lane.buffers[item.lane];
-    if (this.totalBuffered >= this.options.maxBuffered || lane.bufferedCount() >= this.options.maxBufferedPerResource) {
-      return this.deps.reject(item, 'buffer-full');
-    }
+    const full = this.totalBuffered >= this.options.maxBuffered || lane.bufferedCount() >= this.options.maxBufferedPerResource;
+    // The delivery the lane waits for is never turned away: deferred, it could come back after its
+    // successors were released past it, and be dropped as stale. (A lane awaits one delivery, so
+    // the caps are exceeded by little.)
+    if (full && !this.isAwaited(lane, item)) return this.deps.reject(item, 'buffer-full');
     const now = this.deps.clock.now();
     // Sorted by ordinal; buffers are short and arrivals mostly near the end.
     let index = buffer.length;

@@ -33,18 +33,23 @@ export interface ParseError {
   readonly source: DeliverySource;
 }
 
-/** Internal: a failure before the source is attached. */
-export interface Invalid {
-  readonly invalid: true;
-  readonly reason: ParseErrorReason;
-  readonly message: string;
-  readonly path?: string;
+/**
+ * Internal: a failure before the source is attached. A class, recognised with `instanceof`: a
+ * property check would also match user JSON (a Message's own fields, a crafted push body), which
+ * would then be dead-lettered, or choose its own `reason` label.
+ */
+export class Invalid {
+  constructor(
+    readonly reason: ParseErrorReason,
+    readonly message: string,
+    readonly path: string | undefined,
+  ) {}
 }
 
 export function invalid(reason: ParseErrorReason, message: string, path?: string): Invalid {
-  return path === undefined ? { invalid: true, reason, message } : { invalid: true, reason, message, path };
+  return new Invalid(reason, message, path);
 }
 
 export function isInvalid(value: unknown): value is Invalid {
-  return typeof value === 'object' && value !== null && (value as { invalid?: unknown }).invalid === true;
+  return value instanceof Invalid;
 }

@@ -13,7 +13,7 @@ const RECHECK_MS = 50;
  */
 export class HandlingSlots {
   private readonly work = new Set<Promise<void>>();
-  private waiters: (() => void)[] = [];
+  private readonly waiters = new Set<() => void>();
 
   constructor(
     private readonly consumer: Pick<Consumer, 'bufferedCount'>,
@@ -35,7 +35,12 @@ export class HandlingSlots {
     while (this.free <= 0 && !signal?.aborted) {
       // A slot frees when work settles, or when a delivery moves into the reorder buffer (no event
       // for that: look again shortly).
-      await Promise.race([new Promise<void>((resolve) => this.waiters.push(resolve)), sleep(this.clock, RECHECK_MS, signal)]);
+      let wake!: () => void;
+      const woken = new Promise<void>((resolve) => (wake = resolve));
+      this.waiters.add(wake);
+      await Promise.race([woken, sleep(this.clock, RECHECK_MS, signal)]);
+      // Not left behind when the recheck wins: all slots may stay full for a long time.
+      this.waiters.delete(wake);
     }
   }
 
@@ -50,8 +55,8 @@ export class HandlingSlots {
 
   /** Wakes whoever waits for a slot (they look again; used on stop). */
   wakeAll(): void {
-    const waiters = this.waiters;
-    this.waiters = [];
+    const waiters = [...this.waiters];
+    this.waiters.clear();
     for (const wake of waiters) wake();
   }
 

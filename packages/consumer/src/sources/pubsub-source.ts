@@ -38,14 +38,16 @@ export class PubSubSource {
   private readonly options: PubSubSourceOptions;
   /** Received messages not settled yet (the SDK's flow control bounds them; no gate here). */
   private readonly slots: HandlingSlots;
-  private readonly stopping = new AbortController();
+  /** Per start(): a source stopped and started again must not see the old abort. */
+  private stopping = new AbortController();
   private subscription: Subscription | undefined;
   private readonly onMessage = (message: Message): void => {
+    // Leased before the stream closed but dispatched after: handed back once, for another instance.
     if (this.stopping.signal.aborted) {
       message.nack();
       return;
     }
-    this.slots.track(this.handle(message));
+    this.slots.track(this.handle(message, this.stopping.signal));
   };
   private readonly onError = (error: Error): void => {
     this.logger.warn({ err: error }, 'Pub/Sub subscription error');
@@ -71,37 +73,48 @@ export class PubSubSource {
   async start(): Promise<void> {
     if (this.subscription) throw new Error('PubSubSource already started');
     const { Duration } = await import('@google-cloud/pubsub');
+    const maxExtension = Duration.from({ seconds: this.options.maxExtensionSeconds ?? 600 });
+    this.stopping = new AbortController();
     const subscription = this.pubsub.subscription(this.options.subscriptionName, {
       flowControl: {
         maxMessages: this.slots.limit,
         maxBytes: this.options.flowControl?.maxBytes ?? 100 * 1024 * 1024,
         allowExcessMessages: false,
       },
-      maxExtensionTime: Duration.from({ seconds: this.options.maxExtensionSeconds ?? 600 }),
+      maxExtensionTime: maxExtension,
+      // close() stops the stream, then keeps leasing, acking and nacking until every message
+      // handed out is settled (the SDK's default nacks them at once: their handlers' acks would
+      // be lost and the messages handled again elsewhere). Past the timeout the rest is nacked.
+      // 'WAIT' is SubscriberCloseBehaviors.WaitForProcessing, which the package root does not export.
+      closeOptions: { behavior: 'WAIT', timeout: maxExtension },
     });
     subscription.on('message', this.onMessage);
     subscription.on('error', this.onError);
     this.subscription = subscription;
   }
 
-  /** Stops taking messages, waits for in-flight ones to settle, closes the stream. */
+  /**
+   * Closes the stream (no new messages), waits for in-flight ones to settle, then lets go of the
+   * subscription. The 'message' listener stays until then: removing the last one makes the SDK
+   * close the subscriber by itself.
+   */
   async stop(): Promise<void> {
     this.stopping.abort();
     const subscription = this.subscription;
     if (!subscription) return;
-    subscription.removeListener('message', this.onMessage);
-    await this.slots.settled();
     await subscription.close();
+    await this.slots.settled();
+    subscription.removeListener('message', this.onMessage);
     subscription.removeListener('error', this.onError);
     this.subscription = undefined;
   }
 
-  private async handle(message: Message): Promise<void> {
+  private async handle(message: Message, stopping: AbortSignal): Promise<void> {
     const maxHoldMs = this.options.maxHoldMs ?? 10_000;
     const settlement: Settlement = {
       ack: () => message.ack(),
       nack: async (retryAfterMs) => {
-        await holdBeforeRetry(this.clock, retryAfterMs, maxHoldMs, this.stopping.signal);
+        await holdBeforeRetry(this.clock, retryAfterMs, maxHoldMs, stopping);
         message.nack();
       },
       deadLetter: () => message.nack(),

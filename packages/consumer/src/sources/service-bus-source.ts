@@ -32,7 +32,8 @@ export class ServiceBusSource {
   private readonly logger: Logger;
   private readonly options: ServiceBusSourceOptions;
   private readonly slots: HandlingSlots;
-  private readonly stopping = new AbortController();
+  /** Per start(): a source stopped and started again must not see the old abort. */
+  private stopping: AbortController | undefined;
   private receiver: ServiceBusReceiver | undefined;
   private subscription: { close(): Promise<void> } | undefined;
 
@@ -62,14 +63,16 @@ export class ServiceBusSource {
       'queueName' in this.options
         ? this.client.createReceiver(this.options.queueName, receiverOptions)
         : this.client.createReceiver(this.options.topicName, this.options.subscriptionName, receiverOptions);
+    const stopping = new AbortController();
+    this.stopping = stopping;
     this.receiver = receiver;
     this.subscription = receiver.subscribe(
       {
         // Resolving frees the SDK's slot and credit; the SDK keeps renewing the lock until the
         // message is settled (it stops only on settlement or when processMessage throws).
         processMessage: async (message) => {
-          await this.slots.whenFree(this.stopping.signal);
-          this.slots.track(this.handle(receiver, message));
+          await this.slots.whenFree(stopping.signal);
+          this.slots.track(this.handle(receiver, message, stopping.signal));
         },
         processError: async (args) => {
           this.logger.warn({ err: args.error, errorSource: args.errorSource, entityPath: args.entityPath }, 'Service Bus receive error');
@@ -80,32 +83,36 @@ export class ServiceBusSource {
   }
 
   /**
-   * Stops handling (messages received from now on are abandoned), waits for the received ones to
-   * settle while the link is still open (settlement needs it), then closes the receiver.
+   * Stops receiving first, then waits for the received messages to settle, then closes the
+   * receiver. Closing the subscription only drains the link's credit: the link stays open, so
+   * settlement (and the SDK's lock renewal) works until the receiver closes. Kept open instead,
+   * every message received while a slow handler finishes would be abandoned at once, redelivered
+   * at once and abandoned again until the entity's MaxDeliveryCount dead-letters it.
    */
   async stop(): Promise<void> {
-    this.stopping.abort();
+    this.stopping?.abort();
     this.slots.wakeAll();
-    await this.slots.settled();
     await this.subscription?.close();
     await this.slots.settled();
     await this.receiver?.close();
     this.receiver = undefined;
     this.subscription = undefined;
+    this.stopping = undefined;
   }
 
-  private async handle(receiver: ServiceBusReceiver, message: ServiceBusReceivedMessage): Promise<void> {
+  private async handle(receiver: ServiceBusReceiver, message: ServiceBusReceivedMessage, stopping: AbortSignal): Promise<void> {
     const maxHoldMs = this.options.maxHoldMs ?? 10_000;
     const settlement: Settlement = {
       ack: () => receiver.completeMessage(message),
       nack: async (retryAfterMs) => {
-        await holdBeforeRetry(this.clock, retryAfterMs, maxHoldMs, this.stopping.signal);
+        await holdBeforeRetry(this.clock, retryAfterMs, maxHoldMs, stopping);
         await receiver.abandonMessage(message);
       },
       deadLetter: (reason) =>
         receiver.deadLetterMessage(message, { deadLetterReason: 'HeraldParseError', deadLetterErrorDescription: reason.slice(0, 4096) }),
     };
-    if (this.stopping.signal.aborted) {
+    // Received while the subscription drained: handed back once, for another instance.
+    if (stopping.aborted) {
       await settlement.nack(0);
       return;
     }

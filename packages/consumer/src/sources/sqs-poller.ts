@@ -1,7 +1,8 @@
 import type { Message, SQSClient } from '@aws-sdk/client-sqs';
 import { sleep, systemClock, type Clock, type TimerHandle } from '../clock.js';
-import type { Consumer, Settlement } from '../consumer/types.js';
+import type { Consumer, ProcessOutcome } from '../consumer/types.js';
 import { silentLogger, type Logger } from '../logger.js';
+import type { DeferReason } from '../metrics/consumer-metrics.js';
 import { MicroBatcher } from '../micro-batcher.js';
 import { HandlingSlots } from './handling-slots.js';
 
@@ -33,6 +34,20 @@ const LONGEST_EXTENSION_SECONDS = 300;
 const MAX_VISIBILITY_SECONDS = 43_200;
 
 type SqsSdk = typeof import('@aws-sdk/client-sqs');
+
+/**
+ * Deferrals retried in this process, the message kept in hand (and invisible) meanwhile: back in
+ * the queue, every receive would count toward the redrive policy's maxReceiveCount, and a Redis
+ * outage of storeUnavailableMs × maxReceiveCount would dead-letter valid deliveries never handled.
+ * Held messages keep their slot: during an outage the poller stops receiving instead of cycling
+ * the queue. Not `buffer-full`: held, those could fill every slot while the predecessors that
+ * would drain the buffer stay in the queue; and not `closing` (another instance should take it).
+ */
+const RETRIED_IN_HAND: ReadonlySet<DeferReason> = new Set<DeferReason>(['store-unavailable', 'busy']);
+
+function retriedInHand(outcome: ProcessOutcome): boolean {
+  return outcome.action === 'nack' && outcome.items.every((item) => item.status === 'deferred' && RETRIED_IN_HAND.has(item.reason));
+}
 
 interface VisibilityChange {
   readonly message: Message;
@@ -156,46 +171,47 @@ export class SqsPoller {
         backoffMs = Math.min(this.backoffMaxMs, backoffMs * 2);
         continue;
       }
-      for (const message of messages) this.slots.track(this.handle(message));
+      for (const message of messages) this.slots.track(this.handle(message, signal));
     }
   }
 
-  private async handle(message: Message): Promise<void> {
+  private async handle(message: Message, stopping: AbortSignal): Promise<void> {
     const extension = this.keepInvisible(message);
     const sentTimestamp = Number(message.Attributes?.SentTimestamp);
     const receiveCount = Number(message.Attributes?.ApproximateReceiveCount);
-    const settlement: Settlement = {
-      ack: () => {
-        extension.cancel();
-        return this.deletes.submit(message);
-      },
-      nack: (retryAfterMs) => {
-        extension.cancel();
-        return this.changeVisibility(message, Math.ceil(retryAfterMs / 1000));
-      },
-      deadLetter: (reason) => {
-        // SQS has no "dead-letter this one" call: letting the visibility time out counts a receive,
-        // and the queue's redrive policy moves it after maxReceiveCount.
-        extension.cancel();
-        this.logger.warn({ messageId: message.MessageId, reason }, 'poison message left for the redrive policy');
-      },
-    };
+    const raw = {
+      source: 'sqs',
+      body: message.Body ?? '',
+      enqueuedAt: Number.isFinite(sentTimestamp) ? sentTimestamp : undefined,
+      deliveryAttempt: Number.isFinite(receiveCount) ? receiveCount : undefined,
+      transportMessageId: message.MessageId,
+    } as const;
     try {
-      await this.consumer.process(
-        {
-          source: 'sqs',
-          body: message.Body ?? '',
-          enqueuedAt: Number.isFinite(sentTimestamp) ? sentTimestamp : undefined,
-          deliveryAttempt: Number.isFinite(receiveCount) ? receiveCount : undefined,
-          transportMessageId: message.MessageId,
-        },
-        settlement,
-      );
+      let outcome = await this.consumer.process(raw);
+      while (retriedInHand(outcome) && !stopping.aborted) {
+        await sleep(this.clock, outcome.retryAfterMs, stopping);
+        if (!stopping.aborted) outcome = await this.consumer.process(raw);
+      }
+      extension.cancel();
+      await this.settle(message, outcome);
     } catch (error) {
       // Not an outcome but a bug: the message reappears after its visibility timeout.
       this.logger.error({ err: error, messageId: message.MessageId }, 'processing an SQS message failed unexpectedly');
     } finally {
       extension.cancel();
+    }
+  }
+
+  private async settle(message: Message, outcome: ProcessOutcome): Promise<void> {
+    switch (outcome.action) {
+      case 'ack':
+        return this.deletes.submit(message);
+      case 'nack':
+        return this.changeVisibility(message, Math.ceil(outcome.retryAfterMs / 1000));
+      case 'dead-letter':
+        // SQS has no "dead-letter this one" call: letting the visibility time out counts a receive,
+        // and the queue's redrive policy moves it after maxReceiveCount.
+        this.logger.warn({ messageId: message.MessageId, reason: outcome.reason }, 'poison message left for the redrive policy');
     }
   }
 

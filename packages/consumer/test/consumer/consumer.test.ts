@@ -1,4 +1,4 @@
-import type { Message } from '@herald/model';
+import { deduplicationKey, type Message } from '@herald/model';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import {
@@ -8,13 +8,14 @@ import {
   type ConsumerOptions,
   type Delivery,
   type DeliveryContext,
+  type GapNotice,
   type ProcessOutcome,
   type RawDelivery,
   type Settlement,
 } from '../../src/index.js';
 import { cloudEventOf, createdPayload, deletedPayload, messagePayload, updatedPayload } from '../support/fixtures.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { until } from '../support/until.js';
+import { nextTurn, until } from '../support/until.js';
 
 const MAX_WAIT_MS = 10_000;
 
@@ -54,6 +55,17 @@ async function metricValue(registry: Registry, name: string, labels: Record<stri
   return (metric?.values ?? [])
     .filter((value) => Object.entries(labels).every(([key, expected]) => value.labels[key] === expected))
     .reduce((sum, value) => sum + value.value, 0);
+}
+
+/**
+ * Lets `ms` pass in steps, yielding to the event loop after each, as real time would: what a timer
+ * starts (a position refresh, then a gap release) completes before the clock moves on.
+ */
+async function elapse(clock: ManualClock, ms: number, stepMs = 250): Promise<void> {
+  for (let elapsed = 0; elapsed < ms; elapsed += stepMs) {
+    clock.advance(Math.min(stepMs, ms - elapsed));
+    for (let turn = 0; turn < 5; turn++) await nextTurn();
+  }
 }
 
 function gate(): { readonly promise: Promise<void>; open(): void; fail(error: Error): void } {
@@ -245,6 +257,170 @@ describe('ordering per resource', () => {
     await third;
     expect(handled).toEqual([1, 2, 3]);
   });
+
+  it('holds the successors of a failed delivery until its retry is due plus maxWaitMs, even when the retry is later than maxWaitMs', async () => {
+    let downstreamUp = false;
+    const handled: string[] = [];
+    const { consumer, clock, seen } = setup({
+      handler: (delivery, context) => {
+        if (delivery.notificationType !== 'Message') return;
+        if (delivery.payload.sequenceNumber === 2 && !downstreamUp) throw new Error('downstream unavailable');
+        handled.push(`${delivery.payload.resource.id}/m${delivery.payload.sequenceNumber}`);
+        seen.push({ delivery, context });
+      },
+    });
+    // Two resources: a's m2 comes back when asked, b's never does.
+    for (const id of ['a', 'b']) await consumer.process(sqs(messagePayload(1, { id })));
+    const thirdA = consumer.process(sqs(messagePayload(3, { id: 'a' })));
+    const thirdB = consumer.process(sqs(messagePayload(3, { id: 'b' })));
+    await until(() => consumer.bufferedCount === 2, 'both m3 wait');
+    // The 5th receive during an outage: a retry in 16 s (defaults: 1 s × 2^4, at most 30 s), longer than maxWaitMs.
+    for (const id of ['a', 'b']) {
+      expect(await consumer.process({ ...sqs(messagePayload(2, { id })), deliveryAttempt: 5 })).toMatchObject({ action: 'nack', retryAfterMs: 16_000 });
+    }
+    await elapse(clock, 16_000);
+    expect(consumer.bufferedCount).toBe(2);
+    downstreamUp = true;
+    const redelivered = await consumer.process({ ...sqs(messagePayload(2, { id: 'a' })), deliveryAttempt: 6 });
+    expect(redelivered).toMatchObject({ action: 'ack', items: [{ status: 'processed' }] });
+    await thirdA;
+    // b's m3 waits a full maxWaitMs after its m2 was due again, then moves on.
+    await elapse(clock, MAX_WAIT_MS - 1);
+    expect(consumer.bufferedCount).toBe(1);
+    await elapse(clock, 1);
+    await thirdB;
+    expect(handled).toEqual(['a/m1', 'b/m1', 'a/m2', 'a/m3', 'b/m3']);
+    expect(seen.at(-1)?.context.gap).toEqual({ reason: 'timeout', lane: 'messages', lastReleased: 1, released: 3, waitedMs: 16_000 + MAX_WAIT_MS });
+    expect(seen.slice(0, -1).every((item) => item.context.gap === undefined)).toBe(true);
+  });
+
+  it('holds the successors of a delivery another instance holds until its lease may be gone plus maxWaitMs', async () => {
+    const maxWaitMs = 1_000; // shorter than the store's lease (3 s)
+    const { consumer, clock, store, order } = setup({ ordering: { maxWaitMs } });
+    await consumer.process(sqs(messagePayload(1)));
+    const third = consumer.process(sqs(messagePayload(3)));
+    await until(() => consumer.bufferedCount === 1, 'm3 waits');
+    // Another instance claimed m2 and died in its handler: its lease has 3 s left.
+    await store.claim([{ key: deduplicationKey(messagePayload(2)), owner: 'another-instance' }]);
+    expect(await consumer.process(sqs(messagePayload(2)))).toMatchObject({
+      action: 'nack',
+      items: [{ status: 'deferred', reason: 'busy', retryAfterMs: 3_000 }],
+    });
+    await elapse(clock, 3_000);
+    expect(consumer.bufferedCount).toBe(1); // m3 still waits for m2
+    expect(await consumer.process(sqs(messagePayload(2)))).toMatchObject({ action: 'ack', items: [{ status: 'processed' }] });
+    await third;
+    expect(order()).toEqual(['m1', 'm2', 'm3']);
+  });
+
+  it('holds the successors of a delivery deferred for an unreachable store until its retry plus maxWaitMs', async () => {
+    const maxWaitMs = 1_000;
+    const { consumer, clock, store, order } = setup({ ordering: { maxWaitMs }, retry: { storeUnavailableMs: 5_000 } });
+    await consumer.process(sqs(messagePayload(1)));
+    const third = consumer.process(sqs(messagePayload(3)));
+    await until(() => consumer.bufferedCount === 1, 'm3 waits');
+    const claim = store.claim.bind(store);
+    store.claim = () => Promise.reject(new Error('ECONNREFUSED'));
+    expect(await consumer.process(sqs(messagePayload(2)))).toMatchObject({
+      action: 'nack',
+      items: [{ status: 'deferred', reason: 'store-unavailable', retryAfterMs: 5_000 }],
+    });
+    store.claim = claim;
+    await elapse(clock, 5_000);
+    expect(consumer.bufferedCount).toBe(1); // m3 still waits for m2
+    expect((await consumer.process(sqs(messagePayload(2)))).action).toBe('ack');
+    await third;
+    expect(order()).toEqual(['m1', 'm2', 'm3']);
+  });
+
+  it('never turns away the delivery a resource waits for next, even with its buffer full', async () => {
+    const m1 = gate();
+    const handled: number[] = [];
+    const { consumer, clock, registry } = setup({
+      ordering: { maxWaitMs: MAX_WAIT_MS, maxBufferedPerResource: 2 },
+      handler: async (delivery) => {
+        if (delivery.notificationType !== 'Message') return;
+        if (delivery.payload.sequenceNumber === 1) await m1.promise;
+        handled.push(delivery.payload.sequenceNumber);
+      },
+    });
+    const first = consumer.process(sqs(messagePayload(1)));
+    const waiting = [consumer.process(sqs(messagePayload(3))), consumer.process(sqs(messagePayload(4)))];
+    await until(() => consumer.bufferedCount === 2, 'm3 and m4 wait: the buffer is full');
+    await elapse(clock, MAX_WAIT_MS - 500);
+    // m2 arrives while m1 still runs: it is what the resource waits for once m1 is done.
+    waiting.unshift(consumer.process(sqs(messagePayload(2))));
+    await until(() => consumer.bufferedCount === 3, 'm2 waits too');
+    // Anything else is still turned away.
+    expect(await consumer.process(sqs(messagePayload(5)))).toMatchObject({ action: 'nack', items: [{ status: 'deferred', reason: 'buffer-full' }] });
+    await elapse(clock, 500);
+    m1.open();
+    await first;
+    const settled = await Promise.all(waiting);
+    expect(settled.map((outcome) => outcome.items[0]?.status)).toEqual(['processed', 'processed', 'processed']);
+    expect(handled).toEqual([1, 2, 3, 4]);
+    expect(await metricValue(registry, 'herald_consumer_gap_timeouts_total')).toBe(0);
+    expect(await metricValue(registry, 'herald_consumer_deferred_total', { reason: 'buffer-full' })).toBe(1);
+  });
+
+  it('within one instance never runs a resource’s deliveries concurrently, even past maxWaitMs', async () => {
+    const m1 = gate();
+    const running = new Set<number>();
+    let overlap = false;
+    const { consumer, clock, seen } = setup({
+      handler: async (delivery, context) => {
+        if (delivery.notificationType !== 'Message') return;
+        if (running.size > 0) overlap = true;
+        running.add(delivery.payload.sequenceNumber);
+        if (delivery.payload.sequenceNumber === 1) await m1.promise;
+        running.delete(delivery.payload.sequenceNumber);
+        seen.push({ delivery, context });
+      },
+    });
+    const first = consumer.process(sqs(messagePayload(1)));
+    await until(() => running.has(1), 'm1 runs');
+    const second = consumer.process(sqs(messagePayload(2)));
+    const third = consumer.process(sqs(messagePayload(3)));
+    await until(() => consumer.bufferedCount === 2, 'm2 and m3 wait');
+    await elapse(clock, 3 * MAX_WAIT_MS, 1_000);
+    expect(consumer.bufferedCount).toBe(2); // they still wait
+    m1.open();
+    await Promise.all([first, second, third]);
+    expect(overlap).toBe(false);
+    expect(seen.map((item) => item.context.gap)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('across instances, may run a delivery released past a gap while another instance still runs the missing one (as documented)', async () => {
+    // The documented limit of the guarantee: an instance knows another one's progress only from
+    // the stored position, written when a handler is done; a handler that outlasts another
+    // instance's maxWaitMs looks like a gap there. The gap notice says so.
+    const clock = new ManualClock();
+    const store = new MemoryDedupStore({ clock }); // shared, as Redis is
+    const m1 = gate();
+    const running = new Set<string>();
+    let overlap = false;
+    const gaps: (GapNotice | undefined)[] = [];
+    const handler = (name: string) => async (delivery: Delivery, context: DeliveryContext) => {
+      if (running.size > 0) overlap = true;
+      running.add(name);
+      gaps.push(context.gap);
+      if (delivery.notificationType === 'Message' && delivery.payload.sequenceNumber === 1) await m1.promise;
+      running.delete(name);
+    };
+    const a = createConsumer({ dedup: store, clock, instanceId: 'a', ordering: { maxWaitMs: MAX_WAIT_MS }, handler: handler('a') });
+    const b = createConsumer({ dedup: store, clock, instanceId: 'b', ordering: { maxWaitMs: MAX_WAIT_MS }, handler: handler('b') });
+    const first = a.process(sqs(messagePayload(1)));
+    await until(() => running.has('a'), 'A runs m1');
+    const second = b.process(sqs(messagePayload(2)));
+    await until(() => b.bufferedCount === 1, 'm2 waits on B');
+    await elapse(clock, MAX_WAIT_MS);
+    expect(await second).toMatchObject({ action: 'ack', items: [{ status: 'processed' }] });
+    expect(overlap).toBe(true);
+    expect(gaps).toEqual([undefined, { reason: 'unknown-start', lane: 'messages', lastReleased: undefined, released: 2, waitedMs: MAX_WAIT_MS }]);
+    m1.open();
+    // m1 was claimed before the gap was declared: it is still processed, not dropped as stale.
+    expect(await first).toMatchObject({ action: 'ack', items: [{ status: 'processed' }] });
+  });
 });
 
 function settlementRecorder(log: string[]): Settlement {
@@ -285,6 +461,28 @@ describe('deduplication', () => {
     expect(await copy).toMatchObject({ items: [{ status: 'duplicate' }] });
     expect(calls).toBe(1);
     expect(log).toEqual(['ack', 'ack']);
+  });
+
+  it('counts a copy arriving while the first runs once, as a duplicate, whatever becomes of the first', async () => {
+    const handlerGate = gate();
+    let calls = 0;
+    const { consumer, registry } = setup({
+      handler: async () => {
+        calls++;
+        await handlerGate.promise;
+        throw new Error('downstream unavailable');
+      },
+    });
+    const first = consumer.process(sqs(messagePayload(1)));
+    await until(() => calls === 1, 'the handler runs');
+    const copy = consumer.process(sqs(messagePayload(1)));
+    handlerGate.open();
+    // Settled like the first (retried), but the one failure is counted once.
+    for (const outcome of await Promise.all([first, copy])) expect(outcome).toMatchObject({ action: 'nack', items: [{ status: 'failed' }] });
+    expect(calls).toBe(1);
+    expect(await metricValue(registry, 'herald_consumer_received_total')).toBe(2);
+    expect(await metricValue(registry, 'herald_consumer_failed_total')).toBe(1);
+    expect(await metricValue(registry, 'herald_consumer_duplicates_total')).toBe(1);
   });
 
   it('defers a copy that another instance is running, for the rest of that lease', async () => {
@@ -426,6 +624,49 @@ describe('lifecycle and metrics', () => {
     await closed;
     expect(finished).toBe(true);
     expect((await running).action).toBe('ack');
+  });
+
+  it('aborts the signal of running handlers when closing, so close() does not wait for one that honours it', async () => {
+    const signals: AbortSignal[] = [];
+    const { consumer } = setup({
+      ordering: undefined,
+      concurrency: 1,
+      // Long work that stops when told to, as the docs recommend.
+      handler: (_delivery, context) =>
+        new Promise<void>((_resolve, reject) => {
+          const signal = context.signal;
+          signals.push(signal);
+          if (signal.aborted) return reject(signal.reason as Error);
+          signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+        }),
+    });
+    const running = consumer.process(sqs(messagePayload(1, { id: 'a' })));
+    const queued = consumer.process(sqs(messagePayload(1, { id: 'b' }))); // waits for the only slot
+    await until(() => signals.length === 1, 'the first handler runs');
+    await consumer.close();
+    // The queued one started after close began: its signal was aborted from the start.
+    expect(signals.map((signal) => signal.aborted)).toEqual([true, true]);
+    expect((signals[0]?.reason as Error).message).toBe('consumer closed');
+    for (const outcome of await Promise.all([running, queued])) expect(outcome).toMatchObject({ action: 'nack', items: [{ status: 'failed' }] });
+  });
+
+  it('aborts a handler’s signal when its lease is lost', async () => {
+    const handlerGate = gate();
+    let signal: AbortSignal | undefined;
+    const { consumer, clock, store } = setup({
+      handler: async (_delivery, context) => {
+        signal = context.signal;
+        await handlerGate.promise;
+      },
+    });
+    const processing = consumer.process(sqs(messagePayload(1)));
+    await until(() => signal !== undefined, 'the handler runs');
+    store.renew = async (leases) => leases.map(() => false); // it expired and another instance took it
+    clock.advance(1_000); // the first renewal, at a third of the 3 s lease
+    await until(() => signal?.aborted === true, 'the signal is aborted');
+    expect((signal?.reason as Error).message).toBe('lease lost');
+    handlerGate.open();
+    await processing;
   });
 
   it('registers every metric of CONSUMER_METRIC_NAMES on the injected registry only', async () => {

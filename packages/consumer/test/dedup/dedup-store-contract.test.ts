@@ -113,6 +113,36 @@ function dedupStoreContract(name: string, factory: () => StoreFactory): void {
 
 dedupStoreContract('MemoryDedupStore', () => (clock, options) => new MemoryDedupStore({ clock }, options));
 
+// The Redis store leaves positions to the key TTL (real time), so this is not part of the contract.
+describe('MemoryDedupStore retention of positions', () => {
+  it('forgets positions after the retention, like processed keys', async () => {
+    const clock = new ManualClock();
+    const store = new MemoryDedupStore({ clock }, { leaseMs: LEASE_MS, processedRetentionMs: RETENTION_MS });
+    const stream = 'proj:business-unit:bu-1';
+    await store.complete([{ key: `herald:${stream}:m:1`, position: { stream, lane: 'm', ordinal: 1 } }]);
+    clock.advance(RETENTION_MS - 1);
+    expect(await store.readPositions([stream])).toEqual([{ m: 1 }]);
+    clock.advance(1);
+    expect(await store.readPositions([stream])).toEqual([{}]);
+  });
+
+  it('drops expired positions of streams never seen again (a long-running process sees many resources once)', async () => {
+    const clock = new ManualClock();
+    const store = new MemoryDedupStore({ clock }, { leaseMs: LEASE_MS, processedRetentionMs: RETENTION_MS });
+    const completeOnce = async (stream: string) => {
+      const request = { key: `herald:${stream}:m:1`, owner: 'a', position: { stream, lane: 'm' as const, ordinal: 1 } };
+      await store.claim([request]);
+      await store.complete([request]);
+    };
+    for (let index = 0; index < 2_000; index++) await completeOnce(`proj:order:o-${index}`);
+    clock.advance(2 * RETENTION_MS);
+    await completeOnce('proj:order:fresh');
+    const internals = store as unknown as { keys: Map<string, unknown>; positions: Map<string, unknown> };
+    expect(internals.keys.size).toBe(1);
+    expect(internals.positions.size).toBe(1);
+  });
+});
+
 const skipRedis = redisSkipReason();
 if (skipRedis) console.warn(`[consumer] skipping RedisDedupStore contract: ${skipRedis}`);
 

@@ -1,5 +1,14 @@
+import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { parseDelivery, type Delivery, type ParseError, type ParseResult, type SingleParseResult } from '../../src/index.js';
+import {
+  createConsumer,
+  MemoryDedupStore,
+  parseDelivery,
+  type Delivery,
+  type ParseError,
+  type ParseResult,
+  type SingleParseResult,
+} from '../../src/index.js';
 import {
   cloudEventOf,
   createdPayload,
@@ -280,5 +289,33 @@ describe('Pub/Sub', () => {
     ['a push body without message', { source: 'pubsub-push', body: '{"subscription":"s"}' } as const, 'invalid-envelope'],
   ])('rejects %s', (_, input, reason) => {
     expect(failed(parseDelivery(input))).toMatchObject({ reason });
+  });
+});
+
+describe('user JSON shaped like an internal parse failure', () => {
+  // §6.2: a message type's own fields sit at the payload's top level; one may be called "invalid".
+  const payload = messagePayload(1, {}, { type: 'VatIdChecked', invalid: true } as object);
+
+  it('parses a Message whose own fields include invalid: true, plain and as a CloudEvent', () => {
+    expect(delivered(parseDelivery({ source: 'sqs', body: JSON.stringify(payload) })).payload).toEqual(payload);
+    expect(delivered(parseDelivery({ source: 'sqs', body: JSON.stringify(cloudEventOf(payload)) })).payload).toEqual(payload);
+  });
+
+  it('hands it to the handler instead of dead-lettering it', async () => {
+    const handled: Delivery[] = [];
+    const consumer = createConsumer({ dedup: new MemoryDedupStore(), handler: (delivery) => void handled.push(delivery) });
+    expect((await consumer.process({ source: 'sqs', body: JSON.stringify(payload) })).action).toBe('ack');
+    expect(handled).toHaveLength(1);
+  });
+
+  it('does not let a sender choose the reason (a label of herald_consumer_parse_errors_total)', async () => {
+    expect(failed(parseDelivery({ source: 'raw', body: '{"invalid":true,"reason":"chosen","message":"x"}' })).reason).toBe('unrecognized-shape');
+    const registry = new Registry();
+    const consumer = createConsumer({ dedup: new MemoryDedupStore(), metrics: { registry }, handler: () => undefined });
+    for (let index = 0; index < 20; index++) {
+      await consumer.process({ source: 'http', headers: {}, body: JSON.stringify({ invalid: true, reason: `r${index}`, message: 'x' }) });
+    }
+    const series = (await registry.getSingleMetric('herald_consumer_parse_errors_total')?.get())?.values ?? [];
+    expect(series.map((value) => value.labels.reason)).toEqual(['unrecognized-shape']);
   });
 });

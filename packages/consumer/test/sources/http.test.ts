@@ -153,14 +153,17 @@ describe('node:http request handler limits', () => {
     expect(tooLarge.status).toBe(413);
   });
 
-  it('grants any origin by default', async () => {
+  it('grants any origin by default, and serves only / by default (as the README and the Fastify plugin say)', async () => {
     const open = createServer(createNodeHttpHandler(consumerFor({ handled: [], failNext: false })));
     await new Promise<void>((resolve) => open.listen(0, '127.0.0.1', resolve));
     try {
-      const response = await fetch(`http://127.0.0.1:${(open.address() as AddressInfo).port}/`, { method: 'OPTIONS', headers: { 'WebHook-Request-Origin': 'anyone.example.com' } });
+      const base = `http://127.0.0.1:${(open.address() as AddressInfo).port}`;
+      const response = await fetch(`${base}/`, { method: 'OPTIONS', headers: { 'WebHook-Request-Origin': 'anyone.example.com' } });
       expect(response.status).toBe(200);
       expect(response.headers.get('webhook-allowed-origin')).toBe('anyone.example.com');
       expect(response.headers.get('webhook-allowed-rate')).toBe('*');
+      expect((await fetch(`${base}/?x=1`, { method: 'OPTIONS' })).status).toBe(204);
+      expect((await fetch(`${base}/anything`, { method: 'POST', body: '{}' })).status).toBe(404);
     } finally {
       await new Promise<void>((resolve) => open.close(() => resolve()));
     }

@@ -129,4 +129,48 @@ describe('ServiceBusSource against the Service Bus peer (AMQP, peekLock)', () =>
     expect(handled).toHaveLength(1);
     expect((await sb.waitForSettlements('herald', 1))[0]?.outcome).toBe('completed');
   });
+
+  it('stops receiving before it waits for a slow handler, so messages sent meanwhile do not bounce into the dead-letter queue', async () => {
+    const handled: Delivery[] = [];
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    let running = false;
+    const sb = await start(
+      {
+        handler: async (delivery) => {
+          if (delivery.payload.resource.id === 'slow') {
+            running = true;
+            await released;
+          }
+          handled.push(delivery);
+        },
+      },
+      handled,
+    );
+    sb.enqueue('herald', { body: messagePayload(1, { id: 'slow' }), messageId: 'slow' });
+    await until(() => running, 'the slow handler runs', 5_000_000);
+    // A rolling deploy. With the subscription still open while stop() waited, each message received
+    // was abandoned at once, redelivered at once ... until MaxDeliveryCount (10) dead-lettered it.
+    const stopping = (source as ServiceBusSource).stop();
+    sb.enqueue('herald', { body: messagePayload(1, { id: 'other' }), messageId: 'other' });
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    release();
+    await stopping;
+    source = undefined;
+    expect(sb.deadLetters('herald')).toEqual([]);
+    expect(sb.pending('herald').length).toBe(1);
+    expect(handled.map((delivery) => delivery.payload.resource.id)).toEqual(['slow']);
+  });
+
+  it('can be started again after stop()', async () => {
+    const handled: Delivery[] = [];
+    const sb = await start({}, handled);
+    await (source as ServiceBusSource).stop();
+    (source as ServiceBusSource).start();
+    sb.enqueue('herald', { body: messagePayload(1), messageId: 'after-restart' });
+    // With the stop signal kept from the first run, every message was abandoned at once, forever.
+    const [settlement] = await sb.waitForSettlements('herald', 1);
+    expect(settlement?.outcome).toBe('completed');
+    expect(handled).toHaveLength(1);
+  });
 });

@@ -1,7 +1,7 @@
 import { ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
-import { createConsumer, MemoryDedupStore, SqsPoller, type Delivery, type Logger } from '../../src/index.js';
+import { createConsumer, MemoryDedupStore, SqsPoller, type DedupStore, type Delivery, type Logger } from '../../src/index.js';
 import { cloudEventOf, eventBridgeEnvelopeOf, messagePayload } from '../support/fixtures.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { until } from '../support/until.js';
@@ -35,6 +35,25 @@ function queueState(peer: SqsPeer, queueUrl: string): { ready: number; inflight:
   };
 }
 
+/** A store whose Redis is away while `down.value` (fail closed: deliveries deferred as store-unavailable). */
+function storeAwayWhile(down: { value: boolean }): DedupStore {
+  const memory = new MemoryDedupStore();
+  const guard =
+    <A extends unknown[], R>(call: (...args: A) => Promise<R>) =>
+    (...args: A): Promise<R> =>
+      down.value ? Promise.reject(new Error('connect ECONNREFUSED')) : call(...args);
+  return {
+    kind: 'redis',
+    keyPrefix: memory.keyPrefix,
+    leaseMs: memory.leaseMs,
+    claim: guard((requests) => memory.claim(requests)),
+    renew: guard((leases) => memory.renew(leases)),
+    release: guard((leases) => memory.release(leases)),
+    complete: guard((requests) => memory.complete(requests)),
+    readPositions: guard((streams) => memory.readPositions(streams)),
+  };
+}
+
 describe('SqsPoller against fauxqs', () => {
   let peer: SqsPeer;
   let client: SQSClient;
@@ -51,6 +70,12 @@ describe('SqsPoller against fauxqs', () => {
   });
 
   const newQueue = (attributes: Record<string, string> = {}) => peer.createQueue(`consumer-${queueNumber++}`, attributes);
+  const queueWithRedrive = (maxReceiveCount: number) => {
+    const dlqName = `consumer-dlq-${queueNumber++}`;
+    const dlqUrl = peer.createQueue(dlqName);
+    const deadLetterTargetArn = `arn:aws:sqs:${peer.region}:000000000000:${dlqName}`;
+    return { dlqUrl, queueUrl: newQueue({ RedrivePolicy: JSON.stringify({ deadLetterTargetArn, maxReceiveCount }) }) };
+  };
 
   it('receives raw, CloudEvents, SNS-enveloped and EventBridge-enveloped deliveries, in order, then deletes them', async () => {
     const queueUrl = newQueue();
@@ -114,6 +139,43 @@ describe('SqsPoller against fauxqs', () => {
     await poller.stop();
     expect(attempts).toEqual([1, 2]);
     expect(queueState(peer, queueUrl)).toMatchObject({ ready: 0, inflight: 0 });
+  });
+
+  it('rides out a Redis outage with the message in hand: no receive counted toward the redrive policy per deferral', async () => {
+    // Each deferral sent back to the queue was a receive more: an outage of storeUnavailableMs ×
+    // maxReceiveCount moved valid deliveries, never handled, to the dead-letter queue.
+    const { dlqUrl, queueUrl } = queueWithRedrive(2);
+    const down = { value: true };
+    const attempts: (number | undefined)[] = [];
+    const consumer = createConsumer({
+      dedup: storeAwayWhile(down),
+      retry: { storeUnavailableMs: 200 },
+      handler: (_delivery, context) => void attempts.push(context.deliveryAttempt),
+    });
+    const poller = new SqsPoller({ client, consumer }, { queueUrl, waitTimeSeconds: 1 });
+    await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(messagePayload(1)) }));
+    poller.start();
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect(queueState(peer, queueUrl)).toMatchObject({ ready: 0, inflight: 1 });
+    down.value = false;
+    await until(() => attempts.length === 1 && poller.inFlight === 0, 'handled once Redis is back', 5_000_000);
+    await poller.stop();
+    expect(attempts).toEqual([1]);
+    expect(queueState(peer, queueUrl)).toMatchObject({ ready: 0, inflight: 0 });
+    expect(queueState(peer, dlqUrl)).toMatchObject({ ready: 0, inflight: 0 });
+  });
+
+  it('stop() during a Redis outage returns the held message to the queue', async () => {
+    const { dlqUrl, queueUrl } = queueWithRedrive(2);
+    const consumer = createConsumer({ dedup: storeAwayWhile({ value: true }), retry: { storeUnavailableMs: 200 }, handler: () => undefined });
+    const poller = new SqsPoller({ client, consumer }, { queueUrl, waitTimeSeconds: 1 });
+    await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(messagePayload(1)) }));
+    poller.start();
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await poller.stop();
+    const state = queueState(peer, queueUrl);
+    expect(state.ready + state.inflight).toBe(1);
+    expect(queueState(peer, dlqUrl)).toMatchObject({ ready: 0, inflight: 0 });
   });
 
   it('keeps a buffered message invisible past its visibility timeout until its predecessor arrives', async () => {

@@ -24,12 +24,12 @@ export function recordedError(failure: DeliveryFailure): RecordedError {
   return { class: failure.class, code: storableText(failure.code, 200), message: storableText(failure.message, MAX_ERROR_MESSAGE_LENGTH) };
 }
 
-const NOT_STORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function storableText(text: string, maxLength: number): string {
   // Cut first: the cut may split a surrogate pair, which the replacement then mends.
   const capped = text.length <= maxLength ? text : `${text.slice(0, maxLength - 1)}…`;
-  return capped.replace(NOT_STORABLE, '\ufffd');
+  return capped.replaceAll('\u0000', '\ufffd').replace(LONE_SURROGATE, '\ufffd');
 }
 
 /** Acknowledged by the destination: gone, whoever holds the lease now (it was delivered). */

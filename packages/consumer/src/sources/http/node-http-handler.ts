@@ -4,7 +4,7 @@ import { silentLogger, type Logger } from '../../logger.js';
 import { createHttpDeliveryHandler, type HttpDeliveryOptions, type HttpDeliveryReply } from './http-delivery.js';
 
 export interface NodeHttpHandlerOptions extends HttpDeliveryOptions {
-  /** Only this path is served (query ignored); others answer 404. Default: every path. */
+  /** Only this path is served (query ignored); others answer 404. Default `/` (as the Fastify plugin's). */
   readonly path?: string;
   /** Largest body accepted; default 1 MiB (Event Grid's limit per request). */
   readonly bodyLimitBytes?: number;
@@ -41,6 +41,7 @@ export function createNodeHttpHandler(consumer: Consumer, options: NodeHttpHandl
   const handle = createHttpDeliveryHandler(consumer, options);
   const limit = options.bodyLimitBytes ?? 1024 * 1024;
   const logger = options.logger ?? silentLogger;
+  const servedPath = options.path ?? '/';
   const errorBody = (statusCode: number, code: string, message: string): HttpDeliveryReply => ({
     statusCode,
     headers: { 'content-type': 'application/json; charset=utf-8' },
@@ -49,7 +50,7 @@ export function createNodeHttpHandler(consumer: Consumer, options: NodeHttpHandl
 
   return (request, response) => {
     const path = (request.url ?? '/').split('?')[0];
-    if (options.path !== undefined && path !== options.path) {
+    if (path !== servedPath) {
       request.resume();
       return send(response, errorBody(404, 'ResourceNotFound', `${path} is not a delivery endpoint`));
     }
