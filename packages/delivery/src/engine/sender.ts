@@ -252,10 +252,17 @@ export class Sender {
       await deleteDelivered(tx, ids(sorted.delivered));
       await releaseLease(tx, lease, ids(sorted.released), now);
       if (transition?.dropPending === true) {
-        // §3.3: entering ConfigurationErrorDeliveryStopped drops every undelivered message.
+        // §3.3: entering ConfigurationErrorDeliveryStopped drops every undelivered message; this
+        // batch's payload failures first, under their own reason (they would never be delivered).
+        const payloadDrops = this.planFailures(
+          sorted.failures.filter((f) => f.failure.class === 'payload'),
+          { now, status: transition.state.status, configurationWindowEndsAt: undefined },
+        ).drops;
+        const drops = await dropLeased(tx, lease, payloadDrops, now);
         const reason: DropReason = 'ConfigurationErrorDeliveryStopped';
         const count = await dropAllPending(tx, projectKey, subscriptionId, reason, transition.state.lastError, now);
-        return { before, transition, retries: [] as Retry[], drops: new Map([[reason, count]]) };
+        if (count > 0) drops.set(reason, count);
+        return { before, transition, retries: [] as Retry[], drops };
       }
       const statusAtAttempt = before?.status ?? cachedStatus;
       const windowEnd = transition === undefined ? undefined : configurationWindowEnd(transition.state, configurationWindowMs);

@@ -377,6 +377,26 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
     ]);
   });
 
+  it('records a payload error as PayloadError even in the batch that stops the subscription', async () => {
+    const { projectKey, documents, engine: makeEngine, queue, clock } = await setup();
+    const engine = makeEngine();
+    const target = queue('stop-with-payload');
+    const subscription = await createSqsSubscription(documents, projectKey, target, { changes: [{ resourceTypeId: 'store' }] });
+    sqs.fauxqs.deleteQueue(`${projectKey}-stop-with-payload`);
+    await writeStores(documents, projectKey, 1);
+    await drain(engine);
+    clock.advance(24 * HOUR);
+    // Sent with the last retry: too large for any queue (a payload failure, not the configuration's).
+    await documents.create<StoreDoc>({ projectKey }, 'store', { name: 'big', externalId: 'x'.repeat(300_000) });
+    expect(await drain(engine)).toMatchObject({ delivered: 0, dropped: 2 });
+    expect(await engine.admin.getHealth(projectKey, subscription.id)).toBe('ConfigurationErrorDeliveryStopped');
+    const reasons = (await engine.admin.listDropped(projectKey, subscription.id)).results.map((d) => [d.reason, d.error?.class]);
+    expect(reasons.sort()).toEqual([
+      ['ConfigurationErrorDeliveryStopped', 'configuration'],
+      ['PayloadError', 'payload'],
+    ]);
+  });
+
   it('is Healthy again after changeDestination (markDestinationChanged), and replays to the new destination', async () => {
     const { projectKey, documents, engine: makeEngine, queue, clock } = await setup('staging');
     const engine = makeEngine();
