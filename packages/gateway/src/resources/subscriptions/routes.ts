@@ -24,7 +24,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: ResourceD
   void app.register(async (scope) => {
     // §2.4: hidden secrets must not be recoverable through query predicates or sorting.
     scope.addHook('preValidation', async (request) => {
-      if (request.method === 'GET') rejectSecretQueries(request.query as Record<string, string | string[] | undefined>);
+      // HEAD too: its 200/404 answers whether anything matched, an oracle as good as the results.
+      if (request.method === 'GET' || request.method === 'HEAD') rejectSecretQueries(request.query as Record<string, string | string[] | undefined>);
     });
     registerRoutes(scope, deps, delivery);
   });
