@@ -11,7 +11,8 @@ import { projectSettings } from './project-settings.js';
 export interface BusinessUnitApiDeps {
   documents: DocumentStore;
   projects: ProjectStore;
-  projectCache: { remember(project: Project): void };
+  /** The gateway's project cache: GraphQL's settings updates refresh it, business units read it. */
+  projectCache: { get(projectKey: string): Promise<Project | undefined>; remember(project: Project): void };
   /** The project update actions of `POST /{projectKey}`; GraphQL's `updateProject` applies the same. */
   projectActions: ProjectActions;
   clock: Clock;
@@ -23,7 +24,7 @@ export interface BusinessUnitApiDeps {
  */
 export function registerBusinessUnitApis(app: FastifyInstance, deps: BusinessUnitApiDeps, config: Pick<HeraldConfig, 'mode' | 'projects'>): void {
   const { documents, projects, projectCache, projectActions, clock } = deps;
-  const businessUnits = new BusinessUnitService({ documents, clock });
+  const businessUnits = new BusinessUnitService({ documents, clock, projects: projectCache });
   registerBusinessUnitRoutes(app, businessUnits, documents);
   registerGraphql(
     app,

@@ -1,6 +1,7 @@
 import { invalidInput } from '@herald/model';
 import type { Locator } from '@herald/store';
-import type { UpdateAction } from '../resources/update-actions.js';
+import { assertFieldNameAllowed } from '../resources/custom-fields.js';
+import { assertActionCount, type UpdateAction } from '../resources/update-actions.js';
 
 /**
  * GraphQL inputs turned into what the REST API receives, so both reach the same service:
@@ -45,6 +46,7 @@ function customFieldValues(fields: unknown, path: string): Record<string, unknow
   const values: Record<string, unknown> = {};
   for (const entry of fields as unknown[]) {
     if (!isObject(entry) || typeof entry.name !== 'string') throw invalidInput(`'${path}' must be a list of {name, value}.`, { field: path });
+    assertFieldNameAllowed(entry.name, `${path}.name`);
     values[entry.name] = decodeJson(entry.value, `${path}.${entry.name}`);
   }
   return values;
@@ -91,8 +93,9 @@ function restFields(member: string, input: InputObject, path: string): InputObje
   }
 }
 
-/** A list of GraphQL update-action inputs as REST update actions. */
+/** A list of GraphQL update-action inputs as REST update actions, under REST's cap on their number. */
 export function restActions(inputs: readonly InputObject[]): UpdateAction[] {
+  assertActionCount(inputs.length);
   return inputs.map((input, index) => {
     const path = `actions[${index}]`;
     const [member, fields] = singleMember(input, path);

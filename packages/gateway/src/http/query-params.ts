@@ -1,4 +1,5 @@
 import { invalidInput } from '@herald/model';
+import { expectedVersion } from '../resources/update-actions.js';
 
 type RawQuery = Record<string, string | string[] | undefined>;
 
@@ -29,13 +30,15 @@ export function predicateVariables(query: RawQuery): Record<string, string[]> {
   return vars;
 }
 
-/** A required integer `version` query parameter (deletes). */
+/**
+ * A required `version` query parameter (deletes): decimal digits, then the same rule as a body's
+ * version (`expectedVersion`). Digits only, because `Number('')` and `Number(' ')` are 0.
+ */
 export function versionParam(query: RawQuery): number {
   const raw = single(query, 'version');
-  if (raw === undefined) throw invalidInput("Missing required query parameter 'version'.");
-  const version = Number(raw);
-  if (!Number.isSafeInteger(version) || version < 1) throw invalidInput(`Invalid version '${raw}'.`);
-  return version;
+  if (raw === undefined) throw invalidInput("Missing required query parameter 'version'.", { field: 'version' });
+  if (!/^[0-9]{1,16}$/.test(raw)) throw invalidInput(`Invalid version '${raw}'.`, { field: 'version' });
+  return expectedVersion(Number(raw));
 }
 
 export function booleanParam(query: RawQuery, name: string, fallback: boolean): boolean {

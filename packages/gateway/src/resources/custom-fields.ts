@@ -22,6 +22,27 @@ export interface TypeDocument extends BaseResource {
   fieldDefinitions: FieldDefinition[];
 }
 
+/**
+ * Names that would reach `Object.prototype` when used as a key of a plain object (`fields[name] =
+ * value` sets the prototype for `__proto__`, and `fields.constructor` is always "there"). Refused
+ * as field-definition and custom-field names, so no accepted value is ever silently lost.
+ */
+const RESERVED_FIELD_NAMES: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Throws 400 InvalidInput for a reserved name (see RESERVED_FIELD_NAMES). */
+export function assertFieldNameAllowed(name: string, field: string): void {
+  if (RESERVED_FIELD_NAMES.has(name)) {
+    throw invalidInput(`'${name}' cannot be used as a custom field name.`, { field, invalidValue: name });
+  }
+}
+
+/** The `name` of a setCustomField-style action: a string that is not reserved. */
+export function customFieldName(value: unknown, field = 'name'): string {
+  if (typeof value !== 'string' || value === '') throw invalidInput(`'${field}' must be a custom field name.`, { field });
+  assertFieldNameAllowed(value, field);
+  return value;
+}
+
 type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;
 
 function identifierLocator(value: unknown, field: string): Locator {
@@ -62,6 +83,7 @@ function matchesFieldType(type: FieldDefinition['type'], value: unknown): boolea
 export function validateCustomFields(type: TypeDocument, fields: Record<string, unknown>, checkRequired: boolean): void {
   const definitions = new Map(type.fieldDefinitions.map((definition) => [definition.name, definition]));
   for (const [name, value] of Object.entries(fields)) {
+    assertFieldNameAllowed(name, name);
     const definition = definitions.get(name);
     if (definition === undefined) {
       throw invalidInput(`The custom field '${name}' is not defined by the Type '${type.key}'.`, { field: name });
@@ -75,7 +97,7 @@ export function validateCustomFields(type: TypeDocument, fields: Record<string, 
   }
   if (checkRequired) {
     for (const definition of type.fieldDefinitions) {
-      if (definition.required === true && fields[definition.name] === undefined) {
+      if (definition.required === true && !Object.hasOwn(fields, definition.name)) {
         throw invalidInput(`The custom field '${definition.name}' is required by the Type '${type.key}'.`, {
           field: definition.name,
         });
@@ -167,8 +189,7 @@ function customFieldHandlers<D extends Customizable>(resourceTypeId: string): Ac
       return [{ type: `${name}CustomTypeSet`, customFields: doc.custom }];
     },
     async setCustomField(doc, action, { reader }): Promise<MessagePayload[]> {
-      const fieldName = action.name;
-      if (typeof fieldName !== 'string') throw invalidInput("'name' must be a string.", { field: 'name' });
+      const fieldName = customFieldName(action.name);
       if (doc.custom === undefined) throw invalidInput('The resource has no custom type; use setCustomType first.');
       const type = await reader.get<TypeDocument>('type', { id: doc.custom.type.id });
       const existed = Object.hasOwn(doc.custom.fields, fieldName);

@@ -25,23 +25,41 @@ export type ActionHandler<D> = (
 
 export type ActionHandlers<D> = Readonly<Record<string, ActionHandler<D>>>;
 
+/** At most this many update actions per request, in REST and GraphQL alike. */
+export const MAX_UPDATE_ACTIONS = 500;
+
+/**
+ * The expected version of an update or delete, REST body or query and GraphQL alike. §7: a version
+ * that does not match the resource's is a 409 (the store answers it, with `currentVersion`, for 0
+ * too); only a value that is no version at all (not a non-negative whole number) is a 400.
+ */
+export function expectedVersion(value: unknown): number {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
+    throw invalidInput("Request is missing a valid 'version' (a non-negative integer).", { field: 'version' });
+  }
+  return value;
+}
+
+/** Refuses more than MAX_UPDATE_ACTIONS actions (checked before any action is looked at). */
+export function assertActionCount(count: number): void {
+  if (count > MAX_UPDATE_ACTIONS) throw invalidInput(`At most ${MAX_UPDATE_ACTIONS} update actions are allowed in one request.`, { field: 'actions' });
+}
+
 /** Parses `{version, actions}` of an update request (§4.4.8). */
 export function parseUpdateBody(body: unknown): { version: number; actions: UpdateAction[] } {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw invalidInput('The update request must be a JSON object with version and actions.');
   }
   const { version, actions } = body as { version?: unknown; actions?: unknown };
-  if (typeof version !== 'number' || !Number.isSafeInteger(version) || version < 1) {
-    throw invalidInput("Request body is missing a valid 'version' (a positive integer).", { field: 'version' });
-  }
+  const expected = expectedVersion(version);
   if (!Array.isArray(actions)) throw invalidInput("Request body is missing the 'actions' array.", { field: 'actions' });
-  if (actions.length > 500) throw invalidInput('At most 500 update actions are allowed in one request.');
+  assertActionCount(actions.length);
   actions.forEach((action, index) => {
     if (typeof action !== 'object' || action === null || typeof (action as UpdateAction).action !== 'string') {
       throw invalidInput(`actions[${index}] must be an object with an 'action' name.`);
     }
   });
-  return { version, actions: actions as UpdateAction[] };
+  return { version: expected, actions: actions as UpdateAction[] };
 }
 
 export async function applyActions<D>(

@@ -174,6 +174,20 @@ describe('My business units', () => {
       const invalid = await admin.rest('POST', '', { version: (changed.version as number) + 1, actions: [{ action: 'changeMyBusinessUnitStatusOnCreation', status: 'Sleeping' }] });
       expect(invalid.status).toBe(400);
     });
+
+    it('uses the setting an earlier mutation of the same document committed, not the one the request arrived with', async () => {
+      const settingsAndUnits = await customerClient(gateway, P, ['manage_my_business_units', 'manage_project_settings']);
+      const document = (version: number, status: string, key: string) => `mutation {
+        updateProject(version: ${version}, actions: [{ changeMyBusinessUnitStatusOnCreation: { status: ${status} } }]) { version }
+        createMyBusinessUnit(draft: { key: "${key}", name: "Same document", unitType: Company }) { status }
+      }`;
+      const before = (await admin.gql('{ project { version businessUnits { myBusinessUnitStatusOnCreation } } }')).project as Json;
+      expect(before.businessUnits.myBusinessUnitStatusOnCreation).toBe('Active');
+      const inactive = await settingsAndUnits.gql(document(before.version as number, 'Inactive', 'same-doc-1'));
+      expect(inactive.createMyBusinessUnit).toEqual({ status: 'Inactive' });
+      const active = await settingsAndUnits.gql(document(inactive.updateProject.version as number, 'Active', 'same-doc-2'));
+      expect(active.createMyBusinessUnit).toEqual({ status: 'Active' });
+    });
   });
 
   describe('REST /{projectKey}/me/business-units', () => {

@@ -66,7 +66,9 @@ describe('REST /{projectKey}/business-units', () => {
     const page = await viewer.ok('GET', `/business-units?where=${where}&var.top=rest-co&sort=name+desc&limit=1&offset=1`);
     expect(page).toMatchObject({ offset: 1, limit: 1, count: 1, total: 2, results: [{ key: 'rest-co-a' }] });
 
-    const expanded = await viewer.ok('GET', `/business-units/key=rest-co?expand=${encodeURIComponent('associates[*].customer')}`);
+    // Expanding customers needs view_customers as well (test/security/expansion-scopes.test.ts).
+    const customerViewer = await apiClient(gateway, P, ['view_business_units', 'view_customers']);
+    const expanded = await customerViewer.ok('GET', `/business-units/key=rest-co?expand=${encodeURIComponent('associates[*].customer')}`);
     expect(expanded.associates[0].customer).toMatchObject({ typeId: 'customer', id: customerId, obj: { email: 'rest-associate@example.com' } });
   });
 

@@ -408,6 +408,55 @@ describe('Business unit update actions (GraphQL)', () => {
       await refused([{ setCustomType: { typeKey: 'unit-extras', fields: [{ name: 'note', value: 'not json' }] } }]);
     });
 
+    it('refuses custom field names that would reach Object.prototype, instead of accepting and losing the value', async () => {
+      // `fields['__proto__'] = value` on a plain object sets its prototype: the value was gone
+      // while the update answered 200 and recorded …CustomFieldAdded.
+      await update({ setCustomType: { typeKey: 'unit-extras' } });
+      const hq = addressKeyed('hq');
+      await update({ setAddressCustomType: { addressId: hq.id, typeKey: 'address-extras' } });
+      for (const name of ['__proto__', 'constructor', 'prototype']) {
+        await refused([{ setCustomField: { name, value: '{"polluted": true}' } }]);
+        await refused([{ setAddressCustomField: { addressId: hq.id, name, value: '"x"' } }]);
+        await refused([{ setCustomType: { typeKey: 'unit-extras', fields: [{ name, value: '"x"' }] } }]);
+        const rest = await admin.rest('POST', `/business-units/${unit.id as string}`, { version: unit.version, actions: [{ action: 'setCustomField', name, value: 'hello' }] });
+        expect(rest.status).toBe(400);
+        expect(rest.body.errors[0]).toMatchObject({ code: 'InvalidInput', invalidValue: name });
+      }
+      expect((await admin.ok('GET', `/business-units/${unit.id as string}`)).version).toBe(unit.version);
+      expect((await messagesOf(admin, unit.id as string)).map((message) => message.type)).not.toContain('BusinessUnitCustomFieldAdded');
+    });
+
+    it('refuses more than 500 actions in one request, with the same error as REST', async () => {
+      const names = Array.from({ length: 501 }, (_, index) => `name-${index}`);
+      const rest = await admin.rest('POST', `/business-units/${unit.id as string}`, { version: unit.version, actions: names.map((name) => ({ action: 'changeName', name })) });
+      expect(rest.status).toBe(400);
+      // As a variable the list is bounded by neither the document token limit nor the query cost.
+      const error = await refused(names.map((name) => ({ changeName: { name } })));
+      expect(error.message).toBe(rest.body.errors[0].message);
+      expect((await admin.ok('GET', `/business-units/${unit.id as string}`)).version).toBe(unit.version);
+      expect((await admin.gql(UPDATE, { key: unit.key, version: unit.version, actions: names.slice(1).map((name) => ({ changeName: { name } })) })).updateBusinessUnit).toMatchObject({ name: 'name-500' });
+    });
+
+    it('answers version 0 with 409 ConcurrentModification and a negative version with 400, as REST does (§7)', async () => {
+      const id = unit.id as string;
+      const restUpdate = await admin.rest('POST', `/business-units/${id}`, { version: 0, actions: [{ action: 'changeName', name: 'x' }] });
+      expect(restUpdate.status).toBe(409);
+      expect(restUpdate.body.errors[0]).toMatchObject({ code: 'ConcurrentModification', currentVersion: unit.version });
+      const gqlUpdate = await admin.gqlError(`mutation { updateBusinessUnit(id: "${id}", version: 0, actions: [{ changeName: { name: "x" } }]) { version } }`);
+      expect(gqlUpdate.extensions).toMatchObject({ code: 'ConcurrentModification', currentVersion: unit.version });
+
+      const restDelete = await admin.rest('DELETE', `/business-units/${id}?version=0`);
+      expect(restDelete.body.errors[0]).toMatchObject({ code: 'ConcurrentModification', currentVersion: unit.version });
+      const gqlDelete = await admin.gqlError(`mutation { deleteBusinessUnit(id: "${id}", version: 0) { version } }`);
+      expect(gqlDelete.extensions).toMatchObject({ code: 'ConcurrentModification', currentVersion: unit.version });
+
+      expect((await admin.rest('POST', `/business-units/${id}`, { version: -1, actions: [] })).body.errors[0].code).toBe('InvalidInput');
+      expect((await admin.rest('DELETE', `/business-units/${id}?version=-1`)).body.errors[0].code).toBe('InvalidInput');
+      expect((await admin.rest('DELETE', `/business-units/${id}?version=`)).body.errors[0].code).toBe('InvalidInput');
+      expect((await admin.gqlError(`mutation { updateBusinessUnit(id: "${id}", version: -1, actions: []) { version } }`)).extensions.code).toBe('InvalidInput');
+      expect((await admin.gqlError(`mutation { deleteBusinessUnit(id: "${id}", version: -1) { version } }`)).extensions.code).toBe('InvalidInput');
+    });
+
     it('refuses a Company as the child of anything', async () => {
       await refused([{ changeParentUnit: { parentUnit: { key: unit.key } } }], 'InvalidOperation');
     });

@@ -15,8 +15,9 @@ describe('Quote requests /{projectKey}/quote-requests (§4.1)', () => {
 
   beforeAll(async () => {
     gateway = await startTestGateway({ projects: [P] });
-    seller = await callerWith(gateway, P, ['manage_quote_requests']);
-    viewer = await callerWith(gateway, P, ['view_quote_requests']);
+    // Expanding `customer` and `state` needs their view scopes too (§4.4.7 below).
+    seller = await callerWith(gateway, P, ['manage_quote_requests', 'view_customers', 'view_states']);
+    viewer = await callerWith(gateway, P, ['view_quote_requests', 'view_customers']);
     carts = await callerWith(gateway, P, ['manage_orders', 'manage_customers', 'manage_stores', 'manage_states', 'manage_types']);
     bea = await customerWithToken(gateway, P, carts, BUYER_SCOPES);
     carl = await customerWithToken(gateway, P, carts, BUYER_SCOPES);
@@ -216,6 +217,20 @@ describe('Quote requests /{projectKey}/quote-requests (§4.1)', () => {
       expect((await viewer.get(`/${P}/quote-requests?offset=10001`)).status).toBe(400);
     });
 
+    it('expands the customer only for a token that may view customers (no error otherwise, §7)', async () => {
+      const quoteRequest = await submitQuoteRequest(P, bea);
+      const quotesOnly = await callerWith(gateway, P, ['view_quote_requests']);
+      const one = await quotesOnly.read(`/${P}/quote-requests/${quoteRequest.id}?expand=customer`);
+      expect(one.customer).toEqual({ typeId: 'customer', id: bea.id });
+      const page = await quotesOnly.read(`/${P}/quote-requests?expand=customer&expand=cart&expand=state`);
+      expect(page.count).toBeGreaterThan(0);
+      for (const result of page.results as Json[]) {
+        expect(result.customer.obj).toBeUndefined();
+        expect(result.cart?.obj).toBeUndefined();
+      }
+      expect((await viewer.read(`/${P}/quote-requests/${quoteRequest.id}?expand=customer`)).customer.obj).toMatchObject({ id: bea.id, email: bea.email });
+    });
+
     it('enforces view_quote_requests and manage_quote_requests', async () => {
       const quoteRequest = await submitQuoteRequest(P, bea);
       const cart = await buyerCart(P, bea);
@@ -275,6 +290,8 @@ describe('Quote requests /{projectKey}/quote-requests (§4.1)', () => {
 
       expect((await bea.caller.read(`/${P}/me/quote-requests/${mine.id}`)).id).toBe(mine.id);
       expect((await bea.caller.read(`/${P}/me/quote-requests/key=bea-mine`)).id).toBe(mine.id);
+      // Her own customer expands without view_customers.
+      expect((await bea.caller.read(`/${P}/me/quote-requests/${mine.id}?expand=customer`)).customer.obj).toMatchObject({ id: bea.id });
       expect((await bea.caller.get(`/${P}/me/quote-requests/${carls.id}`)).status).toBe(404);
       const listed = await bea.caller.read(`/${P}/me/quote-requests?limit=500`);
       expect(listed.results.length).toBeGreaterThan(0);

@@ -67,6 +67,19 @@ describe('Types /{projectKey}/types', () => {
     expect(duplicate.body.errors[0].code).toBe('DuplicateField');
   });
 
+  it('refuses field names that would reach Object.prototype as custom-field keys (__proto__, constructor, prototype)', async () => {
+    // Custom fields are kept in plain objects: a value under `__proto__` would silently be lost.
+    const created = await admin.ok(`/${P}/types`, typeDraft('reserved-names'), 201);
+    for (const name of ['__proto__', 'constructor', 'prototype']) {
+      const definition = { name, label: { en: name }, required: false, type: { name: 'String' } };
+      const draft = await admin.post(`/${P}/types`, typeDraft(`reserved-${name.replaceAll('_', 'x')}`, { fieldDefinitions: [definition] }));
+      expect(draft.status, JSON.stringify(draft.body)).toBe(400);
+      expect(draft.body.errors[0]).toMatchObject({ code: 'InvalidInput', field: 'fieldDefinitions[0].name', invalidValue: name });
+      const added = await admin.post(`/${P}/types/${created.id}`, { version: created.version, actions: [{ action: 'addFieldDefinition', fieldDefinition: definition }] });
+      expect(added.status, JSON.stringify(added.body)).toBe(400);
+    }
+  });
+
   it('applies update actions all or none', async () => {
     const type = await admin.ok(`/${P}/types`, typeDraft('updatable'), 201);
     const updated = await admin.update(`/${P}/types/key=updatable`, type.version, [

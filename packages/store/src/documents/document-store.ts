@@ -97,6 +97,21 @@ export class DocumentStore {
     private readonly clock: Clock = systemClock,
   ) {}
 
+  /**
+   * This store running every statement on `tx`, a transaction the caller holds: its writes (and
+   * their outbox rows) commit or roll back with the caller's other statements.
+   */
+  within(tx: Queryable): DocumentStore {
+    const joined: Database = {
+      driver: this.db.driver,
+      query: (sql, params, options) => tx.query(sql, params, options),
+      exec: (sql) => tx.exec(sql),
+      transaction: (work) => work(tx),
+      close: async () => {},
+    };
+    return new DocumentStore(joined, this.clock);
+  }
+
   async create<D extends BaseResource>(
     ctx: WriteContext,
     typeId: string,

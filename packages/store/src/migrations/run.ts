@@ -4,6 +4,7 @@ import { ginFastUpdateOff } from './004-gin-fastupdate.js';
 import { oauthSchema } from './002-oauth.js';
 import { deliverySchema } from './003-delivery.js';
 import { lookupIndexes } from './005-lookup-indexes.js';
+import { keyQueryIndex } from './006-key-query-index.js';
 
 interface Migration {
   id: number;
@@ -18,6 +19,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 3, name: 'delivery', sql: deliverySchema },
   { id: 4, name: 'gin-fastupdate-off', sql: ginFastUpdateOff },
   { id: 5, name: 'lookup-indexes', sql: lookupIndexes },
+  { id: 6, name: 'key-query-index', sql: keyQueryIndex },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */

@@ -29,7 +29,10 @@
  *   and true); ordering tests (`<` …) compare as a number when the text is a number, else as a
  *   string.
  * Every jsonpath condition built here is two-valued (true or false, never jsonpath's "unknown"),
- * so `!` and `not(…)` negate exactly.
+ * so `!` and `not(…)` negate exactly. Column comparisons are SQL and three-valued: `r.key = $3` is
+ * NULL for a resource without a key, and NULL survives AND/OR. A WHERE clause reads NULL as false,
+ * so positive conditions need nothing (and stay plain, so the columns' indexes still apply); `not(…)`
+ * turns NULL into false before negating, so a predicate and its `not(…)` always partition the rows.
  */
 import type { ApiError } from '@herald/model';
 import type { ComparisonOperator, FieldPredicate, FieldTest, Operand, Predicate } from './ast.js';
@@ -46,7 +49,8 @@ export function compilePredicate(predicate: Predicate, params: SqlParameters): s
     case 'or':
       return `(${predicate.operands.map((operand) => compilePredicate(operand, params)).join(' OR ')})`;
     case 'not':
-      return `(NOT ${compilePredicate(predicate.operand, params)})`;
+      // `NOT NULL` is NULL: without coalesce, `not(key = "x")` would drop every keyless resource.
+      return `(NOT coalesce(${compilePredicate(predicate.operand, params)}, false))`;
     case 'field': {
       const column = columnOf(predicate.field);
       if (column !== undefined) return compileColumnPredicate(predicate, column, params);

@@ -1,8 +1,8 @@
 /**
  * Builds SQL/JSON path text. The whole path travels to PostgreSQL as ONE bound parameter
  * (`r.doc @? $n::jsonpath`), so user text never reaches SQL; inside the path, user strings are
- * string literals escaped here and field names are identifiers (checked by the tokenizer) written
- * as quoted member accessors, so user text cannot change the structure of the path either.
+ * string literals escaped here and field names (`[A-Za-z0-9_-]+`, checked by the tokenizer) are
+ * written as quoted member accessors, so user text cannot change the structure of the path either.
  */
 
 /** A jsonpath string literal: `"`, `\` and control characters escaped, everything else verbatim. */

@@ -11,10 +11,12 @@
  *               | "is" ["not"] ("empty" | "defined")
  *   list       := "(" operand ("," operand)* ")" | variable
  *   operand    := string | number | "true" | "false" | variable
+ *   field      := name | "`" name "`"                   -- name: [A-Za-z0-9_-]+, see tokenizer.ts
  *
- * Keywords are case-insensitive; field names are identifiers and case-sensitive. Only the three
- * grouping forms recurse, and each one counts against MAX_NESTING_DEPTH before it recurses, so a
- * hostile input cannot overflow the stack; `and`/`or` chains are loops.
+ * Keywords are case-insensitive; field names are case-sensitive, and may be any name a Type
+ * accepts for a custom field: `my-size` and `2nd` bare, `` `12` `` or `` `-x` `` quoted. Only the
+ * three grouping forms recurse, and each one counts against MAX_NESTING_DEPTH before it recurses,
+ * so a hostile input cannot overflow the stack; `and`/`or` chains are loops.
  */
 import type { ApiError } from '@herald/model';
 import type { ComparisonOperator, FieldTest, Operand, Predicate, VariableValue } from './ast.js';
@@ -256,7 +258,8 @@ class Parser {
 }
 
 function isKeyword(token: Token, keyword: string): boolean {
-  return token.type === 'identifier' && token.text.length === keyword.length && token.text.toLowerCase() === keyword;
+  // A quoted name is always a field name: `` `not`(…) `` is the field `not`.
+  return token.type === 'identifier' && token.quoted !== true && token.text.length === keyword.length && token.text.toLowerCase() === keyword;
 }
 
 function describe(token: Token): string {

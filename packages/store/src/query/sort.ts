@@ -21,7 +21,12 @@ export interface SortExpression {
   direction: SortDirection;
 }
 
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+/**
+ * A path segment: a field name as a Type accepts it for custom fields (`custom.fields.my-size`,
+ * `custom.fields.2nd`), which also covers locales such as `name.de-CH`. Segments other than a
+ * single column name are bound as parameters, never written into the SQL.
+ */
+const SEGMENT = /^[A-Za-z0-9_-]+$/;
 const MAX_SORT_PATH_SEGMENTS = 10;
 
 /** Parses one `sort` value; throws a 400 InvalidInput when it is malformed. */
@@ -36,7 +41,7 @@ export function parseSort(value: string): SortExpression {
   const path = pathText.split('.');
   if (path.length > MAX_SORT_PATH_SEGMENTS) throw sortError(value, `the path has more than ${MAX_SORT_PATH_SEGMENTS} segments`);
   for (const segment of path) {
-    if (!IDENTIFIER.test(segment)) throw sortError(value, `${quote(segment)} is not a field name`);
+    if (!SEGMENT.test(segment)) throw sortError(value, `${quote(segment)} is not a field name`);
   }
   return { path, direction };
 }

@@ -1,12 +1,21 @@
 /**
  * Splits a predicate into tokens in one left-to-right pass over the characters: no regular
  * expression runs over user input here, so there is nothing to backtrack catastrophically.
+ *
+ * Names (field names and keywords) are what a Type accepts as a field name, `[A-Za-z0-9_-]`:
+ * - bare, when they start with a letter or `_` and every `-` is followed by a letter, digit or `_`
+ *   (`size`, `my-size`, `a-b_c`); or when they start with a digit but are not just a number (`2nd`,
+ *   `3d-size`), except right after an operator. A `-` inside a name is never a minus sign: no valid
+ *   predicate has a name directly followed by a number.
+ * - quoted in backticks, for every other such name (`` `12` ``, `` `-x` ``, `` `size-` ``). A quoted
+ *   name is never a keyword (`` `and` = 1`` tests the field `and`).
+ * Either way the name only ever becomes a jsonpath member string or one of the fixed column names.
  */
 import { predicateError, quote } from './errors.js';
 import { canonicalNumber, unsupportedTextReason } from './values.js';
 
 export type Token =
-  | { type: 'identifier'; text: string; position: number }
+  | { type: 'identifier'; text: string; position: number; quoted?: true }
   | { type: 'string'; value: string; position: number }
   | { type: 'number'; value: number; text: string; position: number }
   | { type: 'variable'; name: string; position: number }
@@ -18,6 +27,7 @@ const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' 
 const isIdentifierStart = (c: string | undefined): boolean =>
   c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_');
 const isIdentifierPart = (c: string | undefined): boolean => isIdentifierStart(c) || isDigit(c);
+const isNamePart = (c: string | undefined): boolean => isIdentifierPart(c) || c === '-';
 const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
@@ -59,6 +69,16 @@ export function tokenize(input: string): Token[] {
       const { value, end } = readString(input, i);
       tokens.push({ type: 'string', value, position: i });
       i = end;
+    } else if (c === '`') {
+      const end = quotedNameEnd(input, i);
+      tokens.push({ type: 'identifier', text: input.slice(i + 1, end - 1), position: i, quoted: true });
+      i = end;
+    } else if (isDigit(c) && tokens.at(-1)?.type !== 'operator' && nameEnd(input, i) > numberEnd(input, i)) {
+      // A name with a leading digit (`2nd`): longer than the number it starts with. Never right
+      // after an operator, where a value is due and `1and` stays the number 1 and the keyword.
+      const end = nameEnd(input, i);
+      tokens.push({ type: 'identifier', text: input.slice(i, end), position: i });
+      i = end;
     } else if (isDigit(c) || (c === '-' && isDigit(input[i + 1]))) {
       const end = numberEnd(input, i);
       const text = input.slice(i, end);
@@ -79,8 +99,7 @@ export function tokenize(input: string): Token[] {
       tokens.push({ type: 'variable', name: input.slice(i + 1, end), position: i });
       i = end;
     } else if (isIdentifierStart(c)) {
-      let end = i + 1;
-      while (isIdentifierPart(input[end])) end++;
+      const end = nameEnd(input, i);
       tokens.push({ type: 'identifier', text: input.slice(i, end), position: i });
       i = end;
     } else {
@@ -89,6 +108,25 @@ export function tokenize(input: string): Token[] {
   }
   tokens.push({ type: 'end', position: input.length });
   return tokens;
+}
+
+/** A bare name from `start`: letters, digits, `_`, and `-` followed by one of those. */
+function nameEnd(input: string, start: number): number {
+  let i = start;
+  while (isIdentifierPart(input[i]) || (input[i] === '-' && isIdentifierPart(input[i + 1]))) i++;
+  return i;
+}
+
+/** A backtick-quoted name (`` `my-name` ``): one or more of `[A-Za-z0-9_-]`, no escapes. */
+function quotedNameEnd(input: string, start: number): number {
+  let i = start + 1;
+  while (isNamePart(input[i])) i++;
+  if (input[i] !== '`') {
+    if (i >= input.length) throw predicateError(start, 'unterminated quoted field name (expected a closing "`")');
+    throw predicateError(i, 'a quoted field name may contain only letters, digits, "_" and "-"');
+  }
+  if (i === start + 1) throw predicateError(start, 'a quoted field name cannot be empty');
+  return i + 1;
 }
 
 /** `-?digits(.digits)?([eE][+-]?digits)?`, scanned by hand; returns the offset after the number. */

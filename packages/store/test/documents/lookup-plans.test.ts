@@ -163,4 +163,12 @@ describe.each(targets)('lookups of one resource on $name use their own index, wi
     expect(await plansOf((s) => s.get('p2', 'customer', { key: customer.key! }))).toEqual([byKey]);
     expect(await plansOf((s) => s.update<Thing>(ctx, 'store', { id: aStore.id }, 1, rename, { optimistic: true }))).toEqual([byId, byId]);
   });
+
+  it.runIf(run)('a query predicate on key probes an index (migration 006), with statistics', { timeout: 120_000 }, async () => {
+    await populate('p3', 1_500, 0);
+    await db.query('ANALYZE resources');
+    const plans = await plansOf((s) => s.query('p3', 'store', { where: ['key = "store-700"'], withTotal: false }));
+    expect(plans.length).toBeGreaterThan(0);
+    for (const plan of plans) expect(plan).toMatch(/^resources_key_(query|lookup)_idx$/);
+  });
 });

@@ -69,11 +69,20 @@ describe('compileQuery', () => {
 
   it('compiles doc predicates to one jsonpath parameter each', () => {
     const compiled = compile({ where: ['name(en = "x") and not(tags is empty)'] });
-    expect(compiled.whereSql).toBe('(((r.doc @? $3::jsonpath) AND (NOT (r.doc @? $4::jsonpath))))');
+    expect(compiled.whereSql).toBe('(((r.doc @? $3::jsonpath) AND (NOT coalesce((r.doc @? $4::jsonpath), false))))');
     expect(compiled.params).toEqual([
       '$ ? (exists(@."name" ? (exists(@."en" ? (@ == "x")))))',
       '$ ? ((@."tags".type() == "array" && @."tags".size() == 0))',
     ]);
+  });
+
+  // A keyless resource makes `r.key = $3` NULL, and `NOT NULL` is NULL: not(key = "x") dropped it.
+  it('negates column comparisons two-valued, and keeps positive ones plain for the indexes', () => {
+    expect(compile({ where: ['key = "a"'] }).whereSql).toBe('(r.key = $3::text)');
+    expect(compile({ where: ['not(key = "a")'] }).whereSql).toBe('((NOT coalesce(r.key = $3::text, false)))');
+    expect(compile({ where: ['not(key in ("a") or not(version > 1))'] }).whereSql).toBe(
+      '((NOT coalesce((r.key IN ($3::text) OR (NOT coalesce(r.version > $4::numeric, false))), false)))',
+    );
   });
 
   it('escapes strings inside jsonpath literals', () => {
@@ -116,6 +125,16 @@ describe('sort', () => {
     expect(parseSort('name.en')).toEqual({ path: ['name', 'en'], direction: 'asc' });
     expect(parseSort('  custom.fields.size   DESC ')).toEqual({ path: ['custom', 'fields', 'size'], direction: 'desc' });
     expect(parseSort('createdAt Asc')).toEqual({ path: ['createdAt'], direction: 'asc' });
+  });
+
+  it('accepts every custom field name a Type accepts as a path segment, and binds it', () => {
+    expect(parseSort('custom.fields.my-size desc')).toEqual({ path: ['custom', 'fields', 'my-size'], direction: 'desc' });
+    expect(parseSort('custom.fields.2nd')).toEqual({ path: ['custom', 'fields', '2nd'], direction: 'asc' });
+    expect(parseSort('custom.fields.-x_- asc').path).toEqual(['custom', 'fields', '-x_-']);
+    expect(compile({ sort: ['custom.fields.my-size desc'] }, 1)).toMatchObject({
+      orderBySql: "NULLIF(r.doc -> $1::text -> $2::text -> $3::text, 'null'::jsonb) DESC NULLS FIRST, r.id DESC",
+      params: ['custom', 'fields', 'my-size'],
+    });
   });
 
   it('uses columns for top-level fields and ends with the id tie-breaker in the last direction', () => {

@@ -38,7 +38,8 @@ export const ROWS: readonly Row[] = [
         { quantity: 1, name: { en: 'apple' } },
         { quantity: 5, name: { en: 'pear' } },
       ],
-      custom: { fields: { size: 3, color: 'red' } },
+      // Names a Type accepts but that are no identifiers (`^[A-Za-z0-9_-]{2,36}$`).
+      custom: { fields: { size: 3, color: 'red', 'my-size': 1, '2nd': 2 } },
     },
   },
   {
@@ -55,7 +56,7 @@ export const ROWS: readonly Row[] = [
       active: false,
       tags: ['x', 'y'],
       lineItems: [{ quantity: 3, name: { en: 'apple' } }],
-      custom: { fields: { size: 5, color: 'blue' } },
+      custom: { fields: { size: 5, color: 'blue', 'my-size': 9, '2nd': 1 } },
     },
   },
   {
@@ -135,7 +136,7 @@ function decoys(): Array<{ project: string; type: string; row: Row }> {
     active: true,
     tags: [],
     lineItems: [{ quantity: 10, name: { en: 'apple' } }],
-    custom: { fields: { size: 3, color: 'red' } },
+    custom: { fields: { size: 3, color: 'red', 'my-size': 9, '2nd': 2 } },
   };
   const row = (id: string, key: string): Row => ({
     id,

@@ -134,6 +134,41 @@ describe('operators', () => {
   });
 });
 
+// Types accept custom field names of `^[A-Za-z0-9_-]{2,36}$`: each must be usable in a predicate.
+describe('field names a Type accepts', () => {
+  it('reads names with "-" and a leading digit as one field name', () => {
+    expect(parse('custom(fields(my-size = 3))')).toBe('custom{fields{my-size = #3}}');
+    expect(parse('custom(fields(2nd = 3 and 3d-size>-1 and a-b_c-9 is defined))')).toBe(
+      'custom{fields{and(2nd = #3, 3d-size > #-1, a-b_c-9 is defined)}}',
+    );
+    expect(parse('name(de-CH = "x")')).toBe('name{de-CH = "x"}');
+  });
+
+  it('still reads numbers as numbers where a value is expected', () => {
+    expect(parse('a = 12 and b = 1e-5 and c = 2.5 and d=-3')).toBe('and(a = #12, b = #1e-5, c = #2.5, d = #-3)');
+    // Right after an operator a digit starts a number: `1and` is 1 and the keyword.
+    expect(parse('version=1and b=2')).toBe('and(version = #1, b = #2)');
+    expectErrorAt('a = 2nd', 5, 'found "nd"');
+    // A name directly followed by a number fits no predicate, so "-" after a name is part of it.
+    expectErrorAt('size-1 = 2 and x = 1-2', 20, 'found the number -2');
+  });
+
+  it('reads any such name in backticks, never as a keyword', () => {
+    expect(parse('custom(fields(`12` = 1 and `-x` = 2 and `size-` = 3 and `a--b` = 4))')).toBe(
+      'custom{fields{and(12 = #1, -x = #2, size- = #3, a--b = #4)}}',
+    );
+    expect(parse('`not`(`and` = 1) and `in` in (1)')).toBe('and(not{and = #1}, in in [#1])');
+  });
+
+  it('rejects empty, unterminated and non-name backtick names', () => {
+    expectErrorAt('a = 1 and `` = 1', 10, 'cannot be empty');
+    expectErrorAt('a = 1 and `abc', 10, 'unterminated quoted field name');
+    expectErrorAt('`abc = 1', 4, 'only letters, digits');
+    expectErrorAt('`a.b` = 1', 2, 'only letters, digits');
+    expectErrorAt('`a"` = 1', 2, 'only letters, digits');
+  });
+});
+
 describe('literals', () => {
   it('reads negative numbers, decimals and exponents, without leading zeros', () => {
     expect(parse('a = -1')).toBe('a = #-1');

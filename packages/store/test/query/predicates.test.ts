@@ -24,6 +24,13 @@ const PREDICATES: Record<string, PredicateCase[]> = {
     { where: 'id != "s1"', ids: except('s1') },
     { where: 'id > "s3"', ids: ['s4', 's5', 's6'] },
     { where: 'key = "store-2"', ids: ['s2'] },
+    // s4 has no key: the negation of a column comparison includes it, as for doc fields.
+    { where: 'not(key = "store-2")', ids: except('s2') },
+    { where: 'not(key != "store-2")', ids: ['s2', 's4'] },
+    { where: 'not(key in ("store-1", "store-3"))', ids: except('s1', 's3') },
+    { where: 'not(key not in ("store-1"))', ids: ['s1', 's4'] },
+    { where: 'not(key < "store-3" or version = 10)', ids: ['s3', 's4', 's6'] },
+    { where: 'not(key contains all ("store-1"))', ids: except('s1') },
     { where: 'key <> "store-2"', ids: ['s1', 's3', 's5', 's6'] },
     { where: 'key in ("store-1", "store-3", "nope")', ids: ['s1', 's3'] },
     { where: 'key not in ("store-1")', ids: ['s2', 's3', 's5', 's6'] },
@@ -146,6 +153,12 @@ const PREDICATES: Record<string, PredicateCase[]> = {
     { where: 'custom(fields(color in ("red", "blue")))', ids: ['s1', 's2', 's4'] },
     { where: 'custom(fields(size is not defined))', ids: ['s5'] },
     { where: 'custom(fields is defined)', ids: ['s1', 's2', 's4', 's5'] },
+    // Names a Type accepts (`^[A-Za-z0-9_-]{2,36}$`): bare with "-" or a leading digit, or quoted.
+    { where: 'custom(fields(my-size = 9))', ids: ['s2'] },
+    { where: 'custom(fields(my-size>0 and 2nd<2))', ids: ['s2'] },
+    { where: 'custom(fields(`2nd` = 2))', ids: ['s1'] },
+    { where: 'custom(fields(my-size is defined))', ids: ['s1', 's2'] },
+    { where: 'not(custom(fields(2nd = 2)))', ids: except('s1') },
     { where: 'key in ("store-1", "store-2") and name(de = "Sag hallo")', ids: ['s2'] },
     { where: 'id = "s1" or lineItems(quantity = 10)', ids: ['s1', 's6'] },
   ],
@@ -173,6 +186,9 @@ const SORTS: SortCase[] = [
   // jsonb orders strings before numbers: "3" (s4) comes first.
   { sort: ['custom.fields.size asc'], order: ['s4', 's1', 's2', 's3', 's5', 's6'] },
   { sort: ['custom.fields.size desc'], order: ['s6', 's5', 's3', 's2', 's1', 's4'] },
+  // Custom field names with "-" or a leading digit (missing values last ascending, first descending).
+  { sort: ['custom.fields.my-size desc'], order: ['s6', 's5', 's4', 's3', 's2', 's1'] },
+  { sort: ['custom.fields.2nd asc'], order: ['s2', 's1', 's3', 's4', 's5', 's6'] },
   { sort: ['tags asc'], order: ['s1', 's4', 's2', 's3', 's5', 's6'] },
   { sort: ['tags desc'], order: ['s6', 's5', 's3', 's2', 's4', 's1'] },
   // Composed sorts: later expressions break ties of earlier ones (§4.4.5).
@@ -204,6 +220,17 @@ describe.each(testDatabaseUrls())('query predicates on %s', (serverUrl) => {
       });
     });
   }
+
+  // Every condition is two-valued, columns included (s4 has no key): whatever a predicate selects,
+  // its not(…) selects exactly the rest.
+  describe('a predicate and its not(…) partition the rows', () => {
+    it.each(Object.values(PREDICATES).flat())('$where', async ({ where, vars }) => {
+      const predicate = (typeof where === 'string' ? [where] : where).map((text) => `(${text})`).join(' and ');
+      const selected = await queryIds(db, { where: [predicate], vars: vars ?? {} });
+      const rest = await queryIds(db, { where: [`not(${predicate})`], vars: vars ?? {} });
+      expect([...selected, ...rest].sort()).toEqual(ALL_IDS);
+    });
+  });
 
   it('returns every row of the scope without a predicate', async () => {
     expect(await queryIds(db, {})).toEqual(ALL_IDS);

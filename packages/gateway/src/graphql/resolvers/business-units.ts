@@ -3,6 +3,7 @@ import type { PagedQueryResponse, QueryRequest } from '@herald/store';
 import type { Associate, BusinessUnit, BusinessUnitAddress } from '../../resources/business-units/business-unit.js';
 import { MANAGE_BUSINESS_UNITS, MANAGE_MY_BUSINESS_UNITS, VIEW_BUSINESS_UNITS } from '../../resources/business-units/scopes.js';
 import { CLIENT, type Actor } from '../../resources/business-units/service.js';
+import { expectedVersion } from '../../resources/update-actions.js';
 import type { Customer } from '../../resources/customers/customer.js';
 import type { Store } from '../../resources/stores/store.js';
 import { hasScope, insufficientScope, requireCustomer, requireScope } from '../access.js';
@@ -111,15 +112,15 @@ export const businessUnitMutationResolvers = {
   },
   updateBusinessUnit(_root: unknown, args: UpdateArgs, context: GraphQLContext): Promise<BusinessUnit> {
     requireScope(context.auth, MANAGE_BUSINESS_UNITS);
-    return context.services.businessUnits.update(context.request, locatorOf(args), args.version, restActions(args.actions), CLIENT);
+    return context.services.businessUnits.update(context.request, locatorOf(args), expectedVersion(args.version), restActions(args.actions), CLIENT);
   },
   updateMyBusinessUnit(_root: unknown, args: UpdateArgs, context: GraphQLContext): Promise<BusinessUnit> {
     const actor = customerActor(context);
-    return context.services.businessUnits.update(context.request, locatorOf(args), args.version, restActions(args.actions), actor);
+    return context.services.businessUnits.update(context.request, locatorOf(args), expectedVersion(args.version), restActions(args.actions), actor);
   },
   deleteBusinessUnit(_root: unknown, args: DeleteArgs, context: GraphQLContext): Promise<BusinessUnit> {
     requireScope(context.auth, MANAGE_BUSINESS_UNITS);
-    return context.services.businessUnits.delete(context.request, locatorOf(args), args.version, args.personalDataErasure === true);
+    return context.services.businessUnits.delete(context.request, locatorOf(args), expectedVersion(args.version), args.personalDataErasure === true);
   },
 };
 

@@ -4,7 +4,7 @@ import { readerLookup, requireAssociate } from '../../resources/business-units/a
 import { cartActions, myCartActions } from '../../resources/carts/actions.js';
 import type { Buyer } from '../../resources/carts/buyer.js';
 import type { Cart } from '../../resources/carts/cart.js';
-import { applyActions, type ActionHandlers } from '../../resources/update-actions.js';
+import { applyActions, expectedVersion, type ActionHandlers } from '../../resources/update-actions.js';
 import { notFoundMessage } from '../../resources/versioned-routes.js';
 import { requireBuyer, requireScope } from '../access.js';
 import type { GraphQLContext } from '../context.js';
@@ -63,7 +63,7 @@ function actingCustomer(context: GraphQLContext): Buyer | undefined {
 export const cartMutationResolvers = {
   updateCart(_root: unknown, args: UpdateCartArgs, context: GraphQLContext): Promise<Cart> {
     requireScope(context.auth, 'manage_orders');
-    return updateCart(context, locatorOf(args), args.version, args.actions, { handlers: cartActions, actor: actingCustomer(context) });
+    return updateCart(context, locatorOf(args), expectedVersion(args.version), args.actions, { handlers: cartActions, actor: actingCustomer(context) });
   },
 
   /** §4.3 My Cart: the token's buyer's own cart; another's answers like a missing one. */
@@ -73,6 +73,6 @@ export const cartMutationResolvers = {
     const locator = { id: args.id };
     const current = await context.services.documents.get<Cart>(context.projectKey, 'cart', locator);
     if (current === undefined || !ownedBy(current, buyer)) throw resourceNotFound(notFoundMessage('cart', locator));
-    return updateCart(context, locator, args.version, args.actions, { handlers: myCartActions, owner: buyer, actor: buyer });
+    return updateCart(context, locator, expectedVersion(args.version), args.actions, { handlers: myCartActions, owner: buyer, actor: buyer });
   },
 };

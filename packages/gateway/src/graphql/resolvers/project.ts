@@ -3,6 +3,7 @@ import { businessUnitConfiguration, type BusinessUnitConfiguration } from '../..
 import { requireScope } from '../access.js';
 import type { GraphQLContext } from '../context.js';
 import { restActions, type InputObject } from '../inputs.js';
+import { expectedVersion } from '../../resources/update-actions.js';
 
 export const projectQueryResolvers = {
   project(_root: unknown, _args: unknown, context: GraphQLContext): Project {
@@ -15,7 +16,7 @@ export const projectMutationResolvers = {
   /** §4.3 project settings: `changeMyBusinessUnitStatusOnCreation`, through the project's own update path. */
   updateProject(_root: unknown, args: { version: number; actions: readonly InputObject[] }, context: GraphQLContext): Promise<Project> {
     requireScope(context.auth, 'manage_project_settings');
-    return context.services.projectSettings.update(context.request, args.version, restActions(args.actions));
+    return context.services.projectSettings.update(context.request, expectedVersion(args.version), restActions(args.actions));
   },
 };
 

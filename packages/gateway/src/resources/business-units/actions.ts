@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
 import { keyReference } from '../carts/references.js';
-import { customFieldActions, customFromDraft, validateCustomFields, type TypeDocument } from '../custom-fields.js';
+import { customFieldActions, customFieldName, customFromDraft, validateCustomFields, type TypeDocument } from '../custom-fields.js';
 import type { ActionHandler, ActionHandlers, UpdateAction } from '../update-actions.js';
 import {
   ADDRESS_CUSTOM_FIELDS_TYPE_ID,
@@ -107,8 +107,7 @@ const addressCustomFieldActions = {
   },
   async setAddressCustomField(unit, action, { reader }) {
     const address = findAddress(unit, action);
-    const name = action.name;
-    if (typeof name !== 'string' || name === '') throw invalidInput("'name' must be a custom field name.", { field: 'name' });
+    const name = customFieldName(action.name);
     if (address.custom === undefined) {
       throw invalidInput(`The address '${address.id}' has no custom type; use setAddressCustomType first.`, { field: 'addressId' });
     }

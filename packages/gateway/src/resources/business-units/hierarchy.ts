@@ -1,5 +1,5 @@
-import { invalidInput, invalidOperation, type Clock } from '@herald/model';
-import { DocumentStore, type Database, type Queryable, type WriteContext } from '@herald/store';
+import { invalidInput, invalidOperation } from '@herald/model';
+import { DocumentStore, type WriteContext } from '@herald/store';
 import { identifierLocator, loadReferenced } from '../carts/references.js';
 import type { Load } from './address.js';
 import { BUSINESS_UNIT_TYPE_ID, businessUnitReference, type BusinessUnit, type BusinessUnitKeyReference } from './business-unit.js';
@@ -42,22 +42,6 @@ export function setAncestry(unit: BusinessUnit, ancestry: Ancestry): void {
   else unit.parentUnit = ancestry.parentUnit;
   unit.ancestors = ancestry.ancestors;
   unit.topLevelUnit = ancestry.topLevelUnit;
-}
-
-/**
- * A DocumentStore whose writes join an open transaction: its `transaction` runs the work on that
- * transaction's connection instead of opening another one. This is how one business-unit write
- * also rewrites its descendants (versions, change notifications, all or none).
- */
-export function storeInTransaction(tx: Queryable, driver: Database['driver'], clock: Clock): DocumentStore {
-  const joined: Database = {
-    driver,
-    query: (sql, params, options) => tx.query(sql, params, options),
-    exec: (sql) => tx.exec(sql),
-    transaction: (work) => work(tx),
-    close: async () => {},
-  };
-  return new DocumentStore(joined, clock);
 }
 
 const PAGE = 500;

@@ -1,5 +1,5 @@
 import { ApiError, invalidInput, resourceNotFound, type Clock } from '@herald/model';
-import { runPagedQuery, type DocumentStore, type Locator, type PagedQueryResponse, type QueryRequest } from '@herald/store';
+import { runPagedQuery, type DocumentStore, type Locator, type PagedQueryResponse, type Project, type QueryRequest } from '@herald/store';
 import type { RequestContext } from '../context.js';
 import { applyActions, type UpdateAction } from '../update-actions.js';
 import { notFoundMessage } from '../versioned-routes.js';
@@ -7,7 +7,7 @@ import { businessUnitActions, MY_BUSINESS_UNIT_ACTIONS, myBusinessUnitActions } 
 import { assertAssociate, associateOf } from './associates.js';
 import { BUSINESS_UNIT_TYPE_ID, type BusinessUnit } from './business-unit.js';
 import { businessUnitFromDraft } from './draft.js';
-import { hasChildren, propagateAncestry, sameAncestry, storeInTransaction, type Ancestry } from './hierarchy.js';
+import { hasChildren, propagateAncestry, sameAncestry, type Ancestry } from './hierarchy.js';
 import { myBusinessUnitStatusOnCreation } from './project-settings.js';
 
 /**
@@ -23,6 +23,12 @@ export interface BusinessUnitServiceDeps {
   documents: DocumentStore;
   /** The gateway's clock: writes that join a transaction (descendants of a moved unit) need it. */
   clock: Clock;
+  /**
+   * The project as it is now (the gateway's project cache, which a settings update refreshes at
+   * once). The request's `ctx.project` is a snapshot from when the request arrived: a GraphQL
+   * document may change the settings before it creates a unit.
+   */
+  projects: { get(projectKey: string): Promise<Project | undefined> };
 }
 
 const MY_ACTIONS: ReadonlySet<string> = new Set(MY_BUSINESS_UNIT_ACTIONS);
@@ -74,7 +80,7 @@ export class BusinessUnitService {
 
   /** BusinessUnitDraft (clients, status Active) or MyBusinessUnitDraft (the project's status on creation, §3.2). */
   async create(ctx: RequestContext, draft: unknown, actor: Actor = CLIENT): Promise<BusinessUnit> {
-    const status = actor.kind === 'client' ? 'Active' : myBusinessUnitStatusOnCreation(ctx.project);
+    const status = actor.kind === 'client' ? 'Active' : myBusinessUnitStatusOnCreation((await this.deps.projects.get(ctx.projectKey)) ?? ctx.project);
     const fields = await businessUnitFromDraft(draft, ctx, actor, status);
     return this.deps.documents.create<BusinessUnit>(ctx.write, BUSINESS_UNIT_TYPE_ID, fields, (businessUnit) => [
       { type: 'BusinessUnitCreated', businessUnit },
@@ -87,7 +93,7 @@ export class BusinessUnitService {
    * transaction.
    */
   async update(ctx: RequestContext, locator: Locator, version: number, actions: readonly UpdateAction[], actor: Actor = CLIENT): Promise<BusinessUnit> {
-    const { documents, clock } = this.deps;
+    const { documents } = this.deps;
     if (actor.kind === 'customer') {
       const refused = actions.find((action) => !MY_ACTIONS.has(action.action));
       if (refused !== undefined) {
@@ -107,7 +113,7 @@ export class BusinessUnitService {
       const before = ancestryOf(current);
       const messages = await applyActions(handlers, current, actions, { ctx, reader });
       if (!sameAncestry(before, ancestryOf(current))) {
-        await propagateAncestry(storeInTransaction(reader.tx, documents.db.driver, clock), ctx.write, current);
+        await propagateAncestry(documents.within(reader.tx), ctx.write, current);
       }
       return { doc: current, messages };
     });
@@ -115,9 +121,9 @@ export class BusinessUnitService {
 
   /** Deletes a unit without Divisions; `dataErasure` also erases its messages (§4.4.9). */
   async delete(ctx: RequestContext, locator: Locator, version: number, dataErasure: boolean): Promise<BusinessUnit> {
-    const { documents, clock } = this.deps;
+    const { documents } = this.deps;
     return documents.db.transaction(async (tx) => {
-      const store = storeInTransaction(tx, documents.db.driver, clock);
+      const store = documents.within(tx);
       const unit = await store.get<BusinessUnit>(ctx.projectKey, BUSINESS_UNIT_TYPE_ID, locator);
       // A wrong version answers 409 from the delete itself, before anything about children.
       if (unit !== undefined && unit.version === version && (await hasChildren(store, ctx.projectKey, unit))) {

@@ -5,10 +5,10 @@ import type { RequestContext } from '../context.js';
 import { asDraft, optionalKey } from '../validation.js';
 import type { ResourceDefinition } from '../versioned-routes.js';
 import type { SubscriptionDelivery } from './delivery-port.js';
+import { requireRoomForSubscription } from './limit.js';
 import { requireMessagesOrChanges, validateChangeSubscriptions, validateMessageSubscriptions } from './subscription-scopes.js';
 
-/** §8: at most 50 subscriptions per project. */
-export const MAX_SUBSCRIPTIONS_PER_PROJECT = 50;
+export { MAX_SUBSCRIPTIONS_PER_PROJECT } from './limit.js';
 
 /** Stored without `status`: health lives in the delivery tables so it never bumps `version`. */
 export type StoredSubscription = Omit<Subscription, 'status'>;
@@ -59,14 +59,10 @@ export function subscriptionDefinition(
       const messages = validateMessageSubscriptions(draft.messages);
       const changes = validateChangeSubscriptions(draft.changes);
       requireMessagesOrChanges(messages, changes);
-      const existing = await documents.query(ctx.projectKey, 'subscription', { limit: 1, withTotal: true });
-      if ((existing.total ?? 0) >= MAX_SUBSCRIPTIONS_PER_PROJECT) {
-        throw new ApiError(400, {
-          code: 'MaxResourceLimitExceeded',
-          message: `A project can have at most ${MAX_SUBSCRIPTIONS_PER_PROJECT} subscriptions.`,
-          exceededResource: 'subscription',
-        });
-      }
+      // A full project answers before its destination gets a test notification. This count is not
+      // the limit itself: concurrent creates all pass it. The create counts again, under a lock, in
+      // the transaction that inserts (withSubscriptionLimit, routes.ts).
+      await requireRoomForSubscription(documents, ctx.projectKey);
       const id = randomUUID();
       await requireTestNotification(delivery, destination, format, {
         projectKey: ctx.projectKey,

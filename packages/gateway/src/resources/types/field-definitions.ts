@@ -1,4 +1,5 @@
 import { duplicateField, invalidInput, isResourceTypeId } from '@herald/model';
+import { assertFieldNameAllowed } from '../custom-fields.js';
 import { asDraft, localizedString } from '../validation.js';
 import type { FieldType, InputHint, TypeFieldDefinition } from './type.js';
 
@@ -61,6 +62,7 @@ export function fieldDefinition(value: unknown, field: string): TypeFieldDefinit
       invalidValue: draft.name,
     });
   }
+  assertFieldNameAllowed(draft.name, `${field}.name`);
   if (draft.required !== undefined && typeof draft.required !== 'boolean') {
     throw invalidInput(`'${field}.required' must be a boolean.`, { field });
   }
