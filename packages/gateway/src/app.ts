@@ -104,7 +104,15 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   const routes = requireAuthDeclaration(app);
   const projectCache = new ProjectCache(projects, clock);
   const delivery = deps.delivery ?? ownDeliveryParts(config, deps.db, clock, app);
-  const oauth = createOAuth({ db: deps.db, clock, documents, projects: projectCache, settings: config.oauth, secrets: delivery.secrets });
+  const oauth = createOAuth({
+    db: deps.db,
+    clock,
+    documents,
+    projects: projectCache,
+    settings: config.oauth,
+    secrets: delivery.secrets,
+    logger: app.log.child({ component: 'oauth' }),
+  });
   installAuthHook(app, oauth.authenticator);
   oauth.installResponseMasking(app);
   installProjectResolver(app, projectCache);

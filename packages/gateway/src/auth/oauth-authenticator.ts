@@ -77,6 +77,12 @@ function contextFor(validated: ValidatedToken, projectKey: string): AuthContext 
  */
 export class OAuthAuthenticator implements Authenticator, RevocationListener {
   private readonly validated: ExpiringCache<ValidatedToken>;
+  /**
+   * Counts evictions (revocations, deleted clients and customers). A lookup that an eviction
+   * overtook may have read a row that is deleted by now, after the eviction ran: it answers its
+   * own request (which began before the revocation) but is not cached.
+   */
+  private evictions = 0;
 
   constructor(
     private readonly deps: OAuthAuthenticatorDeps,
@@ -98,12 +104,15 @@ export class OAuthAuthenticator implements Authenticator, RevocationListener {
     return context;
   }
 
+  /** Called after the revocation committed (as `forgetWhere`), so later lookups miss the rows. */
   revoked(accessTokenHashes: readonly string[]): void {
+    this.evictions++;
     for (const hash of accessTokenHashes) this.validated.delete(hash);
   }
 
   /** A deleted API client's or customer's tokens must stop working at once here too. */
   forgetWhere(matches: (grant: TokenGrant) => boolean): void {
+    this.evictions++;
     this.validated.deleteWhere((entry) => matches(entry.grant));
   }
 
@@ -113,11 +122,14 @@ export class OAuthAuthenticator implements Authenticator, RevocationListener {
     if (cached !== undefined) return cached;
 
     const now = this.deps.clock.now().getTime();
+    const evictionsBefore = this.evictions;
     const record = await this.deps.tokens.findAccessToken(hash);
     if (record !== undefined) {
       if (record.expiresAt <= now) throw invalidToken('The access token has expired.');
       const validated: ValidatedToken = { grant: { ...record, source: 'herald' }, contexts: new Map() };
-      this.validated.set(hash, validated, Math.min(record.expiresAt, now + this.options.cacheSeconds * 1000));
+      if (this.evictions === evictionsBefore) {
+        this.validated.set(hash, validated, Math.min(record.expiresAt, now + this.options.cacheSeconds * 1000));
+      }
       return validated;
     }
 

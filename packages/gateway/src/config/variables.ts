@@ -43,7 +43,7 @@ const GATEWAY_VARIABLES: readonly VariableSpec[] = [
   },
   {
     name: 'HERALD_TOKEN_RATE_LIMIT',
-    description: 'Token endpoint requests per API client per minute; more get 429 with Retry-After (§5.9). 0 = unlimited.',
+    description: 'Token endpoint requests per minute: per API client once authenticated, and before that per remote address and claimed client id (so wrong secrets cannot lock a client out); more get 429 with Retry-After (§5.9). 0 = unlimited.',
     default: '600',
   },
   {

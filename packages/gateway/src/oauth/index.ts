@@ -17,7 +17,7 @@ import { externalOAuthActions, installExternalOAuthMasking } from './external/se
 import { TokenBucketLimiter } from './rate-limit.js';
 import { registerOAuthRoutes } from './routes.js';
 import { TokenService } from './token-service.js';
-import { TokenStore } from './token-store.js';
+import { deleteTokensOfCustomer, TokenStore, type TokenStoreLog } from './token-store.js';
 
 export interface OAuthDeps {
   db: Database;
@@ -30,6 +30,8 @@ export interface OAuthDeps {
   secrets: SecretBox;
   /** The call to external introspection endpoints (§5.7); the real HTTP call unless replaced. */
   introspection?: IntrospectionCall;
+  /** Where background failures (the token sweep) are logged. */
+  logger?: TokenStoreLog;
 }
 
 /** The OAuth 2.0 token service, its authenticator, and the resources it owns (API clients, customers). */
@@ -49,7 +51,7 @@ export interface OAuth {
 export function createOAuth(deps: OAuthDeps): OAuth {
   const { db, clock, documents, settings } = deps;
   const clients = new ApiClientStore(db, clock);
-  const tokens = new TokenStore(db, clock, settings.refreshTokenCap);
+  const tokens = new TokenStore(db, clock, settings.refreshTokenCap, deps.logger);
   const credentials = new CustomerCredentials(db);
   const authenticator = new OAuthAuthenticator(
     {
@@ -66,14 +68,16 @@ export function createOAuth(deps: OAuthDeps): OAuth {
     credentials,
     clock,
     tokens: {
-      async revokeCustomerTokens(customerId) {
-        await tokens.revokeCustomerTokens(customerId);
+      async deleteCustomerTokens(tx, customerId) {
+        await deleteTokensOfCustomer(tx, customerId);
+      },
+      forgetCustomerTokens(customerId) {
         authenticator.forgetWhere((grant) => grant.customerId === customerId);
       },
     },
   });
   const tokenService = new TokenService(
-    { tokens, customers: credentials, clock, revocations: authenticator },
+    { tokens, customers, clock, revocations: authenticator },
     { accessTokenTtlSeconds: settings.accessTokenTtlSeconds },
   );
 

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { Clock } from '@herald/model';
 
 export type RateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
@@ -9,11 +10,21 @@ interface Bucket {
 
 /** Most keys remembered; beyond it, keys whose bucket has refilled completely are forgotten. */
 const MAX_KEYS = 10_000;
+/**
+ * Longer keys are remembered by their SHA-256: keys carry a client id as claimed by the caller
+ * (up to ~12 KB of header), and 10,000 of those would pin ~120 MB. A hash, not a prefix, so that
+ * long keys never share a bucket.
+ */
+const MAX_KEY_LENGTH = 128;
+
+function storedKey(key: string): string {
+  return key.length <= MAX_KEY_LENGTH ? key : `sha256:${createHash('sha256').update(key).digest('hex')}`;
+}
 
 /**
- * A token bucket per key (the API client id): `perMinute` requests per minute, bursts up to the
- * same number. In memory, per process: with N gateway processes a client gets up to N times the
- * rate, which is acceptable for §5.9's "excessive requests may be rate limited".
+ * A token bucket per key (the keys: oauth/routes.ts): `perMinute` requests per minute, bursts up
+ * to the same number. In memory, per process: with N gateway processes a client gets up to N times
+ * the rate, which is acceptable for §5.9's "excessive requests may be rate limited".
  */
 export class TokenBucketLimiter {
   private readonly buckets = new Map<string, Bucket>();
@@ -26,8 +37,9 @@ export class TokenBucketLimiter {
     this.refillPerMs = perMinute / 60_000;
   }
 
-  take(key: string): RateDecision {
+  take(requestedKey: string): RateDecision {
     if (this.perMinute === 0) return { allowed: true };
+    const key = storedKey(requestedKey);
     const now = this.clock.now().getTime();
     const bucket = this.refilled(this.buckets.get(key), now);
     if (bucket.tokens >= 1) {
@@ -37,6 +49,12 @@ export class TokenBucketLimiter {
     }
     this.remember(key, bucket, now);
     return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((1 - bucket.tokens) / this.refillPerMs / 1000)) };
+  }
+
+  /** Gives back one request taken from `key`: it turned out to be charged elsewhere. */
+  refund(requestedKey: string): void {
+    const bucket = this.buckets.get(storedKey(requestedKey));
+    if (bucket !== undefined) bucket.tokens = Math.min(this.perMinute, bucket.tokens + 1);
   }
 
   private refilled(bucket: Bucket | undefined, now: number): Bucket {

@@ -3,7 +3,7 @@ import type { ApiClientRecord } from './api-client-store.js';
 import { basicCredentials, type ClientAuthenticator } from './client-auth.js';
 import { oauthError } from './errors.js';
 import { formOf, installFormBodyParser } from './form-body.js';
-import type { TokenBucketLimiter } from './rate-limit.js';
+import type { RateDecision, TokenBucketLimiter } from './rate-limit.js';
 import type { TokenService } from './token-service.js';
 
 export interface OAuthRouteDeps {
@@ -24,22 +24,31 @@ function noStore(reply: FastifyReply): FastifyReply {
 
 /**
  * `/oauth/*` (§5.3–5.6), in their own plugin so that only they accept form bodies. Every request
- * is rate-limited per client id (§5.9) before its secret is checked, so guessing secrets is
- * limited too, then the client is authenticated with HTTP Basic.
+ * is rate-limited (§5.9), then the client is authenticated with HTTP Basic.
  */
 export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRouteDeps): Promise<void> {
   await app.register(async (oauth) => {
     installFormBodyParser(oauth);
 
-    const authenticateClient = async (request: FastifyRequest): Promise<ApiClientRecord> => {
-      const claimed = basicCredentials(request.headers.authorization)?.id;
-      const decision = deps.limiter.take(claimed === undefined ? `ip:${request.ip}` : `client:${claimed}`);
+    const refuseIfLimited = (decision: RateDecision) => {
       if (!decision.allowed) {
         throw oauthError('too_many_requests', 'Too many token requests for this client; retry later.', {
           headers: { 'Retry-After': String(decision.retryAfterSeconds) },
         });
       }
-      return deps.clients.authenticate(request.headers.authorization);
+    };
+
+    // Until its secret checked out, a request is charged to the caller's address and the client id
+    // it claims: ids are not secret, so charging the claimed client would let anyone lock it out
+    // with wrong secrets. Secret guessing stays limited per address. Then the attempt is given back
+    // and the request is charged to the client it authenticated as.
+    const authenticateClient = async (request: FastifyRequest): Promise<ApiClientRecord> => {
+      const attempt = `attempt:${request.ip}:${basicCredentials(request.headers.authorization)?.id ?? ''}`;
+      refuseIfLimited(deps.limiter.take(attempt));
+      const client = await deps.clients.authenticate(request.headers.authorization);
+      deps.limiter.refund(attempt);
+      refuseIfLimited(deps.limiter.take(`client:${client.id}`));
+      return client;
     };
 
     oauth.post('/oauth/token', { config: PUBLIC }, async (request, reply) => {
@@ -67,17 +76,40 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     });
 
     // §5.6: 200 whether the token was revoked or the request was invalid; only a failed client
-    // authentication is refused (otherwise anyone could probe for tokens).
-    oauth.post('/oauth/token/revoke', { config: PUBLIC }, async (request, reply) => {
-      const client = await authenticateClient(request);
-      let form;
-      try {
-        form = formOf(request);
-      } catch {
+    // authentication is refused (otherwise anyone could probe for tokens), and a 5xx means the
+    // token may still exist. The body parsers refuse some invalid requests before the handler
+    // runs (another content type, malformed JSON, a body over the limit): those errors are
+    // answered 200 here, once the client authenticated all the same. Errors raised before
+    // parsing (§8's blocked requests) or by the handler keep their answer.
+    const parsingBody = new WeakSet<FastifyRequest>();
+    oauth.post(
+      '/oauth/token/revoke',
+      {
+        config: PUBLIC,
+        preParsing: async (request) => {
+          parsingBody.add(request);
+        },
+        preValidation: async (request) => {
+          parsingBody.delete(request);
+        },
+        errorHandler: async (error, request, reply) => {
+          const refusedBody = parsingBody.delete(request) && error.statusCode !== undefined && error.statusCode < 500;
+          if (!refusedBody) throw error;
+          await authenticateClient(request);
+          return reply.status(200).send();
+        },
+      },
+      async (request, reply) => {
+        const client = await authenticateClient(request);
+        let form;
+        try {
+          form = formOf(request);
+        } catch {
+          return reply.status(200).send();
+        }
+        await deps.tokens.revoke(client, form);
         return reply.status(200).send();
-      }
-      await deps.tokens.revoke(client, form);
-      return reply.status(200).send();
-    });
+      },
+    );
   });
 }

@@ -14,7 +14,7 @@ import {
   subjectScope,
 } from './scopes.js';
 import { newSecret, tokenHash, UNMATCHABLE_PASSWORD_HASH, verifySecret } from './secrets.js';
-import { AnonymousIdTaken, type GrantRecord, type TokenStore } from './token-store.js';
+import { AnonymousIdTaken, CustomerGone, type GrantRecord, type TokenStore } from './token-store.js';
 
 /** §5.3 token response. */
 export interface TokenResponse {
@@ -32,7 +32,8 @@ export type IntrospectionResponse = { active: false } | { active: true; scope: s
 export interface CustomerLogin {
   /**
    * The customer with this e-mail who may sign in here: a global customer, or with `storeKey` a
-   * customer of that store (or a global one). Returns their id and scrypt password hash.
+   * customer of that store (or a global one). Returns their id and scrypt password hash. Throws
+   * the 404 of every in-store route when the store does not exist.
    */
   findForLogin(projectKey: string, email: string, storeKey: string | undefined): Promise<{ customerId: string; passwordHash: string } | undefined>;
 }
@@ -68,6 +69,9 @@ function expectGrantType(form: FormParameters, allowed: readonly string[]): stri
   }
   return grantType;
 }
+
+const invalidCustomerCredentials = () =>
+  oauthError('invalid_customer_account_credentials', 'Customer account with the given credentials not found.');
 
 function shown(scope: string): string {
   return scope.length > 120 ? `${scope.slice(0, 120)}…` : scope;
@@ -119,15 +123,19 @@ export class TokenService {
     const customer = await this.deps.customers.findForLogin(projectKey, email, storeKey);
     // Verify against a dummy hash when the e-mail is unknown: the answer takes as long either way.
     const matches = await verifySecret(password, customer?.passwordHash ?? UNMATCHABLE_PASSWORD_HASH);
-    if (customer === undefined || !matches) {
-      throw oauthError('invalid_customer_account_credentials', 'Customer account with the given credentials not found.');
-    }
+    if (customer === undefined || !matches) throw invalidCustomerCredentials();
     const grant: GrantRecord = {
       clientId: client.id,
       scopes: [...scopes, subjectScope(CUSTOMER_SUBJECT, customer.customerId)],
       customerId: customer.customerId,
     };
-    return this.issue(grant, { refresh: true });
+    try {
+      return await this.issue(grant, { refresh: true, customer: { projectKey, customerId: customer.customerId } });
+    } catch (error) {
+      // Deleted while its password was being checked: as if it had never been found.
+      if (error instanceof CustomerGone) throw invalidCustomerCredentials();
+      throw error;
+    }
   }
 
   /** `POST /oauth/{projectKey}/anonymous/token` (§5.3): needs `create_anonymous_token`. */
@@ -197,29 +205,39 @@ export class TokenService {
   }
 
   private async refresh(client: ApiClientRecord, refreshToken: string): Promise<TokenResponse> {
-    const hash = tokenHash(refreshToken);
-    const outcome = await this.deps.tokens.useRefreshToken(hash, client.id);
+    const accessToken = newSecret();
+    const outcome = await this.deps.tokens.useRefreshToken(tokenHash(refreshToken), client.id, {
+      accessTokenHash: tokenHash(accessToken),
+      expiresAt: this.accessTokenExpiry(),
+    });
     if (!outcome.ok) {
       throw oauthError('invalid_grant', outcome.reason === 'expired' ? 'The refresh token has expired.' : 'The refresh token was not found. It may have expired.');
     }
-    return this.issue(outcome.grant, { refresh: false, fromRefreshToken: hash });
+    return this.response(outcome.grant, accessToken, undefined);
   }
 
   private async issue(
     grant: GrantRecord,
-    how: { refresh: boolean; fromRefreshToken?: string; anonymousSession?: { projectKey: string; anonymousId: string } },
+    how: { refresh: boolean; anonymousSession?: { projectKey: string; anonymousId: string }; customer?: { projectKey: string; customerId: string } },
   ): Promise<TokenResponse> {
     const accessToken = newSecret();
     const refreshToken = how.refresh ? newSecret() : undefined;
-    const now = this.deps.clock.now().getTime();
     await this.deps.tokens.save({
       grant,
       accessTokenHash: tokenHash(accessToken),
-      expiresAt: new Date(now + this.options.accessTokenTtlSeconds * 1000),
-      ...(refreshToken !== undefined ? { refreshTokenHash: tokenHash(refreshToken), newRefreshToken: true } : {}),
-      ...(how.fromRefreshToken !== undefined ? { refreshTokenHash: how.fromRefreshToken } : {}),
+      expiresAt: this.accessTokenExpiry(),
+      ...(refreshToken !== undefined ? { refreshTokenHash: tokenHash(refreshToken) } : {}),
       ...(how.anonymousSession !== undefined ? { anonymousSession: how.anonymousSession } : {}),
+      ...(how.customer !== undefined ? { customer: how.customer } : {}),
     });
+    return this.response(grant, accessToken, refreshToken);
+  }
+
+  private accessTokenExpiry(): Date {
+    return new Date(this.deps.clock.now().getTime() + this.options.accessTokenTtlSeconds * 1000);
+  }
+
+  private response(grant: GrantRecord, accessToken: string, refreshToken: string | undefined): TokenResponse {
     const response: TokenResponse = {
       access_token: accessToken,
       expires_in: this.options.accessTokenTtlSeconds,

@@ -21,10 +21,17 @@ export interface Issuance {
   grant: GrantRecord;
   accessTokenHash: string;
   expiresAt: Date;
+  /** A new refresh token issued with the access token (password and anonymous flows). */
   refreshTokenHash?: string;
-  /** Set when a new refresh token is created (not when an existing one is used). */
-  newRefreshToken?: boolean;
   anonymousSession?: { projectKey: string; anonymousId: string };
+  /** Password flow: the customer whose tokens these are, who must still exist when they are written. */
+  customer?: { projectKey: string; customerId: string };
+}
+
+/** The access token a refresh grant issues. */
+export interface RefreshedAccessToken {
+  accessTokenHash: string;
+  expiresAt: Date;
 }
 
 export type RefreshOutcome =
@@ -33,6 +40,16 @@ export type RefreshOutcome =
 
 export class AnonymousIdTaken extends Error {
   override name = 'AnonymousIdTaken';
+}
+
+/** The customer of a password grant was deleted while it signed in. */
+export class CustomerGone extends Error {
+  override name = 'CustomerGone';
+}
+
+/** Where the logs of the token store go (the gateway's logger). */
+export interface TokenStoreLog {
+  error(details: object, message: string): void;
 }
 
 interface GrantRow {
@@ -49,16 +66,19 @@ function toGrant(row: GrantRow): GrantRecord {
   return grant;
 }
 
-/** §5.4: refresh tokens expire 6 months after their last use. */
-export function refreshTokenExpiry(lastUsed: Date): Date {
-  const expiry = new Date(lastUsed.getTime());
-  expiry.setUTCMonth(expiry.getUTCMonth() + 6);
-  return expiry;
-}
-
-function sixMonthsBefore(now: Date): Date {
+/**
+ * §5.4: refresh tokens expire 6 months after their last use, so those last used at or before this
+ * instant have expired. The one computation of the refresh grant and the sweep, so that both agree
+ * on every day of the year. Six calendar months back, clamped to the end of a shorter month
+ * (31 August → 28 February, not rolled over to 3 March).
+ */
+export function refreshTokenCutoff(now: Date): Date {
   const cutoff = new Date(now.getTime());
+  const day = cutoff.getUTCDate();
+  cutoff.setUTCDate(1);
   cutoff.setUTCMonth(cutoff.getUTCMonth() - 6);
+  const daysInMonth = new Date(Date.UTC(cutoff.getUTCFullYear(), cutoff.getUTCMonth() + 1, 0)).getUTCDate();
+  cutoff.setUTCDate(Math.min(day, daysInMonth));
   return cutoff;
 }
 
@@ -66,7 +86,18 @@ function sixMonthsBefore(now: Date): Date {
 const SWEEP_INTERVAL_MS = 60_000;
 const SWEEP_BATCH = 500;
 
-async function deleteRefreshTokens(tx: Queryable, condition: string, params: readonly unknown[]): Promise<string[]> {
+/**
+ * The one lock order of every transaction that inserts or deletes refresh tokens: the counter row
+ * FIRST, then token rows. (A revocation that deleted a row and then wanted the counter, and an
+ * issuance at the cap that held the counter and wanted to delete that same least recently used
+ * row, waited for each other until PostgreSQL aborted one.) A sign-in locks its customer's
+ * password row before the counter, as does deleting the customer; a refresh grant locks only its
+ * token's row and waits for nothing while holding it.
+ */
+const LOCK_COUNTER = 'SELECT count FROM oauth_refresh_token_count FOR UPDATE';
+
+/** Deletes refresh tokens and counts them off; the caller holds the counter lock. */
+async function deleteCountedRefreshTokens(tx: Queryable, condition: string, params: readonly unknown[]): Promise<string[]> {
   const deleted = await tx.query<{ token_hash: string }>(
     `DELETE FROM oauth_refresh_tokens WHERE ${condition} RETURNING token_hash`,
     params,
@@ -77,12 +108,49 @@ async function deleteRefreshTokens(tx: Queryable, condition: string, params: rea
   return deleted.rows.map((row) => row.token_hash);
 }
 
-/** Deletes every token of a client (the client was deleted); returns the access token hashes. */
+async function deleteRefreshTokens(tx: Queryable, condition: string, params: readonly unknown[]): Promise<string[]> {
+  await tx.query(LOCK_COUNTER);
+  return deleteCountedRefreshTokens(tx, condition, params);
+}
+
+async function insertAccessToken(target: Queryable, issuance: Issuance, now: Date): Promise<void> {
+  const { grant } = issuance;
+  await target.query(
+    `INSERT INTO oauth_access_tokens (token_hash, client_id, scope, customer_id, anonymous_id, refresh_token_hash, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [
+      issuance.accessTokenHash,
+      grant.clientId,
+      grant.scopes.join(' '),
+      grant.customerId ?? null,
+      grant.anonymousId ?? null,
+      issuance.refreshTokenHash ?? null,
+      now.toISOString(),
+      issuance.expiresAt.toISOString(),
+    ],
+  );
+}
+
+/**
+ * Deletes every token of a client (the client is being deleted, in the caller's transaction);
+ * returns the access token hashes. Refresh tokens first: a refresh grant in flight holds its row,
+ * so this waits for it and then also finds the access token it issued.
+ */
 export async function deleteTokensOfClient(tx: Queryable, clientId: string): Promise<string[]> {
   await deleteRefreshTokens(tx, 'client_id = $1', [clientId]);
   const access = await tx.query<{ token_hash: string }>(
     'DELETE FROM oauth_access_tokens WHERE client_id = $1 RETURNING token_hash',
     [clientId],
+  );
+  return access.rows.map((row) => row.token_hash);
+}
+
+/** The same for a customer being deleted (their ids are project-unique UUIDs). */
+export async function deleteTokensOfCustomer(tx: Queryable, customerId: string): Promise<string[]> {
+  await deleteRefreshTokens(tx, 'customer_id = $1', [customerId]);
+  const access = await tx.query<{ token_hash: string }>(
+    'DELETE FROM oauth_access_tokens WHERE customer_id = $1 RETURNING token_hash',
+    [customerId],
   );
   return access.rows.map((row) => row.token_hash);
 }
@@ -95,13 +163,14 @@ export class TokenStore {
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly refreshTokenCap: number,
+    private readonly log?: TokenStoreLog,
   ) {}
 
   async save(issuance: Issuance): Promise<void> {
     const now = this.clock.now();
-    if (issuance.anonymousSession === undefined && issuance.newRefreshToken !== true) {
-      // One row (client credentials, refresh grant): no transaction round trips needed.
-      await this.insertAccessToken(this.db, issuance, now);
+    if (issuance.refreshTokenHash === undefined && issuance.anonymousSession === undefined && issuance.customer === undefined) {
+      // One row (client credentials): no transaction round trips needed.
+      await insertAccessToken(this.db, issuance, now);
     } else {
       await this.db.transaction((tx) => this.saveWithSession(tx, issuance, now));
     }
@@ -110,6 +179,18 @@ export class TokenStore {
 
   private async saveWithSession(tx: Queryable, issuance: Issuance, now: Date): Promise<void> {
     const { grant } = issuance;
+    if (issuance.customer !== undefined) {
+      // The password was checked against a row read before scrypt ran. Deleting the customer
+      // deletes this row and then their tokens, in one transaction (customers/service.ts): holding
+      // the row until commit, the deletion waits and then deletes these tokens too; finding it gone,
+      // no tokens are issued. KEY SHARE does not block a password change.
+      const { projectKey, customerId } = issuance.customer;
+      const found = await tx.query(
+        'SELECT 1 FROM customer_passwords WHERE project_key = $1 AND customer_id = $2 FOR KEY SHARE',
+        [projectKey, customerId],
+      );
+      if (found.rows.length === 0) throw new CustomerGone();
+    }
     if (issuance.anonymousSession !== undefined) {
       const { projectKey, anonymousId } = issuance.anonymousSession;
       const inserted = await tx.query(
@@ -119,33 +200,34 @@ export class TokenStore {
       );
       if (inserted.rowCount === 0) throw new AnonymousIdTaken();
     }
-    if (issuance.newRefreshToken === true && issuance.refreshTokenHash !== undefined) {
+    if (issuance.refreshTokenHash !== undefined) {
+      const excess = await this.countNewRefreshToken(tx);
       await tx.query(
         `INSERT INTO oauth_refresh_tokens (token_hash, client_id, scope, customer_id, anonymous_id, created_at, last_used_at, last_use_seq)
          VALUES ($1, $2, $3, $4, $5, $6, $6, nextval('oauth_refresh_token_use_seq'))`,
         [issuance.refreshTokenHash, grant.clientId, grant.scopes.join(' '), grant.customerId ?? null, grant.anonymousId ?? null, now.toISOString()],
       );
-      await this.enforceRefreshTokenCap(tx);
+      // §8: beyond the cap the least recently used go, and creating new ones keeps working. The
+      // new token has the highest use sequence, so it is never its own victim.
+      if (excess > 0) {
+        await deleteCountedRefreshTokens(
+          tx,
+          'token_hash IN (SELECT token_hash FROM oauth_refresh_tokens ORDER BY last_use_seq LIMIT $1)',
+          [excess],
+        );
+      }
     }
-    await this.insertAccessToken(tx, issuance, now);
+    await insertAccessToken(tx, issuance, now);
   }
 
-  private async insertAccessToken(target: Queryable, issuance: Issuance, now: Date): Promise<void> {
-    const { grant } = issuance;
-    await target.query(
-      `INSERT INTO oauth_access_tokens (token_hash, client_id, scope, customer_id, anonymous_id, refresh_token_hash, created_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-      [
-        issuance.accessTokenHash,
-        grant.clientId,
-        grant.scopes.join(' '),
-        grant.customerId ?? null,
-        grant.anonymousId ?? null,
-        issuance.refreshTokenHash ?? null,
-        now.toISOString(),
-        issuance.expiresAt.toISOString(),
-      ],
-    );
+  /**
+   * Counts a refresh token about to be inserted (locking the counter first, see LOCK_COUNTER);
+   * returns how many are beyond the cap. The counter row serialises refresh token inserts; that is
+   * the price of not counting millions of rows per issuance.
+   */
+  private async countNewRefreshToken(tx: Queryable): Promise<number> {
+    const counted = await tx.query<{ count: number }>('UPDATE oauth_refresh_token_count SET count = count + 1 RETURNING count');
+    return (counted.rows[0]?.count ?? 0) - this.refreshTokenCap;
   }
 
   async findAccessToken(hash: string): Promise<AccessTokenRecord | undefined> {
@@ -161,10 +243,16 @@ export class TokenStore {
     return record;
   }
 
-  /** Uses a refresh token of `clientId`: checks its age (§5.4) and marks it used now. */
-  async useRefreshToken(hash: string, clientId: string): Promise<RefreshOutcome> {
+  /**
+   * The refresh grant: uses a refresh token of `clientId` (checks its age, §5.4, and marks it used
+   * now) and issues `access` from it, in one transaction. The access token is inserted while the
+   * refresh token's row is locked: a revocation deletes that row first and the access tokens
+   * issued from it next, so it either comes first (and this finds no row) or after this commit
+   * (and deletes this access token with the others).
+   */
+  async useRefreshToken(hash: string, clientId: string, access: RefreshedAccessToken): Promise<RefreshOutcome> {
     const now = this.clock.now();
-    return this.db.transaction(async (tx) => {
+    const outcome = await this.db.transaction(async (tx): Promise<RefreshOutcome> => {
       const result = await tx.query<GrantRow & { last_used_at: Date | string }>(
         `SELECT client_id, scope, customer_id, anonymous_id, last_used_at FROM oauth_refresh_tokens
          WHERE token_hash = $1 FOR UPDATE`,
@@ -172,18 +260,21 @@ export class TokenStore {
       );
       const row = result.rows[0];
       // A refresh token of another client is "unknown" to this one (RFC 6749 §6).
-      if (row === undefined || row.client_id !== clientId) return { ok: false, reason: 'unknown' } as const;
-      if (refreshTokenExpiry(new Date(row.last_used_at)) <= now) {
-        await deleteRefreshTokens(tx, 'token_hash = $1', [hash]);
-        return { ok: false, reason: 'expired' } as const;
-      }
+      if (row === undefined || row.client_id !== clientId) return { ok: false, reason: 'unknown' };
+      // An expired one is left to the sweep: deleting it here would take the counter lock after
+      // the row lock, against the one lock order (LOCK_COUNTER).
+      if (new Date(row.last_used_at) <= refreshTokenCutoff(now)) return { ok: false, reason: 'expired' };
       await tx.query(
         `UPDATE oauth_refresh_tokens SET last_used_at = $2, last_use_seq = nextval('oauth_refresh_token_use_seq')
          WHERE token_hash = $1`,
         [hash, now.toISOString()],
       );
-      return { ok: true, grant: toGrant(row) } as const;
+      const grant = toGrant(row);
+      await insertAccessToken(tx, { grant, ...access, refreshTokenHash: hash }, now);
+      return { ok: true, grant };
     });
+    if (outcome.ok) await this.sweepExpired(now);
+    return outcome;
   }
 
   /** Revokes an access token of `clientId`; returns whether one was deleted. */
@@ -208,18 +299,6 @@ export class TokenStore {
     });
   }
 
-  /** A deleted customer's tokens stop working (their ids are project-unique UUIDs). */
-  async revokeCustomerTokens(customerId: string): Promise<string[]> {
-    return this.db.transaction(async (tx) => {
-      await deleteRefreshTokens(tx, 'customer_id = $1', [customerId]);
-      const access = await tx.query<{ token_hash: string }>(
-        'DELETE FROM oauth_access_tokens WHERE customer_id = $1 RETURNING token_hash',
-        [customerId],
-      );
-      return access.rows.map((row) => row.token_hash);
-    });
-  }
-
   async anonymousSessionExists(projectKey: string, anonymousId: string): Promise<boolean> {
     const result = await this.db.query('SELECT 1 FROM anonymous_sessions WHERE project_key = $1 AND anonymous_id = $2', [
       projectKey,
@@ -234,39 +313,28 @@ export class TokenStore {
   }
 
   /**
-   * §8: beyond the cap the least recently used refresh tokens are deleted, and creating new ones
-   * keeps working. The counter row serialises refresh token inserts; that is the price of not
-   * counting millions of rows per issuance. The new token has the highest use sequence, so it is
-   * never its own victim.
+   * Removes expired access tokens and refresh tokens unused for 6 months, in bounded batches. Best
+   * effort: the issuance that triggers it has committed, so a failure here (a lock timeout, a
+   * lost connection) is logged, never answered as a failed issuance; a later sweep catches up.
    */
-  private async enforceRefreshTokenCap(tx: Queryable): Promise<void> {
-    const counted = await tx.query<{ count: number }>(
-      'UPDATE oauth_refresh_token_count SET count = count + 1 RETURNING count',
-    );
-    const excess = (counted.rows[0]?.count ?? 0) - this.refreshTokenCap;
-    if (excess <= 0) return;
-    await deleteRefreshTokens(
-      tx,
-      'token_hash IN (SELECT token_hash FROM oauth_refresh_tokens ORDER BY last_use_seq LIMIT $1)',
-      [excess],
-    );
-  }
-
-  /** Removes expired access tokens and refresh tokens unused for 6 months, in bounded batches. */
   private async sweepExpired(now: Date): Promise<void> {
     if (now.getTime() - this.lastSweep < SWEEP_INTERVAL_MS) return;
     this.lastSweep = now.getTime();
-    await this.db.query(
-      `DELETE FROM oauth_access_tokens WHERE token_hash IN
-         (SELECT token_hash FROM oauth_access_tokens WHERE expires_at <= $1 LIMIT ${SWEEP_BATCH})`,
-      [now.toISOString()],
-    );
-    await this.db.transaction((tx) =>
-      deleteRefreshTokens(
-        tx,
-        `token_hash IN (SELECT token_hash FROM oauth_refresh_tokens WHERE last_used_at <= $1 LIMIT ${SWEEP_BATCH})`,
-        [sixMonthsBefore(now).toISOString()],
-      ),
-    );
+    try {
+      await this.db.query(
+        `DELETE FROM oauth_access_tokens WHERE token_hash IN
+           (SELECT token_hash FROM oauth_access_tokens WHERE expires_at <= $1 LIMIT ${SWEEP_BATCH})`,
+        [now.toISOString()],
+      );
+      await this.db.transaction((tx) =>
+        deleteRefreshTokens(
+          tx,
+          `token_hash IN (SELECT token_hash FROM oauth_refresh_tokens WHERE last_used_at <= $1 LIMIT ${SWEEP_BATCH})`,
+          [refreshTokenCutoff(now).toISOString()],
+        ),
+      );
+    } catch (error) {
+      this.log?.error({ err: error }, 'Sweeping expired OAuth tokens failed; the next sweep tries again.');
+    }
   }
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { basicAuth, bearer, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { bootstrap, createClient, createCustomer, get, postForm, postJson, token, type Client } from './helpers.js';
 
 const P = 'flows';
@@ -154,6 +154,12 @@ describe('customers, password and anonymous flows, refresh, revocation, introspe
     expect((await passwordToken('shared@example.com', 'store-pw')).statusCode).toBe(400);
     const globalLogin = await passwordToken('shared@example.com', 'global-pw');
     expect(globalLogin.json().scope).toContain(`customer_id:${global.id}`);
+
+    // A store that does not exist is a 404 here too, as on every in-store route: no global
+    // customer signs in "at" it.
+    const nowhere = await passwordToken('shared@example.com', 'global-pw', `/oauth/${P}/in-store/key=nowhere/customers/token`);
+    expect(nowhere.statusCode).toBe(404);
+    expect(nowhere.json()).toMatchObject({ errors: [{ code: 'ResourceNotFound' }] });
   });
 
   it('anonymous sessions need create_anonymous_token and an unused anonymous_id', async () => {
@@ -214,6 +220,22 @@ describe('customers, password and anonymous flows, refresh, revocation, introspe
     expect((await postForm(gateway, '/oauth/token/revoke', frontend, {})).statusCode).toBe(200);
     expect((await postForm(gateway, '/oauth/token/revoke', frontend, 'token=a&token=b')).statusCode).toBe(200);
     expect((await postForm(gateway, '/oauth/token/revoke', { id: frontend.id, secret: 'wrong' }, { token: 'x' })).statusCode).toBe(401);
+  });
+
+  it('revocation answers bodies the parsers refuse with 200 too, but a failed client authentication with 401 (§5.6)', async () => {
+    const send = (client: Client, contentType: string, payload: string) =>
+      gateway.app.inject({ method: 'POST', url: '/oauth/token/revoke', headers: { ...basicAuth(client.id, client.secret), 'content-type': contentType }, payload });
+    const invalid = [
+      ['text/plain', 'token=abc'],
+      ['application/json', '{'],
+      ['application/x-www-form-urlencoded', `token=${'a'.repeat(20_000)}`],
+    ] as const;
+    for (const [contentType, payload] of invalid) {
+      expect((await send(frontend, contentType, payload)).statusCode, contentType).toBe(200);
+      const refused = await send({ id: frontend.id, secret: 'wrong' }, contentType, payload);
+      expect(refused.statusCode, contentType).toBe(401);
+      expect(refused.json().error).toBe('invalid_client');
+    }
   });
 
   it('revoking a refresh token ends it and the access tokens issued from it', async () => {

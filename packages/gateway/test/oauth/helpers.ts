@@ -10,9 +10,12 @@ export interface Client {
 
 export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 
+/** What these helpers need of a gateway: a TestGateway, or a GatedGateway (support/gated-gateway.ts). */
+export type OAuthGateway = Pick<TestGateway, 'app' | 'bootstrapClient'>;
+
 /** POSTs a form to an OAuth endpoint as `client`. `body` is sent as it is when a string. */
 export function postForm(
-  gateway: TestGateway,
+  gateway: OAuthGateway,
   url: string,
   client: Client,
   body: Record<string, string> | string,
@@ -33,26 +36,26 @@ export interface TokenBody {
   refresh_token?: string;
 }
 
-export async function token(gateway: TestGateway, client: Client, body: Record<string, string>, url = '/oauth/token'): Promise<TokenBody> {
+export async function token(gateway: OAuthGateway, client: Client, body: Record<string, string>, url = '/oauth/token'): Promise<TokenBody> {
   const response = await postForm(gateway, url, client, body);
   if (response.statusCode !== 200) throw new Error(`${url}: ${response.statusCode} ${response.body}`);
   return response.json() as TokenBody;
 }
 
-export function bootstrap(gateway: TestGateway): Client {
+export function bootstrap(gateway: OAuthGateway): Client {
   return gateway.bootstrapClient;
 }
 
-export async function get(gateway: TestGateway, url: string, accessToken?: string): Promise<LightMyRequestResponse> {
+export async function get(gateway: OAuthGateway, url: string, accessToken?: string): Promise<LightMyRequestResponse> {
   return gateway.app.inject({ method: 'GET', url, headers: accessToken === undefined ? {} : bearer(accessToken) });
 }
 
-export async function postJson(gateway: TestGateway, url: string, accessToken: string, payload: unknown): Promise<LightMyRequestResponse> {
+export async function postJson(gateway: OAuthGateway, url: string, accessToken: string, payload: unknown): Promise<LightMyRequestResponse> {
   return gateway.app.inject({ method: 'POST', url, headers: bearer(accessToken), payload: payload as object });
 }
 
 /** Creates an API client through the API (as the bootstrap client) and returns its credentials. */
-export async function createClient(gateway: TestGateway, projectKey: string, scope: string): Promise<Client> {
+export async function createClient(gateway: OAuthGateway, projectKey: string, scope: string): Promise<Client> {
   const admin = await token(gateway, bootstrap(gateway), { grant_type: 'client_credentials', scope: `manage_project:${projectKey}` });
   const response = await postJson(gateway, `/${projectKey}/api-clients`, admin.access_token, { name: 'test client', scope });
   if (response.statusCode !== 201) throw new Error(`create client: ${response.statusCode} ${response.body}`);
@@ -62,7 +65,7 @@ export async function createClient(gateway: TestGateway, projectKey: string, sco
 
 /** Signs up a customer (global, or in a store) through the API. */
 export async function createCustomer(
-  gateway: TestGateway,
+  gateway: OAuthGateway,
   projectKey: string,
   draft: { email: string; password: string; [field: string]: unknown },
   storeKey?: string,

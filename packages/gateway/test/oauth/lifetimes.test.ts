@@ -1,7 +1,9 @@
+import { openDatabase, type Database } from '@herald/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TokenStore } from '../../src/oauth/token-store.js';
 import { ManualClock } from '../support/clock.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { bootstrap, createClient, createCustomer, get, postForm, token, type Client } from './helpers.js';
+import { basicAuth, startTestGateway, type TestGateway } from '../support/gateway.js';
+import { bootstrap, createClient, createCustomer, FORM, get, postForm, token, type Client } from './helpers.js';
 
 const P = 'lifetimes';
 const SECOND = 1000;
@@ -109,5 +111,77 @@ describe('token request rate limit (§5.9)', () => {
     clock.advance(20 * SECOND);
     expect((await request()).statusCode).toBe(200);
     expect((await request()).statusCode).toBe(429);
+  });
+
+  it('wrong secrets from another address do not use up the client\'s budget, and are limited there', async () => {
+    clock.advance(60 * SECOND); // every bucket is full again
+    const victim = await createClient(gateway, P, `view_stores:${P}`);
+    // Client ids are not secret: anyone can claim one.
+    const fromElsewhere = (secret: string) =>
+      gateway.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        remoteAddress: '203.0.113.7',
+        headers: { ...basicAuth(victim.id, secret), ...FORM },
+        payload: 'grant_type=client_credentials',
+      });
+    for (let i = 0; i < 3; i++) expect((await fromElsewhere(`wrong-${i}`)).statusCode).toBe(401);
+    expect((await fromElsewhere('wrong-3')).statusCode).toBe(429);
+    // Limited before the secret is checked, so a right guess learns nothing there either.
+    expect((await fromElsewhere(victim.secret)).statusCode).toBe(429);
+
+    const own = () => postForm(gateway, '/oauth/token', victim, { grant_type: 'client_credentials' });
+    for (let i = 0; i < 3; i++) expect((await own()).statusCode).toBe(200);
+    expect((await own()).statusCode).toBe(429);
+  });
+});
+
+describe('the sweep of expired tokens', () => {
+  const clock = new ManualClock('2025-03-01T12:00:00.000Z');
+  const moveTo = (instant: string) => clock.advance(Date.parse(instant) - clock.now().getTime());
+  let gateway: TestGateway;
+  let frontend: Client;
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({ projects: [P], clock });
+    frontend = await createClient(gateway, P, `manage_my_profile:${P}`);
+  });
+  afterAll(async () => gateway?.close());
+
+  it('deletes a refresh token when the refresh grant calls it expired, not days before (§5.4)', async () => {
+    await createCustomer(gateway, P, { email: 'sweep@example.com', password: 'pw' });
+    const signedIn = await postForm(gateway, `/oauth/${P}/customers/token`, frontend, { grant_type: 'password', username: 'sweep@example.com', password: 'pw' });
+    const refreshToken = signedIn.json().refresh_token as string;
+    const stored = async () => (await gateway.db.query<{ n: number }>('SELECT count(*)::int AS n FROM oauth_refresh_tokens')).rows[0]?.n;
+    // Issuances sweep, at most once a minute.
+    const sweep = () => token(gateway, frontend, { grant_type: 'client_credentials' });
+
+    moveTo('2025-08-31T12:00:00.000Z'); // six months before is 28 February, not 3 March
+    await sweep();
+    expect(await stored()).toBe(1);
+
+    moveTo('2025-09-01T12:00:00.000Z');
+    const expired = await postForm(gateway, '/oauth/token', frontend, { grant_type: 'refresh_token', refresh_token: refreshToken });
+    expect(expired.json()).toMatchObject({ error: 'invalid_grant', error_description: 'The refresh token has expired.' });
+    await sweep();
+    expect(await stored()).toBe(0);
+  });
+
+  it('is best effort: a sweep that fails is logged, and the issuance that ran it succeeds', async () => {
+    const db = await openDatabase('pglite://memory');
+    try {
+      const failing: Database = {
+        ...db,
+        query: (sql, params, options) =>
+          sql.includes('expires_at <= $1') ? Promise.reject(new Error('canceling statement due to lock timeout')) : db.query(sql, params, options),
+      };
+      const logged: unknown[] = [];
+      const store = new TokenStore(failing, new ManualClock(), 10, { error: (details) => logged.push(details) });
+      await store.save({ grant: { clientId: 'c', scopes: [`view_stores:${P}`] }, accessTokenHash: 'hash', expiresAt: new Date('2030-01-01') });
+      expect(await store.findAccessToken('hash')).toMatchObject({ clientId: 'c' });
+      expect(logged).toEqual([{ err: expect.objectContaining({ message: 'canceling statement due to lock timeout' }) }]);
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -5,7 +5,7 @@ import { urlForLog } from '../../src/oauth/log-redaction.js';
 import { TokenBucketLimiter } from '../../src/oauth/rate-limit.js';
 import { implies, parseProjectScope, scopeNamesFor, subjectOf } from '../../src/oauth/scopes.js';
 import { newSecret, scryptHash, sha256SecretHash, tokenHash, verifySecret } from '../../src/oauth/secrets.js';
-import { refreshTokenExpiry } from '../../src/oauth/token-store.js';
+import { refreshTokenCutoff } from '../../src/oauth/token-store.js';
 import { ManualClock } from '../support/clock.js';
 
 describe('scopes (§5.1)', () => {
@@ -67,7 +67,25 @@ describe('limits', () => {
     expect(new TokenBucketLimiter(clock, 0).take('a').allowed).toBe(true);
   });
 
-  it('refresh tokens expire six calendar months after their last use', () => {
-    expect(refreshTokenExpiry(new Date('2025-01-31T10:00:00Z')).toISOString()).toBe('2025-07-31T10:00:00.000Z');
+  it('keeps long keys (a claimed client id can be 12 KB) by their hash, each in its own bucket', () => {
+    const limiter = new TokenBucketLimiter(new ManualClock(), 1);
+    const long = 'x'.repeat(12_000);
+    expect(limiter.take(`${long}a`).allowed).toBe(true);
+    expect(limiter.take(`${long}b`).allowed).toBe(true);
+    expect(limiter.take(`${long}a`).allowed).toBe(false);
+    limiter.refund(`${long}a`);
+    expect(limiter.take(`${long}a`).allowed).toBe(true);
+    const keys = [...(limiter as unknown as { buckets: Map<string, unknown> }).buckets.keys()];
+    expect(keys.every((key) => key.length <= 128)).toBe(true);
+  });
+
+  it('refresh tokens expire six calendar months after their last use, shorter months clamped', () => {
+    const cutoff = (now: string) => refreshTokenCutoff(new Date(now)).toISOString();
+    expect(cutoff('2025-07-31T10:00:00Z')).toBe('2025-01-31T10:00:00.000Z');
+    // Not rolled over into March (3 March): a token last used on 1 March lives until 1 September.
+    expect(cutoff('2025-08-31T10:00:00Z')).toBe('2025-02-28T10:00:00.000Z');
+    expect(cutoff('2024-08-30T10:00:00Z')).toBe('2024-02-29T10:00:00.000Z');
+    expect(cutoff('2025-09-01T10:00:00Z')).toBe('2025-03-01T10:00:00.000Z');
+    expect(cutoff('2025-03-31T00:00:00Z')).toBe('2024-09-30T00:00:00.000Z');
   });
 });

@@ -1,5 +1,4 @@
 import type { Database, Queryable } from '@herald/store';
-import type { CustomerLogin } from '../../oauth/token-service.js';
 import { CUSTOMER_TYPE_ID } from './customer.js';
 
 /** Global customers have no store; the e-mail index uses '' for them (migration 002). */
@@ -10,7 +9,7 @@ const STORE_OF_ROW = "coalesce(r.doc->'stores'->0->>'key', '')";
  * document store does not offer: case-insensitive, per project or per store, served by the
  * `resources_customer_email_idx` expression index of migration 002.
  */
-export class CustomerCredentials implements CustomerLogin {
+export class CustomerCredentials {
   constructor(private readonly db: Database) {}
 
   async savePassword(projectKey: string, customerId: string, passwordHash: string, createdAt: string): Promise<void> {
@@ -20,8 +19,9 @@ export class CustomerCredentials implements CustomerLogin {
     );
   }
 
-  async deletePassword(projectKey: string, customerId: string): Promise<void> {
-    await this.db.query('DELETE FROM customer_passwords WHERE project_key = $1 AND customer_id = $2', [projectKey, customerId]);
+  /** In `tx` when given: deleting a customer removes the password and the tokens in one transaction. */
+  async deletePassword(projectKey: string, customerId: string, tx: Queryable = this.db): Promise<void> {
+    await tx.query('DELETE FROM customer_passwords WHERE project_key = $1 AND customer_id = $2', [projectKey, customerId]);
   }
 
   /** Whether another customer of the same scope (project-global, or the store) has this e-mail. */

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, duplicateField, resourceNotFound, type Clock } from '@herald/model';
-import { runPagedQuery, type DocumentStore, type Locator, type PagedQueryResponse, type QueryRequest } from '@herald/store';
+import { runPagedQuery, type DocumentStore, type Locator, type PagedQueryResponse, type QueryRequest, type Queryable } from '@herald/store';
 import { scryptHash } from '../../oauth/secrets.js';
+import type { CustomerLogin } from '../../oauth/token-service.js';
 import type { RequestContext } from '../context.js';
 import { applyActions, parseUpdateBody, type ActionHandlers } from '../update-actions.js';
 import { notFoundMessage } from '../versioned-routes.js';
@@ -12,7 +13,10 @@ import { parseCustomerDraft } from './draft.js';
 
 /** Revokes a deleted customer's tokens (the OAuth module). */
 export interface CustomerTokenRevoker {
-  revokeCustomerTokens(customerId: string): Promise<void>;
+  /** Deletes the customer's tokens in the caller's transaction. */
+  deleteCustomerTokens(tx: Queryable, customerId: string): Promise<void>;
+  /** After that transaction committed: in-memory caches forget the customer's tokens. */
+  forgetCustomerTokens(customerId: string): void;
 }
 
 export interface CustomerServiceDeps {
@@ -24,9 +28,9 @@ export interface CustomerServiceDeps {
 
 /**
  * Customers of a project, or of one store (`storeKey`): in-store requests see and change only
- * the customers of that store, and the store must exist.
+ * the customers of that store, and the store must exist. The password flow signs them in here too.
  */
-export class CustomerService {
+export class CustomerService implements CustomerLogin {
   private readonly actions: ActionHandlers<Customer>;
 
   constructor(private readonly deps: CustomerServiceDeps) {
@@ -65,6 +69,16 @@ export class CustomerService {
     const customer = await this.deps.documents.get<Customer>(projectKey, CUSTOMER_TYPE_ID, locator);
     if (customer === undefined || !inScope(customer, storeKey)) throw resourceNotFound(notFoundMessage(CUSTOMER_TYPE_ID, locator));
     return customer;
+  }
+
+  /** §5.3 password flow: in a store that exists, like every other in-store route. */
+  async findForLogin(
+    projectKey: string,
+    email: string,
+    storeKey: string | undefined,
+  ): Promise<{ customerId: string; passwordHash: string } | undefined> {
+    if (storeKey !== undefined) await this.requireStore(projectKey, storeKey);
+    return this.deps.credentials.findForLogin(projectKey, email, storeKey);
   }
 
   async exists(projectKey: string, customerId: string): Promise<boolean> {
@@ -106,8 +120,15 @@ export class CustomerService {
       dataErasure,
       messages: () => [{ type: 'CustomerDeleted' }],
     });
-    await this.deps.credentials.deletePassword(ctx.projectKey, deleted.id);
-    await this.deps.tokens.revokeCustomerTokens(deleted.id);
+    // The password first, then the tokens, in one transaction: a sign-in that is issuing tokens
+    // holds the password row (token-store.ts), so this waits for it and then deletes its tokens
+    // too; a sign-in that comes later finds the row gone and issues none.
+    const { credentials, tokens } = this.deps;
+    await this.deps.documents.db.transaction(async (tx) => {
+      await credentials.deletePassword(ctx.projectKey, deleted.id, tx);
+      await tokens.deleteCustomerTokens(tx, deleted.id);
+    });
+    tokens.forgetCustomerTokens(deleted.id);
     return deleted;
   }
 
