@@ -3,7 +3,6 @@ import { DocumentStore } from '@herald/store';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
-import { createDestinationEnvironment } from '../../src/destinations/environment.js';
 import { DestinationPool } from '../../src/destinations/pool.js';
 import { DeliveryAdmin } from '../../src/engine/admin.js';
 import { DeliveryEngine, type DeliveryEngineOptions } from '../../src/engine/engine.js';
@@ -22,6 +21,7 @@ import {
   silentLogger,
   writeStores,
   type TestDatabase,
+  sqsPool,
 } from './support.js';
 
 interface StoreDoc {
@@ -48,9 +48,7 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
     [database, sqs] = await Promise.all([openTestDatabase(serverUrl), startSqsPeer()]);
     relay = await OutageRelay.start(sqs.endpoint);
     // Every SQS request goes through the relay, so a test can take the destination down.
-    pool = new DestinationPool(
-      createDestinationEnvironment({ endpoints: { sqs: relay.endpoint }, timeouts: { sendMs: SEND_TIMEOUT_MS }, logger: silentLogger }),
-    );
+    pool = sqsPool(relay.endpoint, SEND_TIMEOUT_MS);
   });
 
   afterAll(async () => {

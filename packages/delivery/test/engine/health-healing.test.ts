@@ -1,7 +1,6 @@
 import { DocumentStore } from '@herald/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
-import { createDestinationEnvironment } from '../../src/destinations/environment.js';
 import { DestinationPool } from '../../src/destinations/pool.js';
 import { DeliveryEngine } from '../../src/engine/engine.js';
 import {
@@ -14,6 +13,7 @@ import {
   silentLogger,
   writeStores,
   type TestDatabase,
+  sqsPool,
 } from './support.js';
 
 /**
@@ -30,9 +30,7 @@ describe.each(engineDatabaseUrls())('health after a success by a worker with a s
 
   beforeAll(async () => {
     [database, sqs] = await Promise.all([openTestDatabase(serverUrl), startSqsPeer()]);
-    pool = new DestinationPool(
-      createDestinationEnvironment({ endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 2_000 }, logger: silentLogger }),
-    );
+    pool = sqsPool(sqs.endpoint);
   });
 
   afterAll(async () => {

@@ -2,10 +2,18 @@ import { DocumentStore, openDatabase, type Database, type Queryable } from '@her
 import { createIsolatedDatabase, postgresAvailable, startPostgres, type RunningService } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
-import { createDestinationEnvironment } from '../../src/destinations/environment.js';
 import { DestinationPool } from '../../src/destinations/pool.js';
 import { DeliveryEngine } from '../../src/engine/engine.js';
-import { createProject, createSqsSubscription, eventually, HOUR, ManualClock, silentLogger, writeStores } from './support.js';
+import {
+  createProject,
+  createSqsSubscription,
+  eventually,
+  HOUR,
+  ManualClock,
+  silentLogger,
+  writeStores,
+  sqsPool,
+} from './support.js';
 
 /**
  * One lock order for the health row and delivery rows: the sender's record, the maintenance sweep
@@ -64,9 +72,7 @@ describe('sender record vs maintenance sweep (PostgreSQL)', () => {
     cluster = serverUrl === undefined ? await startPostgres() : undefined;
     isolated = await createIsolatedDatabase(serverUrl ?? cluster!.url);
     [db, sqs] = await Promise.all([openDatabase(isolated.url), startSqsPeer()]);
-    pool = new DestinationPool(
-      createDestinationEnvironment({ endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 2_000 }, logger: silentLogger }),
-    );
+    pool = sqsPool(sqs.endpoint);
   });
 
   afterAll(async () => {

@@ -1,7 +1,6 @@
 import { DocumentStore } from '@herald/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
-import { createDestinationEnvironment } from '../../src/destinations/environment.js';
 import { DestinationPool } from '../../src/destinations/pool.js';
 import { DeliveryEngine } from '../../src/engine/engine.js';
 import {
@@ -15,6 +14,7 @@ import {
   silentLogger,
   writeStores,
   type TestDatabase,
+  sqsPool,
 } from './support.js';
 
 /**
@@ -33,9 +33,7 @@ describe.each(engineDatabaseUrls())('a stopped subscription meeting a temporary 
   beforeAll(async () => {
     [database, sqs] = await Promise.all([openTestDatabase(serverUrl), startSqsPeer()]);
     relay = await OutageRelay.start(sqs.endpoint);
-    pool = new DestinationPool(
-      createDestinationEnvironment({ endpoints: { sqs: relay.endpoint }, timeouts: { sendMs: 2_000 }, logger: silentLogger }),
-    );
+    pool = sqsPool(relay.endpoint);
   });
 
   afterAll(async () => {

@@ -4,6 +4,8 @@ import type { Clock, Format, Subscription } from '@herald/model';
 import { DocumentStore, openDatabase, ProjectStore, type Database } from '@herald/store';
 import { createIsolatedDatabase, testDatabaseUrls } from '@herald/testkit';
 import { pino, type Logger } from 'pino';
+import { createDestinationEnvironment } from '../../src/destinations/environment.js';
+import { DestinationPool } from '../../src/destinations/pool.js';
 import type { ProjectEnvironment } from '../../src/engine/types.js';
 
 /** A clock the test moves: retry windows of 48 hours pass in a millisecond. */
@@ -32,6 +34,11 @@ export const HOUR = 3_600_000;
 export const silentLogger: Logger = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
 /** PGlite always; PostgreSQL when DATABASE_URL points at one. */
+/** A destination pool whose SQS clients send to `endpoint` (fauxqs, or a relay in front of it). */
+export function sqsPool(endpoint: string, sendMs = 2_000): DestinationPool {
+  return new DestinationPool(createDestinationEnvironment({ endpoints: { sqs: endpoint }, timeouts: { sendMs }, logger: silentLogger }));
+}
+
 export function engineDatabaseUrls(): string[] {
   return testDatabaseUrls();
 }
