@@ -31,7 +31,7 @@ export class AesGcmSecretBox implements SecretBox {
   }
 
   seal(plain: string): string {
-    if (plain.startsWith(PREFIX)) return plain;
+    if (looksSealed(plain)) return plain;
     const iv = randomBytes(12);
     const cipher = createCipheriv('aes-256-gcm', this.key, iv);
     const ciphertext = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
@@ -39,7 +39,7 @@ export class AesGcmSecretBox implements SecretBox {
   }
 
   open(stored: string): string {
-    if (!stored.startsWith(PREFIX)) return stored;
+    if (!looksSealed(stored)) return stored;
     const [iv, tag, ciphertext] = stored.slice(PREFIX.length).split(':');
     if (iv === undefined || tag === undefined || ciphertext === undefined) throw new Error('Malformed encrypted secret');
     const decipher = createDecipheriv('aes-256-gcm', this.key, Buffer.from(iv, 'base64url'));
@@ -52,7 +52,7 @@ export class AesGcmSecretBox implements SecretBox {
 export const plainSecretBox: SecretBox = {
   seal: (plain) => plain,
   open(stored) {
-    if (stored.startsWith(PREFIX)) throw new Error('A secret is encrypted but HERALD_SECRET_KEY is not set');
+    if (looksSealed(stored)) throw new Error('A secret is encrypted but HERALD_SECRET_KEY is not set');
     return stored;
   },
 };

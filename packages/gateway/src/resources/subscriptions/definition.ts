@@ -8,8 +8,6 @@ import type { SubscriptionDelivery } from './delivery-port.js';
 import { requireRoomForSubscription } from './limit.js';
 import { requireMessagesOrChanges, validateChangeSubscriptions, validateMessageSubscriptions } from './subscription-scopes.js';
 
-export { MAX_SUBSCRIPTIONS_PER_PROJECT } from './limit.js';
-
 /** Stored without `status`: health lives in the delivery tables so it never bumps `version`. */
 export type StoredSubscription = Omit<Subscription, 'status'>;
 
