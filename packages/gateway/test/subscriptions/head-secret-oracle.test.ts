@@ -1,9 +1,8 @@
-import { parseWorkerConfig } from '@herald/delivery';
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith } from '../carts/commerce.js';
-import { bearer, startTestGateway, type TestGateway } from '../support/gateway.js';
-import { AWS_ACCESS_SECRET, REGION, sqsDestination } from './support.js';
+import { bearer, type TestGateway } from '../support/gateway.js';
+import { AWS_ACCESS_SECRET, gatewayWithSqsPeer, sqsDestination } from './support.js';
 
 const P = 'subs-head-oracle';
 
@@ -16,17 +15,13 @@ const P = 'subs-head-oracle';
 describe('HEAD on the subscriptions query with a predicate on accessSecret', { timeout: 60_000 }, () => {
   let sqs: SqsPeer;
   let gateway: TestGateway;
+  let stop: (() => Promise<void>) | undefined;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      config: { delivery: parseWorkerConfig({ HERALD_SQS_ENDPOINT: sqs.endpoint, HERALD_ALLOW_INSECURE_DESTINATIONS: 'true' }) },
-    });
+    ({ sqs, gateway, stop } = await gatewayWithSqsPeer([P]));
   });
   afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
+    await stop?.();
   });
 
   it('is refused like GET', async () => {

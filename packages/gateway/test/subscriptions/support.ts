@@ -3,8 +3,10 @@
  * local peers, reading what a destination received, the public health endpoint, and waiting for
  * the delivery engine to reach a state (a polled condition with a deadline, never a fixed sleep).
  */
+import { parseWorkerConfig } from '@herald/delivery';
+import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { expect, vi } from 'vitest';
-import type { TestGateway } from '../support/gateway.js';
+import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import type { Caller, Json } from '../carts/commerce.js';
 
 export type { Json };
@@ -21,6 +23,23 @@ export const AWS_ACCESS_SECRET = 'sub-secret-Zq8pL2vX9mW4rT7yK1nB';
 
 /** Herald's own EventBridge partner credentials (the peer checks the access key id). */
 export const EVENTBRIDGE_CREDENTIALS = { accessKeyId: 'AKIAHERALDPARTNER001', secretAccessKey: 'herald-partner-secret' };
+
+/** A gateway whose test notifications go to a fresh SQS peer (fauxqs); `stop` ends both. */
+export async function gatewayWithSqsPeer(projects: string[]): Promise<{ sqs: SqsPeer; gateway: TestGateway; stop(): Promise<void> }> {
+  const sqs = await startSqsPeer({ region: REGION });
+  const gateway = await startTestGateway({
+    projects,
+    config: { delivery: parseWorkerConfig({ HERALD_SQS_ENDPOINT: sqs.endpoint, HERALD_ALLOW_INSECURE_DESTINATIONS: 'true' }) },
+  });
+  return {
+    sqs,
+    gateway,
+    async stop() {
+      await gateway.close();
+      await sqs.stop();
+    },
+  };
+}
 
 export function sqsDestination(queueUrl: string, secret = AWS_ACCESS_SECRET): Json {
   return { type: 'SQS', queueUrl, region: REGION, accessKey: AWS_ACCESS_KEY, accessSecret: secret };
