@@ -84,6 +84,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
+    trustProxy: typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy,
     return503OnClosing: true,
     // A whole request (headers and body) must arrive within two minutes; Fastify's default (0)
     // leaves the body phase unbounded, so a client trickling a body holds its socket forever.

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { parseWorkerConfig, WorkerConfigError, type WorkerConfig } from '@herald/delivery';
 import { VARIABLES } from './variables.js';
 
@@ -18,6 +19,12 @@ export interface HeraldConfig {
   projects: readonly string[];
   mode: 'production' | 'development';
   bodyLimitBytes: number;
+  /**
+   * Which proxies' `X-Forwarded-For` / `X-Forwarded-Proto` are believed (Fastify's `trustProxy`):
+   * `false` = none, the socket's address is the client's; a number = that many hops; a list =
+   * those addresses and CIDR ranges. The client address limits token requests per address (§5.9).
+   */
+  trustProxy: boolean | number | readonly string[];
   tls: TlsConfig | undefined;
   oauth: OAuthSettings;
   /** `in-process`: `herald serve` runs a delivery worker; `off`: separate workers deliver. */
@@ -86,6 +93,25 @@ function readTls(env: NodeJS.ProcessEnv): TlsConfig | undefined {
 const CLIENT_ID = /^[A-Za-z0-9_-]{2,64}$/;
 
 /** `HERALD_BOOTSTRAP_CLIENT=id:secret` (the secret may itself contain colons). */
+/** `HERALD_TRUST_PROXY`: unset/`false`, `true`, a hop count, or addresses and CIDR ranges. */
+function readTrustProxy(env: NodeJS.ProcessEnv): HeraldConfig['trustProxy'] {
+  const raw = env.HERALD_TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '' || raw === 'false' || raw === '0') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return integer(env, 'HERALD_TRUST_PROXY', 0, 1, 100);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  for (const entry of entries) {
+    const [address, bits, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    const maxBits = family === 6 ? 128 : 32;
+    const validBits = bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= maxBits);
+    if (family === 0 || !validBits || rest.length > 0) {
+      throw new ConfigError(`HERALD_TRUST_PROXY: "${entry}" is not an IP address or CIDR range (expected true, false, a hop count, or addresses/ranges separated by commas)`);
+    }
+  }
+  return Object.freeze(entries);
+}
+
 function readBootstrapClient(env: NodeJS.ProcessEnv): OAuthSettings['bootstrapClient'] {
   const raw = env.HERALD_BOOTSTRAP_CLIENT;
   if (raw === undefined || raw === '') return undefined;
@@ -136,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): HeraldConfig {
     projects,
     mode: oneOf(env, 'HERALD_MODE', ['production', 'development'] as const, 'production'),
     bodyLimitBytes: integer(env, 'HERALD_BODY_LIMIT_BYTES', 1_048_576, 1024, 64 * 1_048_576),
+    trustProxy: readTrustProxy(env),
     tls: readTls(env),
     oauth: readOAuth(env),
   };

@@ -24,6 +24,12 @@ const GATEWAY_VARIABLES: readonly VariableSpec[] = [
   { name: 'HERALD_PROJECTS', description: 'Comma-separated project keys ensured at start.' },
   { name: 'HERALD_MODE', description: '`production` or `development` (development serves the GraphiQL page).', default: 'production' },
   { name: 'HERALD_BODY_LIMIT_BYTES', description: 'Largest accepted request body; larger bodies get 413.', default: '1048576' },
+  {
+    name: 'HERALD_TRUST_PROXY',
+    description:
+      'Proxies whose `X-Forwarded-For` is believed: `false`, `true` (any — only when nothing reaches Herald except through the proxy), a hop count, or addresses/CIDR ranges (`10.0.0.0/8,127.0.0.1`). Behind a load balancer, set it so token requests are limited per client address (§5.9).',
+    default: 'false',
+  },
   { name: 'HERALD_TLS_CERT', description: 'Path to a PEM certificate; with HERALD_TLS_KEY the API serves HTTPS (TLS 1.2/1.3 only).' },
   { name: 'HERALD_TLS_KEY', description: 'Path to the PEM private key for HERALD_TLS_CERT.' },
   {
