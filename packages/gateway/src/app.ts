@@ -68,6 +68,12 @@ export interface Gateway {
   routes: readonly RouteRecord[];
 }
 
+/** Fastify's `trustProxy` for HERALD_TRUST_PROXY; a hop count as the function Fastify's types accept. */
+function trustProxyOption(trust: HeraldConfig['trustProxy']): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust === 'number') return (_address, hop) => hop < trust;
+  return typeof trust === 'boolean' ? trust : [...trust];
+}
+
 /** The Fastify app factory: everything is injected; only the entry point calls `listen`. */
 export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Promise<Gateway> {
   const clock = deps.clock ?? systemClock;
@@ -84,7 +90,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
     logController: new LogController({ requestIdLogLabel: 'correlationId' }),
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: typeof config.trustProxy === 'object' ? [...config.trustProxy] : config.trustProxy,
+    trustProxy: trustProxyOption(config.trustProxy),
     return503OnClosing: true,
     // A whole request (headers and body) must arrive within two minutes; Fastify's default (0)
     // leaves the body phase unbounded, so a client trickling a body holds its socket forever.

@@ -22,7 +22,7 @@ export function basicCredentials(header: string | undefined): ClientCredentials 
   return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
 
-const invalidClient = () => oauthError('invalid_client', 'Please provide valid client credentials using HTTP Basic Authentication.');
+export const invalidClient = () => oauthError('invalid_client', 'Please provide valid client credentials using HTTP Basic Authentication.');
 
 /**
  * Authenticates API clients. Secrets hashed with scrypt (the operator-chosen bootstrap secret) are

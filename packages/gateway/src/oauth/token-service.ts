@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Clock } from '@herald/model';
 import type { ApiClientRecord } from './api-client-store.js';
+import { invalidClient } from './client-auth.js';
 import { oauthError } from './errors.js';
 import type { FormParameters } from './form-body.js';
 import {
@@ -14,7 +15,7 @@ import {
   subjectScope,
 } from './scopes.js';
 import { newSecret, tokenHash, UNMATCHABLE_PASSWORD_HASH, verifySecret } from './secrets.js';
-import { AnonymousIdTaken, CustomerGone, type GrantRecord, type TokenStore } from './token-store.js';
+import { AnonymousIdTaken, ClientGone, CustomerGone, type GrantRecord, type TokenStore } from './token-store.js';
 
 /** §5.3 token response. */
 export interface TokenResponse {
@@ -222,14 +223,20 @@ export class TokenService {
   ): Promise<TokenResponse> {
     const accessToken = newSecret();
     const refreshToken = how.refresh ? newSecret() : undefined;
-    await this.deps.tokens.save({
-      grant,
-      accessTokenHash: tokenHash(accessToken),
-      expiresAt: this.accessTokenExpiry(),
-      ...(refreshToken !== undefined ? { refreshTokenHash: tokenHash(refreshToken) } : {}),
-      ...(how.anonymousSession !== undefined ? { anonymousSession: how.anonymousSession } : {}),
-      ...(how.customer !== undefined ? { customer: how.customer } : {}),
-    });
+    try {
+      await this.deps.tokens.save({
+        grant,
+        accessTokenHash: tokenHash(accessToken),
+        expiresAt: this.accessTokenExpiry(),
+        ...(refreshToken !== undefined ? { refreshTokenHash: tokenHash(refreshToken) } : {}),
+        ...(how.anonymousSession !== undefined ? { anonymousSession: how.anonymousSession } : {}),
+        ...(how.customer !== undefined ? { customer: how.customer } : {}),
+      });
+    } catch (error) {
+      // Deleted after it authenticated: as if its credentials had been wrong.
+      if (error instanceof ClientGone) throw invalidClient();
+      throw error;
+    }
     return this.response(grant, accessToken, refreshToken);
   }
 

@@ -47,6 +47,18 @@ export class CustomerGone extends Error {
   override name = 'CustomerGone';
 }
 
+/** The API client was deleted while its request was being answered: no token for it. */
+export class ClientGone extends Error {
+  override name = 'ClientGone';
+}
+
+/**
+ * Holds the client's row until the issuance commits. Deleting a client deletes its row and then its
+ * tokens, in one transaction (api-client-store.ts): held first, the deletion waits and then deletes
+ * the new tokens too; found gone, nothing is issued. KEY SHARE does not block a `last_used_at` update.
+ */
+const LOCK_CLIENT = 'SELECT 1 FROM api_clients WHERE id = $1 FOR KEY SHARE';
+
 /** Where the logs of the token store go (the gateway's logger). */
 export interface TokenStoreLog {
   error(details: object, message: string): void;
@@ -113,22 +125,35 @@ async function deleteRefreshTokens(tx: Queryable, condition: string, params: rea
   return deleteCountedRefreshTokens(tx, condition, params);
 }
 
-async function insertAccessToken(target: Queryable, issuance: Issuance, now: Date): Promise<void> {
+function accessTokenRow(issuance: Issuance, now: Date): unknown[] {
   const { grant } = issuance;
-  await target.query(
-    `INSERT INTO oauth_access_tokens (token_hash, client_id, scope, customer_id, anonymous_id, refresh_token_hash, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [
-      issuance.accessTokenHash,
-      grant.clientId,
-      grant.scopes.join(' '),
-      grant.customerId ?? null,
-      grant.anonymousId ?? null,
-      issuance.refreshTokenHash ?? null,
-      now.toISOString(),
-      issuance.expiresAt.toISOString(),
-    ],
+  return [
+    issuance.accessTokenHash,
+    grant.clientId,
+    grant.scopes.join(' '),
+    grant.customerId ?? null,
+    grant.anonymousId ?? null,
+    issuance.refreshTokenHash ?? null,
+    now.toISOString(),
+    issuance.expiresAt.toISOString(),
+  ];
+}
+
+const ACCESS_TOKEN_COLUMNS = 'token_hash, client_id, scope, customer_id, anonymous_id, refresh_token_hash, created_at, expires_at';
+
+async function insertAccessToken(target: Queryable, issuance: Issuance, now: Date): Promise<void> {
+  await target.query(`INSERT INTO oauth_access_tokens (${ACCESS_TOKEN_COLUMNS}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`, accessTokenRow(issuance, now));
+}
+
+/** One statement that inserts only while the client exists, holding its row (LOCK_CLIENT) meanwhile. */
+async function insertAccessTokenOfLiveClient(target: Queryable, issuance: Issuance, now: Date): Promise<void> {
+  const inserted = await target.query(
+    `INSERT INTO oauth_access_tokens (${ACCESS_TOKEN_COLUMNS})
+     SELECT $1::text, $2::text, $3::text, $4::text, $5::text, $6::text, $7::timestamptz, $8::timestamptz
+     WHERE EXISTS (SELECT 1 FROM api_clients WHERE id = $2::text FOR KEY SHARE)`,
+    accessTokenRow(issuance, now),
   );
+  if (inserted.rowCount === 0) throw new ClientGone();
 }
 
 /**
@@ -169,8 +194,8 @@ export class TokenStore {
   async save(issuance: Issuance): Promise<void> {
     const now = this.clock.now();
     if (issuance.refreshTokenHash === undefined && issuance.anonymousSession === undefined && issuance.customer === undefined) {
-      // One row (client credentials): no transaction round trips needed.
-      await insertAccessToken(this.db, issuance, now);
+      // One row (client credentials): one statement, no transaction round trips.
+      await insertAccessTokenOfLiveClient(this.db, issuance, now);
     } else {
       await this.db.transaction((tx) => this.saveWithSession(tx, issuance, now));
     }
@@ -179,6 +204,9 @@ export class TokenStore {
 
   private async saveWithSession(tx: Queryable, issuance: Issuance, now: Date): Promise<void> {
     const { grant } = issuance;
+    // The client's row before anything else: its deletion takes it first too (one lock order).
+    const client = await tx.query(LOCK_CLIENT, [grant.clientId]);
+    if (client.rows.length === 0) throw new ClientGone();
     if (issuance.customer !== undefined) {
       // The password was checked against a row read before scrypt ran. Deleting the customer
       // deletes this row and then their tokens, in one transaction (customers/service.ts): holding

@@ -177,6 +177,8 @@ describe('the sweep of expired tokens', () => {
       };
       const logged: unknown[] = [];
       const store = new TokenStore(failing, new ManualClock(), 10, { error: (details) => logged.push(details) });
+      // Tokens are issued only to clients that exist.
+      await db.query("INSERT INTO api_clients (id, project_key, name, scope, secret_hash, created_at) VALUES ('c', $1, 'c', '', 'x', now())", [P]);
       await store.save({ grant: { clientId: 'c', scopes: [`view_stores:${P}`] }, accessTokenHash: 'hash', expiresAt: new Date('2030-01-01') });
       expect(await store.findAccessToken('hash')).toMatchObject({ clientId: 'c' });
       expect(logged).toEqual([{ err: expect.objectContaining({ message: 'canceling statement due to lock timeout' }) }]);

@@ -118,6 +118,49 @@ describe.each([
     expect((await refresh(refreshToken)).json().error).toBe('invalid_grant');
   });
 
+  it.skipIf(skip)('an API client deleted after it authenticated gets no token', async () => {
+    const doomed = await createClient(gateway, P, `view_stores:${P}`);
+    // Client credentials: the secret checked out, the token is about to be written…
+    const gate = gateway.holdBefore((sql, params) => sql.includes('INSERT INTO oauth_access_tokens') && params[1] === doomed.id);
+    const asking = postForm(gateway, '/oauth/token', doomed, { grant_type: 'client_credentials' });
+    await gate.reached;
+    // …when the client is deleted, with every token it has.
+    expect((await gateway.app.inject({ method: 'DELETE', url: `/${P}/api-clients/${doomed.id}`, headers: bearer(admin) })).statusCode).toBe(200);
+    gate.open();
+
+    const refused = await asking;
+    expect(refused.statusCode).toBe(401);
+    expect(refused.json()).toMatchObject({ error: 'invalid_client' });
+    const left = await gateway.db.query<{ n: number }>('SELECT count(*)::int AS n FROM oauth_access_tokens WHERE client_id = $1', [doomed.id]);
+    expect(left.rows[0]?.n).toBe(0);
+  });
+
+  it.skipIf(skip)('deleting an API client while its tokens are being written deletes those tokens too', async () => {
+    const doomed = await createClient(gateway, P, `manage_my_profile:${P} view_stores:${P}`);
+    await createCustomer(gateway, P, { email: 'client-deleted-during-issuance@example.com', password: 'pw' });
+
+    // The sign-in holds the client's row in the transaction that writes its tokens…
+    const gate = gateway.holdAfter((sql, params, inTransaction) => inTransaction && sql.includes('FROM api_clients WHERE id = $1 FOR KEY SHARE') && params[0] === doomed.id);
+    const signingIn = postForm(gateway, `/oauth/${P}/customers/token`, doomed, { grant_type: 'password', username: 'client-deleted-during-issuance@example.com', password: 'pw' });
+    await gate.reached;
+    // …so the deletion waits for it, and then deletes what it wrote.
+    const deleting = gateway.app.inject({ method: 'DELETE', url: `/${P}/api-clients/${doomed.id}`, headers: bearer(admin) });
+    await runAsFarAsItCan(gateway, driver, deleting);
+    gate.open();
+
+    const [signedIn, deleted] = await Promise.all([signingIn, deleting]);
+    expect(deleted.statusCode).toBe(200);
+    expect(signedIn.statusCode).toBe(200);
+    const { access_token: accessToken, refresh_token: refreshToken } = signedIn.json() as { access_token: string; refresh_token: string };
+    expect((await get(gateway, `/${P}/stores`, accessToken)).statusCode).toBe(401);
+    const left = await gateway.db.query<{ n: number }>(
+      'SELECT (SELECT count(*) FROM oauth_access_tokens WHERE client_id = $1)::int + (SELECT count(*) FROM oauth_refresh_tokens WHERE client_id = $1)::int AS n',
+      [doomed.id],
+    );
+    expect(left.rows[0]?.n).toBe(0);
+    expect(refreshToken).toEqual(expect.any(String));
+  });
+
   it.skipIf(skip)('a token revoked while its first validation reads it is not kept in memory', async () => {
     const issued = await token(gateway, frontend, { grant_type: 'client_credentials', scope: `view_stores:${P}` });
 

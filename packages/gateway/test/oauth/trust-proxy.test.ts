@@ -61,3 +61,27 @@ describe('token request limits behind a trusted load balancer (§5.9)', () => {
     expect((await attempt(target.id, 'wrong-3', '198.51.100.200', '203.0.113.5')).statusCode).toBe(429);
   });
 });
+
+describe('a hop count: the address one hop in front of the proxy is the client', () => {
+  let gateway: TestGateway;
+  beforeAll(async () => {
+    gateway = await startTestGateway({ projects: [P], config: { trustProxy: 1, oauth: { tokenRateLimitPerMinute: 2 } } });
+  });
+  afterAll(async () => gateway?.close());
+
+  it('limits per forwarded address, whatever the client wrote further left in the header', async () => {
+    const client = await createClient(gateway, P, `view_stores:${P}`);
+    const attempt = (forwardedFor: string) =>
+      gateway.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        remoteAddress: LOAD_BALANCER,
+        headers: { ...basicAuth(client.id, 'wrong'), ...FORM, 'x-forwarded-for': forwardedFor },
+        payload: 'grant_type=client_credentials',
+      });
+    // The balancer appends the address it saw; what the client sent before it is not believed.
+    for (let i = 0; i < 2; i++) expect((await attempt(`10.9.9.${i}, 198.51.100.1`)).statusCode).toBe(401);
+    expect((await attempt('10.9.9.99, 198.51.100.1')).statusCode).toBe(429);
+    expect((await attempt('198.51.100.2')).statusCode).toBe(401);
+  });
+});
