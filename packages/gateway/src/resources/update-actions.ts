@@ -68,13 +68,18 @@ export async function applyActions<D>(
   actions: readonly UpdateAction[],
   scope: ActionScope,
 ): Promise<MessagePayload[]> {
+  // Handlers validate references with `ctx.load`; during an update that read must go through the
+  // update's transaction: outside it, on PGlite (one statement at a time) it would wait for the
+  // transaction, which waits for it, and on PostgreSQL it would hold a second connection.
+  const load: RequestContext['load'] = (typeId, locator) => scope.reader.get(typeId, locator);
+  const inUpdate: ActionScope = { ctx: { ...scope.ctx, load }, reader: scope.reader };
   const messages: MessagePayload[] = [];
   for (const action of actions) {
     const handler = Object.hasOwn(handlers, action.action) ? handlers[action.action] : undefined;
     if (handler === undefined) {
       throw invalidInput(`Unknown update action '${action.action}'.`, { action: action.action });
     }
-    const produced = await handler(doc, action, scope);
+    const produced = await handler(doc, action, inUpdate);
     if (produced) messages.push(...produced);
   }
   return messages;
