@@ -16,10 +16,10 @@ export interface ProjectSettingsDeps {
 export function projectSettings(deps: ProjectSettingsDeps): ProjectSettings {
   return {
     async update(ctx, version, actions) {
-      const updated = await deps.projects.update(ctx.projectKey, version, async (project) => {
+      const updated = await deps.projects.update(ctx.projectKey, version, async (project, tx) => {
         await applyActions(deps.actions, project, actions, {
           ctx,
-          reader: { tx: deps.documents.db, get: (typeId, locator) => ctx.load(typeId, locator) },
+          reader: { tx, get: (typeId, locator) => deps.documents.within(tx).get(ctx.projectKey, typeId, locator) },
         });
         return project;
       });

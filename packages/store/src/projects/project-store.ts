@@ -1,5 +1,5 @@
 import { concurrentModification, resourceNotFound, systemClock, type Clock } from '@herald/model';
-import type { Database } from '../database/types.js';
+import type { Database, Queryable } from '../database/types.js';
 
 /** The project document (the tenant), with the settings later features read. */
 export interface Project {
@@ -59,14 +59,15 @@ export class ProjectStore {
   async update(
     key: string,
     expectedVersion: number,
-    apply: (project: Project) => Promise<Project> | Project,
+    /** Runs in the update's transaction; reads it makes go through `tx` (see DocumentStore.within). */
+    apply: (project: Project, tx: Queryable) => Promise<Project> | Project,
   ): Promise<Project> {
     return this.db.transaction(async (tx) => {
       const result = await tx.query<{ doc: Project }>('SELECT doc FROM projects WHERE key = $1 FOR UPDATE', [key]);
       const current = result.rows[0]?.doc;
       if (current === undefined) throw resourceNotFound(`The project '${key}' was not found.`);
       if (current.version !== expectedVersion) throw concurrentModification(current.version, expectedVersion);
-      const next = await apply(structuredClone(current));
+      const next = await apply(structuredClone(current), tx);
       if (JSON.stringify(next) === JSON.stringify(current)) return current;
       const updated = {
         ...next,

@@ -20,10 +20,10 @@ export function registerProjectRoutes(
   app.post('/:projectKey', { config: { auth: { anyOf: ['manage_project_settings'] } } }, async (request) => {
     const ctx = requestContext(request, deps.documents);
     const { version, actions: requested } = parseUpdateBody(request.body);
-    const updated = await deps.projects.update(ctx.projectKey, version, async (project) => {
+    const updated = await deps.projects.update(ctx.projectKey, version, async (project, tx) => {
       await applyActions(actions, project, requested, {
         ctx,
-        reader: { tx: deps.documents.db, get: (typeId, locator) => ctx.load(typeId, locator) },
+        reader: { tx, get: (typeId, locator) => deps.documents.within(tx).get(ctx.projectKey, typeId, locator) },
       });
       return project;
     });
