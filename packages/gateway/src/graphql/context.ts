@@ -45,3 +45,11 @@ export function createLoaders(documents: DocumentStore, projectKey: string): Loa
     customerById: new BatchLoader(byId<Customer>(documents, projectKey, 'customer')),
   };
 }
+
+/**
+ * §9.2 read-after-write within one document: a mutation field may have changed any loaded
+ * document (a moved unit also rewrites all its descendants), so nothing read before it is reused.
+ */
+export function clearLoaders(loaders: Loaders): void {
+  for (const loader of Object.values(loaders) as Array<Loaders[keyof Loaders]>) loader.clear();
+}

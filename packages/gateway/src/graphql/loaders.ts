@@ -9,7 +9,8 @@ interface Deferred<V> {
 /**
  * Loads documents by key or id for one GraphQL request: every key asked for while a level of the
  * query resolves is fetched in one batch, and each at most once per request (so `topLevelUnit`
- * of 500 listed units is one query, not 500).
+ * of 500 listed units is one query, not 500). Writes make the cache stale: the Mutation resolvers
+ * clear it after each field (resolvers/index.ts).
  */
 export class BatchLoader<V> {
   private readonly cache = new Map<string, Promise<V | undefined>>();
@@ -26,6 +27,14 @@ export class BatchLoader<V> {
     });
     this.cache.set(key, promise);
     return promise;
+  }
+
+  /**
+   * Forgets every document loaded so far. A batch already in flight still answers its callers;
+   * later loads read again.
+   */
+  clear(): void {
+    this.cache.clear();
   }
 
   /** A document the request already has (a query's results) needs no second read. */

@@ -136,6 +136,27 @@ describe('Business unit hierarchy', () => {
     expect(lostParent.extensions.code).toBe('ReferencedResourceNotFound');
   });
 
+  /**
+   * §2.1 ResourceIdentifier: `typeId` is optional. Generated GraphQL clients send unset input
+   * fields as null, so null counts as absent, for `typeId` as for `id` and `key`, in REST alike.
+   */
+  it('takes typeId: null in a parent identifier as absent (GraphQL and REST), and still refuses another typeId', async () => {
+    await create(admin, { key: 'nulls', name: 'Nulls', unitType: 'Company' });
+    const answer = await admin.graphql('mutation ($draft: BusinessUnitDraft!) { createBusinessUnit(draft: $draft) { key parentUnitRef { key } } }', {
+      draft: { key: 'nulls-a', name: 'A', unitType: 'Division', parentUnit: { typeId: null, id: null, key: 'nulls' } },
+    });
+    expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+    expect(answer.data?.createBusinessUnit).toEqual({ key: 'nulls-a', parentUnitRef: { key: 'nulls' } });
+
+    const rest = await admin.ok('POST', '/business-units', { key: 'nulls-b', name: 'B', unitType: 'Division', parentUnit: { typeId: null, key: 'nulls' } }, 201);
+    expect(rest.parentUnit).toEqual(ref('nulls'));
+
+    const wrongType = await admin.gqlError('mutation { createBusinessUnit(draft: {key: "nulls-c", name: "C", unitType: Division, parentUnit: {typeId: "store", key: "nulls"}}) { key } }');
+    expect(wrongType.extensions).toMatchObject({ code: 'InvalidInput', field: 'parentUnit' });
+    const restWrongType = await admin.rest('POST', '/business-units', { key: 'nulls-d', name: 'D', unitType: 'Division', parentUnit: { typeId: 'store', key: 'nulls' } });
+    expect(restWrongType.status).toBe(400);
+  });
+
   it('deletes a unit only when it has no Divisions', async () => {
     await create(admin, { key: 'south', name: 'South', unitType: 'Company' });
     await create(admin, { key: 'south-a', name: 'A', unitType: 'Division', parentUnit: { key: 'south' } });

@@ -78,6 +78,67 @@ describe('My business units', () => {
       ]);
     });
 
+    /**
+     * Units above the customer's own are shown by the same rule as `me.businessUnit`: only where
+     * the customer is an associate (REST neither answers nor expands them). parentUnit is null,
+     * ancestors keeps the visible ones, and topLevelUnit (non-null, §2.2) is an error; the *Ref
+     * fields still name them. view_business_units shows every unit, as on Query.
+     */
+    it('shows units above the customer’s own only where the customer is their associate', async () => {
+      const ceo = await customerClient(gateway, P, ['manage_my_business_units']);
+      const shopper = await customerClient(gateway, P, ['manage_my_business_units']);
+      const auditor = await customerClient(gateway, P, ['manage_my_business_units', 'view_business_units']);
+      const associate = (client: Client, role: string) => ({ roles: [role], customer: { id: client.customerId } });
+      await admin.ok(
+        'POST',
+        '/business-units',
+        {
+          key: 'holding',
+          name: 'Holding',
+          unitType: 'Company',
+          contactEmail: 'ceo@holding.example',
+          addresses: [{ country: 'DE', city: 'Berlin', streetName: 'Secret Str.' }],
+          associates: [associate(ceo, 'Admin')],
+        },
+        201,
+      );
+      const shopAssociates = [associate(shopper, 'Buyer'), associate(ceo, 'Buyer'), associate(auditor, 'Buyer')];
+      await admin.ok('POST', '/business-units', { key: 'holding-shop', name: 'Shop', unitType: 'Division', parentUnit: { key: 'holding' }, associates: shopAssociates }, 201);
+      await admin.ok(
+        'POST',
+        '/business-units',
+        { key: 'holding-shop-north', name: 'North', unitType: 'Division', parentUnit: { key: 'holding-shop' }, associates: [associate(shopper, 'Buyer')] },
+        201,
+      );
+
+      // Not an associate of the Company: it does not exist for the shopper, directly or over REST expansion.
+      expect((await shopper.gql('{ me { businessUnit(key: "holding") { key } } }')).me.businessUnit).toBeNull();
+      expect((await shopper.rest('GET', '/me/business-units/key=holding')).status).toBe(404);
+      expect((await shopper.ok('GET', '/me/business-units/key=holding-shop?expand=parentUnit')).parentUnit.obj).toBeUndefined();
+
+      const shop = await shopper.gql(`{ me { businessUnit(key: "holding-shop") {
+        parentUnitRef { key } topLevelUnitRef { key }
+        parentUnit { name contactEmail addresses { streetName } associates { roles customerRef { id } } }
+        ancestors { key }
+      } } }`);
+      expect(shop.me.businessUnit).toEqual({ parentUnitRef: { key: 'holding' }, topLevelUnitRef: { key: 'holding' }, parentUnit: null, ancestors: [] });
+
+      const north = await shopper.gql('{ me { businessUnit(key: "holding-shop-north") { parentUnit { key } ancestors { key } } } }');
+      expect(north.me.businessUnit).toEqual({ parentUnit: { key: 'holding-shop' }, ancestors: [{ key: 'holding-shop' }] });
+
+      const top = await shopper.graphql('{ me { businessUnit(key: "holding-shop") { key topLevelUnit { name } } } }');
+      expect(top.data?.me.businessUnit).toBeNull();
+      expect(top.errors).toEqual([
+        expect.objectContaining({ path: ['me', 'businessUnit', 'topLevelUnit'], extensions: expect.objectContaining({ code: 'InsufficientScope', scope: 'view_business_units' }) }),
+      ]);
+
+      // An associate of the Company, and a customer token with view_business_units, see it.
+      const everything = '{ me { businessUnit(key: "holding-shop") { parentUnit { contactEmail } ancestors { key } topLevelUnit { key } } } }';
+      for (const reader of [ceo, auditor]) {
+        expect((await reader.gql(everything)).me.businessUnit).toEqual({ parentUnit: { contactEmail: 'ceo@holding.example' }, ancestors: [{ key: 'holding' }], topLevelUnit: { key: 'holding' } });
+      }
+    });
+
     it('needs manage_my_business_units and a customer token', async () => {
       const ordersOnly = await customerClient(gateway, P, ['manage_my_orders']);
       expect((await ordersOnly.gqlError(ME_UNITS)).extensions).toMatchObject({ code: 'InsufficientScope', scope: 'manage_my_business_units' });

@@ -1,8 +1,8 @@
-import type { CustomFields, Initiator, KeyReference, LocalizedString, Reference } from '@herald/model';
+import { ApiError, type CustomFields, type Initiator, type KeyReference, type LocalizedString, type Reference } from '@herald/model';
 import type { PagedQueryResponse, QueryRequest } from '@herald/store';
 import type { Associate, BusinessUnit, BusinessUnitAddress } from '../../resources/business-units/business-unit.js';
 import { MANAGE_BUSINESS_UNITS, MANAGE_MY_BUSINESS_UNITS, VIEW_BUSINESS_UNITS } from '../../resources/business-units/scopes.js';
-import { CLIENT, type Actor } from '../../resources/business-units/service.js';
+import { CLIENT, visibleTo, type Actor } from '../../resources/business-units/service.js';
 import { expectedVersion } from '../../resources/update-actions.js';
 import type { Customer } from '../../resources/customers/customer.js';
 import type { Store } from '../../resources/stores/store.js';
@@ -124,22 +124,61 @@ export const businessUnitMutationResolvers = {
   },
 };
 
+/**
+ * Units reached through another unit's references are shown by the rules of the query fields:
+ * with view_business_units every unit, otherwise a customer's by the My rule (the units `me`
+ * answers; REST /me neither reads nor expands the others), so a Buyer of a Division cannot read
+ * its Company through `parentUnit`. Another token sees none (no such token reaches a unit today).
+ */
+function referenceViewer(context: GraphQLContext): Actor | undefined {
+  if (hasScope(context.auth, VIEW_BUSINESS_UNITS)) return CLIENT;
+  const customerId = context.auth.customerId;
+  return customerId === undefined ? undefined : { kind: 'customer', customerId };
+}
+
+function mayView(unit: BusinessUnit, context: GraphQLContext): boolean {
+  const viewer = referenceViewer(context);
+  return viewer !== undefined && visibleTo(unit, viewer);
+}
+
+/**
+ * `topLevelUnit` is non-null (§2.2), so a Company the token may not see cannot be answered as
+ * null like `parentUnit`: it is an error, which graphql-js carries up to the nearest nullable field.
+ */
+function topLevelUnitHidden(unit: BusinessUnit): ApiError {
+  return new ApiError(403, {
+    code: 'InsufficientScope',
+    message: `The top-level unit '${unit.topLevelUnit.key}' of '${unit.key}' is visible to its associates and with ${VIEW_BUSINESS_UNITS} only; topLevelUnitRef names it.`,
+    scope: VIEW_BUSINESS_UNITS,
+  });
+}
+
 /** §2.2: the fields GraphQL derives from the stored references. */
 export const businessUnitFieldResolvers = {
   storesRef: (unit: BusinessUnit): Array<KeyReference<'store'>> => unit.stores,
   stores: (unit: BusinessUnit, _args: unknown, context: GraphQLContext): Promise<Store[]> =>
     loadAll(context.loaders.storeByKey, unit.stores.map((store) => store.key)),
   parentUnitRef: (unit: BusinessUnit): KeyReference | null => unit.parentUnit ?? null,
+  /** Null also when the token may not see the parent (referenceViewer); parentUnitRef still names it. */
   async parentUnit(unit: BusinessUnit, _args: unknown, context: GraphQLContext): Promise<BusinessUnit | null> {
     if (unit.parentUnit === undefined) return null;
-    return (await context.loaders.businessUnitByKey.load(unit.parentUnit.key)) ?? null;
+    const parent = await context.loaders.businessUnitByKey.load(unit.parentUnit.key);
+    return parent !== undefined && mayView(parent, context) ? parent : null;
   },
-  ancestors: (unit: BusinessUnit, _args: unknown, context: GraphQLContext): Promise<BusinessUnit[]> =>
-    loadAll(context.loaders.businessUnitByKey, unit.ancestors.map((ancestor) => ancestor.key)),
+  /**
+   * Only the ancestors the token may see, still from the Company down: each is one `me` would
+   * answer by key, and the list (of non-null units) has no place for a hidden one.
+   */
+  async ancestors(unit: BusinessUnit, _args: unknown, context: GraphQLContext): Promise<BusinessUnit[]> {
+    const ancestors = await loadAll(context.loaders.businessUnitByKey, unit.ancestors.map((ancestor) => ancestor.key));
+    return ancestors.filter((ancestor) => mayView(ancestor, context));
+  },
   topLevelUnitRef: (unit: BusinessUnit): KeyReference => unit.topLevelUnit,
   async topLevelUnit(unit: BusinessUnit, _args: unknown, context: GraphQLContext): Promise<BusinessUnit | undefined> {
     if (unit.topLevelUnit.key === unit.key) return unit;
-    return context.loaders.businessUnitByKey.load(unit.topLevelUnit.key);
+    const top = await context.loaders.businessUnitByKey.load(unit.topLevelUnit.key);
+    if (top !== undefined && !mayView(top, context)) throw topLevelUnitHidden(unit);
+    return top;
   },
   shippingAddresses: (unit: BusinessUnit): BusinessUnitAddress[] => addressesIn(unit, unit.shippingAddressIds),
   billingAddresses: (unit: BusinessUnit): BusinessUnitAddress[] => addressesIn(unit, unit.billingAddressIds),

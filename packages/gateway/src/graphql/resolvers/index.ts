@@ -1,5 +1,5 @@
 import type { IResolvers } from 'mercurius';
-import type { GraphQLContext } from '../context.js';
+import { clearLoaders, type GraphQLContext } from '../context.js';
 import {
   associateResolvers,
   businessUnitFieldResolvers,
@@ -14,13 +14,35 @@ import { cartMutationResolvers } from './carts.js';
 import { projectFieldResolvers, projectMutationResolvers, projectQueryResolvers } from './project.js';
 import { DateTime, Json, Long } from './scalars.js';
 
+type MutationResolver = (root: never, args: never, context: GraphQLContext) => unknown;
+
+/**
+ * graphql-js runs mutation fields one after another, each with its selection, but the loaders
+ * live for the whole request: after each field (done or failed) they are cleared, so the next
+ * field and this field's own selection read what the write left, not what an earlier field
+ * cached. Wrapping the whole Mutation map keeps a new mutation from forgetting it.
+ */
+function clearingLoadersAfterEach<R extends Record<string, MutationResolver>>(resolvers: R): R {
+  const wrapped: Record<string, MutationResolver> = {};
+  for (const [name, resolve] of Object.entries(resolvers)) {
+    wrapped[name] = async (root, args, context) => {
+      try {
+        return await resolve(root, args, context);
+      } finally {
+        clearLoaders(context.loaders);
+      }
+    };
+  }
+  return wrapped as R;
+}
+
 /** Every resolver of the schema (fields not listed read the property of the same name). */
 const resolvers = {
   Long,
   DateTime,
   Json,
   Query: { ...businessUnitQueryResolvers, ...projectQueryResolvers },
-  Mutation: { ...businessUnitMutationResolvers, ...cartMutationResolvers, ...projectMutationResolvers },
+  Mutation: clearingLoadersAfterEach({ ...businessUnitMutationResolvers, ...cartMutationResolvers, ...projectMutationResolvers }),
   Me: meResolvers,
   BusinessUnit: businessUnitFieldResolvers,
   Associate: associateResolvers,

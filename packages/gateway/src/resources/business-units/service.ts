@@ -137,6 +137,10 @@ export class BusinessUnitService {
   }
 }
 
-function visibleTo(unit: BusinessUnit, actor: Actor): boolean {
+/**
+ * The My rule: a customer sees the units it is an associate of (any role), a client all of them.
+ * GraphQL applies it to units reached through references too (parentUnit, ancestors, …).
+ */
+export function visibleTo(unit: BusinessUnit, actor: Actor): boolean {
   return actor.kind === 'client' || associateOf(unit, actor.customerId) !== undefined;
 }

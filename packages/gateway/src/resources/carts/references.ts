@@ -1,13 +1,14 @@
 import { ApiError, invalidInput, type BaseResource, type KeyReference } from '@herald/model';
 import type { Locator } from '@herald/store';
 
-/** A ResourceIdentifier (§2.1: `id` or `key`, optional `typeId`) turned into a store locator. */
+/** A ResourceIdentifier (§2.1: `id` or `key`, optional `typeId`; null counts as absent) turned into a store locator. */
 export function identifierLocator(value: unknown, field: string, typeId: string): Locator {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalidInput(`'${field}' must be a ResourceIdentifier with 'id' or 'key'.`, { field });
   }
   const identifier = value as { typeId?: unknown; id?: unknown; key?: unknown };
-  if (identifier.typeId !== undefined && identifier.typeId !== typeId) {
+  // null is absent, as for `id` and `key`: GraphQL clients send unset input fields as null.
+  if (identifier.typeId !== undefined && identifier.typeId !== null && identifier.typeId !== typeId) {
     throw invalidInput(`'${field}.typeId' must be '${typeId}'.`, { field, invalidValue: identifier.typeId });
   }
   if (typeof identifier.id === 'string') return { id: identifier.id };

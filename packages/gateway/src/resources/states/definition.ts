@@ -3,6 +3,7 @@ import type { Locator, ServerFields } from '@herald/store';
 import { asDraft, localizedString, stringArray, validKey } from '../validation.js';
 import type { ResourceDefinition } from '../versioned-routes.js';
 import { STATE_ROLES, STATE_TYPES, type State, type StateRole, type StateType } from './state.js';
+import { identifierLocator } from '../carts/references.js';
 
 type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;
 
@@ -31,13 +32,7 @@ function booleanField(value: unknown, field: string, fallback: boolean): boolean
 }
 
 function stateLocator(value: unknown, field: string): Locator {
-  const identifier = (typeof value === 'object' && value !== null ? value : {}) as { typeId?: unknown; id?: unknown; key?: unknown };
-  if (identifier.typeId !== undefined && identifier.typeId !== 'state') {
-    throw invalidInput(`'${field}.typeId' must be 'state'.`, { field });
-  }
-  if (typeof identifier.id === 'string') return { id: identifier.id };
-  if (typeof identifier.key === 'string') return { key: identifier.key };
-  throw invalidInput(`'${field}' must identify a State by id or key.`, { field });
+  return identifierLocator(value, field, 'state');
 }
 
 /**
