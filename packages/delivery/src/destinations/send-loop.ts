@@ -18,7 +18,7 @@ export const ENTRY_DELIVERED: EntryResult = Object.freeze({ status: 'delivered' 
 export interface RequestSender<TNative> {
   /** Sends one request (within the adapter's limits) and answers one result per entry, in order. */
   sendRequest(messages: readonly EncodedMessage<TNative>[], signal: AbortSignal): Promise<EntryResult[]>;
-  /** Classifies an error that failed the whole request (every entry gets it). */
+  /** Classifies an error that failed the whole request (a `payload` one is narrowed down to its entries first). */
   classify(error: unknown): DeliveryFailure;
   /**
    * Splits messages into requests; by default by `limits.maxBatchEntries` and `maxBatchBytes`.
@@ -90,7 +90,8 @@ async function runLimited(tasks: readonly (() => Promise<void>)[], limit: number
 
 /**
  * The send loop every adapter shares: plan native requests, send them (a few in flight), record
- * one outcome per input, then resend only the entries that failed with a temporary per-entry error,
+ * one outcome per input (splitting requests refused as a whole for their payload, to find the
+ * entries at fault), then resend only the entries that failed with a temporary per-entry error,
  * at most `env.resend.maxImmediateResends` times. Whatever is still unsent when the deadline hits
  * fails as temporary `Timeout`/`Aborted`.
  */
@@ -114,13 +115,7 @@ export async function sendWithResends<TNative>(
     const tasks = groups.map((group) => async () => {
       const originals = group.map((position) => pending[position] as number);
       const groupMessages = group.map((position) => messages[position] as EncodedMessage<TNative>);
-      let results: EntryResult[];
-      try {
-        results = await raceAbort(sender.sendRequest(groupMessages, signal), signal);
-      } catch (error) {
-        const requestFailure = abortFailure(signal, error) ?? sender.classify(error);
-        results = groupMessages.map(() => ({ status: 'failed', failure: requestFailure, resendable: false }));
-      }
+      const results = await sendIsolatingPayloadFailures(groupMessages, sender, signal);
       originals.forEach((original, i) => {
         const result = results[i] ?? missingResult();
         if (result.status === 'delivered') {
@@ -137,6 +132,32 @@ export async function sendWithResends<TNative>(
 
   const notSent = abortFailure(signal, signal.reason) ?? failure('temporary', 'Aborted', 'The send was aborted');
   return outcomes.map((outcome) => outcome ?? { status: 'failed', failure: notSent });
+}
+
+/**
+ * Sends one request. A whole-request `payload` failure does not say which entry the destination
+ * refused (Pub/Sub's INVALID_ARGUMENT, Event Grid's 400, a batch too long), and dropping all of
+ * them would lose entries that are fine on their own: such a request of several entries is split
+ * in halves, each sent again, until the refused entries stand alone. At most 2n - 1 requests for n
+ * entries, all within the send's deadline; other failures fail the whole request at once.
+ */
+async function sendIsolatingPayloadFailures<TNative>(
+  messages: readonly EncodedMessage<TNative>[],
+  sender: RequestSender<TNative>,
+  signal: AbortSignal,
+): Promise<EntryResult[]> {
+  try {
+    return await raceAbort(sender.sendRequest(messages, signal), signal);
+  } catch (error) {
+    const requestFailure = abortFailure(signal, error) ?? sender.classify(error);
+    if (requestFailure.class !== 'payload' || messages.length < 2) {
+      return messages.map(() => ({ status: 'failed', failure: requestFailure, resendable: false }));
+    }
+    const middle = Math.ceil(messages.length / 2);
+    const head = await sendIsolatingPayloadFailures(messages.slice(0, middle), sender, signal);
+    const tail = await sendIsolatingPayloadFailures(messages.slice(middle), sender, signal);
+    return [...head, ...tail];
+  }
 }
 
 /** An SDK answered fewer entry results than entries it was given: treat the gap as unknown. */

@@ -296,7 +296,8 @@ function checkBinding(harness: DestinationHarness, meta: Record<string, unknown>
       expect(meta.attributes).toEqual(cloudEvents ? { 'content-type': 'application/cloudevents+json' } : {});
       break;
     case 'EventBridge':
-      expect(meta.Source).toBe(`aws.partner/herald/${PROJECT_KEY}/${context.subscriptionKey ?? context.subscriptionId}`);
+      // Named after the subscription id, which, unlike its key, never changes (eventbridge/source-name.ts).
+      expect(meta.Source).toBe(`aws.partner/herald/${PROJECT_KEY}/${context.subscriptionId}`);
       expect(meta.DetailType).toBe(payload.notificationType === 'Message' ? payload.type : payload.notificationType);
       break;
     default:

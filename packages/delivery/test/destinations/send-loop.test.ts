@@ -50,6 +50,19 @@ describe('sendWithResends', () => {
     expect(outcomes[0]).toMatchObject({ status: 'failed', failure: { class: 'payload' } });
   });
 
+  it('splits a request refused as a whole for its payload until the refused entry stands alone', async () => {
+    const requests: string[][] = [];
+    const outcomes = await sendWithResends([message('a'), message('b'), message('c')], undefined, env, limits, {
+      classify: (error) => failure('payload', 'INVALID_ARGUMENT', String(error)),
+      sendRequest: (messages) => {
+        requests.push(messages.map((m) => m.native));
+        return messages.some((m) => m.native === 'b') ? Promise.reject(new Error('invalid')) : Promise.resolve(messages.map(() => ({ status: 'delivered' })));
+      },
+    });
+    expect(requests).toEqual([['a', 'b', 'c'], ['a', 'b'], ['a'], ['b'], ['c']]);
+    expect(outcomes.map((o) => (o.status === 'failed' ? o.failure.code : o.status))).toEqual(['delivered', 'INVALID_ARGUMENT', 'delivered']);
+  });
+
   it('a whole-request error fails every entry of that request with its classification', async () => {
     const outcomes = await sendWithResends([message('a'), message('b'), message('c'), message('d')], undefined, env, limits, {
       classify: (error) => failure('configuration', 'Denied', String(error)),

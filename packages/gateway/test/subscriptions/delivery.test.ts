@@ -12,6 +12,7 @@ import {
 } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
+import { startEventBridgePartnerShim, type EventBridgePartnerShim } from '../compat/eventbridge-partner-shim.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import {
   AWS_ACCESS_SECRET,
@@ -44,6 +45,7 @@ const TYPE_PREFIX = 'com.commercetools';
 describe('Subscriptions deliver messages and change notifications end to end', { timeout: 60_000 }, () => {
   let sqs: SqsPeer;
   let eventBridge: EventBridgePeer;
+  let eventBridgeShim: EventBridgePartnerShim;
   let serviceBus: ServiceBusPeer;
   let eventGrid: EventGridPeer;
   let pubsub: PubSubPeer;
@@ -63,14 +65,15 @@ describe('Subscriptions deliver messages and change notifications end to end', {
       startEventGridPeer(),
       startPubSubPeer(),
     ]);
+    eventBridgeShim = await startEventBridgePartnerShim(eventBridge);
     gateway = await startTestGateway({
       projects: [P],
       delivery: {
         secretKey: SECRET_KEY,
         environment: {
-          endpoints: { sqs: sqs.endpoint, sns: sqs.endpoint, eventBridge: eventBridge.endpoint, pubsub: pubsub.apiEndpoint },
-          // The peer models PutPartnerEvents only: the partner event source is registered below.
-          eventBridge: { credentials: EVENTBRIDGE_CREDENTIALS, createPartnerEventSources: false },
+          endpoints: { sqs: sqs.endpoint, sns: sqs.endpoint, eventBridge: eventBridgeShim.endpoint, pubsub: pubsub.apiEndpoint },
+          // The shim answers CreatePartnerEventSource for the peer, which models PutPartnerEvents only.
+          eventBridge: { credentials: EVENTBRIDGE_CREDENTIALS, createPartnerEventSources: true },
           timeouts: { sendMs: 10_000 },
         },
       },
@@ -90,7 +93,6 @@ describe('Subscriptions deliver messages and change notifications end to end', {
     const topicArn = sqs.createTopic('e2e-topic');
     queues.snsSink = sqs.createQueue('e2e-topic-sink');
     sqs.subscribeQueue(topicArn, queues.snsSink); // not raw: the queue gets the SNS envelope
-    eventBridge.createPartnerEventSource(`aws.partner/herald/${P}/e2e-eventbridge`);
     serviceBus.createEntity('e2e-queue');
     pubsub.createTopic('e2e-pubsub');
 
@@ -139,6 +141,7 @@ describe('Subscriptions deliver messages and change notifications end to end', {
 
   afterAll(async () => {
     await gateway?.close();
+    await eventBridgeShim?.stop();
     await Promise.all([sqs?.stop(), eventBridge?.stop(), serviceBus?.stop(), eventGrid?.stop(), pubsub?.stop()]);
   });
 
@@ -283,7 +286,10 @@ describe('Subscriptions deliver messages and change notifications end to end', {
       });
       expect(typeof event.id).toBe('string');
       if (isMessage) {
-        expect(event).toMatchObject({ sequence: String(data.sequenceNumber), sequencetype: 'Integer', dataref: `/${P}/messages/${data.id}` });
+        expect(event).toMatchObject({ sequence: String(data.sequenceNumber), sequencetype: 'Integer' });
+        // §6.2 dataref only for a message the Messages API keeps: a deletion with dataErasure keeps none.
+        if (data.type === 'CustomerDeleted') expect(event).not.toHaveProperty('dataref');
+        else expect(event.dataref).toBe(`/${P}/messages/${data.id}`);
       } else {
         expect(event).not.toHaveProperty('sequence');
       }
@@ -313,7 +319,9 @@ describe('Subscriptions deliver messages and change notifications end to end', {
     await eventBridge.waitFor(5, WAIT_MS);
     await drained('eventBridge');
     const events = eventBridge.received;
-    expect(events.every((event) => event.Source === `aws.partner/herald/${P}/e2e-eventbridge`)).toBe(true);
+    // The source created for the subscription, named after its id.
+    expect(eventBridgeShim.createdSources).toEqual([`aws.partner/herald/${P}/${subscriptions.eventBridge?.id}`]);
+    expect(events.every((event) => event.Source === eventBridgeShim.createdSources[0])).toBe(true);
     expect(labels(events.map((event) => event.Detail as Json))).toEqual(storeOnlyLabels('eventBridge'));
     const updated = events.find((event) => event.DetailType === 'ResourceUpdated');
     expect(updated?.Detail).toMatchObject({ specversion: '1.0', type: `${TYPE_PREFIX}.store.change.ResourceUpdated`, data: { version: 2, oldVersion: 1 } });

@@ -1,6 +1,7 @@
 import { startEventBridgePeer, startSqsPeer, type EventBridgePeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
+import { startEventBridgePartnerShim, type EventBridgePartnerShim } from '../compat/eventbridge-partner-shim.js';
 import { ManualClock } from '../support/clock.js';
 import { startTestGateway, type TestDelivery, type TestGateway } from '../support/gateway.js';
 import {
@@ -34,6 +35,7 @@ describe('Subscription health and delivery windows', { timeout: 60_000 }, () => 
   const clock = new ManualClock('2025-06-01T08:00:00.000Z');
   let sqs: SqsPeer;
   let eventBridge: EventBridgePeer;
+  let eventBridgeShim: EventBridgePartnerShim;
   let gateway: TestGateway;
   let delivery: TestDelivery;
 
@@ -42,6 +44,7 @@ describe('Subscription health and delivery windows', { timeout: 60_000 }, () => 
       startSqsPeer({ region: REGION }),
       startEventBridgePeer({ accessKeyId: EVENTBRIDGE_CREDENTIALS.accessKeyId, partnerEventSources: [] }),
     ]);
+    eventBridgeShim = await startEventBridgePartnerShim(eventBridge);
     gateway = await startTestGateway({
       projects: [TEMPORARY, DEVELOPMENT, PRODUCTION],
       clock,
@@ -49,8 +52,9 @@ describe('Subscription health and delivery windows', { timeout: 60_000 }, () => 
       config: { oauth: { accessTokenTtlSeconds: 31_536_000 } },
       delivery: {
         environment: {
-          endpoints: { sqs: sqs.endpoint, eventBridge: eventBridge.endpoint },
-          eventBridge: { credentials: EVENTBRIDGE_CREDENTIALS, createPartnerEventSources: false },
+          endpoints: { sqs: sqs.endpoint, eventBridge: eventBridgeShim.endpoint },
+          // The shim answers CreatePartnerEventSource for the peer, which models PutPartnerEvents only.
+          eventBridge: { credentials: EVENTBRIDGE_CREDENTIALS, createPartnerEventSources: true },
           timeouts: { sendMs: 10_000 },
         },
         // Leases follow the clock too: longer than any jump below, so that moving the clock never
@@ -63,6 +67,7 @@ describe('Subscription health and delivery windows', { timeout: 60_000 }, () => 
 
   afterAll(async () => {
     await gateway?.close();
+    await eventBridgeShim?.stop();
     await Promise.all([sqs?.stop(), eventBridge?.stop()]);
   });
 
@@ -98,7 +103,6 @@ describe('Subscription health and delivery windows', { timeout: 60_000 }, () => 
 
   it('an outage gives TemporaryError (503); after recovery everything pending is delivered (200)', async () => {
     const api = await callerFor(TEMPORARY);
-    eventBridge.createPartnerEventSource(`aws.partner/herald/${TEMPORARY}/outage`);
     const subscription = await api.ok(
       `/${TEMPORARY}/subscriptions`,
       { key: 'outage', destination: { type: 'EventBridge', region: 'eu-central-1', accountId: '123456789012' }, changes: [{ resourceTypeId: 'store' }] },

@@ -4,11 +4,15 @@ import { encodeWithFallback } from '../encode-pipeline.js';
 import { failure } from '../failure.js';
 import type { DestinationLimits, EncodeResult } from '../port.js';
 
-/** Event Grid: 1 MB per event and per request (array brackets and commas leave a small margin). */
+/** Event Grid's limit per event and per publish request: 1 MB. */
+const REQUEST_LIMIT_BYTES = 1_048_576;
+
 export const EVENT_GRID_LIMITS: DestinationLimits = Object.freeze({
-  maxMessageBytes: 1_048_576,
+  // The SDK always publishes a JSON array, so even a single event is sent inside `[` `]`.
+  maxMessageBytes: REQUEST_LIMIT_BYTES - 2,
   maxBatchEntries: 5_000,
-  maxBatchBytes: 1_048_576 - 8_192,
+  // Room for the brackets and the commas between up to 5,000 events.
+  maxBatchBytes: REQUEST_LIMIT_BYTES - 8_192,
 });
 
 /**

@@ -64,7 +64,7 @@ export function createEventBridgeAdapter(
     /** Creates the subscription's partner event source in the receiving account (idempotent). */
     verify: async (context, options) => {
       if (!env.eventBridge.createPartnerEventSources) return { ok: true };
-      const name = partnerEventSourceName(env.eventBridge.partnerName, context.projectKey, context);
+      const name = partnerEventSourceName(env.eventBridge.partnerName, context.projectKey, context.subscriptionId);
       if (createdSources.has(name)) return { ok: true };
       const signal = deadlineSignal(options, env);
       try {

@@ -38,7 +38,7 @@ export function encodeEventBridge(
   context: EncodeContext,
   options: FormatOptions & { partnerName: string },
 ): EncodeResult<EventBridgeNativeEntry> {
-  const source = partnerEventSourceName(options.partnerName, payload.projectKey, context);
+  const source = partnerEventSourceName(options.partnerName, payload.projectKey, context.subscriptionId);
   const time = payload.notificationType === 'Message' ? payload.lastModifiedAt : payload.modifiedAt;
   const fixedBytes = TIME_BYTES + Buffer.byteLength(source);
   return encodeWithFallback(payload, format, options, EVENTBRIDGE_LIMITS.maxMessageBytes, (formatted) => {

@@ -3,12 +3,16 @@ import { CLOUDEVENTS_JSON_CONTENT_TYPE } from '../../format/cloudevents.js';
 import type { FormatOptions } from '../../format/formatted.js';
 import { encodeWithFallback } from '../encode-pipeline.js';
 import type { DestinationLimits, EncodeResult } from '../port.js';
+import { PUBLISH_MESSAGES_ROOM_BYTES, publishedMessageBytes } from './publish-request-size.js';
 
-/** Pub/Sub: 10 MB per message and per publish request, 1000 messages per request. */
+/**
+ * Pub/Sub: 10 MB per Publish request, 1000 messages. A message's size is its share of the request
+ * (data and attributes with their framing), and one message alone must fit a request as well.
+ */
 export const PUBSUB_LIMITS: DestinationLimits = Object.freeze({
-  maxMessageBytes: 10_000_000,
+  maxMessageBytes: PUBLISH_MESSAGES_ROOM_BYTES,
   maxBatchEntries: 1_000,
-  maxBatchBytes: 10_000_000,
+  maxBatchBytes: PUBLISH_MESSAGES_ROOM_BYTES,
 });
 
 /**
@@ -25,12 +29,12 @@ const STRUCTURED_ATTRIBUTES: Readonly<Record<string, string>> = Object.freeze({
   'content-type': CLOUDEVENTS_JSON_CONTENT_TYPE,
 });
 
-/** Pub/Sub counts the data plus every attribute key and value. */
 export function encodePubSub(payload: DeliveryPayload, format: Format, options: FormatOptions): EncodeResult<PubSubNativeMessage> {
   return encodeWithFallback(payload, format, options, PUBSUB_LIMITS.maxMessageBytes, (formatted) => {
     const attributes = formatted.format === 'CloudEvents' ? STRUCTURED_ATTRIBUTES : PLATFORM_ATTRIBUTES;
-    let sizeBytes = Buffer.byteLength(formatted.json);
-    for (const [key, value] of Object.entries(attributes)) sizeBytes += Buffer.byteLength(key) + Buffer.byteLength(value);
-    return { native: { data: formatted.json, attributes }, sizeBytes };
+    return {
+      native: { data: formatted.json, attributes },
+      sizeBytes: publishedMessageBytes(Buffer.byteLength(formatted.json), attributes),
+    };
   });
 }

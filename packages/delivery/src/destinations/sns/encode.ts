@@ -1,5 +1,6 @@
 import type { DeliveryPayload, Format } from '@herald/model';
 import type { FormatOptions } from '../../format/formatted.js';
+import { withXmlSafeCharacters } from '../aws/xml-characters.js';
 import { encodeWithFallback } from '../encode-pipeline.js';
 import type { DestinationLimits, EncodeResult } from '../port.js';
 
@@ -16,8 +17,8 @@ export interface SnsNativeMessage {
 }
 
 export function encodeSns(payload: DeliveryPayload, format: Format, options: FormatOptions): EncodeResult<SnsNativeMessage> {
-  return encodeWithFallback(payload, format, options, SNS_LIMITS.maxMessageBytes, (formatted) => ({
-    native: { message: formatted.json },
-    sizeBytes: Buffer.byteLength(formatted.json),
-  }));
+  return encodeWithFallback(payload, format, options, SNS_LIMITS.maxMessageBytes, (formatted) => {
+    const message = withXmlSafeCharacters(formatted.json);
+    return { native: { message }, sizeBytes: Buffer.byteLength(message) };
+  });
 }

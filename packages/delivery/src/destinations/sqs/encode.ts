@@ -1,5 +1,6 @@
 import type { DeliveryPayload, Format } from '@herald/model';
 import type { FormatOptions } from '../../format/formatted.js';
+import { withXmlSafeCharacters } from '../aws/xml-characters.js';
 import { encodeWithFallback } from '../encode-pipeline.js';
 import type { DestinationLimits, EncodeResult } from '../port.js';
 
@@ -20,8 +21,8 @@ export interface SqsNativeMessage {
 
 /** SQS counts the body plus message attributes; Herald sends no attributes. */
 export function encodeSqs(payload: DeliveryPayload, format: Format, options: FormatOptions): EncodeResult<SqsNativeMessage> {
-  return encodeWithFallback(payload, format, options, SQS_LIMITS.maxMessageBytes, (formatted) => ({
-    native: { body: formatted.json },
-    sizeBytes: Buffer.byteLength(formatted.json),
-  }));
+  return encodeWithFallback(payload, format, options, SQS_LIMITS.maxMessageBytes, (formatted) => {
+    const body = withXmlSafeCharacters(formatted.json);
+    return { native: { body }, sizeBytes: Buffer.byteLength(body) };
+  });
 }

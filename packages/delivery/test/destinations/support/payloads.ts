@@ -1,10 +1,12 @@
 import type {
   ChangeDeliveryPayload,
+  Format,
   MessageDeliveryPayload,
   ResourceCreatedDeliveryPayload,
   ResourceDeletedDeliveryPayload,
   ResourceUpdatedDeliveryPayload,
 } from '@herald/model';
+import { formatDelivery } from '../../../src/index.js';
 
 /** Delivery payloads as the router hands them to a destination (§6.2), deterministic per index. */
 export const PROJECT_KEY = 'conformance-shop';
@@ -74,4 +76,18 @@ export function oversizedMessage(i: number, bytes: number): MessageDeliveryPaylo
 /** A message too large even without its payload (its identifiers alone exceed the limit). */
 export function hopelesslyLargeMessage(i: number, bytes: number): MessageDeliveryPayload {
   return messagePayload(i, { resourceUserProvidedIdentifiers: { key: 'k'.repeat(bytes) } });
+}
+
+/** A message whose formatted document (`format`, type prefix `com.commercetools`) is exactly `bytes` long. */
+export function messageOfFormattedBytes(i: number, bytes: number, format: Format): MessageDeliveryPayload {
+  const measure = (padding: number): number =>
+    Buffer.byteLength(formatDelivery(oversizedMessage(i, padding), format, { cloudEventsTypePrefix: 'com.commercetools' }).json);
+  let padding = bytes;
+  let size = measure(padding);
+  for (let attempt = 0; attempt < 4 && size !== bytes; attempt++) {
+    padding += bytes - size;
+    size = measure(padding);
+  }
+  if (size !== bytes) throw new Error(`no message of exactly ${bytes} bytes`);
+  return oversizedMessage(i, padding);
 }

@@ -42,7 +42,7 @@ export class EventBridgeHarness implements DestinationHarness {
   }
 
   freshDestination(context: EncodeContext): Destination {
-    this.source = partnerEventSourceName(DEFAULT_PARTNER_NAME, PROJECT_KEY, context);
+    this.source = partnerEventSourceName(DEFAULT_PARTNER_NAME, PROJECT_KEY, context.subscriptionId);
     this.peer.createPartnerEventSource(this.source);
     this.batchOffset = this.peer.batchSizes.length;
     return { type: 'EventBridge', region: 'eu-central-1', accountId: '123456789012' };

@@ -59,4 +59,12 @@ export class PubSubHarness implements DestinationHarness {
     this.peer.deleteTopic(this.topic);
     return destination;
   }
+
+  /**
+   * A message with neither data nor attributes: Pub/Sub refuses the whole Publish request with
+   * INVALID_ARGUMENT, so the adapter must narrow the failure down to this one entry.
+   */
+  invalidNativeMessage(): unknown {
+    return { data: '', attributes: {} };
+  }
 }
