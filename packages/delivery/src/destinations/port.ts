@@ -1,4 +1,5 @@
-import type { DeliveryPayload, DestinationType, Format } from '@herald/model';
+import type { DeliveryPayload, DestinationType } from '@herald/model';
+import type { DeliveryFormat } from '../format/formatted.js';
 
 /**
  * The destination port: what the delivery engine knows about a message queue.
@@ -8,6 +9,8 @@ import type { DeliveryPayload, DestinationType, Format } from '@herald/model';
  *   §6.2), binds it to the destination's native message shape, measures it the way the destination
  *   counts it, and applies the payload-not-included fallback when a message does not fit (§6.2).
  *   A payload that does not fit even without its message-specific fields is a `payload` failure.
+ *   The format is per delivery (`DeliveryFormat`: whether the message can be retrieved decides the
+ *   CloudEvents `dataref`), so it is handed to the formatter as it is, never rebuilt from its type.
  * - `send` moves already-encoded messages. It answers one outcome per input, in input order.
  *   Expected failures are values, classified `configuration` / `temporary` / `payload` (§3.3, §6.2);
  *   a thrown error means a bug.
@@ -28,12 +31,12 @@ import type { DeliveryPayload, DestinationType, Format } from '@herald/model';
  * - `close()` releases its client; sending after `close()` is a bug.
  *
  * EventBridge: the partner event source is `aws.partner/<partnerName>/<projectKey>/<subscription
- * key, or id when it has no key>` (see `eventbridge/source-name.ts`).
+ * id>` (see `eventbridge/source-name.ts`).
  */
 export interface DestinationAdapter<TNative = unknown> {
   readonly type: DestinationType;
   readonly limits: DestinationLimits;
-  encode(payload: DeliveryPayload, format: Format, context: EncodeContext): EncodeResult<TNative>;
+  encode(payload: DeliveryPayload, format: DeliveryFormat, context: EncodeContext): EncodeResult<TNative>;
   send(batch: readonly EncodedMessage<TNative>[], options?: SendOptions): Promise<SendOutcome[]>;
   verify(context: VerifyContext, options?: SendOptions): Promise<VerifyOutcome>;
   close(): Promise<void>;
@@ -42,7 +45,6 @@ export interface DestinationAdapter<TNative = unknown> {
 /** Who the delivery is for: the EventBridge partner event source name is derived from it. */
 export interface EncodeContext {
   subscriptionId: string;
-  subscriptionKey?: string;
 }
 
 /** The subscription a destination is checked for (EventBridge creates its partner event source). */

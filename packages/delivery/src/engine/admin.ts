@@ -114,9 +114,10 @@ export class DeliveryAdmin {
     const result = await this.deps.db.query(
       `WITH moved AS (
          DELETE FROM dropped_deliveries WHERE project_key = $1 AND subscription_id = $2 ${selected}
-         RETURNING project_key, subscription_id, event_id, outbox_seq, payload, committed_at)
-       INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, committed_at, created_at, due_at)
-       SELECT project_key, subscription_id, event_id, outbox_seq, payload, committed_at, $3, $3 FROM moved
+         RETURNING project_key, subscription_id, event_id, outbox_seq, payload, message_stored, committed_at)
+       INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, message_stored, committed_at,
+         created_at, due_at)
+       SELECT project_key, subscription_id, event_id, outbox_seq, payload, message_stored, committed_at, $3, $3 FROM moved
        ON CONFLICT (project_key, subscription_id, event_id) DO NOTHING`,
       params,
     );

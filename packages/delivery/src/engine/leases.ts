@@ -29,6 +29,7 @@ export interface LeasedRow {
   subscription_id: string;
   event_id: string;
   payload: DeliveryPayload;
+  message_stored: boolean;
   committed_at: Date | string;
   attempts?: number;
   first_failure_at?: Date | string | null;
@@ -41,6 +42,7 @@ export function toLeasedDelivery(row: LeasedRow): LeasedDelivery {
     subscriptionId: row.subscription_id,
     eventId: row.event_id,
     payload: row.payload,
+    messageStored: row.message_stored,
     committedAt: new Date(row.committed_at),
     attempts: row.attempts ?? 0,
     firstFailureAt: row.first_failure_at === null || row.first_failure_at === undefined ? undefined : new Date(row.first_failure_at),
@@ -62,7 +64,8 @@ export async function claimDue(
     `UPDATE deliveries d SET lease_owner = $1, lease_expires_at = $2, due_at = $2
      FROM (SELECT id FROM deliveries WHERE due_at <= $3 ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) due
      WHERE d.id = due.id
-     RETURNING d.id, d.project_key, d.subscription_id, d.event_id, d.payload, d.committed_at, d.attempts, d.first_failure_at`,
+     RETURNING d.id, d.project_key, d.subscription_id, d.event_id, d.payload, d.message_stored, d.committed_at, d.attempts,
+       d.first_failure_at`,
     // Not prepared: a generic plan for `due_at <= $3` may be a sequential scan and sort of the
     // whole table, which a backlog (a destination down for hours) would make very expensive.
     [owner, expiresAt, now, limit],

@@ -93,7 +93,7 @@ export interface Drop {
   error: RecordedError | undefined;
 }
 
-const MOVED_COLUMNS = `project_key, subscription_id, event_id, outbox_seq, payload, committed_at, attempts,
+const MOVED_COLUMNS = `project_key, subscription_id, event_id, outbox_seq, payload, message_stored, committed_at, attempts,
   first_failure_at, reason, error_class, error_code, error_message, dropped_at`;
 
 /** Moves leased deliveries into `dropped_deliveries` with their reasons (never silently). */
@@ -119,11 +119,11 @@ export async function dropLeased(
        USING jsonb_to_recordset($1::jsonb) AS r(id bigint, reason text, attempts integer, first_failure_at timestamptz,
          error_class text, error_code text, error_message text)
        WHERE d.id = r.id AND d.lease_owner = $2 AND d.lease_expires_at = $3
-       RETURNING d.project_key, d.subscription_id, d.event_id, d.outbox_seq, d.payload, d.committed_at,
+       RETURNING d.project_key, d.subscription_id, d.event_id, d.outbox_seq, d.payload, d.message_stored, d.committed_at,
          r.attempts, COALESCE(d.first_failure_at, r.first_failure_at) AS first_failure_at,
          r.reason, r.error_class, r.error_code, r.error_message)
      INSERT INTO dropped_deliveries (${MOVED_COLUMNS})
-     SELECT project_key, subscription_id, event_id, outbox_seq, payload, committed_at, attempts,
+     SELECT project_key, subscription_id, event_id, outbox_seq, payload, message_stored, committed_at, attempts,
        first_failure_at, reason, error_class, error_code, error_message, $4 FROM moved
      RETURNING reason`,
     [JSON.stringify(rows), lease.owner, lease.expiresAt, now],
@@ -148,10 +148,10 @@ export async function dropAllPending(
   const result = await tx.query(
     `WITH moved AS (
        DELETE FROM deliveries WHERE project_key = $1 AND subscription_id = $2
-       RETURNING project_key, subscription_id, event_id, outbox_seq, payload, committed_at, attempts, first_failure_at,
-         last_error_class, last_error_code, last_error)
+       RETURNING project_key, subscription_id, event_id, outbox_seq, payload, message_stored, committed_at, attempts,
+         first_failure_at, last_error_class, last_error_code, last_error)
      INSERT INTO dropped_deliveries (${MOVED_COLUMNS})
-     SELECT project_key, subscription_id, event_id, outbox_seq, payload, committed_at, attempts, first_failure_at, $3,
+     SELECT project_key, subscription_id, event_id, outbox_seq, payload, message_stored, committed_at, attempts, first_failure_at, $3,
        COALESCE(last_error_class, $4), COALESCE(last_error_code, $5), COALESCE(last_error, $6), $7 FROM moved`,
     [projectKey, subscriptionId, reason, error?.class ?? null, error?.code ?? null, error?.message ?? null, now],
   );

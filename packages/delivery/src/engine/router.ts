@@ -84,7 +84,7 @@ export class Router {
       `WITH claimed AS (
          DELETE FROM outbox WHERE seq IN (
            SELECT seq FROM outbox WHERE project_key = ANY($1::text[]) ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING seq, project_key, event_id, kind, resource_type_id, message_type, payload, committed_at),
+         RETURNING seq, project_key, event_id, kind, resource_type_id, message_type, payload, message_stored, committed_at),
        routed AS (
          SELECT DISTINCT ON (c.seq, r.subscription_id) c.*, r.subscription_id
          FROM claimed c
@@ -93,15 +93,15 @@ export class Router {
           AND (r.message_type IS NULL OR r.message_type = c.message_type)),
        numbered AS (SELECT routed.*, row_number() OVER (ORDER BY seq, subscription_id) <= $7 AS handed FROM routed),
        inserted AS (
-         INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, committed_at, created_at,
-           due_at, lease_owner, lease_expires_at)
-         SELECT project_key, subscription_id, event_id, seq, payload, committed_at, $4,
+         INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, message_stored, committed_at,
+           created_at, due_at, lease_owner, lease_expires_at)
+         SELECT project_key, subscription_id, event_id, seq, payload, message_stored, committed_at, $4,
            CASE WHEN handed THEN $6::timestamptz ELSE $4 END,
            CASE WHEN handed THEN $5::text END,
            CASE WHEN handed THEN $6::timestamptz END
          FROM numbered
          ON CONFLICT (project_key, subscription_id, event_id) DO NOTHING
-         RETURNING id, project_key, subscription_id, event_id, committed_at, lease_owner,
+         RETURNING id, project_key, subscription_id, event_id, committed_at, lease_owner, message_stored,
            CASE WHEN lease_owner IS NOT NULL THEN payload END AS payload)
        SELECT (SELECT count(*) FROM claimed)::int AS events, (SELECT count(*) FROM inserted)::int AS deliveries,
          (SELECT json_agg(inserted) FROM inserted WHERE lease_owner IS NOT NULL) AS leased,

@@ -3,6 +3,7 @@ import type { Database } from '@herald/store';
 import type { Logger } from 'pino';
 import { errorMessage } from '../destinations/failure.js';
 import { failed, type DeliveryFailure, type EncodedMessage, type EncodeContext, type SendOutcome } from '../destinations/port.js';
+import type { DeliveryFormat } from '../format/formatted.js';
 import type { DeliveryMetrics, DestinationLabel } from '../metrics/delivery-metrics.js';
 import { openDestination, plainSecretBox, type SecretBox } from '../secrets/index.js';
 import type { DestinationAdapterSource } from './adapters.js';
@@ -160,15 +161,14 @@ export class Sender {
     }
     const adapter = this.deps.adapters.get(destination);
     const format = subscription.format ?? PLATFORM_FORMAT;
-    const context: EncodeContext =
-      subscription.key === undefined
-        ? { subscriptionId: subscription.id }
-        : { subscriptionId: subscription.id, subscriptionKey: subscription.key };
+    // Once per batch, not per delivery: the format of messages the Messages API does not have.
+    const unretrievable: DeliveryFormat = format.type === 'CloudEvents' ? { ...format, messageRetrievable: false } : format;
+    const context: EncodeContext = { subscriptionId: subscription.id };
     const outcomes: SendOutcome[] = new Array<SendOutcome>(group.length);
     const toSend: { index: number; message: EncodedMessage }[] = [];
     group.forEach((delivery, index) => {
       try {
-        const encoded = adapter.encode(delivery.payload, format, context);
+        const encoded = adapter.encode(delivery.payload, delivery.messageStored ? format : unretrievable, context);
         if (encoded.ok) toSend.push({ index, message: encoded.message });
         else outcomes[index] = failed(encoded.failure);
       } catch (error) {

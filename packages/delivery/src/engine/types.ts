@@ -46,6 +46,11 @@ export interface LeasedDelivery {
   subscriptionId: string;
   eventId: string;
   payload: DeliveryPayload;
+  /**
+   * False for a message the write did not keep for the Messages API (messages disabled): it cannot
+   * be retrieved, so its CloudEvent has no `dataref` (§6.2). True for changes.
+   */
+  messageStored: boolean;
   committedAt: Date;
   /** Failed attempts so far (not counting the one about to be made). */
   attempts: number;

@@ -20,10 +20,13 @@ export const CLOUDEVENTS_JSON_CONTENT_TYPE = 'application/cloudevents+json';
  * - `source`: `/<projectKey>/<resource path>/<id>`; `subject`: the resource id
  * - `time`: the resource's lastModifiedAt at trigger time (message `lastModifiedAt`, change `modifiedAt`)
  * - messages only: `sequence` (string) with `sequencetype` `Integer`, and `dataref` to the Messages API
+ *   unless `messageRetrievable` is false: §6.2 gives `dataref` only "if messages are enabled", and a
+ *   message written while they were not is not in the Messages API (the link would answer 404)
  */
 export function cloudEventAttributes(
   payload: DeliveryPayload,
   typePrefix: string = DEFAULT_CLOUDEVENTS_TYPE_PREFIX,
+  messageRetrievable = true,
 ): HeraldCloudEvent {
   const common = {
     specversion: '1.0',
@@ -34,14 +37,13 @@ export function cloudEventAttributes(
     datacontenttype: 'application/json',
   } as const;
   if (payload.notificationType === 'Message') {
-    return {
-      ...common,
-      time: payload.lastModifiedAt,
-      sequence: String(payload.sequenceNumber),
-      sequencetype: 'Integer',
-      dataref: messageDataRef(payload.projectKey, payload.id),
-      data: payload,
-    };
+    const time = payload.lastModifiedAt;
+    const sequence = String(payload.sequenceNumber);
+    // Two literals rather than adding `dataref` afterwards: the attributes keep one order (the JSON
+    // is written from them) and one object shape on the hot path.
+    return messageRetrievable
+      ? { ...common, time, sequence, sequencetype: 'Integer', dataref: messageDataRef(payload.projectKey, payload.id), data: payload }
+      : { ...common, time, sequence, sequencetype: 'Integer', data: payload };
   }
   return { ...common, time: payload.modifiedAt, data: payload };
 }
@@ -50,6 +52,7 @@ export function cloudEventAttributes(
 export function toCloudEvent(
   payload: DeliveryPayload,
   typePrefix: string = DEFAULT_CLOUDEVENTS_TYPE_PREFIX,
+  messageRetrievable = true,
 ): CloudEvent<DeliveryPayload> {
-  return new CloudEvent<DeliveryPayload>({ ...cloudEventAttributes(payload, typePrefix) });
+  return new CloudEvent<DeliveryPayload>({ ...cloudEventAttributes(payload, typePrefix, messageRetrievable) });
 }

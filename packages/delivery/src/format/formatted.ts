@@ -8,6 +8,15 @@ export interface FormatOptions {
   cloudEventsTypePrefix: string;
 }
 
+/**
+ * A subscription's format as one delivery is rendered in it. `messageRetrievable: false` marks a
+ * message the Messages API does not have (the project kept no messages when it was written): its
+ * CloudEvent then has no `dataref` (§6.2). Absent means retrievable; Platform has no `dataref` and
+ * ignores it. The flag rides on the format because the format is the one per-delivery input that
+ * every adapter (`DestinationAdapter.encode`) hands to the formatter unchanged, fallback included.
+ */
+export type DeliveryFormat = Format & { readonly messageRetrievable?: boolean };
+
 /** One delivery rendered in its subscription's format, serialised once. */
 export type FormattedDelivery = PlatformDelivery | CloudEventsDelivery;
 
@@ -48,8 +57,8 @@ export function formatPlatform(payload: DeliveryPayload): PlatformDelivery {
  * attributes it validated, not through `CloudEvent#toJSON` (which copies the event and re-parses
  * `time`, about half the cost of the whole step).
  */
-export function formatCloudEvents(payload: DeliveryPayload, options: FormatOptions): CloudEventsDelivery {
-  const attributes = cloudEventAttributes(payload, options.cloudEventsTypePrefix);
+export function formatCloudEvents(payload: DeliveryPayload, options: FormatOptions, messageRetrievable = true): CloudEventsDelivery {
+  const attributes = cloudEventAttributes(payload, options.cloudEventsTypePrefix, messageRetrievable);
   const event = new CloudEvent<DeliveryPayload>({ ...attributes });
   return {
     format: 'CloudEvents',
@@ -61,6 +70,8 @@ export function formatCloudEvents(payload: DeliveryPayload, options: FormatOptio
   };
 }
 
-export function formatDelivery(payload: DeliveryPayload, format: Format, options: FormatOptions): FormattedDelivery {
-  return format.type === 'CloudEvents' ? formatCloudEvents(payload, options) : formatPlatform(payload);
+export function formatDelivery(payload: DeliveryPayload, format: DeliveryFormat, options: FormatOptions): FormattedDelivery {
+  return format.type === 'CloudEvents'
+    ? formatCloudEvents(payload, options, format.messageRetrievable !== false)
+    : formatPlatform(payload);
 }

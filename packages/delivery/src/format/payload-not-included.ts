@@ -8,7 +8,8 @@ export function payloadNotIncludedReason(limitBytes: number): string {
 /**
  * §6.2: a message too large for its destination is delivered with its common fields only, and
  * `payloadNotIncluded` naming the original `type`; the full message stays fetchable from the
- * Messages API. Everything else (the message-specific fields and `type`) is left out.
+ * Messages API when the project keeps messages. Everything else (the message-specific fields and
+ * `type`) is left out.
  */
 export function withoutMessagePayload(payload: MessageDeliveryPayload, limitBytes: number): MessageDeliveryPayload {
   const stripped: MessageDeliveryPayload = {

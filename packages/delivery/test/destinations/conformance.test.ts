@@ -99,7 +99,7 @@ describe.each(HARNESSES.map((make) => [make().type, make] as const))('%s adapter
 
   afterEach(() => harness.clearFaults());
 
-  function fresh(): { adapter: DestinationAdapter; destination: Destination; context: EncodeContext } {
+  function fresh(): { adapter: DestinationAdapter; destination: Destination; context: EncodeContext & { subscriptionKey: string } } {
     subscriptionCounter += 1;
     const context = { subscriptionId: `5f0e5a43-0000-4000-8000-${String(subscriptionCounter).padStart(12, '0')}`, subscriptionKey: `orders-${subscriptionCounter}` };
     const destination = harness.freshDestination(context);
@@ -176,7 +176,7 @@ describe.each(HARNESSES.map((make) => [make().type, make] as const))('%s adapter
     const outcome = await sendTestNotification(pool, destination, defaultFormat, {
       projectKey: PROJECT_KEY,
       subscriptionId: context.subscriptionId,
-      ...(context.subscriptionKey === undefined ? {} : { subscriptionKey: context.subscriptionKey }),
+      subscriptionKey: context.subscriptionKey,
       clock: { now: () => new Date('2025-05-06T07:08:09.000Z') },
     });
     expect(outcome).toEqual({ status: 'delivered' });

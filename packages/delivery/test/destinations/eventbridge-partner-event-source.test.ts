@@ -83,9 +83,9 @@ describe('EventBridge adapter: the partner event source of a subscription', () =
     expect(created).toEqual({ status: 'delivered' });
     expect([...peer.partnerEventSources]).toEqual([`aws.partner/herald/${PROJECT_KEY}/${SUBSCRIPTION_ID}`]);
 
-    // setKey { key: 'orders-v2' }: no test notification, no verify. The engine now encodes with the new key.
+    // setKey { key: 'orders-v2' }: no test notification, no verify; encoding knows only the id.
     const adapter = pool.get(destination);
-    const encoded = adapter.encode(messagePayload(1), PLATFORM, { subscriptionId: SUBSCRIPTION_ID, subscriptionKey: 'orders-v2' });
+    const encoded = adapter.encode(messagePayload(1), PLATFORM, { subscriptionId: SUBSCRIPTION_ID });
     if (!encoded.ok) throw new Error(encoded.failure.message);
     const outcomes = await adapter.send([encoded.message]);
 

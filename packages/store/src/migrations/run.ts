@@ -5,6 +5,7 @@ import { oauthSchema } from './002-oauth.js';
 import { deliverySchema } from './003-delivery.js';
 import { lookupIndexes } from './005-lookup-indexes.js';
 import { keyQueryIndex } from './006-key-query-index.js';
+import { messageStored } from './007-message-stored.js';
 
 interface Migration {
   id: number;
@@ -20,6 +21,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 4, name: 'gin-fastupdate-off', sql: ginFastUpdateOff },
   { id: 5, name: 'lookup-indexes', sql: lookupIndexes },
   { id: 6, name: 'key-query-index', sql: keyQueryIndex },
+  { id: 7, name: 'message-stored', sql: messageStored },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */

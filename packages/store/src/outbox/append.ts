@@ -38,22 +38,34 @@ export function prepareEvents(
     ...(ctx.initiator === undefined ? {} : { createdBy: ctx.initiator, lastModifiedBy: ctx.initiator }),
     ...payload,
   }));
-  const stored =
-    ctx.storeMessages === false
-      ? []
-      : messages.map((message) => ({
-          id: message.id,
-          resource_id: doc.id,
-          sequence_number: message.sequenceNumber,
-          type: message.type,
-          doc: message,
-        }));
-  const outbox: { event_id: string; kind: 'message' | 'change'; message_type: string | null; payload: unknown }[] = messages.map((message) => {
+  // The delivery engine needs this fact, not the setting: a CloudEvent's `dataref` may only point at
+  // a message the Messages API has (§6.2), whatever the setting is when the event is delivered.
+  const messageStored = ctx.storeMessages !== false;
+  const stored = messageStored
+    ? messages.map((message) => ({
+        id: message.id,
+        resource_id: doc.id,
+        sequence_number: message.sequenceNumber,
+        type: message.type,
+        doc: message,
+      }))
+    : [];
+  const outbox: OutboxRow[] = messages.map((message) => {
     const delivery: MessageDeliveryPayload = { notificationType: 'Message', projectKey: ctx.projectKey, ...message };
-    return { event_id: message.id, kind: 'message', message_type: message.type, payload: delivery };
+    return { event_id: message.id, kind: 'message', message_type: message.type, payload: delivery, message_stored: messageStored };
   });
   if (change !== undefined) outbox.push({ event_id: randomUUID(), kind: 'change', message_type: null, payload: change });
   return { messages, storedJson: JSON.stringify(stored), outboxJson: JSON.stringify(outbox) };
+}
+
+/** One outbox row as `eventInserts` reads it from the JSON array. */
+interface OutboxRow {
+  event_id: string;
+  kind: 'message' | 'change';
+  message_type: string | null;
+  payload: unknown;
+  /** Messages only; a change's row takes the column default. */
+  message_stored?: boolean;
 }
 
 /** Parameter positions `eventInserts` reads. */
@@ -84,8 +96,9 @@ export function eventInserts(params: EventParams, guard?: string): string {
     FROM jsonb_array_elements($${params.stored}::jsonb) AS e
     WHERE true${when}),
   queued AS (
-    INSERT INTO outbox (project_key, event_id, kind, resource_type_id, message_type, payload)
-    SELECT $${params.projectKey}, e.value->>'event_id', e.value->>'kind', $${params.typeId}, e.value->>'message_type', e.value->'payload'
+    INSERT INTO outbox (project_key, event_id, kind, resource_type_id, message_type, payload, message_stored)
+    SELECT $${params.projectKey}, e.value->>'event_id', e.value->>'kind', $${params.typeId}, e.value->>'message_type', e.value->'payload',
+      COALESCE((e.value->'message_stored')::boolean, true)
     FROM jsonb_array_elements($${params.outbox}::jsonb) WITH ORDINALITY AS e(value, n)
     WHERE true${when}
     ORDER BY e.n)`;

@@ -9,7 +9,7 @@ export const FORMATS: readonly (readonly [string, Format])[] = [
   ['CloudEvents', { type: 'CloudEvents', cloudEventsVersion: '1.0' }],
 ];
 
-export const CONTEXT: EncodeContext = { subscriptionId: '5f0e5a43-0000-4000-8000-00000000c0de', subscriptionKey: 'containers' };
+export const CONTEXT: EncodeContext = { subscriptionId: '5f0e5a43-0000-4000-8000-00000000c0de' };
 
 /** `count` deliveries: messages and the three kinds of change notification, mixed. */
 export function somePayloads(count: number): DeliveryPayload[] {
