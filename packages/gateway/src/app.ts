@@ -16,7 +16,7 @@ import { Registry } from 'prom-client';
 import { installAuthHook, requireAuthDeclaration, type RouteRecord } from './auth/hook.js';
 import type { HeraldConfig } from './config/config.js';
 import { correlationIdFor, installCorrelation } from './http/correlation.js';
-import { clientErrorHandler, frameworkErrorHandler, installErrorBoundary } from './http/errors.js';
+import { clientErrorHandler, frameworkErrorHandler, installErrorBoundary, refuseConnect } from './http/errors.js';
 import { installRequestGuards } from './http/guards.js';
 import { installHeadExistenceChecks } from './http/head.js';
 import { installHealthRoutes } from './http/health.js';
@@ -104,6 +104,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   }) as unknown as FastifyInstance;
 
   installErrorBoundary(app);
+  app.server.on('connect', refuseConnect);
   installCorrelation(app);
   installRequestGuards(app);
   installHeadExistenceChecks(app);

@@ -1,4 +1,6 @@
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import { ApiError, type ErrorResponse } from '@herald/model';
 import { sqlState } from '@herald/store';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -124,9 +126,25 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
         ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
         : [400, 'Bad Request', 'The request is not valid HTTP.'];
   this.log.debug({ code: error.code, statusCode: status }, 'client error');
-  if (socket.writable) {
-    const body = JSON.stringify(errorBody(new ApiError(status, { code: status === 408 ? 'RequestTimeout' : 'InvalidInput', message })));
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`);
-  }
+  writeAndClose(socket, reason, new ApiError(status, { code: status === 408 ? 'RequestTimeout' : 'InvalidInput', message }));
   socket.destroy(error);
+}
+
+/**
+ * Node hands CONNECT requests to the server's `connect` listeners and, without one, closes the
+ * socket without a word: the API proxies nothing, so it says so in the spec's shape.
+ */
+export function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
+  writeAndClose(socket, 'Method Not Allowed', new ApiError(405, { code: 'InvalidInput', message: 'CONNECT is not supported: this is not a proxy.' }));
+  // A client that keeps its end open is not waited for.
+  setTimeout(() => socket.destroy(), 5_000).unref();
+}
+
+/** An answer written straight to a socket Fastify does not handle, and the end of the connection. */
+function writeAndClose(socket: Duplex, reason: string, error: ApiError): void {
+  if (!socket.writable) return;
+  const body = JSON.stringify(errorBody(error));
+  socket.end(
+    `HTTP/1.1 ${error.statusCode} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+  );
 }

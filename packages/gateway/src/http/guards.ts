@@ -6,6 +6,12 @@ export const MAX_URL_AND_HEADERS_BYTES = 15 * 1024;
 
 const BODYLESS_METHODS = new Set(['GET', 'HEAD', 'DELETE']);
 
+/**
+ * The HTTP versions the API speaks. Node's parser also takes request lines such as `HTTP/2.0` and
+ * `HTTP/0.9` (neither of which is sent as an HTTP/1 text line by a real client of that version).
+ */
+const KNOWN_HTTP_VERSIONS = new Set(['1.0', '1.1']);
+
 function urlAndHeadersBytes(url: string, rawHeaders: readonly string[]): number {
   let bytes = Buffer.byteLength(url);
   for (const part of rawHeaders) bytes += Buffer.byteLength(part) + 2;
@@ -28,7 +34,8 @@ function holdsNul(value: unknown): boolean {
 }
 
 /**
- * §8 "Also blocked": oversized URL plus headers, a body where none is allowed, an upgrade header.
+ * §8 "Also blocked": oversized URL plus headers, an unknown HTTP version, a body where none is
+ * allowed, an upgrade header.
  * Also refused: NUL characters in path parameters and query parameters (PostgreSQL cannot take
  * them as text; they would otherwise fail in the database as a 500).
  */
@@ -36,6 +43,9 @@ export function installRequestGuards(app: FastifyInstance): void {
   app.addHook('onRequest', async (request) => {
     const tooLarge = urlAndHeadersLimitError(request);
     if (tooLarge !== undefined) throw tooLarge;
+    if (!KNOWN_HTTP_VERSIONS.has(request.raw.httpVersion)) {
+      throw new ApiError(505, { code: 'InvalidInput', message: `HTTP/${request.raw.httpVersion} is not supported; use HTTP/1.1.` });
+    }
     const params = (request.params ?? {}) as Record<string, unknown>;
     const query = (request.query ?? {}) as Record<string, unknown>;
     if (Object.values(params).some(holdsNul) || Object.entries(query).some(([name, value]) => name.includes('\u0000') || holdsNul(value))) {
