@@ -40,7 +40,7 @@ import { type Column, columnOf } from './columns.js';
 import { predicateError } from './errors.js';
 import { jsonPathString, member } from './jsonpath.js';
 import type { SqlParameters } from './parameters.js';
-import { canonicalNumber, normaliseDateTime } from './values.js';
+import { canonicalNumber, isBetweenMicroseconds, normaliseDateTime } from './values.js';
 
 export function compilePredicate(predicate: Predicate, params: SqlParameters): string {
   switch (predicate.kind) {
@@ -74,16 +74,26 @@ const SQL_OPERATORS: Readonly<Record<ComparisonOperator, string>> = {
 function compileColumnPredicate(predicate: FieldPredicate, column: Column, params: SqlParameters): string {
   const { test } = predicate;
   const value = (operand: Operand): string => columnValue(predicate.field, column, operand, params);
+  /** An instant timestamptz cannot hold: no stored value equals it (see compareBetweenMicroseconds). */
+  const unequalToAll = (operand: Operand): boolean =>
+    column.type === 'timestamp' && (operand.kind === 'string' || operand.kind === 'variable') && isBetweenMicroseconds(operand.value);
   switch (test.kind) {
     case 'compare':
+      if (unequalToAll(test.value)) return compareBetweenMicroseconds(column, test.operator, () => value(test.value));
       // A NULL `key` makes `<>` NULL, so a missing key never matches `!=`, as for doc fields.
       return `${column.sql} ${SQL_OPERATORS[test.operator]} ${value(test.value)}`;
-    case 'in':
-      return `${column.sql} ${test.negated ? 'NOT IN' : 'IN'} (${test.values.map(value).join(', ')})`;
-    case 'contains':
+    case 'in': {
+      const candidates = test.values.filter((operand) => !unequalToAll(operand));
+      if (candidates.length === 0) return test.negated ? `${column.sql} IS NOT NULL` : 'FALSE';
+      return `${column.sql} ${test.negated ? 'NOT IN' : 'IN'} (${candidates.map(value).join(', ')})`;
+    }
+    case 'contains': {
       // A column holds one value: "contains any" is "in"; "contains all" needs every value to be it.
-      if (test.mode === 'any') return `${column.sql} IN (${test.values.map(value).join(', ')})`;
+      const candidates = test.values.filter((operand) => !unequalToAll(operand));
+      if (test.mode === 'any') return candidates.length === 0 ? 'FALSE' : `${column.sql} IN (${candidates.map(value).join(', ')})`;
+      if (candidates.length < test.values.length) return 'FALSE';
       return `(${test.values.map((operand) => `${column.sql} = ${value(operand)}`).join(' AND ')})`;
+    }
     case 'defined':
       return `${column.sql} ${test.negated ? 'IS NULL' : 'IS NOT NULL'}`;
     case 'empty':
@@ -91,6 +101,26 @@ function compileColumnPredicate(predicate: FieldPredicate, column: Column, param
       return 'FALSE';
     case 'nested':
       throw predicateError(predicate.position, `the field "${predicate.field}" is not an object and has no fields`);
+  }
+}
+
+/**
+ * A comparison with an instant between two microseconds (`…00.0000001Z`), which `bound` truncates
+ * to the microsecond t before it: a stored value (whole microseconds) is below the instant iff it
+ * is at most t, above it iff it is above t, and never equal to it.
+ */
+function compareBetweenMicroseconds(column: Column, operator: ComparisonOperator, bound: () => string): string {
+  switch (operator) {
+    case '=':
+      return 'FALSE';
+    case '!=':
+      return `${column.sql} IS NOT NULL`;
+    case '<':
+    case '<=':
+      return `${column.sql} <= ${bound()}`;
+    case '>':
+    case '>=':
+      return `${column.sql} > ${bound()}`;
   }
 }
 

@@ -4,7 +4,7 @@
  */
 import { invalidInput } from '@herald/model';
 import { compilePredicate } from './compile.js';
-import { MAX_WHERE_PARAMETERS } from './limits.js';
+import { MAX_QUERY_VALUES, MAX_WHERE_PARAMETERS } from './limits.js';
 import { SqlParameters } from './parameters.js';
 import { parsePredicate } from './parser.js';
 import { compileSort } from './sort.js';
@@ -29,7 +29,8 @@ export function compileQuery(query: QueryParameters, firstParam: number): Compil
     throw invalidInput(`At most ${MAX_WHERE_PARAMETERS} where parameters are allowed.`, { parameter: 'where' });
   }
   // Several `where` parameters are AND-ed (§4.4).
-  const clauses = where.map((predicate) => compilePredicate(parsePredicate(predicate, query.vars ?? {}), params));
+  const budget = { remaining: MAX_QUERY_VALUES };
+  const clauses = where.map((predicate) => compilePredicate(parsePredicate(predicate, query.vars ?? {}, budget), params));
   const whereParamCount = params.values.length;
   const orderBySql = compileSort(query.sort ?? [], params);
   return {

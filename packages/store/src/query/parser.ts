@@ -21,7 +21,7 @@
 import type { ApiError } from '@herald/model';
 import type { ComparisonOperator, FieldTest, Operand, Predicate, VariableValue } from './ast.js';
 import { predicateError, quote } from './errors.js';
-import { MAX_LIST_VALUES, MAX_NESTING_DEPTH, MAX_PREDICATE_LENGTH } from './limits.js';
+import { MAX_LIST_VALUES, MAX_NESTING_DEPTH, MAX_PREDICATE_LENGTH, MAX_QUERY_VALUES } from './limits.js';
 import { type Token, tokenize } from './tokenizer.js';
 import { unsupportedTextReason } from './values.js';
 
@@ -29,11 +29,16 @@ import { unsupportedTextReason } from './values.js';
 export type Variables = Readonly<Record<string, readonly string[]>>;
 
 /** Parses one `where` value; throws a 400 InvalidInput that names the position on any error. */
-export function parsePredicate(input: string, vars: Variables = {}): Predicate {
+/** How many more values (MAX_QUERY_VALUES) the predicates of one request may hold; shared by them. */
+export interface ValueBudget {
+  remaining: number;
+}
+
+export function parsePredicate(input: string, vars: Variables = {}, budget: ValueBudget = { remaining: MAX_QUERY_VALUES }): Predicate {
   if (input.length > MAX_PREDICATE_LENGTH) {
     throw predicateError(MAX_PREDICATE_LENGTH, `the predicate is longer than ${MAX_PREDICATE_LENGTH} characters`);
   }
-  return new Parser(tokenize(input), vars).parse();
+  return new Parser(tokenize(input), vars, budget).parse();
 }
 
 class Parser {
@@ -43,6 +48,7 @@ class Parser {
   constructor(
     private readonly tokens: readonly Token[],
     private readonly vars: Variables,
+    private readonly budget: ValueBudget,
   ) {}
 
   parse(): Predicate {
@@ -163,6 +169,7 @@ class Parser {
 
   private literal(): Operand {
     const token = this.peek();
+    this.spend(1, token.position);
     if (token.type === 'string') {
       this.index++;
       return { kind: 'string', value: token.value, position: token.position };
@@ -224,11 +231,19 @@ class Parser {
     if (values.length > MAX_LIST_VALUES) {
       throw predicateError(position, `the variable :${name} has more than ${MAX_LIST_VALUES} values`);
     }
+    this.spend(values.length, position);
     return values.map((value) => {
       const reason = unsupportedTextReason(value);
       if (reason !== undefined) throw predicateError(position, `the value of the variable :${name} is invalid: ${reason}`);
       return { kind: 'variable', name, value, position };
     });
+  }
+
+  private spend(values: number, position: number): void {
+    this.budget.remaining -= values;
+    if (this.budget.remaining < 0) {
+      throw predicateError(position, `the query has more than ${MAX_QUERY_VALUES} values (each use of a variable counts all of its values)`);
+    }
   }
 
   private peek(): Token {

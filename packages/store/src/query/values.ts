@@ -66,7 +66,8 @@ const DATE_TIME_SYNTAX =
  * Normalises a DateTime predicate value (§2.1: createdAt and lastModifiedAt are DateTime, UTC) to
  * `YYYY-MM-DDTHH:mm:ss[.ffffff](Z|±HH:mm)`, which PostgreSQL reads as timestamptz without error.
  * A value without a zone is UTC, never the session's time zone (which differs between drivers).
- * Fractions beyond microseconds are truncated (timestamptz has microsecond precision).
+ * Fractions beyond microseconds are truncated (timestamptz has microsecond precision); comparisons
+ * with such an instant are adjusted by the compiler (isBetweenMicroseconds).
  */
 export function normaliseDateTime(text: string): string | undefined {
   const match = DATE_TIME_SYNTAX.exec(text);
@@ -89,4 +90,13 @@ export function normaliseDateTime(text: string): string | undefined {
 function daysInMonth(year: number, month: number): number {
   if (month === 2) return (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0 ? 29 : 28;
   return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/**
+ * Does this valid DateTime name an instant between two microseconds (a nonzero digit after the
+ * sixth of the fraction)? timestamptz cannot hold it, and truncating it would move the comparison.
+ */
+export function isBetweenMicroseconds(text: string): boolean {
+  const fraction = DATE_TIME_SYNTAX.exec(text)?.[7];
+  return fraction !== undefined && /[1-9]/.test(fraction.slice(6)) && normaliseDateTime(text) !== undefined;
 }
