@@ -40,16 +40,36 @@ interface SelectionNode extends Node {
   readonly arguments?: readonly ArgumentNode[];
   readonly selectionSet?: SelectionSetNode;
 }
+interface VariableDefinitionNode extends Node {
+  readonly variable: { readonly name: NameNode };
+  readonly defaultValue?: ValueNode;
+}
 interface DefinitionNode extends Node {
   readonly name?: NameNode;
   readonly selectionSet: SelectionSetNode;
+  readonly variableDefinitions?: readonly VariableDefinitionNode[];
 }
 
-function pageLimit(field: SelectionNode, variables: Readonly<Record<string, unknown>>): number {
+/**
+ * The values the operation runs with: what the request sends, else the operation's default
+ * (`$l: Int = 500`), which graphql-js uses for a variable the request leaves out; an explicit
+ * `null` is sent and stays null.
+ */
+function effectiveVariables(operation: DefinitionNode, sent: Readonly<Record<string, unknown>>): Map<string, unknown> {
+  const values = new Map<string, unknown>();
+  for (const definition of operation.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    if (Object.hasOwn(sent, name)) values.set(name, sent[name]);
+    else if (definition.defaultValue?.kind === 'IntValue') values.set(name, Number(definition.defaultValue.value));
+  }
+  return values;
+}
+
+function pageLimit(field: SelectionNode, variables: ReadonlyMap<string, unknown>): number {
   const argument = field.arguments?.find((candidate) => candidate.name.value === 'limit');
   let limit: unknown = DEFAULT_LIMIT;
   if (argument?.value.kind === 'IntValue') limit = Number(argument.value.value);
-  else if (argument?.value.kind === 'Variable' && argument.value.name !== undefined) limit = variables[argument.value.name.value] ?? DEFAULT_LIMIT;
+  else if (argument?.value.kind === 'Variable' && argument.value.name !== undefined) limit = variables.get(argument.value.name.value) ?? DEFAULT_LIMIT;
   // Out-of-range limits are refused by the resolver; here they count as what could be read.
   return typeof limit === 'number' && Number.isFinite(limit) ? Math.min(MAX_LIMIT, Math.max(1, Math.trunc(limit))) : DEFAULT_LIMIT;
 }
@@ -73,6 +93,7 @@ export function queryCost(query: string, operationName: string | undefined, vari
   const operations = definitions.filter((definition) => definition.kind === 'OperationDefinition');
   const operation = operationName === undefined ? (operations.length === 1 ? operations[0] : undefined) : operations.find((candidate) => candidate.name?.value === operationName);
   if (operation === undefined) return undefined;
+  const values = effectiveVariables(operation, variables);
   const fragments = new Map(definitions.filter((definition) => definition.kind === 'FragmentDefinition').map((definition) => [definition.name?.value ?? '', definition]));
   const fragmentCosts = new Map<string, number>();
   const costing = new Set<string>();
@@ -98,7 +119,7 @@ export function queryCost(query: string, operationName: string | undefined, vari
       else if (selection.kind === 'Field' && selection.selectionSet) {
         // A page reads `limit` documents (its `results` below cost one each); any other object
         // field one document per parent, plus what is below it.
-        if (selection.name?.value === 'businessUnits') cost += pageLimit(selection, variables) * Math.max(1, selectionCost(selection.selectionSet));
+        if (selection.name?.value === 'businessUnits') cost += pageLimit(selection, values) * Math.max(1, selectionCost(selection.selectionSet));
         else cost += 1 + selectionCost(selection.selectionSet);
       }
       if (cost > Number.MAX_SAFE_INTEGER) return Number.POSITIVE_INFINITY;

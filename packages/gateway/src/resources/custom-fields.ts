@@ -6,6 +6,7 @@ import {
   type ResourceIdentifier,
 } from '@herald/model';
 import type { Locator } from '@herald/store';
+import { isMoney } from './carts/money.js';
 import type { ActionHandlers } from './update-actions.js';
 import type { RequestContext } from './context.js';
 
@@ -71,7 +72,7 @@ function matchesFieldType(type: FieldDefinition['type'], value: unknown): boolea
     case 'Set':
       return Array.isArray(value) && value.every((item) => matchesFieldType(type.elementType ?? { name: 'Unknown' }, item));
     case 'Money':
-      return typeof value === 'object' && value !== null && typeof (value as { centAmount?: unknown }).centAmount === 'number';
+      return isMoney(value);
     case 'Reference':
       return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string';
     default:

@@ -1,5 +1,5 @@
-import { expandReferencesInMany, type DocumentStore, type Locator, type ReferenceLoader } from '@herald/store';
-import type { FastifyRequest } from 'fastify';
+import { assertExpandPaths, expandReferencesInMany, type DocumentStore, type Locator, type ReferenceLoader } from '@herald/store';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../auth/types.js';
 import { repeated } from '../http/query-params.js';
 import { implies } from '../oauth/scopes.js';
@@ -46,13 +46,36 @@ export function expansionLoader(documents: DocumentStore, projectKey: string, au
 }
 
 /**
- * §4.4.7 reference expansion of the request's `expand` paths, a page at once (one load per type
- * and level); the path limit applies to empty pages too. Without `expand` the documents are
- * returned as they are.
+ * §4.4.7 reference expansion with the request's `expand` paths, checked when it is made. A page
+ * is expanded at once (one load per type and level); without `expand` documents come back as
+ * they are.
  */
-export async function expandForRequest<D>(request: FastifyRequest, documents: DocumentStore, docs: readonly D[]): Promise<D[]> {
+export interface Expansion {
+  /** Whether the request names any path. */
+  readonly requested: boolean;
+  all<D>(docs: readonly D[]): Promise<D[]>;
+  one<D>(doc: D): Promise<D>;
+}
+
+/** Refuses (400) a parameter list the store would refuse, by the store's own rule (the count). */
+function requestExpansion(request: FastifyRequest, documents: DocumentStore): Expansion {
   const paths = repeated(request.query as Record<string, string | string[] | undefined>, 'expand');
-  if (paths.length === 0) return [...docs];
-  const projectKey = (request.params as ResourceParams).projectKey;
-  return expandReferencesInMany(docs, paths, expansionLoader(documents, projectKey, request.auth));
+  assertExpandPaths(paths);
+  if (paths.length === 0) return { requested: false, all: async (docs) => [...docs], one: async (doc) => doc };
+  const loader = expansionLoader(documents, (request.params as ResourceParams).projectKey, request.auth);
+  const all = <D>(docs: readonly D[]): Promise<D[]> => expandReferencesInMany(docs, paths, loader);
+  return { requested: true, all, one: async (doc) => (await all([doc]))[0] ?? doc };
+}
+
+/**
+ * Wraps a handler whose answer is expanded, and the only way a route gets an Expansion: the
+ * `expand` parameters are checked before the handler runs, so a create, update or delete is never
+ * committed and then answered with a 400 for its `expand` list (with its messages already in the
+ * outbox).
+ */
+export function expanding<R>(
+  documents: DocumentStore,
+  handler: (request: FastifyRequest, expansion: Expansion, reply: FastifyReply) => Promise<R>,
+): (request: FastifyRequest, reply: FastifyReply) => Promise<R> {
+  return async (request, reply) => handler(request, requestExpansion(request, documents), reply);
 }

@@ -3,7 +3,7 @@ import { type Locator, type ServerFields, type TransactionReader } from '@herald
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../http/query-params.js';
 import { requestContext, type RequestContext, type ResourceDeps } from './context.js';
-import { expandForRequest, locatorOf, type ResourceParams } from './route-helpers.js';
+import { expanding, locatorOf, type Expansion, type ResourceParams } from './route-helpers.js';
 import { applyActions, parseUpdateBody, type ActionHandlers, type UpdateAction } from './update-actions.js';
 
 /**
@@ -47,25 +47,25 @@ export function registerVersionedRoutes<D extends BaseResource>(
   const manage = { auth: { anyOf: definition.scopes.manage } } as const;
 
   /**
-   * Expansion (§4.4.7) and the definition's presentation: what every response goes through. A page
-   * is expanded at once (one load per type and level), and the path limit applies to empty pages too.
+   * Expansion (§4.4.7) and the definition's presentation: what every response goes through. The
+   * expansion is checked before any handler runs (`expanding`), so writes never precede a 400.
    */
-  const expandAll = async (request: FastifyRequest, docs: readonly D[]): Promise<unknown[]> => {
-    const expanded = await expandForRequest(request, documents, docs);
+  const shapeAll = async (request: FastifyRequest, expansion: Expansion, docs: readonly D[]): Promise<unknown[]> => {
+    const expanded = await expansion.all(docs);
     if (definition.present === undefined) return expanded;
     const ctx = requestContext(request, documents);
     return Promise.all(expanded.map((doc) => definition.present?.(doc, ctx)));
   };
-  const expand = async (request: FastifyRequest, doc: D): Promise<unknown> => (await expandAll(request, [doc]))[0];
+  const shape = async (request: FastifyRequest, expansion: Expansion, doc: D): Promise<unknown> => (await shapeAll(request, expansion, [doc]))[0];
 
-  const read = async (request: FastifyRequest) => {
+  const read = expanding(documents, async (request, expansion) => {
     const params = request.params as Params;
     const doc = await documents.get<D>(params.projectKey, definition.typeId, locatorOf(params));
     if (doc === undefined) throw resourceNotFound(notFoundMessage(definition.typeId, locatorOf(params)));
-    return expand(request, doc);
-  };
+    return shape(request, expansion, doc);
+  });
 
-  const update = async (request: FastifyRequest) => {
+  const update = expanding(documents, async (request, expansion) => {
     const ctx = requestContext(request, documents);
     const { version, actions } = parseUpdateBody(request.body);
     const doc = await documents.update<D>(
@@ -82,10 +82,10 @@ export function registerVersionedRoutes<D extends BaseResource>(
       { optimistic: true },
     );
     await definition.afterUpdate?.(doc, actions, ctx);
-    return expand(request, doc);
-  };
+    return shape(request, expansion, doc);
+  });
 
-  const remove = async (request: FastifyRequest) => {
+  const remove = expanding(documents, async (request, expansion) => {
     const ctx = requestContext(request, documents);
     const query = request.query as Query;
     const dataErasure = definition.personalData === true ? booleanParam(query, 'dataErasure', false) : false;
@@ -94,10 +94,10 @@ export function registerVersionedRoutes<D extends BaseResource>(
       ...(definition.deletedMessages === undefined ? {} : { messages: definition.deletedMessages }),
     });
     await definition.afterDelete?.(doc, ctx);
-    return expand(request, doc);
-  };
+    return shape(request, expansion, doc);
+  });
 
-  app.get(base, { config: view }, async (request) => {
+  app.get(base, { config: view }, expanding(documents, async (request, expansion) => {
     const query = request.query as Query;
     const page = await documents.query<D>((request.params as Params).projectKey, definition.typeId, {
       where: repeated(query, 'where'),
@@ -107,17 +107,17 @@ export function registerVersionedRoutes<D extends BaseResource>(
       offset: single(query, 'offset'),
       withTotal: single(query, 'withTotal'),
     });
-    if (repeated(query, 'expand').length === 0 && definition.present === undefined) return page;
-    return { ...page, results: await expandAll(request, page.results) };
-  });
+    if (!expansion.requested && definition.present === undefined) return page;
+    return { ...page, results: await shapeAll(request, expansion, page.results) };
+  }));
 
-  app.post(base, { config: manage }, async (request, reply) => {
+  app.post(base, { config: manage }, expanding(documents, async (request, expansion, reply) => {
     const ctx = requestContext(request, documents);
     const fields = await definition.fromDraft(request.body, ctx);
     const doc = await documents.create<D>(ctx.write, definition.typeId, fields, definition.createdMessages);
     await definition.afterCreate?.(doc, ctx);
-    return reply.status(201).send(await expand(request, doc));
-  });
+    return reply.status(201).send(await shape(request, expansion, doc));
+  }));
 
   for (const path of [`${base}/:id`, `${base}/key=:key`]) {
     app.get(path, { config: view }, read);

@@ -86,6 +86,12 @@ describe('POST /{projectKey}/graphql', () => {
         'QueryComplexityExceeded',
       ],
       [
+        // graphql-js runs a variable the request leaves out with the operation's default.
+        'full pages through the default of a variable that is not sent',
+        { query: `query ($l: Int = 500) { ${Array.from({ length: 25 }, (_, index) => `p${index}: businessUnits(limit: $l) { results { id } }`).join(' ')} }` },
+        'QueryComplexityExceeded',
+      ],
+      [
         'fragments that double at every level (costed once each, so refused at once)',
         {
           query: `{ businessUnit(key: "acme") { ...F0 } } ${Array.from({ length: 40 }, (_, level) => `fragment F${level} on BusinessUnit { parentUnit { ...F${level + 1} } topLevelUnit { ...F${level + 1} } }`).join(' ')} fragment F40 on BusinessUnit { key }`,
@@ -106,6 +112,15 @@ describe('POST /{projectKey}/graphql', () => {
         expect(body.errors).toEqual([expect.objectContaining({ message: expect.any(String), extensions: { code } })]);
       });
     }
+
+    it('costs a variable with a default by the value sent, when one is sent', async () => {
+      const response = await post(gateway, admin.token, {
+        query: `query ($l: Int = 500) { ${Array.from({ length: 25 }, (_, index) => `p${index}: businessUnits(limit: $l) { results { id } }`).join(' ')} }`,
+        variables: { l: 10 },
+      });
+      expect(response.statusCode, response.body.slice(0, 200)).toBe(200);
+      expect((response.json() as Json).errors).toBeUndefined();
+    });
 
     it('runs a full page with nested references, which is well within the query cost limit', async () => {
       const response = await post(gateway, admin.token, {

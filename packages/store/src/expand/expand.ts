@@ -43,6 +43,17 @@ interface Waiting {
   then: Omit<Cursor, 'node'> | undefined;
 }
 
+/**
+ * The one check that refuses an `expand` parameter list (400): too many paths. Paths that do not
+ * parse are not refused (they expand nothing, §7). Exported so that a caller that writes before it
+ * expands can refuse the request before the write, with the same rule and message.
+ */
+export function assertExpandPaths(paths: readonly string[]): void {
+  if (paths.length > MAX_EXPAND_PATHS) {
+    throw invalidInput(`At most ${MAX_EXPAND_PATHS} expand parameters are allowed.`, { parameter: 'expand' });
+  }
+}
+
 /** Expands `paths` in a copy of `doc`; the input is never modified. */
 export async function expandReferences<T>(doc: T, paths: readonly string[], loader: ReferenceLoader): Promise<T> {
   const [expanded] = await expandReferencesInMany([doc], paths, loader);
@@ -55,9 +66,7 @@ export async function expandReferencesInMany<T>(
   paths: readonly string[],
   loader: ReferenceLoader,
 ): Promise<T[]> {
-  if (paths.length > MAX_EXPAND_PATHS) {
-    throw invalidInput(`At most ${MAX_EXPAND_PATHS} expand parameters are allowed.`, { parameter: 'expand' });
-  }
+  assertExpandPaths(paths);
   const copies = docs.map((doc) => structuredClone(doc));
   const parsed = [...new Set(paths)].map(parseExpandPath).filter((steps) => steps !== undefined);
   let cursors: Cursor[] = [];

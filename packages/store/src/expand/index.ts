@@ -1,4 +1,5 @@
 export {
+  assertExpandPaths,
   expandReferences,
   expandReferencesInMany,
   type ReferenceLoader,

@@ -26,24 +26,32 @@ export function parsePaging(raw: RawPaging = {}): Paging {
 
 const DIGITS = /^\d{1,9}$/;
 
-function integerParameter(name: string, raw: string | number | undefined, fallback: number, min: number, max: number): number {
+/*
+ * The parsers take `unknown`: RawPaging is what callers promise, but a route that hands over its
+ * raw query (`?limit=1&limit=2` is an array) must get the same 400 as any other bad value, not a
+ * TypeError and a 500.
+ */
+
+function integerParameter(name: string, raw: unknown, fallback: number, min: number, max: number): number {
   if (raw === undefined) return fallback;
-  const value = typeof raw === 'number' ? raw : DIGITS.test(raw) ? Number(raw) : Number.NaN;
+  const value = typeof raw === 'number' ? raw : typeof raw === 'string' && DIGITS.test(raw) ? Number(raw) : Number.NaN;
   if (!Number.isInteger(value) || value < min || value > max) {
     throw pagingError(name, `The parameter ${name} must be an integer from ${min} to ${max}.`, raw);
   }
   return value;
 }
 
-function booleanParameter(name: string, raw: string | boolean | undefined, fallback: boolean): boolean {
+function booleanParameter(name: string, raw: unknown, fallback: boolean): boolean {
   if (raw === undefined) return fallback;
   if (typeof raw === 'boolean') return raw;
-  const text = raw.toLowerCase();
+  const text = typeof raw === 'string' ? raw.toLowerCase() : undefined;
   if (text === 'true') return true;
   if (text === 'false') return false;
   throw pagingError(name, `The parameter ${name} must be true or false.`, raw);
 }
 
 function pagingError(name: string, message: string, invalidValue: unknown): ApiError {
-  return invalidInput(message, { parameter: name, invalidValue: typeof invalidValue === 'string' ? invalidValue.slice(0, 40) : invalidValue });
+  // Echo only a bounded scalar: an array of repeated parameters could be arbitrarily long.
+  const echo = typeof invalidValue === 'string' ? invalidValue.slice(0, 40) : typeof invalidValue === 'object' ? undefined : invalidValue;
+  return invalidInput(message, { parameter: name, ...(echo === undefined ? {} : { invalidValue: echo }) });
 }

@@ -1,6 +1,7 @@
 import { ApiError } from '@herald/model';
 import { describe, expect, it } from 'vitest';
 import {
+  assertExpandPaths,
   expandReferences,
   expandReferencesInMany,
   MAX_EXPAND_PATHS,
@@ -196,6 +197,23 @@ describe('expandReferences: failures are not errors (§7)', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).statusCode).toBe(400);
     expect((error as ApiError).code).toBe('InvalidInput');
+  });
+
+  it('refuses the same lists up front through assertExpandPaths, without loading anything', () => {
+    expect(() => assertExpandPaths(Array.from({ length: MAX_EXPAND_PATHS }, () => 'parent'))).not.toThrow();
+    // Unparseable paths are no error (§7); only the count is.
+    expect(() => assertExpandPaths(['', 'a..b', '[*]'])).not.toThrow();
+    const error = (() => {
+      try {
+        assertExpandPaths(Array.from({ length: MAX_EXPAND_PATHS + 1 }, () => 'parent'));
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).statusCode).toBe(400);
+    expect((error as ApiError).errors[0]).toMatchObject({ code: 'InvalidInput', parameter: 'expand' });
   });
 
   it('stops expanding, without an error, after the maximum number of references', async () => {

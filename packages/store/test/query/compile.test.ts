@@ -7,6 +7,7 @@ import {
   parsePaging,
   parseSort,
   type QueryParameters,
+  type RawPaging,
   TOTAL_CAP,
 } from '../../src/query/index.js';
 
@@ -209,6 +210,19 @@ describe('parsePaging (§4.4.3, §8)', () => {
     const error = apiError(() => parsePaging(raw));
     expect(error.errors[0]?.parameter).toBe(parameter);
     expect(error.message).toContain(parameter);
+  });
+
+  // Callers outside TypeScript's reach (a route passing its raw query) send repeated parameters as arrays.
+  it.each([
+    ['limit', { limit: ['1', '2'] }],
+    ['offset', { offset: ['0'] }],
+    ['withTotal', { withTotal: ['true', 'false'] }],
+    ['withTotal', { withTotal: 1 }],
+    ['withTotal', { withTotal: null }],
+  ])('rejects the non-scalar or mistyped %s in %j with a 400', (parameter, raw) => {
+    const error = apiError(() => parsePaging(raw as unknown as RawPaging));
+    expect(error.errors[0]?.parameter).toBe(parameter);
+    expect(error.errors[0]).not.toHaveProperty('invalidValue', expect.any(Array));
   });
 
   it('caps totals of filtered queries at the maximum offset (§4.4.4)', () => {

@@ -12,7 +12,7 @@ import {
   selectsAddress,
   type Load,
 } from './address.js';
-import { assertAssociate, associateFromDraft, associateOf, associatesFromDrafts, customerReference } from './associates.js';
+import { MAX_ASSOCIATES, assertAssociate, associateFromDraft, associateOf, associatesFromDrafts, customerReference } from './associates.js';
 import {
   BUSINESS_UNIT_STATUSES,
   BUSINESS_UNIT_TYPE_ID,
@@ -20,7 +20,7 @@ import {
   type BusinessUnit,
   type BusinessUnitAddress,
 } from './business-unit.js';
-import { optionalEmail, requiredName, storeModeOf, storeReferences } from './draft.js';
+import { MAX_STORES, optionalEmail, requiredName, storeModeOf, storeReferences } from './draft.js';
 import { assertNotBelow, childAncestry, loadParent, setAncestry } from './hierarchy.js';
 
 /*
@@ -245,6 +245,9 @@ export const businessUnitActions: Record<BusinessUnitActionName, Handler> = {
     if (associateOf(unit, associate.customer.id) !== undefined) {
       throw invalidOperation(`The customer '${associate.customer.id}' is already an associate of '${unit.key}'; use changeAssociate.`);
     }
+    if (unit.associates.length >= MAX_ASSOCIATES) {
+      throw invalidOperation(`'${unit.key}' already has ${MAX_ASSOCIATES} associates, the most a business unit may have.`);
+    }
     unit.associates.push(associate);
     return [{ type: 'BusinessUnitAssociateAdded', associate }];
   },
@@ -278,6 +281,9 @@ export const businessUnitActions: Record<BusinessUnitActionName, Handler> = {
     requireExplicitStores(unit);
     const store = await keyReference(reader.get, 'store', required(action, 'store'), 'store');
     if (unit.stores.some((known) => known.key === store.key)) return [];
+    if (unit.stores.length >= MAX_STORES) {
+      throw invalidOperation(`'${unit.key}' already lists ${MAX_STORES} stores, the most a business unit may list.`);
+    }
     unit.stores.push(store);
     return [{ type: 'BusinessUnitStoreAdded', store }];
   },

@@ -11,7 +11,8 @@ import {
   type BusinessUnit,
 } from './business-unit.js';
 
-const MAX_ASSOCIATES = 500;
+/** Associates of one unit, however they got there (draft, setAssociates, addAssociate). */
+export const MAX_ASSOCIATES = 500;
 
 function roles(value: unknown, field: string): AssociateRole[] {
   if (!Array.isArray(value) || value.length === 0) {

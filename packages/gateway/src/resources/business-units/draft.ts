@@ -28,7 +28,8 @@ export type BusinessUnitFields = Omit<BusinessUnit, ServerFields>;
 export type DraftOrigin = { kind: 'client' } | { kind: 'customer'; customerId: string };
 
 const EMAIL = /^[^\s@]{1,128}@[^\s@]{1,127}$/;
-const MAX_STORES = 500;
+/** Stores one unit lists, however they got there (draft, setStores, addStore). */
+export const MAX_STORES = 500;
 
 export function requiredName(value: unknown, field = 'name'): string {
   if (value === undefined || value === null) throw requiredField(field);

@@ -4,9 +4,8 @@ import type { ProjectRouteAuth } from '../../auth/types.js';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
 import { customerOf } from '../carts/buyer.js';
 import { requestContext } from '../context.js';
-import { expandForRequest, locatorOf } from '../route-helpers.js';
+import { expanding, locatorOf } from '../route-helpers.js';
 import { parseUpdateBody } from '../update-actions.js';
-import type { BusinessUnit } from './business-unit.js';
 import { MANAGE_BUSINESS_UNITS, MANAGE_MY_BUSINESS_UNITS, VIEW_BUSINESS_UNITS } from './scopes.js';
 import { CLIENT, type Actor, type BusinessUnitService } from './service.js';
 
@@ -28,9 +27,6 @@ const MY: RouteConfig = { auth: { anyOf: [MANAGE_MY_BUSINESS_UNITS], me: 'custom
  * Update actions are named as the GraphQL members: `{version, actions: [{action: 'changeName', name}]}`.
  */
 export function registerBusinessUnitRoutes(app: FastifyInstance, service: BusinessUnitService, documents: DocumentStore): void {
-  const expand = async (request: FastifyRequest, unit: BusinessUnit): Promise<BusinessUnit> =>
-    (await expandForRequest(request, documents, [unit]))[0] ?? unit;
-
   const routes = [
     { base: '/:projectKey/business-units', view: VIEW, manage: MANAGE, actor: (): Actor => CLIENT },
     {
@@ -42,7 +38,7 @@ export function registerBusinessUnitRoutes(app: FastifyInstance, service: Busine
   ];
 
   for (const { base, view, manage, actor } of routes) {
-    app.get(base, { config: view }, async (request) => {
+    app.get(base, { config: view }, expanding(documents, async (request, expansion) => {
       const query = request.query as Query;
       const page = await service.query(
         (request.params as Params).projectKey,
@@ -56,35 +52,35 @@ export function registerBusinessUnitRoutes(app: FastifyInstance, service: Busine
         },
         actor(request),
       );
-      page.results = await expandForRequest(request, documents, page.results);
+      page.results = await expansion.all(page.results);
       return page;
-    });
+    }));
 
-    app.post(base, { config: manage }, async (request, reply) => {
+    app.post(base, { config: manage }, expanding(documents, async (request, expansion, reply) => {
       const unit = await service.create(requestContext(request, documents), request.body, actor(request));
-      return reply.status(201).send(await expand(request, unit));
-    });
+      return reply.status(201).send(await expansion.one(unit));
+    }));
 
     for (const path of [`${base}/:id`, `${base}/key=:key`]) {
-      app.get(path, { config: view }, async (request) => {
+      app.get(path, { config: view }, expanding(documents, async (request, expansion) => {
         const params = request.params as Params;
-        return expand(request, await service.get(params.projectKey, locatorOf(params), actor(request)));
-      });
+        return expansion.one(await service.get(params.projectKey, locatorOf(params), actor(request)));
+      }));
 
-      app.post(path, { config: manage }, async (request) => {
+      app.post(path, { config: manage }, expanding(documents, async (request, expansion) => {
         const { version, actions } = parseUpdateBody(request.body);
         const ctx = requestContext(request, documents);
-        return expand(request, await service.update(ctx, locatorOf(request.params as Params), version, actions, actor(request)));
-      });
+        return expansion.one(await service.update(ctx, locatorOf(request.params as Params), version, actions, actor(request)));
+      }));
     }
   }
 
   for (const path of ['/:projectKey/business-units/:id', '/:projectKey/business-units/key=:key']) {
-    app.delete(path, { config: MANAGE }, async (request) => {
+    app.delete(path, { config: MANAGE }, expanding(documents, async (request, expansion) => {
       const query = request.query as Query;
       const ctx = requestContext(request, documents);
       const deleted = await service.delete(ctx, locatorOf(request.params as Params), versionParam(query), booleanParam(query, 'dataErasure', false));
-      return expand(request, deleted);
-    });
+      return expansion.one(deleted);
+    }));
   }
 }

@@ -14,8 +14,24 @@ export interface CentPrecisionMoney extends Money {
 
 export const CURRENCY_CODE = /^[A-Z]{3}$/;
 
+export function isCurrencyCode(value: unknown): value is string {
+  return typeof value === 'string' && CURRENCY_CODE.test(value);
+}
+
+/** Minor units that JSON numbers hold exactly: `1e400` parses to Infinity and would be stored as null. */
+export function isCentAmount(value: unknown, allowNegative: boolean): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && (allowNegative || value >= 0);
+}
+
+/** Money in any currency (custom fields of type Money); the amount may be negative. */
+export function isMoney(value: unknown): value is Money {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const money = value as Partial<Record<keyof Money, unknown>>;
+  return isCurrencyCode(money.currencyCode) && isCentAmount(money.centAmount, true);
+}
+
 export function currencyCode(value: unknown, field: string): string {
-  if (typeof value !== 'string' || !CURRENCY_CODE.test(value)) {
+  if (!isCurrencyCode(value)) {
     throw invalidInput(`'${field}' must be an ISO 4217 currency code such as "EUR".`, { field, invalidValue: value });
   }
   return value;
@@ -31,7 +47,7 @@ export function centPrecision(currency: string, centAmount: number): CentPrecisi
 }
 
 function safeCentAmount(value: unknown, field: string, allowNegative: boolean): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || (!allowNegative && value < 0)) {
+  if (!isCentAmount(value, allowNegative)) {
     const range = allowNegative ? 'an integer' : 'a non-negative integer';
     throw invalidInput(`'${field}.centAmount' must be ${range} (minor units of the currency).`, { field, invalidValue: value });
   }

@@ -5,7 +5,7 @@ import type { ProjectRouteAuth } from '../../auth/types.js';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
 import { requestContext, type RequestContext, type ResourceDeps } from '../context.js';
 import { applyActions, parseUpdateBody, type ActionHandlers } from '../update-actions.js';
-import { expandForRequest, locatorOf, type ResourceParams } from '../route-helpers.js';
+import { expanding, locatorOf, type ResourceParams } from '../route-helpers.js';
 import { notFoundMessage } from '../versioned-routes.js';
 import { inScope, scopeSql, type DocumentScope } from './scope.js';
 
@@ -47,8 +47,6 @@ export function registerScopedRoutes<D extends BaseResource>(
   const view = { auth: { anyOf: [...resource.scopes.view, ...resource.scopes.manage], ...me } };
   const manage = { auth: { anyOf: resource.scopes.manage, ...me } };
 
-  const expand = async (request: FastifyRequest, doc: D): Promise<D> => (await expandForRequest(request, documents, [doc]))[0] ?? doc;
-
   /** The current document if it exists and is visible; the same 404 otherwise. */
   const visible = async (request: FastifyRequest, scope: DocumentScope): Promise<D> => {
     const params = request.params as Params;
@@ -57,7 +55,7 @@ export function registerScopedRoutes<D extends BaseResource>(
     return doc;
   };
 
-  app.get(base, { config: view }, async (request) => {
+  app.get(base, { config: view }, expanding(documents, async (request, expansion) => {
     const scope = resource.scopeOf(request);
     const query = request.query as Query;
     const projectKey = (request.params as Params).projectKey;
@@ -76,13 +74,13 @@ export function registerScopedRoutes<D extends BaseResource>(
         withTotal: single(query, 'withTotal'),
       },
     );
-    page.results = await expandForRequest(request, documents, page.results);
+    page.results = await expansion.all(page.results);
     return page;
-  });
+  }));
 
-  const read = async (request: FastifyRequest) => expand(request, await visible(request, resource.scopeOf(request)));
+  const read = expanding(documents, async (request, expansion) => expansion.one(await visible(request, resource.scopeOf(request))));
 
-  const update = async (request: FastifyRequest) => {
+  const update = expanding(documents, async (request, expansion) => {
     const actions = resource.actions ?? {};
     const scope = resource.scopeOf(request);
     const ctx = requestContext(request, documents);
@@ -94,10 +92,10 @@ export function registerScopedRoutes<D extends BaseResource>(
       if (!inScope(locked, scope)) throw invalidOperation('The update would move the resource out of reach of this endpoint.');
       return { doc: locked, messages };
     });
-    return expand(request, doc);
-  };
+    return expansion.one(doc);
+  });
 
-  const remove = async (request: FastifyRequest) => {
+  const remove = expanding(documents, async (request, expansion) => {
     const scope = resource.scopeOf(request);
     const ctx = requestContext(request, documents);
     const query = request.query as Query;
@@ -110,19 +108,19 @@ export function registerScopedRoutes<D extends BaseResource>(
       dataErasure,
       ...(messages === undefined ? {} : { messages }),
     });
-    return expand(request, doc);
-  };
+    return expansion.one(doc);
+  });
 
   const create = resource.create;
   if (create !== undefined) {
-    app.post(base, { config: manage }, async (request, reply) => {
+    app.post(base, { config: manage }, expanding(documents, async (request, expansion, reply) => {
       const scope = resource.scopeOf(request);
       const ctx = requestContext(request, documents);
       const fields = await create(request.body, ctx, request);
       if (!inScope(fields, scope)) throw new Error(`${resource.typeId} draft of a scoped route lies outside its scope`);
       const doc = await documents.create<D>(ctx.write, resource.typeId, fields, resource.createdMessages);
-      return reply.status(201).send(await expand(request, doc));
-    });
+      return reply.status(201).send(await expansion.one(doc));
+    }));
   }
 
   for (const path of [`${base}/:id`, `${base}/key=:key`]) {

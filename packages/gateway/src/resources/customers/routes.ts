@@ -1,10 +1,9 @@
 import { resourceNotFound } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
 import { requestContext } from '../context.js';
-import { expandForRequest, locatorOf } from '../route-helpers.js';
-import type { Customer } from './customer.js';
+import { expanding, locatorOf } from '../route-helpers.js';
 import type { CustomerService } from './service.js';
 
 type Params = { projectKey: string; storeKey?: string; id?: string; key?: string };
@@ -22,11 +21,8 @@ const ME = { auth: { anyOf: ['view_my_profile', 'manage_my_profile'], me: 'custo
  * password needs its own storage and the in-store variant filters by store.
  */
 export function registerCustomerRoutes(app: FastifyInstance, service: CustomerService, documents: DocumentStore): void {
-  const expand = async (request: FastifyRequest, customer: Customer): Promise<Customer> =>
-    (await expandForRequest(request, documents, [customer]))[0] ?? customer;
-
   for (const base of ['/:projectKey/customers', '/:projectKey/in-store/key=:storeKey/customers']) {
-    app.get(base, { config: VIEW }, async (request) => {
+    app.get(base, { config: VIEW }, expanding(documents, async (request, expansion) => {
       const params = request.params as Params;
       const query = request.query as Query;
       const page = await service.query(
@@ -41,41 +37,41 @@ export function registerCustomerRoutes(app: FastifyInstance, service: CustomerSe
         },
         params.storeKey,
       );
-      page.results = await expandForRequest(request, documents, page.results);
+      page.results = await expansion.all(page.results);
       return page;
-    });
+    }));
 
     // The platform answers a sign-up with a CustomerSignInResult: `{customer}`.
-    app.post(base, { config: MANAGE }, async (request, reply) => {
+    app.post(base, { config: MANAGE }, expanding(documents, async (request, expansion, reply) => {
       const ctx = requestContext(request, documents);
       const customer = await service.create(ctx, request.body, (request.params as Params).storeKey);
-      return reply.status(201).send({ customer: await expand(request, customer) });
-    });
+      return reply.status(201).send({ customer: await expansion.one(customer) });
+    }));
 
     for (const path of [`${base}/:id`, `${base}/key=:key`]) {
-      app.get(path, { config: VIEW }, async (request) => {
+      app.get(path, { config: VIEW }, expanding(documents, async (request, expansion) => {
         const params = request.params as Params;
-        return expand(request, await service.get(params.projectKey, locatorOf(params), params.storeKey));
-      });
-      app.post(path, { config: MANAGE }, async (request) => {
+        return expansion.one(await service.get(params.projectKey, locatorOf(params), params.storeKey));
+      }));
+      app.post(path, { config: MANAGE }, expanding(documents, async (request, expansion) => {
         const params = request.params as Params;
         const ctx = requestContext(request, documents);
-        return expand(request, await service.update(ctx, locatorOf(params), request.body, params.storeKey));
-      });
-      app.delete(path, { config: MANAGE }, async (request) => {
+        return expansion.one(await service.update(ctx, locatorOf(params), request.body, params.storeKey));
+      }));
+      app.delete(path, { config: MANAGE }, expanding(documents, async (request, expansion) => {
         const params = request.params as Params;
         const query = request.query as Query;
         const ctx = requestContext(request, documents);
         const deleted = await service.delete(ctx, locatorOf(params), versionParam(query), booleanParam(query, 'dataErasure', false), params.storeKey);
-        return expand(request, deleted);
-      });
+        return expansion.one(deleted);
+      }));
     }
   }
 
-  app.get('/:projectKey/me', { config: ME }, async (request) => {
+  app.get('/:projectKey/me', { config: ME }, expanding(documents, async (request, expansion) => {
     const { projectKey } = request.params as Params;
     const customerId = request.auth?.customerId;
     if (customerId === undefined) throw resourceNotFound('The token names no customer.');
-    return expand(request, await service.get(projectKey, { id: customerId }, undefined));
-  });
+    return expansion.one(await service.get(projectKey, { id: customerId }, undefined));
+  }));
 }

@@ -1,6 +1,7 @@
 import { HEALTH_STATUS_CODES, invalidInput, resourceNotFound } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { single } from '../../http/query-params.js';
 import type { ResourceDeps } from '../context.js';
 import { registerVersionedRoutes } from '../versioned-routes.js';
 import type { SubscriptionDelivery } from './delivery-port.js';
@@ -50,11 +51,12 @@ function registerRoutes(app: FastifyInstance, deps: ResourceDeps, delivery: Subs
 
   app.get('/:projectKey/subscriptions/:id/dropped', { config: MANAGE }, async (request) => {
     const subscription = await existing(deps.documents, request);
-    const query = request.query as Record<string, string | undefined>;
+    const query = request.query as Record<string, string | string[] | undefined>;
+    const [limit, offset, withTotal] = [single(query, 'limit'), single(query, 'offset'), single(query, 'withTotal')];
     return delivery.listDropped((request.params as Params).projectKey, subscription.id, {
-      ...(query.limit === undefined ? {} : { limit: query.limit }),
-      ...(query.offset === undefined ? {} : { offset: query.offset }),
-      ...(query.withTotal === undefined ? {} : { withTotal: query.withTotal }),
+      ...(limit === undefined ? {} : { limit }),
+      ...(offset === undefined ? {} : { offset }),
+      ...(withTotal === undefined ? {} : { withTotal }),
     });
   });
 
