@@ -20,5 +20,5 @@ export * from './format/payload-not-included.js';
 export * from './format/validate.js';
 export * from './secrets/index.js';
 export * from './engine/index.js';
-export { parseWorkerConfig, WORKER_VARIABLES, WorkerConfigError, type WorkerConfig, type WorkerVariable } from './worker/config.js';
+export { LOG_LEVELS, parseWorkerConfig, WORKER_VARIABLES, WorkerConfigError, type WorkerConfig, type WorkerVariable } from './worker/config.js';
 export { startDeliveryRuntime, destinationPoolFor, type DeliveryRuntime, type DeliveryRuntimeDeps } from './worker/runtime.js';

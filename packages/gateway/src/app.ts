@@ -37,6 +37,7 @@ import { registerQuoteRequestRoutes } from './resources/quote-requests/routes.js
 import { stateDefinition } from './resources/states/definition.js';
 import { typeDefinition } from './resources/types/definition.js';
 import { registerVersionedRoutes } from './resources/versioned-routes.js';
+import { installDraining } from './server/draining.js';
 import { httpsOptions } from './server/tls.js';
 // Type-only: fastify.d.ts has no runtime module; this keeps its augmentation for consumers of app.ts.
 import type {} from './fastify.js';
@@ -91,7 +92,8 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
     requestIdHeader: false,
     bodyLimit: config.bodyLimitBytes,
     trustProxy: trustProxyOption(config.trustProxy),
-    return503OnClosing: true,
+    // Requests arriving while closing get a 503 in the spec's shape (server/draining.ts).
+    return503OnClosing: false,
     // A whole request (headers and body) must arrive within two minutes; Fastify's default (0)
     // leaves the body phase unbounded, so a client trickling a body holds its socket forever.
     requestTimeout: 120_000,
@@ -104,6 +106,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   }) as unknown as FastifyInstance;
 
   installErrorBoundary(app);
+  installDraining(app);
   app.server.on('connect', refuseConnect);
   installCorrelation(app);
   installRequestGuards(app);

@@ -1,6 +1,8 @@
 export type { Database, Queryable, QueryOptions, QueryResult, DatabaseDriver } from './database/types.js';
 export { sqlState, UNIQUE_VIOLATION } from './database/types.js';
 export { openDatabase, parseDatabaseUrl, DEFAULT_DATABASE_URL, type DatabaseLocation } from './database/open.js';
+export { describeDatabaseUrl, DatabaseUnavailableError } from './database/target.js';
+export { DataDirectoryInUseError } from './database/data-directory-lock.js';
 export { runMigrations, MIGRATIONS } from './migrations/run.js';
 export { DocumentStore, runPagedQuery, type QueryRequest } from './documents/document-store.js';
 export type {

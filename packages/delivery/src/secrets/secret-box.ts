@@ -13,6 +13,9 @@ export interface SecretBox {
 
 const PREFIX = 'enc:v1:';
 
+/** The shortest HERALD_SECRET_KEY accepted (the worker's and the gateway's configuration check it). */
+export const MIN_SECRET_KEY_LENGTH = 16;
+
 /**
  * Whether a value has the form of a sealed secret. `seal` passes such values through (re-sealing a
  * stored value is a no-op), so input must never have it: the API refuses secrets that do.
@@ -26,7 +29,7 @@ export class AesGcmSecretBox implements SecretBox {
 
   /** Any passphrase works: it is stretched to 32 bytes with SHA-256. */
   constructor(secretKey: string) {
-    if (secretKey.length < 16) throw new Error('HERALD_SECRET_KEY must be at least 16 characters');
+    if (secretKey.length < MIN_SECRET_KEY_LENGTH) throw new Error(`HERALD_SECRET_KEY must be at least ${MIN_SECRET_KEY_LENGTH} characters`);
     this.key = createHash('sha256').update(secretKey).digest();
   }
 

@@ -1,4 +1,8 @@
 import { DEFAULT_DATABASE_URL } from '@herald/store';
+import { MIN_SECRET_KEY_LENGTH } from '../secrets/secret-box.js';
+
+/** pino's levels, the values LOG_LEVEL accepts (here and in the gateway, which imports them). */
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
 /**
  * The `herald-delivery` worker's configuration, parsed once from the environment by main.ts (the
@@ -33,6 +37,8 @@ export interface WorkerConfig {
     eventBridgePartnerName: string | undefined;
     allowInsecureConnections: boolean;
   };
+  /** `/healthz`: bound of a routing or claiming round trip (see WorkerHealth). */
+  healthTimeoutMs: number;
 }
 
 export interface WorkerVariable {
@@ -46,7 +52,7 @@ export const WORKER_VARIABLES: readonly WorkerVariable[] = [
   { name: 'DATABASE_URL', description: 'The database (PostgreSQL for several workers).', default: DEFAULT_DATABASE_URL },
   { name: 'PORT', description: 'Port of the worker\'s `/metrics` and `/healthz`.', default: '9464' },
   { name: 'HERALD_DELIVERY_HOST', description: 'Interface of `/metrics` and `/healthz`.', default: '0.0.0.0' },
-  { name: 'LOG_LEVEL', description: 'pino log level.', default: 'info' },
+  { name: 'LOG_LEVEL', description: `pino log level: ${LOG_LEVELS.join(', ')}.`, default: 'info' },
   { name: 'HERALD_DELIVERY_WORKER_ID', description: 'Lease owner name; must be unique per process.', default: 'host-pid-random' },
   { name: 'HERALD_DELIVERY_ROUTE_BATCH', description: 'Outbox rows routed per transaction.', default: '500' },
   { name: 'HERALD_DELIVERY_SEND_BATCH', description: 'Deliveries claimed per lease.', default: '100' },
@@ -64,13 +70,19 @@ export const WORKER_VARIABLES: readonly WorkerVariable[] = [
   { name: 'HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS', description: 'How often subscriptions are re-read: a subscription created, changed or deleted in another process applies to events committed after at most this long (§8 allows up to a minute); in the process that made the change, at once.', default: '2000' },
   { name: 'HERALD_DELIVERY_MAINTENANCE_MS', description: 'Elapsed-window sweep and retention cleanup interval.', default: '30000' },
   { name: 'HERALD_DELIVERY_SHUTDOWN_GRACE_MS', description: 'Time in-flight sends get on SIGTERM before release.', default: '5000' },
-  { name: 'HERALD_SECRET_KEY', description: 'Opens destination secrets sealed at rest.' },
+  { name: 'HERALD_SECRET_KEY', description: `Opens destination secrets sealed at rest (at least ${MIN_SECRET_KEY_LENGTH} characters).` },
   { name: 'HERALD_SQS_ENDPOINT', description: 'SQS endpoint override (local peers, emulators).' },
   { name: 'HERALD_SNS_ENDPOINT', description: 'SNS endpoint override.' },
   { name: 'HERALD_EVENTBRIDGE_ENDPOINT', description: 'EventBridge endpoint override.' },
   { name: 'HERALD_PUBSUB_ENDPOINT', description: '`host:port` of a Pub/Sub emulator or peer.' },
   { name: 'HERALD_EVENTBRIDGE_PARTNER_NAME', description: 'Herald\'s EventBridge partner name.', default: 'herald' },
   { name: 'HERALD_ALLOW_INSECURE_DESTINATIONS', description: '`true` permits plain-HTTP destinations (local peers only).', default: 'false' },
+  {
+    name: 'HERALD_DELIVERY_HEALTH_TIMEOUT_MS',
+    description:
+      'The worker\'s `/healthz` answers 503 when a routing or claiming database round trip has been in flight this long, or a loop has not started its next one this long after its pause (a database that stopped answering).',
+    default: '10000',
+  },
 ];
 
 export class WorkerConfigError extends Error {
@@ -102,6 +114,23 @@ function optional(env: Env, name: string): string | undefined {
   return raw === undefined || raw === '' ? undefined : raw;
 }
 
+function logLevel(env: Env): string {
+  const raw = optional(env, 'LOG_LEVEL') ?? 'info';
+  if (!(LOG_LEVELS as readonly string[]).includes(raw)) {
+    throw new WorkerConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${raw}")`);
+  }
+  return raw;
+}
+
+/** Unset or empty: secrets are stored as given. Never echoes the value. */
+function secretKey(env: Env): string | undefined {
+  const raw = optional(env, 'HERALD_SECRET_KEY');
+  if (raw !== undefined && raw.length < MIN_SECRET_KEY_LENGTH) {
+    throw new WorkerConfigError(`HERALD_SECRET_KEY must be at least ${MIN_SECRET_KEY_LENGTH} characters (got ${raw.length})`);
+  }
+  return raw;
+}
+
 export function parseWorkerConfig(env: Env): WorkerConfig {
   const known = new Set(WORKER_VARIABLES.map((variable) => variable.name));
   const unknown = Object.keys(env).filter((name) => name.startsWith('HERALD_DELIVERY_') && !known.has(name));
@@ -115,7 +144,7 @@ export function parseWorkerConfig(env: Env): WorkerConfig {
     databaseUrl: optional(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL,
     port: integer(env, 'PORT', 9464, 0, 65_535),
     host: optional(env, 'HERALD_DELIVERY_HOST') ?? '0.0.0.0',
-    logLevel: optional(env, 'LOG_LEVEL') ?? 'info',
+    logLevel: logLevel(env),
     workerId: optional(env, 'HERALD_DELIVERY_WORKER_ID'),
     routeBatchSize: integer(env, 'HERALD_DELIVERY_ROUTE_BATCH', 500, 1, 10_000),
     sendBatchSize: integer(env, 'HERALD_DELIVERY_SEND_BATCH', 100, 1, 10_000),
@@ -129,7 +158,7 @@ export function parseWorkerConfig(env: Env): WorkerConfig {
     subscriptionRefreshMs: integer(env, 'HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS', 2_000, 0, 60_000),
     maintenanceIntervalMs: integer(env, 'HERALD_DELIVERY_MAINTENANCE_MS', 30_000, 100, 3_600_000),
     shutdownGraceMs: integer(env, 'HERALD_DELIVERY_SHUTDOWN_GRACE_MS', 5_000, 0, 600_000),
-    secretKey: optional(env, 'HERALD_SECRET_KEY'),
+    secretKey: secretKey(env),
     destinations: {
       sqsEndpoint: optional(env, 'HERALD_SQS_ENDPOINT'),
       snsEndpoint: optional(env, 'HERALD_SNS_ENDPOINT'),
@@ -138,6 +167,7 @@ export function parseWorkerConfig(env: Env): WorkerConfig {
       eventBridgePartnerName: optional(env, 'HERALD_EVENTBRIDGE_PARTNER_NAME'),
       allowInsecureConnections: flag(env, 'HERALD_ALLOW_INSECURE_DESTINATIONS', false, 'true', 'false'),
     },
+    healthTimeoutMs: integer(env, 'HERALD_DELIVERY_HEALTH_TIMEOUT_MS', 10_000, 100, 600_000),
   };
   return deepFreeze(config);
 }

@@ -4,7 +4,7 @@
  * the outbox and the deliveries (SKIP LOCKED + leases). The only module that reads `process.env`.
  * SIGTERM/SIGINT: stop claiming, finish or release in-flight sends, exit 0.
  */
-import { openDatabase } from '@herald/store';
+import { DatabaseUnavailableError, describeDatabaseUrl, openDatabase } from '@herald/store';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
 import { parseWorkerConfig, WorkerConfigError } from './config.js';
@@ -18,6 +18,8 @@ process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 async function main(): Promise<void> {
   const config = parseWorkerConfig(process.env);
   const logger = pino({ level: config.logLevel, base: { service: 'herald-delivery' } });
+  // Where it connects (never the password): a start that fails or takes long shows what it waits for.
+  logger.info({ database: describeDatabaseUrl(config.databaseUrl) }, 'opening the database');
   const db = await openDatabase(config.databaseUrl);
   const registry = new Registry();
   const runtime = await startDeliveryRuntime(config, { db, logger, registry });
@@ -48,6 +50,11 @@ main().catch((error: unknown) => {
   if (error instanceof WorkerConfigError) {
     process.stderr.write(`herald-delivery: ${error.message}\n`);
     process.exit(2);
+  }
+  if (error instanceof DatabaseUnavailableError) {
+    // Its message names the server and the cause; a stack trace would add nothing.
+    process.stderr.write(`herald-delivery: ${error.message}\n`);
+    process.exit(1);
   }
   process.stderr.write(`herald-delivery: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);

@@ -4,6 +4,13 @@ import type { OutboxSignal } from './worker.js';
 /** The channel the `outbox_notify` trigger (migration 003) notifies on every outbox insert. */
 export const OUTBOX_CHANNEL = 'herald_outbox';
 
+/**
+ * Connecting, and each LISTEN or UNLISTEN (instant on a server that answers). A connection whose
+ * statement gets no answer within it is treated as lost: the signal reconnects, and the worker's
+ * fallback poll covers the gap. Connection-string parameters (`query_timeout`) take precedence.
+ */
+const LISTEN_TIMEOUT_MS = 10_000;
+
 export interface ListeningOutboxSignal extends OutboxSignal {
   close(): Promise<void>;
 }
@@ -25,9 +32,17 @@ export async function listenForOutbox(url: string, logger: Logger, reconnectMs =
   };
   /** Whether the consumer wants notifications (`pause`/`resume`); a reconnect listens regardless. */
   let paused = false;
+  /** Gives up the current connection (a statement on it got no answer) and reconnects. */
+  let dropCurrent: ((error: unknown) => void) | undefined;
 
   async function connect(): Promise<void> {
-    const next = new pg.Client({ connectionString: url });
+    const next = new pg.Client({
+      connectionString: url,
+      connectionTimeoutMillis: LISTEN_TIMEOUT_MS,
+      query_timeout: LISTEN_TIMEOUT_MS,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: LISTEN_TIMEOUT_MS,
+    });
     next.on('notification', notifyAll);
     let lost = false;
     const onLost = (error?: unknown): void => {
@@ -40,14 +55,22 @@ export async function listenForOutbox(url: string, logger: Logger, reconnectMs =
     };
     next.on('error', onLost);
     next.on('end', () => onLost());
-    await next.connect();
-    await next.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    try {
+      await next.connect();
+      await next.query(`LISTEN ${OUTBOX_CHANNEL}`);
+    } catch (error) {
+      // Not lost (never had): the caller reports it and schedules the next attempt.
+      lost = true;
+      next.end().catch(() => undefined);
+      throw error;
+    }
     paused = false;
     if (closed) {
       await next.end();
       return;
     }
     client = next;
+    dropCurrent = onLost;
     // Rows committed while we were not listening are found by this wake-up.
     notifyAll();
   }
@@ -72,14 +95,15 @@ export async function listenForOutbox(url: string, logger: Logger, reconnectMs =
     async pause() {
       if (paused || client === undefined) return;
       paused = true;
-      // A failure here is a lost connection: its handler reconnects (and listens again).
-      await client.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch(() => undefined);
+      // A failure here is a lost connection: its handler reconnects (and listens again); a
+      // statement without an answer leaves the connection open, so it is given up here.
+      await client.query(`UNLISTEN ${OUTBOX_CHANNEL}`).catch((error: unknown) => dropCurrent?.(error));
     },
     async resume() {
       if (!paused || client === undefined) return;
       paused = false;
       // On failure the reconnect listens again and wakes every listener.
-      await client.query(`LISTEN ${OUTBOX_CHANNEL}`).catch(() => undefined);
+      await client.query(`LISTEN ${OUTBOX_CHANNEL}`).catch((error: unknown) => dropCurrent?.(error));
     },
     async close() {
       closed = true;

@@ -76,6 +76,7 @@ export async function startDeliveryRuntime(config: WorkerConfig, deps: DeliveryR
       subscriptionRefreshMs: config.subscriptionRefreshMs,
       maintenanceIntervalMs: config.maintenanceIntervalMs,
       shutdownGraceMs: config.shutdownGraceMs,
+      healthTimeoutMs: config.healthTimeoutMs,
     },
   );
   return {

@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_ENGINE_OPTIONS, DeliveryEngine, type DeliveryEngineDeps, type DeliveryEngineOptions } from '../engine/engine.js';
 import type { DeliveryAdmin } from '../engine/admin.js';
 import { releaseAllOf, type Lease } from '../engine/leases.js';
+import { WorkerHealth } from './health.js';
 import { Waker } from './waker.js';
 
 /** Tells the worker that outbox rows may have been committed (PostgreSQL LISTEN, or the gateway). */
@@ -50,6 +51,11 @@ export interface DeliveryWorkerOptions extends DeliveryEngineOptions {
   shutdownGraceMs?: number;
   /** Pause after a failed database round trip (default 1 s). */
   errorBackoffMs?: number;
+  /**
+   * `healthy()` turns false when a routing or claiming round trip has been in flight this long, or
+   * a loop has not started its next one this long after its sleep should have ended (default 10 s).
+   */
+  healthTimeoutMs?: number;
 }
 
 export interface DeliveryWorker {
@@ -58,7 +64,10 @@ export interface DeliveryWorker {
   readonly workerId: string;
   /** There may be new outbox rows: route now instead of at the next poll. */
   wake(): void;
-  /** Loops running and the last database round trip succeeded (for `/healthz`). */
+  /**
+   * Loops running, the last database round trip succeeded, and none of the router's or sender's
+   * is in flight longer than `healthTimeoutMs` (for `/healthz`).
+   */
   healthy(): boolean;
   /** Stops claiming, finishes or releases in-flight sends, and gives back every lease it holds. */
   stop(): Promise<void>;
@@ -73,6 +82,7 @@ const DEFAULTS = {
   maintenanceIntervalMs: 30_000,
   shutdownGraceMs: 5_000,
   errorBackoffMs: 1_000,
+  healthTimeoutMs: 10_000,
 };
 
 /**
@@ -94,17 +104,31 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
   const maintenanceWaker = new Waker();
   const shutdown = new AbortController();
   let running = true;
-  let databaseOk = true;
+  const health = new WorkerHealth({ roundTripTimeoutMs: settings.healthTimeoutMs });
+  // Maintenance is not watched: its round trips may legitimately run long (dropping every pending
+  // delivery of a subscription), they are bounded by the database driver's statement timeout, and
+  // a database that stopped answering stalls the router and the sender within the bound anyway.
+  const routerWatch = health.watch('router');
+  const senderWatch = health.watch('sender');
 
   const unsubscribe = deps.outboxSignal?.subscribe(() => routerWaker.wake());
   const routerIdleMs = deps.outboxSignal === undefined ? settings.pollIntervalMs : settings.signalledPollIntervalMs;
 
-  const ok = (): void => {
-    databaseOk = true;
-  };
+  const ok = (): void => health.succeeded();
   const failedRoundTrip = (what: string, error: unknown): void => {
-    databaseOk = false;
+    health.failed();
     logger.error({ err: error }, `${what} failed`);
+  };
+  let wasHealthy = true;
+  const healthy = (): boolean => {
+    const status = health.status();
+    const isHealthy = running && status.healthy;
+    if (isHealthy !== wasHealthy && running) {
+      if (isHealthy) logger.info('healthy again');
+      else logger.warn({ reason: status.reason }, 'unhealthy');
+    }
+    wasHealthy = isHealthy;
+    return isHealthy;
   };
 
   /** Leases being sent, whether the sender claimed them or the router handed them over. */
@@ -143,6 +167,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
           inFlight.size < settings.maxLeasesInFlight
             ? { owner: engine.workerId, expiresAt: new Date(clock.now().getTime() + leaseMs), limit: sendBatchSize }
             : undefined;
+        routerWatch.roundTrip();
         const result = await engine.router.routeOnce(handOff);
         ok();
         const handed = result.lease?.deliveries.length ?? 0;
@@ -158,6 +183,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
         // likely: let them gather for the rest of the linger, then go again.
         if (result.events >= routeBatchSize) continue;
         if (result.events > 0) {
+          routerWatch.sleep(settings.routeLingerMs);
           await lingerUntil(started + settings.routeLingerMs);
           continue;
         }
@@ -166,14 +192,17 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
           // Listen again, then look once more: rows committed before the signal resumed are found
           // by that look, later ones signal.
           signalPaused = false;
+          routerWatch.roundTrip();
           await deps.outboxSignal?.resume?.();
           continue;
         }
       } catch (error) {
         failedRoundTrip('routing', error);
+        routerWatch.sleep(settings.errorBackoffMs);
         await routerWaker.wait(settings.errorBackoffMs);
         continue;
       }
+      routerWatch.sleep(routerIdleMs);
       await routerWaker.wait(routerIdleMs);
     }
   }
@@ -181,19 +210,25 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
   async function senderLoop(): Promise<void> {
     while (running) {
       if (inFlight.size >= settings.maxLeasesInFlight) {
+        // Sends are bounded by the send timeout and the driver's; a database that stopped
+        // answering meanwhile stalls the router.
+        senderWatch.waitUnbounded();
         await Promise.race(inFlight);
         continue;
       }
       let lease;
       try {
+        senderWatch.roundTrip();
         lease = await engine.sender.claim();
         ok();
       } catch (error) {
         failedRoundTrip('claiming deliveries', error);
+        senderWatch.sleep(settings.errorBackoffMs);
         await senderWaker.wait(settings.errorBackoffMs);
         continue;
       }
       if (lease === undefined) {
+        senderWatch.sleep(settings.senderPollIntervalMs);
         await senderWaker.wait(settings.senderPollIntervalMs);
         continue;
       }
@@ -224,7 +259,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
     admin: engine.admin,
     workerId: engine.workerId,
     wake: () => routerWaker.wake(),
-    healthy: () => running && databaseOk,
+    healthy,
     stop() {
       stopping ??= (async () => {
         running = false;

@@ -1,6 +1,7 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { parseWorkerConfig, WORKER_VARIABLES, WorkerConfigError } from '../../src/worker/config.js';
+import { AesGcmSecretBox, MIN_SECRET_KEY_LENGTH } from '../../src/secrets/secret-box.js';
+import { LOG_LEVELS, parseWorkerConfig, WORKER_VARIABLES, WorkerConfigError } from '../../src/worker/config.js';
 import { startWorkerHttp } from '../../src/worker/http.js';
 import { silentLogger } from '../engine/support.js';
 
@@ -47,6 +48,24 @@ describe('herald-delivery configuration', () => {
     expect(() => parseWorkerConfig({ HERALD_DELIVERY_SEND_BATCH: 'lots' })).toThrow(/HERALD_DELIVERY_SEND_BATCH/);
     expect(() => parseWorkerConfig({ HERALD_DELIVERY_LISTEN: 'yes' })).toThrow(/on.*off/);
     expect(() => parseWorkerConfig({ HERALD_DELIVERY_LEASE_MS: '5000', HERALD_DELIVERY_SEND_TIMEOUT_MS: '5000' })).toThrow(/LEASE/);
+  });
+
+  it('accepts only pino\'s log levels', () => {
+    expect(parseWorkerConfig({ LOG_LEVEL: 'silent' }).logLevel).toBe('silent');
+    expect(parseWorkerConfig({ LOG_LEVEL: '' }).logLevel).toBe('info');
+    expect(() => parseWorkerConfig({ LOG_LEVEL: 'verbose' })).toThrow(WorkerConfigError);
+    expect(() => parseWorkerConfig({ LOG_LEVEL: 'verbose' })).toThrow(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "verbose")`);
+  });
+
+  it('refuses a HERALD_SECRET_KEY the secret box would refuse, without echoing it', () => {
+    const short = 'x'.repeat(MIN_SECRET_KEY_LENGTH - 1);
+    expect(() => parseWorkerConfig({ HERALD_SECRET_KEY: short })).toThrow(WorkerConfigError);
+    expect(() => parseWorkerConfig({ HERALD_SECRET_KEY: short })).toThrow(/^HERALD_SECRET_KEY must be at least 16 characters \(got 15\)$/);
+    expect(() => new AesGcmSecretBox(short)).toThrow(/HERALD_SECRET_KEY/);
+    const key = 'k'.repeat(MIN_SECRET_KEY_LENGTH);
+    expect(parseWorkerConfig({ HERALD_SECRET_KEY: key }).secretKey).toBe(key);
+    expect(new AesGcmSecretBox(key).open(new AesGcmSecretBox(key).seal('s'))).toBe('s');
+    expect(parseWorkerConfig({ HERALD_SECRET_KEY: '' }).secretKey).toBeUndefined();
   });
 });
 

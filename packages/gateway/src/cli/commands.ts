@@ -36,7 +36,12 @@ async function serve(env: NodeJS.ProcessEnv): Promise<undefined> {
   const config = loadConfig(env);
   const logger = createLogger(config);
   const herald = await startHerald(config, logger);
+  // stop() is bounded by HERALD_SHUTDOWN_TIMEOUT_MS: exit 0 when everything stopped in time, 1 when
+  // it failed. A second, different signal while stopping must not start a second stop.
+  let stopping = false;
   const shutdown = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
     logger.info({ signal }, 'shutting down');
     herald.stop().then(
       () => process.exit(0),

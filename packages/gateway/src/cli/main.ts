@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { DatabaseUnavailableError, DataDirectoryInUseError } from '@herald/store';
 import { ConfigError } from '../config/config.js';
 import { runCli } from './commands.js';
 
@@ -14,6 +15,10 @@ try {
   if (error instanceof ConfigError) {
     process.stderr.write(`herald: ${error.message}\n`);
     process.exitCode = 2;
+  } else if (error instanceof DatabaseUnavailableError || error instanceof DataDirectoryInUseError) {
+    // Their messages name the database and the cause; a stack trace would add nothing.
+    process.stderr.write(`herald: ${error.message}\n`);
+    process.exitCode = 1;
   } else {
     throw error;
   }

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
-import { parseWorkerConfig, WorkerConfigError, type WorkerConfig } from '@herald/delivery';
+import { LOG_LEVELS, parseWorkerConfig, WorkerConfigError, type WorkerConfig } from '@herald/delivery';
 import { VARIABLES } from './variables.js';
 
 export interface TlsConfig {
@@ -27,6 +27,11 @@ export interface HeraldConfig {
   trustProxy: boolean | number | readonly string[];
   tls: TlsConfig | undefined;
   oauth: OAuthSettings;
+  /**
+   * On SIGTERM/SIGINT, the time in-flight requests and the in-process delivery worker get before
+   * the remaining connections are destroyed; below Docker's 10 s stop timeout by default.
+   */
+  shutdownTimeoutMs: number;
   /** `in-process`: `herald serve` runs a delivery worker; `off`: separate workers deliver. */
   deliveryMode: 'in-process' | 'off';
   /** Delivery settings (shared with `herald-delivery`), also used for test notifications. */
@@ -51,7 +56,6 @@ export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 const PROJECT_KEY = /^[a-z0-9][a-z0-9-]{1,35}$/;
 
 function integer(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
@@ -165,6 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv): HeraldConfig {
     trustProxy: readTrustProxy(env),
     tls: readTls(env),
     oauth: readOAuth(env),
+    shutdownTimeoutMs: integer(env, 'HERALD_SHUTDOWN_TIMEOUT_MS', 8_000, 0, 600_000),
   };
   return Object.freeze(config);
 }

@@ -59,6 +59,12 @@ const GATEWAY_VARIABLES: readonly VariableSpec[] = [
     default: '10',
   },
   {
+    name: 'HERALD_SHUTDOWN_TIMEOUT_MS',
+    description:
+      'On SIGTERM or SIGINT, how long `herald serve` lets in-flight requests and the in-process delivery worker finish; then it closes the remaining connections. Keep it below the container stop timeout (Docker: 10 s) and above HERALD_DELIVERY_SHUTDOWN_GRACE_MS.',
+    default: '8000',
+  },
+  {
     name: 'HERALD_DELIVERY',
     description: '`in-process`: `herald serve` also runs a delivery worker; `off`: only separate `herald-delivery` workers deliver.',
     default: 'in-process',

@@ -1,15 +1,41 @@
 import type { Database } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
 
+/**
+ * How long `/readyz` waits for the database: a `SELECT 1` answers in milliseconds, so 2 s means the
+ * database (or the way to it) is not answering. It stays below the usual probe timeouts of load
+ * balancers and orchestrators, so they see a 503 rather than a probe timeout.
+ */
+export const READY_TIMEOUT_MS = 2_000;
+
+export interface HealthRouteOptions {
+  /** Bound of the `/readyz` database check (default READY_TIMEOUT_MS). */
+  readyTimeoutMs?: number;
+}
+
 /** For containers: `/healthz` says the process runs, `/readyz` that the database answers. */
-export function installHealthRoutes(app: FastifyInstance, db: Database): void {
+export function installHealthRoutes(app: FastifyInstance, db: Database, options: HealthRouteOptions = {}): void {
+  const timeoutMs = options.readyTimeoutMs ?? READY_TIMEOUT_MS;
   app.get('/healthz', { config: { auth: 'public' } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { auth: 'public' } }, async (_request, reply) => {
+  app.get('/readyz', { config: { auth: 'public' } }, async (request, reply) => {
+    // The statement's own timeout discards a connection that stopped answering (instead of keeping
+    // it busy until the driver's much longer bound); the timer bounds the wait for a connection too.
+    const check = db.query('SELECT 1', [], { timeoutMs });
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<Error>((resolve) => {
+      timer = setTimeout(() => resolve(new Error(`the database did not answer within ${timeoutMs} ms`)), timeoutMs);
+    });
     try {
-      await db.query('SELECT 1');
-      return { status: 'ready' };
-    } catch {
-      return reply.status(503).send({ status: 'database unreachable' });
+      const failure = await Promise.race([check.then(() => undefined), timedOut]);
+      if (failure === undefined) return { status: 'ready' };
+      // The check goes on in the background; its eventual failure is already answered.
+      check.catch(() => undefined);
+      request.log.warn({ err: failure }, 'readiness check failed');
+    } catch (error) {
+      request.log.warn({ err: error }, 'readiness check failed');
+    } finally {
+      clearTimeout(timer);
     }
+    return reply.status(503).send({ status: 'database unreachable' });
   });
 }

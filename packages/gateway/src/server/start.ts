@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
 import { startDeliveryRuntime, type DeliveryRuntime } from '@herald/delivery';
-import { openDatabase, ProjectStore, type Database } from '@herald/store';
+import { DEFAULT_DATABASE_URL, describeDatabaseUrl, openDatabase, ProjectStore, type Database } from '@herald/store';
 import { Registry } from 'prom-client';
 import { pino, type Logger } from 'pino';
 import { buildGateway, type Gateway } from '../app.js';
@@ -25,6 +25,7 @@ export function createLogger(config: Pick<HeraldConfig, 'logLevel'>): Logger {
 
 /** `herald serve`: database, migrations, projects, the API (and its plain-HTTP refuser with TLS). */
 export async function startHerald(config: HeraldConfig, logger: Logger = createLogger(config)): Promise<RunningHerald> {
+  logger.info({ database: describeDatabaseUrl(config.databaseUrl ?? DEFAULT_DATABASE_URL) }, 'opening the database');
   const db = await openDatabase(config.databaseUrl);
   const projects = new ProjectStore(db);
   for (const key of config.projects) await projects.ensure(key);
@@ -61,9 +62,42 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
     url: address,
     async stop() {
       refuser?.close();
-      await gateway.app.close();
-      await delivery?.stop();
-      await db.close();
+      // The API and the worker stop in parallel: a slow client must not use up the time the worker
+      // needs to finish its sends and release its leases. app.close() stops listening and closes
+      // idle connections; installDraining (server/draining.ts) closes each other one after its
+      // response. The runtime's destination clients, which a request in flight may still use for a
+      // test notification, close once the API has (worker.stop() is idempotent), the database last.
+      const stopped = Promise.all([gateway.app.close(), delivery?.worker.stop()])
+        .then(() => delivery?.stop())
+        .then(() => db.close());
+      if (await settlesWithin(stopped, config.shutdownTimeoutMs)) return stopped;
+      // A client that never finishes its request would hold its connection until requestTimeout
+      // (2 min): past the deadline, drop what is left so the process exits before it is killed.
+      logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown deadline reached; closing remaining connections');
+      gateway.app.server.closeAllConnections();
+      if (await settlesWithin(stopped, FORCED_CLOSE_MS)) return stopped;
+      throw new Error(`shutdown did not finish within ${config.shutdownTimeoutMs + FORCED_CLOSE_MS} ms`);
     },
   };
+}
+
+/**
+ * After the deadline, the time closing the destroyed connections and the database may still take.
+ * With the default deadline (8 s) a stop that fails still ends within Docker's 10 s, by itself.
+ */
+const FORCED_CLOSE_MS = 1_000;
+
+/** Whether `work` settles (either way) within `ms`. */
+async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((done) => (timer = setTimeout(() => done(false), ms)));
+  const settled = work.then(
+    () => true,
+    () => true,
+  );
+  try {
+    return await Promise.race([settled, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

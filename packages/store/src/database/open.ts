@@ -25,7 +25,10 @@ export function parseDatabaseUrl(url: string = DEFAULT_DATABASE_URL): DatabaseLo
   throw new Error(`DATABASE_URL must start with postgres://, postgresql:// or pglite:// (got "${url.split(':')[0]}:")`);
 }
 
-/** Opens the database named by `url` and brings its schema up to date. */
+/**
+ * Opens the database named by `url` and brings its schema up to date. A PGlite data directory is
+ * locked while it is open: one that another process holds throws DataDirectoryInUseError.
+ */
 export async function openDatabase(url?: string): Promise<Database> {
   const location = parseDatabaseUrl(url);
   let db: Database;

@@ -1,4 +1,5 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { lockDataDirectory } from './data-directory-lock.js';
 import type { Database, Queryable, QueryResult } from './types.js';
 
 function wrap(target: PGlite | Transaction): Queryable {
@@ -17,17 +18,34 @@ function wrap(target: PGlite | Transaction): Queryable {
 /**
  * PGlite: PostgreSQL compiled to WebAssembly, in-process. `dataDir` undefined means in memory.
  * Queries of one instance run one at a time, which is fine for the embedded default.
+ *
+ * A data directory is locked (data-directory-lock.ts) before PGlite touches it and unlocked when
+ * the database is closed: a second process, or a second open in this process, gets
+ * DataDirectoryInUseError instead of writing the same files.
  */
 export async function openPglite(dataDir: string | undefined): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
-  const pg = dataDir === undefined ? new PGlite() : new PGlite(dataDir);
-  await pg.waitReady;
+  const lock = dataDir === undefined ? undefined : lockDataDirectory(dataDir);
+  let pg: PGlite;
+  try {
+    pg = dataDir === undefined ? new PGlite() : new PGlite(dataDir);
+    await pg.waitReady;
+  } catch (error) {
+    lock?.release();
+    throw error;
+  }
   const base = wrap(pg);
   return {
     driver: 'pglite',
     query: base.query,
     exec: base.exec,
     transaction: (work) => pg.transaction((tx) => work(wrap(tx))),
-    close: () => pg.close(),
+    async close() {
+      try {
+        await pg.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }

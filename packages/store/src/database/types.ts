@@ -6,6 +6,12 @@ export interface QueryOptions {
    * write). PGlite runs it as any other statement.
    */
   prepare?: boolean;
+  /**
+   * Fails the statement when no answer came within this many milliseconds (PostgreSQL: the
+   * connection is then discarded; PGlite, in-process, ignores it). Without it the driver's default
+   * applies (PostgreSQL: POSTGRES_DEFAULTS.queryTimeoutMs). For probes such as `/readyz`.
+   */
+  timeoutMs?: number;
 }
 
 /** The part of a connection that runs statements; a transaction hands one of these to its callback. */

@@ -29,7 +29,8 @@ const MIGRATION_LOCK_ID = 7_042_001;
 
 export async function runMigrations(db: Database): Promise<void> {
   await db.transaction(async (tx) => {
-    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID]);
+    // Waits for another starter's migrations, however long they take (not the pool's statement bound).
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID], { timeoutMs: Number.POSITIVE_INFINITY });
     await tx.query(`CREATE TABLE IF NOT EXISTS herald_migrations (
       id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const applied = await tx.query<{ id: number }>('SELECT id FROM herald_migrations');
