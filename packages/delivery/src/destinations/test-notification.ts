@@ -41,13 +41,9 @@ export async function sendTestNotification(
     ...(context.signal === undefined ? {} : { signal: context.signal }),
     ...(context.timeoutMs === undefined ? {} : { timeoutMs: context.timeoutMs }),
   };
-  const subscription = {
-    subscriptionId: context.subscriptionId,
-    ...(context.subscriptionKey === undefined ? {} : { subscriptionKey: context.subscriptionKey }),
-  };
-  const verified = await adapter.verify({ projectKey: context.projectKey, ...subscription }, options);
+  const verified = await adapter.verify({ projectKey: context.projectKey, subscriptionId: context.subscriptionId }, options);
   if (!verified.ok) return failed(verified.failure);
-  const encoded = adapter.encode(testNotificationPayload(context), format, subscription);
+  const encoded = adapter.encode(testNotificationPayload(context), format, { subscriptionId: context.subscriptionId });
   if (!encoded.ok) return failed(encoded.failure);
   const [outcome] = await adapter.send([encoded.message], options);
   return outcome ?? failed({ class: 'temporary', code: 'NoOutcome', message: 'The adapter reported no outcome' });
