@@ -39,6 +39,8 @@ export interface DeliveryOrigin {
   readonly transportMessageId?: string;
   /** When the transport accepted the delivery (epoch ms), if it says so; feeds the queue-wait metric. */
   readonly sentAt?: number;
+  /** The delivery count an envelope carried (Pub/Sub push `deliveryAttempt`), this delivery included. */
+  readonly deliveryAttempt?: number;
 }
 
 export interface MessageDelivery {

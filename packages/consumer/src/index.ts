@@ -57,6 +57,6 @@ export type { Logger } from './logger.js';
 export { SqsPoller, type SqsPollerOptions } from './sources/sqs-poller.js';
 export { ServiceBusSource, type ServiceBusEntity, type ServiceBusSourceOptions } from './sources/service-bus-source.js';
 export { PubSubSource, type PubSubSourceOptions } from './sources/pubsub-source.js';
-export { createHttpDeliveryHandler, type HttpDeliveryOptions, type HttpDeliveryReply, type HttpDeliveryRequest } from './sources/http/http-delivery.js';
+export { createHttpDeliveryHandler, DEFAULT_HTTP_BODY_LIMIT_BYTES, type HttpDeliveryOptions, type HttpDeliveryReply, type HttpDeliveryRequest } from './sources/http/http-delivery.js';
 export { createNodeHttpHandler, type NodeHttpHandlerOptions } from './sources/http/node-http-handler.js';
 export { heraldConsumerPlugin, type HeraldConsumerPluginOptions } from './sources/http/fastify-plugin.js';

@@ -260,7 +260,7 @@ class HeraldConsumer implements Consumer {
       messageLane ? payload.sequenceNumber : changeOrdinal(payload),
       payload,
       delivery,
-      raw.deliveryAttempt,
+      raw.deliveryAttempt ?? delivery.origin.deliveryAttempt,
       this.instanceId,
       this.sequencer !== undefined,
       this.leases,

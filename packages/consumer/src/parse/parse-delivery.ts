@@ -29,6 +29,8 @@ interface Frame {
   readonly envelope: DeliveryEnvelope;
   readonly sentAt: number | undefined;
   readonly transportMessageId: string | undefined;
+  /** The transport's delivery count, when an envelope carries it (Pub/Sub push). */
+  readonly deliveryAttempt?: number;
 }
 
 type Parsed = Delivery | Invalid;
@@ -46,6 +48,7 @@ function originOf(frame: Frame, attributes: CloudEventAttributes | undefined, mo
     cloudEvent: attributes,
     transportMessageId: frame.transportMessageId,
     sentAt: frame.sentAt,
+    ...(frame.deliveryAttempt === undefined ? {} : { deliveryAttempt: frame.deliveryAttempt }),
   };
 }
 
@@ -142,6 +145,11 @@ function readPubSubPush(envelope: Record<string, unknown>, path: string, frame: 
     sentAt: timestampOf(message.publishTime) ?? frame.sentAt,
     transportMessageId: typeof message.messageId === 'string' ? message.messageId : frame.transportMessageId,
   };
+  // Set when the push subscription has a dead-letter policy: 1, then 1 + the number of nacks.
+  const attempt = envelope.deliveryAttempt;
+  if (typeof attempt === 'number' && Number.isSafeInteger(attempt) && attempt >= 1) {
+    return readPubSubData(text, attributes, `${path}.message.data`, { ...pushFrame, deliveryAttempt: attempt });
+  }
   return readPubSubData(text, attributes, `${path}.message.data`, pushFrame);
 }
 

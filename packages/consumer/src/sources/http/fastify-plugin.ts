@@ -1,12 +1,12 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { Consumer } from '../../consumer/types.js';
-import { createHttpDeliveryHandler, type HttpDeliveryOptions } from './http-delivery.js';
+import { createHttpDeliveryHandler, DEFAULT_HTTP_BODY_LIMIT_BYTES, type HttpDeliveryOptions } from './http-delivery.js';
 
 export interface HeraldConsumerPluginOptions extends HttpDeliveryOptions {
   readonly consumer: Consumer;
   /** Route of the endpoint inside the plugin's prefix. Default `/`. */
   readonly path?: string;
-  /** Largest body accepted; default 1 MiB (Event Grid's limit per request). */
+  /** Largest body accepted; default 14 MiB (DEFAULT_HTTP_BODY_LIMIT_BYTES: a 10 MB Pub/Sub message, pushed). */
   readonly bodyLimitBytes?: number;
 }
 
@@ -19,7 +19,7 @@ export interface HeraldConsumerPluginOptions extends HttpDeliveryOptions {
 export const heraldConsumerPlugin: FastifyPluginAsync<HeraldConsumerPluginOptions> = async (fastify, options) => {
   const handle = createHttpDeliveryHandler(options.consumer, options);
   const path = options.path ?? '/';
-  const bodyLimit = options.bodyLimitBytes ?? 1024 * 1024;
+  const bodyLimit = options.bodyLimitBytes ?? DEFAULT_HTTP_BODY_LIMIT_BYTES;
   fastify.removeAllContentTypeParsers();
   fastify.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit }, (_request, body, done) => done(null, body));
   fastify.route({

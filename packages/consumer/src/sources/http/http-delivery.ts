@@ -1,6 +1,13 @@
 import type { Consumer } from '../../consumer/types.js';
 import type { HttpHeaders } from '../../parse/raw-delivery.js';
 
+/**
+ * Default largest body of the HTTP endpoint: a Pub/Sub push of the largest message Pub/Sub takes
+ * (10 MB, base64-encoded in the envelope: 13.3 MB) with room for the envelope. Event Grid sends at
+ * most 1 MB per request. A smaller limit answers 413, which both retry until they dead-letter.
+ */
+export const DEFAULT_HTTP_BODY_LIMIT_BYTES = 14 * 1024 * 1024;
+
 export interface HttpDeliveryOptions {
   /**
    * CloudEvents webhook validation (HTTP Webhook spec §4, used by Event Grid): origins allowed to

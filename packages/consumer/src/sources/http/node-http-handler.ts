@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Consumer } from '../../consumer/types.js';
 import { silentLogger, type Logger } from '../../logger.js';
-import { createHttpDeliveryHandler, type HttpDeliveryOptions, type HttpDeliveryReply } from './http-delivery.js';
+import { createHttpDeliveryHandler, DEFAULT_HTTP_BODY_LIMIT_BYTES, type HttpDeliveryOptions, type HttpDeliveryReply } from './http-delivery.js';
 
 export interface NodeHttpHandlerOptions extends HttpDeliveryOptions {
   /** Only this path is served (query ignored); others answer 404. Default `/` (as the Fastify plugin's). */
   readonly path?: string;
-  /** Largest body accepted; default 1 MiB (Event Grid's limit per request). */
+  /** Largest body accepted; default 14 MiB (DEFAULT_HTTP_BODY_LIMIT_BYTES: a 10 MB Pub/Sub message, pushed). */
   readonly bodyLimitBytes?: number;
   readonly logger?: Logger;
 }
@@ -39,7 +39,7 @@ function send(response: ServerResponse, reply: HttpDeliveryReply): void {
 /** A `node:http` request listener for Event Grid and Pub/Sub push: `http.createServer(createNodeHttpHandler(consumer))`. */
 export function createNodeHttpHandler(consumer: Consumer, options: NodeHttpHandlerOptions = {}): (request: IncomingMessage, response: ServerResponse) => void {
   const handle = createHttpDeliveryHandler(consumer, options);
-  const limit = options.bodyLimitBytes ?? 1024 * 1024;
+  const limit = options.bodyLimitBytes ?? DEFAULT_HTTP_BODY_LIMIT_BYTES;
   const logger = options.logger ?? silentLogger;
   const servedPath = options.path ?? '/';
   const errorBody = (statusCode: number, code: string, message: string): HttpDeliveryReply => ({

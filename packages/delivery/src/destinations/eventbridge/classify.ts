@@ -9,6 +9,8 @@ export const EVENTBRIDGE_ERROR_CODES: ErrorCodeTable = mergeTables(AWS_COMMON_CO
     'NotAuthorizedForDetailTypeException',
     'OperationDisabledException',
     'LimitExceededException',
+    // The receiving account id of the destination is not valid: nothing the event can change.
+    'InvalidAccountIdException',
   ],
   temporary: ['InternalException', 'ConcurrentModificationException'],
   payload: ['ValidationError', 'ValidationException', 'MalformedDetail', 'InvalidArgument'],

@@ -9,7 +9,9 @@ import { partnerEventSourceName } from './source-name.js';
  * the request as a whole has no separate byte limit beyond the entries'.
  */
 export const EVENTBRIDGE_LIMITS: DestinationLimits = Object.freeze({
-  maxMessageBytes: 262_144,
+  // "The total entry size must be less than 256KB" (the entry-size guide; the API reference says
+  // "maximum 256 KB"): the stricter reading, so an entry of exactly 262,144 bytes goes without payload.
+  maxMessageBytes: 262_143,
   maxBatchEntries: 20,
   maxBatchBytes: 262_144,
 });
