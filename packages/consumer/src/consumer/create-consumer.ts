@@ -184,6 +184,10 @@ class HeraldConsumer implements Consumer {
     this.sequencer?.noteBacklog();
   }
 
+  returnWaiting(): number {
+    return this.sequencer?.returnWaiting() ?? 0;
+  }
+
   process(raw: RawDelivery, settlement?: Settlement): Promise<ProcessOutcome> {
     const parsed = parseDelivery(raw);
     // One delivery without a settlement (the common case): no async frame, no items array.

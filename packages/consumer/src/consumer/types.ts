@@ -171,6 +171,15 @@ export interface Consumer {
    */
   noteBacklog(): void;
   /**
+   * Defers (`closing`, due at once) every delivery waiting in the reorder buffer for a predecessor,
+   * so its source hands it back to the transport; running ones and later inputs are not affected.
+   * The bundled sources call it from `stop()` once they no longer receive: a predecessor cannot
+   * arrive any more, and waiting would release the delivery past a gap here and get its
+   * predecessor dropped as stale by the instance that receives it next. Call it from your own
+   * source's shutdown too. Returns how many were handed back.
+   */
+  returnWaiting(): number;
+  /**
    * Stops accepting (new inputs are deferred), defers waiting ones, aborts the `context.signal` of
    * handlers (running and yet to start), and waits for running handlers.
    */

@@ -194,13 +194,25 @@ export class Sequencer {
     this.afterChange(lane);
   }
 
-  /** Rejects everything waiting (`closing`); returns how many were waiting. */
+  /** Rejects everything waiting (`closing`) and all that comes later; returns how many were waiting. */
   close(): number {
     this.closed = true;
+    return this.returnWaiting();
+  }
+
+  /**
+   * Rejects (`closing`) what waits for a predecessor or for its positions, so its source hands it
+   * back to the transport; running deliveries and later arrivals are not affected. A source that
+   * stops receiving calls it (through the consumer): the predecessor can no longer arrive here,
+   * and waiting out `maxWaitMs` would release the delivery past a gap and get the predecessor
+   * dropped as stale wherever it is delivered next.
+   */
+  returnWaiting(): number {
     let rejected = 0;
-    for (const lane of this.lanes.values()) {
+    for (const lane of [...this.lanes.values()]) {
       lane.timer?.cancel();
       lane.timer = undefined;
+      lane.timerDueAt = Number.POSITIVE_INFINITY;
       const waiting = [...lane.pending, ...lane.buffers.m.map((b) => b.item), ...lane.buffers.c.map((b) => b.item)];
       lane.pending = [];
       lane.buffers.m = [];
@@ -209,6 +221,7 @@ export class Sequencer {
         rejected++;
         this.deps.reject(item, 'closing');
       }
+      if (!this.closed) this.retireIfIdle(lane);
     }
     this.totalBuffered = 0;
     this.deps.observe.bufferDepth(0);

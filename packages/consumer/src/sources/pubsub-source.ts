@@ -102,6 +102,9 @@ export class PubSubSource {
     this.stopping.abort();
     const subscription = this.subscription;
     if (!subscription) return;
+    // Messages dispatched from now on are nacked (onMessage); what waits for a predecessor is
+    // nacked now, before close() waits for every message handed out to settle.
+    this.consumer.returnWaiting();
     await subscription.close();
     await this.slots.settled();
     subscription.removeListener('message', this.onMessage);

@@ -91,8 +91,12 @@ export class ServiceBusSource {
    */
   async stop(): Promise<void> {
     this.stopping?.abort();
+    // What waits for a predecessor is abandoned now, for another instance (it cannot arrive here any
+    // more); again once the receiver stopped, for what it handed over meanwhile.
+    this.consumer.returnWaiting();
     this.slots.wakeAll();
     await this.subscription?.close();
+    this.consumer.returnWaiting();
     await this.slots.settled();
     await this.receiver?.close();
     this.receiver = undefined;

@@ -43,6 +43,9 @@ type SqsSdk = typeof import('@aws-sdk/client-sqs');
  * the queue. Not `buffer-full`: held, those could fill every slot while the predecessors that
  * would drain the buffer stay in the queue; and not `closing` (another instance should take it).
  */
+/** How long past its long poll a receive may take after `stop()` before it is given up as stalled. */
+const STALLED_RECEIVE_SLACK_MS = 5_000;
+
 const RETRIED_IN_HAND: ReadonlySet<DeferReason> = new Set<DeferReason>(['store-unavailable', 'busy']);
 
 function retriedInHand(outcome: ProcessOutcome): boolean {
@@ -88,6 +91,8 @@ export class SqsPoller {
   private sdk: SqsSdk | undefined;
   private loop: Promise<void> | undefined;
   private stopping: AbortController | undefined;
+  /** Aborts a receive in flight: only when it outlives its long poll after `stop()` (see there). */
+  private receiving: AbortController | undefined;
 
   constructor(
     deps: { readonly client: SQSClient; readonly consumer: Consumer; readonly clock?: Clock; readonly logger?: Logger },
@@ -116,15 +121,27 @@ export class SqsPoller {
   start(): void {
     if (this.loop) throw new Error('SqsPoller already started');
     const stopping = new AbortController();
+    const receiving = new AbortController();
     this.stopping = stopping;
-    this.loop = this.poll(stopping.signal);
+    this.receiving = receiving;
+    this.loop = this.poll(stopping.signal, receiving.signal);
   }
 
-  /** Stops receiving, then waits until every received message is settled and its settlement reached SQS. */
+  /**
+   * Stops receiving, hands back what waits for a predecessor, then waits until every received
+   * message is settled and its settlement reached SQS. A long poll in flight is let finish (up to
+   * `waitTimeSeconds`) and what it brings is handed back at once: aborted, SQS may still give it
+   * messages nobody reads, invisible until their visibility timeout.
+   */
   async stop(): Promise<void> {
     this.stopping?.abort();
+    // Nothing received from now on reaches the consumer: what waits for a predecessor goes back now.
+    this.consumer.returnWaiting();
+    const receiving = this.receiving;
+    const stalled = setTimeout(() => receiving?.abort(), this.waitTimeSeconds * 1000 + STALLED_RECEIVE_SLACK_MS);
     this.slots.wakeAll();
     await this.loop;
+    clearTimeout(stalled);
     await this.slots.settled();
     // Deletes are batched at the end of the event loop turn: let the last batch go out.
     await new Promise<void>((resolve) => setImmediate(resolve));
@@ -138,7 +155,7 @@ export class SqsPoller {
     return request;
   }
 
-  private async poll(signal: AbortSignal): Promise<void> {
+  private async poll(signal: AbortSignal, receiving: AbortSignal): Promise<void> {
     this.sdk ??= await import('@aws-sdk/client-sqs');
     const { ReceiveMessageCommand } = this.sdk;
     let backoffMs = this.backoffInitialMs;
@@ -156,15 +173,20 @@ export class SqsPoller {
             VisibilityTimeout: this.visibilityTimeoutSeconds,
             MessageSystemAttributeNames: ['SentTimestamp', 'ApproximateReceiveCount'],
           }),
-          { abortSignal: signal },
+          { abortSignal: receiving },
         );
         messages = response.Messages ?? [];
+        if (signal.aborted) {
+          // Received after stop(): for another instance, visible again now.
+          for (const message of messages) void this.changeVisibility(message, 0);
+          break;
+        }
         backoffMs = this.backoffInitialMs;
         // A full batch: more is waiting behind it, where the predecessors of buffered deliveries
         // most likely are (after an outage the backlog arrives in no particular order).
         if (messages.length === requested) this.consumer.noteBacklog();
       } catch (error) {
-        if (signal.aborted) break;
+        if (signal.aborted || receiving.aborted) break;
         const jittered = backoffMs * (0.8 + Math.random() * 0.4);
         this.logger.warn({ err: error, retryInMs: Math.round(jittered) }, 'SQS receive failed');
         await sleep(this.clock, jittered, signal);
@@ -193,6 +215,8 @@ export class SqsPoller {
         if (!stopping.aborted) outcome = await this.consumer.process(raw);
       }
       extension.cancel();
+      // Kept in hand for a retry when stop() came: visible again at once, for another instance.
+      if (stopping.aborted && retriedInHand(outcome)) outcome = { ...outcome, retryAfterMs: 0 };
       await this.settle(message, outcome);
     } catch (error) {
       // Not an outcome but a bug: the message reappears after its visibility timeout.

@@ -1,0 +1,55 @@
+import { ServiceBusClient } from '@azure/service-bus';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startServiceBusPeer, type ServiceBusPeer } from '../../../testkit/src/peers/service-bus/index.js';
+import { createConsumer, MemoryDedupStore, ServiceBusSource, type GapNotice } from '../../src/index.js';
+import { messagePayload } from '../support/fixtures.js';
+import { until } from '../support/until.js';
+
+let peer: ServiceBusPeer | undefined;
+let client: ServiceBusClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await peer?.stop();
+  client = undefined;
+  peer = undefined;
+});
+
+describe('ServiceBusSource.stop() while a delivery waits in the reorder buffer', () => {
+  it('abandons the waiting message for another instance instead of completing it past a gap (which later drops its predecessor as stale)', async () => {
+    peer = await startServiceBusPeer({ entities: ['herald'] });
+    client = new ServiceBusClient(peer.connectionString(), { retryOptions: { maxRetries: 0, timeoutInMs: 5_000 } });
+    const store = new MemoryDedupStore();
+    const handled: { instance: string; sequence: number; gap: GapNotice | undefined }[] = [];
+    const consumerOf = (instance: string) =>
+      createConsumer({
+        dedup: store,
+        ordering: { maxWaitMs: 1_000 },
+        handler: (delivery, context) => {
+          if (delivery.notificationType === 'Message') handled.push({ instance, sequence: delivery.payload.sequenceNumber, gap: context.gap });
+        },
+      });
+
+    const consumerA = consumerOf('A');
+    const sourceA = new ServiceBusSource({ client, consumer: consumerA }, { queueName: 'herald', maxConcurrentCalls: 4 });
+    peer.enqueue('herald', { body: messagePayload(2), messageId: 'm-2' });
+    sourceA.start();
+    await until(() => consumerA.bufferedCount === 1, 'm2 waits in A for m1', 5_000_000);
+    await sourceA.stop();
+    await consumerA.close();
+
+    peer.enqueue('herald', { body: messagePayload(1), messageId: 'm-1' });
+    const consumerB = consumerOf('B');
+    const sourceB = new ServiceBusSource({ client, consumer: consumerB }, { queueName: 'herald', maxConcurrentCalls: 4 });
+    sourceB.start();
+    const sb = peer;
+    await until(() => sb.pending('herald').length === 0 && sourceB.inFlight === 0, 'the queue is drained', 20_000_000);
+    await sourceB.stop();
+    await consumerB.close();
+
+    expect(handled).toEqual([
+      { instance: 'B', sequence: 1, gap: undefined },
+      { instance: 'B', sequence: 2, gap: undefined },
+    ]);
+  }, 60_000);
+});
