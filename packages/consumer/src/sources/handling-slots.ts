@@ -44,6 +44,15 @@ export class HandlingSlots {
     }
   }
 
+  /**
+   * Waits for a free slot, then starts `start()` in it and counts it. The check and the start
+   * happen together: several callers woken for one free slot would all pass `whenFree()`.
+   */
+  async admit(start: () => Promise<void>, signal?: AbortSignal): Promise<void> {
+    while (this.free <= 0 && !signal?.aborted) await this.whenFree(signal);
+    this.track(start());
+  }
+
   /** Counts `work` until it settles. */
   track(work: Promise<void>): void {
     this.work.add(work);

@@ -120,7 +120,13 @@ export class PubSubSource {
         await holdBeforeRetry(this.clock, retryAfterMs, maxHoldMs, stopping);
         message.nack();
       },
-      deadLetter: () => message.nack(),
+      // Pub/Sub has no "dead-letter this one": its dead-letter policy moves a message after
+      // maxDeliveryAttempts nacks. Without a policy a nack is redelivered at once, forever: held
+      // first (as long as a retry may be), a poison message loops every maxHoldMs, not flat out.
+      deadLetter: async () => {
+        await holdBeforeRetry(this.clock, maxHoldMs, maxHoldMs, stopping);
+        message.nack();
+      },
     };
     try {
       await this.process(message, settlement);

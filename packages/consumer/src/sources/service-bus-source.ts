@@ -71,8 +71,7 @@ export class ServiceBusSource {
         // Resolving frees the SDK's slot and credit; the SDK keeps renewing the lock until the
         // message is settled (it stops only on settlement or when processMessage throws).
         processMessage: async (message) => {
-          await this.slots.whenFree(stopping.signal);
-          this.slots.track(this.handle(receiver, message, stopping.signal));
+          await this.slots.admit(() => this.handle(receiver, message, stopping.signal), stopping.signal);
         },
         processError: async (args) => {
           this.logger.warn({ err: args.error, errorSource: args.errorSource, entityPath: args.entityPath }, 'Service Bus receive error');

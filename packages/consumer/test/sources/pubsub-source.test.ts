@@ -23,9 +23,9 @@ afterEach(async () => {
   await peer.stop();
 });
 
-async function startSource(options: Partial<ConsumerOptions>, handled: Delivery[], flowControl?: { maxMessages: number }): Promise<void> {
+async function startSource(options: Partial<ConsumerOptions>, handled: Delivery[], flowControl?: { maxMessages: number }, maxHoldMs?: number): Promise<void> {
   const consumer = createConsumer({ dedup: new MemoryDedupStore(), handler: (delivery) => void handled.push(delivery), ...options });
-  source = new PubSubSource({ pubsub, consumer }, { subscriptionName: 'herald-sub', flowControl });
+  source = new PubSubSource({ pubsub, consumer }, { subscriptionName: 'herald-sub', flowControl, ...(maxHoldMs === undefined ? {} : { maxHoldMs }) });
   await source.start();
 }
 
@@ -81,11 +81,14 @@ describe('PubSubSource against the Pub/Sub peer (gRPC StreamingPull)', () => {
     expect(handled).toHaveLength(1);
   });
 
-  it('never acks a poison message (the subscription’s dead-letter policy takes it)', async () => {
+  it('never acks a poison message (the subscription’s dead-letter policy takes it), and nacks it after maxHoldMs, not at once', async () => {
     const handled: Delivery[] = [];
-    await startSource({}, handled);
+    await startSource({}, handled, undefined, 400);
     await publish({ hello: 'world' });
+    const publishedAt = Date.now();
     await until(() => peer.subscription('herald-sub').deliveries >= 2, 'it is nacked and redelivered', 5_000_000);
+    // Without a dead-letter policy, nacked at once it would loop as fast as the stream goes.
+    expect(Date.now() - publishedAt).toBeGreaterThanOrEqual(400);
     await (source as PubSubSource).stop();
     source = undefined;
     expect(peer.subscription('herald-sub').acked).toEqual([]);
