@@ -14,7 +14,15 @@ import type { RequestContext } from './context.js';
 export interface FieldDefinition {
   name: string;
   required?: boolean;
-  type: { name: string; values?: Array<{ key: string }>; elementType?: { name: string } };
+  type: FieldTypeShape;
+}
+
+/** A field type as custom-field validation reads it (types/type.ts has the full union). */
+interface FieldTypeShape {
+  name: string;
+  values?: Array<{ key: string }>;
+  elementType?: FieldTypeShape;
+  referenceTypeId?: string;
 }
 
 export interface TypeDocument extends BaseResource {
@@ -53,17 +61,47 @@ function identifierLocator(value: unknown, field: string): Locator {
   throw invalidInput(`'${field}' must identify a Type by id or key.`, { field });
 }
 
-function matchesFieldType(type: FieldDefinition['type'], value: unknown): boolean {
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const TIME = /^(\d{2}):(\d{2}):(\d{2})(\.\d{1,3})?$/;
+const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(Z|[+-]\d{2}:\d{2})$/;
+
+/** `YYYY-MM-DD`, a day of the calendar. */
+function isDate(value: string): boolean {
+  const match = DATE.exec(value);
+  if (match === null) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** `HH:mm:ss` with up to milliseconds. */
+function isTime(value: string): boolean {
+  const match = TIME.exec(value);
+  return match !== null && Number(match[1]) < 24 && Number(match[2]) < 60 && Number(match[3]) < 60;
+}
+
+/** An ISO 8601 instant with its zone (`2024-01-31T12:00:00.000Z`). */
+function isDateTime(value: string): boolean {
+  const match = DATE_TIME.exec(value);
+  if (match === null || !isDate(match[1] as string) || !isTime((match[2] as string).slice(0, 12))) return false;
+  const zone = match[3] as string;
+  return zone === 'Z' || (Number(zone.slice(1, 3)) <= 14 && Number(zone.slice(4, 6)) < 60);
+}
+
+function matchesFieldType(type: FieldTypeShape, value: unknown): boolean {
   switch (type.name) {
     case 'Boolean':
       return typeof value === 'boolean';
     case 'Number':
       return typeof value === 'number' && Number.isFinite(value);
     case 'String':
-    case 'Date':
-    case 'Time':
-    case 'DateTime':
       return typeof value === 'string';
+    case 'Date':
+      return typeof value === 'string' && isDate(value);
+    case 'Time':
+      return typeof value === 'string' && isTime(value);
+    case 'DateTime':
+      return typeof value === 'string' && isDateTime(value);
     case 'LocalizedString':
       return typeof value === 'object' && value !== null && !Array.isArray(value) && Object.values(value).every((v) => typeof v === 'string');
     case 'Enum':
@@ -73,8 +111,11 @@ function matchesFieldType(type: FieldDefinition['type'], value: unknown): boolea
       return Array.isArray(value) && value.every((item) => matchesFieldType(type.elementType ?? { name: 'Unknown' }, item));
     case 'Money':
       return isMoney(value);
-    case 'Reference':
-      return typeof value === 'object' && value !== null && typeof (value as { id?: unknown }).id === 'string';
+    case 'Reference': {
+      // §2.1 Reference: `{typeId, id}`, of the resource type the field definition names.
+      const reference = value as { typeId?: unknown; id?: unknown } | null;
+      return typeof reference === 'object' && reference !== null && typeof reference.id === 'string' && reference.typeId === type.referenceTypeId;
+    }
     default:
       return true;
   }
@@ -193,13 +234,18 @@ function customFieldHandlers<D extends Customizable>(resourceTypeId: string): Ac
       const fieldName = customFieldName(action.name);
       if (doc.custom === undefined) throw invalidInput('The resource has no custom type; use setCustomType first.');
       const type = await reader.get<TypeDocument>('type', { id: doc.custom.type.id });
+      // Without its Type nothing could be validated: no value is stored unchecked.
+      if (type === undefined) throw invalidInput(`The custom type '${doc.custom.type.id}' of the resource no longer exists; use setCustomType.`);
       const existed = Object.hasOwn(doc.custom.fields, fieldName);
       if (action.value === undefined || action.value === null) {
         if (!existed) return [];
+        if (type.fieldDefinitions.some((definition) => definition.name === fieldName && definition.required === true)) {
+          throw invalidInput(`The custom field '${fieldName}' is required by the Type '${type.key}' and cannot be removed.`, { field: fieldName });
+        }
         delete doc.custom.fields[fieldName];
         return [{ type: `${name}CustomFieldRemoved`, name: fieldName }];
       }
-      if (type !== undefined) validateCustomFields(type, { [fieldName]: action.value }, false);
+      validateCustomFields(type, { [fieldName]: action.value }, false);
       doc.custom.fields[fieldName] = action.value;
       return [{ type: existed ? `${name}CustomFieldChanged` : `${name}CustomFieldAdded`, name: fieldName, value: action.value }];
     },

@@ -1,5 +1,5 @@
 import { resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
-import { type Locator, type ServerFields, type TransactionReader } from '@herald/store';
+import { type Locator, type Queryable, type ServerFields, type TransactionReader } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../http/query-params.js';
 import { requestContext, type RequestContext, type ResourceDeps } from './context.js';
@@ -31,6 +31,12 @@ export interface ResourceDefinition<D extends BaseResource> {
   afterCreate?(doc: D, ctx: RequestContext): Promise<void> | void;
   afterUpdate?(doc: D, actions: readonly UpdateAction[], ctx: RequestContext): Promise<void>;
   afterDelete?(doc: D, ctx: RequestContext): Promise<void>;
+  /**
+   * Refuses a delete (throws, e.g. 400 ReferenceExists). Runs inside the delete's transaction,
+   * after the row was locked FOR UPDATE, version-checked and deleted: throwing rolls it back, and
+   * what `tx` reads includes every write committed before this check.
+   */
+  assertDeletable?(doc: D, tx: Queryable, ctx: RequestContext): Promise<void>;
 }
 
 type Params = ResourceParams;
@@ -89,10 +95,17 @@ export function registerVersionedRoutes<D extends BaseResource>(
     const ctx = requestContext(request, documents);
     const query = request.query as Query;
     const dataErasure = definition.personalData === true ? booleanParam(query, 'dataErasure', false) : false;
-    const doc = await documents.delete<D>(ctx.write, definition.typeId, locatorOf(request.params as Params), versionParam(query), {
-      dataErasure,
-      ...(definition.deletedMessages === undefined ? {} : { messages: definition.deletedMessages }),
-    });
+    const locator = locatorOf(request.params as Params);
+    const version = versionParam(query);
+    const options = { dataErasure, ...(definition.deletedMessages === undefined ? {} : { messages: definition.deletedMessages }) };
+    const { assertDeletable } = definition;
+    const doc = assertDeletable === undefined
+      ? await documents.delete<D>(ctx.write, definition.typeId, locator, version, options)
+      : await documents.db.transaction(async (tx) => {
+        const deleted = await documents.within(tx).delete<D>(ctx.write, definition.typeId, locator, version, options);
+        await assertDeletable(deleted, tx, ctx);
+        return deleted;
+      });
     await definition.afterDelete?.(doc, ctx);
     return shape(request, expansion, doc);
   });

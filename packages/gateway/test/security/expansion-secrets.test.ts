@@ -8,8 +8,8 @@ const P = 'security-expand';
 
 /**
  * §2.4: destination secrets are partially hidden in every response, and only manage_subscriptions
- * may read subscriptions. A custom Reference field can name any type id, so reference expansion
- * must never load a subscription (it once returned the stored destination, secret included), nor
+ * may read subscriptions. A custom Reference field can name any resource type (subscriptions
+ * included), so reference expansion must never load a subscription (it once returned the stored destination, secret included), nor
  * another customer for a token that may not view customers.
  */
 describe('reference expansion of a subscription', { timeout: 60_000 }, () => {
@@ -41,7 +41,7 @@ describe('reference expansion of a subscription', { timeout: 60_000 }, () => {
         key: 'with-ref',
         name: { en: 'ref' },
         resourceTypeIds: ['customer'],
-        fieldDefinitions: [{ name: 'ref', label: { en: 'Ref' }, required: false, type: { name: 'Reference', referenceTypeId: 'customer' } }],
+        fieldDefinitions: [{ name: 'ref', label: { en: 'Ref' }, required: false, type: { name: 'Reference', referenceTypeId: 'subscription' } }],
       },
       201,
     );
@@ -63,14 +63,14 @@ describe('reference expansion of a subscription', { timeout: 60_000 }, () => {
 
   it('a customer token cannot read another customer through a Reference custom field on its own cart', async () => {
     const admin = await callerWith(gateway, P, ['manage_project']);
-    // A shop's cart Type with a Reference to a channel; the value's typeId is not checked against it.
+    // A shop's cart Type with a Reference to a customer (a contact person, say).
     await admin.ok(
       `/${P}/types`,
       {
         key: 'cart-pickup',
         name: { en: 'pickup' },
         resourceTypeIds: ['order'],
-        fieldDefinitions: [{ name: 'pickup', label: { en: 'Pickup' }, required: false, type: { name: 'Reference', referenceTypeId: 'channel' } }],
+        fieldDefinitions: [{ name: 'pickup', label: { en: 'Pickup' }, required: false, type: { name: 'Reference', referenceTypeId: 'customer' } }],
       },
       201,
     );

@@ -1,6 +1,7 @@
-import { ApiError, invalidInput, resourceNotFound, type Clock } from '@herald/model';
+import { invalidInput, resourceNotFound, type ApiError, type Clock } from '@herald/model';
 import { runPagedQuery, type DocumentStore, type Locator, type PagedQueryResponse, type Project, type QueryRequest } from '@herald/store';
 import type { RequestContext } from '../context.js';
+import { referenceExists } from '../reference-exists.js';
 import { applyActions, type UpdateAction } from '../update-actions.js';
 import { notFoundMessage } from '../versioned-routes.js';
 import { businessUnitActions, MY_BUSINESS_UNIT_ACTIONS, myBusinessUnitActions } from './actions.js';
@@ -37,12 +38,8 @@ function ancestryOf(unit: BusinessUnit): Ancestry {
   return { ...(unit.parentUnit === undefined ? {} : { parentUnit: unit.parentUnit }), ancestors: unit.ancestors, topLevelUnit: unit.topLevelUnit };
 }
 
-function referenceExists(unit: BusinessUnit): ApiError {
-  return new ApiError(400, {
-    code: 'ReferenceExists',
-    message: `The business unit '${unit.key}' has Divisions; delete or move them first.`,
-    referencedBy: BUSINESS_UNIT_TYPE_ID,
-  });
+function hasDivisions(unit: BusinessUnit): ApiError {
+  return referenceExists(`The business unit '${unit.key}' has Divisions; delete or move them first.`, BUSINESS_UNIT_TYPE_ID);
 }
 
 /**
@@ -127,7 +124,7 @@ export class BusinessUnitService {
       const unit = await store.get<BusinessUnit>(ctx.projectKey, BUSINESS_UNIT_TYPE_ID, locator);
       // A wrong version answers 409 from the delete itself, before anything about children.
       if (unit !== undefined && unit.version === version && (await hasChildren(store, ctx.projectKey, unit))) {
-        throw referenceExists(unit);
+        throw hasDivisions(unit);
       }
       return store.delete<BusinessUnit>(ctx.write, BUSINESS_UNIT_TYPE_ID, locator, version, {
         dataErasure,

@@ -100,11 +100,20 @@ export class CustomerService implements CustomerLogin {
   async update(ctx: RequestContext, locator: Locator, body: unknown, storeKey: string | undefined): Promise<Customer> {
     if (storeKey !== undefined) await this.requireStore(ctx.projectKey, storeKey);
     const { version, actions } = parseUpdateBody(body);
-    return this.deps.documents.update<Customer>(ctx.write, CUSTOMER_TYPE_ID, locator, version, async (current, reader) => {
-      if (!inScope(current, storeKey)) throw resourceNotFound(notFoundMessage(CUSTOMER_TYPE_ID, locator));
-      const messages = await applyActions(this.actions, current, actions, { ctx, reader });
-      return { doc: current, messages };
-    });
+    let attempted: Customer | undefined;
+    try {
+      return await this.deps.documents.update<Customer>(ctx.write, CUSTOMER_TYPE_ID, locator, version, async (current, reader) => {
+        if (!inScope(current, storeKey)) throw resourceNotFound(notFoundMessage(CUSTOMER_TYPE_ID, locator));
+        const messages = await applyActions(this.actions, current, actions, { ctx, reader });
+        attempted = current;
+        return { doc: current, messages };
+      });
+    } catch (error) {
+      // `changeEmail` checks that the e-mail is free, but a concurrent update can take it before
+      // this one commits: the unique index then answers, and the store names 'key' for it.
+      if (attempted === undefined) throw error;
+      throw await this.explainDuplicate(error, ctx.projectKey, attempted, attempted.id);
+    }
   }
 
   /** Deletes the customer, its password hash and its tokens; `dataErasure` also its messages (§4.4.9). */
@@ -139,13 +148,19 @@ export class CustomerService implements CustomerLogin {
 
   /**
    * The store maps every unique violation to DuplicateField 'key'; a customer can also collide on
-   * its e-mail (the index of migration 002), so look which one it was.
+   * its e-mail (the index of migration 002), so look which one it was. On update, `selfId` is the
+   * customer itself: finding its own key is no collision.
    */
-  private async explainDuplicate(error: unknown, projectKey: string, fields: { key?: string; email: string }): Promise<unknown> {
+  private async explainDuplicate(
+    error: unknown,
+    projectKey: string,
+    fields: { key?: string; email: string },
+    selfId?: string,
+  ): Promise<unknown> {
     if (!(error instanceof ApiError) || error.code !== 'DuplicateField') return error;
     if (fields.key !== undefined) {
       const sameKey = await this.deps.documents.get(projectKey, CUSTOMER_TYPE_ID, { key: fields.key });
-      if (sameKey !== undefined) return error;
+      if (sameKey !== undefined && sameKey.id !== selfId) return error;
     }
     return duplicateField('email', fields.email);
   }
