@@ -1,8 +1,9 @@
 import { PubSub } from '@google-cloud/pubsub';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startPubSubPeer, type PubSubPeer } from '../../../testkit/src/peers/pubsub/index.js';
-import { createConsumer, MemoryDedupStore, PubSubSource, type GapNotice } from '../../src/index.js';
+import { PubSubSource } from '../../src/index.js';
 import { messagePayload } from '../support/fixtures.js';
+import { fleet, HANDED_OVER_IN_ORDER } from '../support/handover.js';
 import { until } from '../support/until.js';
 
 let peer: PubSubPeer;
@@ -24,17 +25,9 @@ const publish = (body: object) => pubsub.topic('herald').publishMessage({ data: 
 
 describe('PubSubSource.stop() while a delivery waits in the reorder buffer', () => {
   it('nacks the waiting message for another instance instead of acking it past a gap (which later drops its predecessor as stale)', async () => {
-    const store = new MemoryDedupStore();
-    const handled: { instance: string; sequence: number; gap: GapNotice | undefined }[] = [];
-    const consumerOf = (instance: string) =>
-      createConsumer({
-        dedup: store,
-        ordering: { maxWaitMs: 1_000 },
-        handler: (delivery, context) => {
-          if (delivery.notificationType === 'Message') handled.push({ instance, sequence: delivery.payload.sequenceNumber, gap: context.gap });
-        },
-      });
 
+    // One store shared by both instances (a rolling deploy: A stops, B takes over).
+    const { handled, consumerOf } = fleet();
     const consumerA = consumerOf('A');
     const sourceA = new PubSubSource({ pubsub, consumer: consumerA }, { subscriptionName: 'herald-sub' });
     await sourceA.start();
@@ -54,9 +47,6 @@ describe('PubSubSource.stop() while a delivery waits in the reorder buffer', () 
     await sourceB.stop();
     await consumerB.close();
 
-    expect(handled).toEqual([
-      { instance: 'B', sequence: 1, gap: undefined },
-      { instance: 'B', sequence: 2, gap: undefined },
-    ]);
+    expect(handled).toEqual(HANDED_OVER_IN_ORDER);
   }, 60_000);
 });

@@ -1,8 +1,9 @@
 import { ServiceBusClient } from '@azure/service-bus';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startServiceBusPeer, type ServiceBusPeer } from '../../../testkit/src/peers/service-bus/index.js';
-import { createConsumer, MemoryDedupStore, ServiceBusSource, type GapNotice } from '../../src/index.js';
+import { ServiceBusSource } from '../../src/index.js';
 import { messagePayload } from '../support/fixtures.js';
+import { fleet, HANDED_OVER_IN_ORDER } from '../support/handover.js';
 import { until } from '../support/until.js';
 
 let peer: ServiceBusPeer | undefined;
@@ -19,17 +20,9 @@ describe('ServiceBusSource.stop() while a delivery waits in the reorder buffer',
   it('abandons the waiting message for another instance instead of completing it past a gap (which later drops its predecessor as stale)', async () => {
     peer = await startServiceBusPeer({ entities: ['herald'] });
     client = new ServiceBusClient(peer.connectionString(), { retryOptions: { maxRetries: 0, timeoutInMs: 5_000 } });
-    const store = new MemoryDedupStore();
-    const handled: { instance: string; sequence: number; gap: GapNotice | undefined }[] = [];
-    const consumerOf = (instance: string) =>
-      createConsumer({
-        dedup: store,
-        ordering: { maxWaitMs: 1_000 },
-        handler: (delivery, context) => {
-          if (delivery.notificationType === 'Message') handled.push({ instance, sequence: delivery.payload.sequenceNumber, gap: context.gap });
-        },
-      });
 
+    // One store shared by both instances (a rolling deploy: A stops, B takes over).
+    const { handled, consumerOf } = fleet();
     const consumerA = consumerOf('A');
     const sourceA = new ServiceBusSource({ client, consumer: consumerA }, { queueName: 'herald', maxConcurrentCalls: 4 });
     peer.enqueue('herald', { body: messagePayload(2), messageId: 'm-2' });
@@ -47,9 +40,6 @@ describe('ServiceBusSource.stop() while a delivery waits in the reorder buffer',
     await sourceB.stop();
     await consumerB.close();
 
-    expect(handled).toEqual([
-      { instance: 'B', sequence: 1, gap: undefined },
-      { instance: 'B', sequence: 2, gap: undefined },
-    ]);
+    expect(handled).toEqual(HANDED_OVER_IN_ORDER);
   }, 60_000);
 });

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
 import { createConsumer, MemoryDedupStore, SqsPoller, type DedupStore } from '../../src/index.js';
 import { messagePayload } from '../support/fixtures.js';
+import { fleet, HANDED_OVER_IN_ORDER } from '../support/handover.js';
 import { until } from '../support/until.js';
 
 function queueState(peer: SqsPeer, queueUrl: string): { ready: number; inflight: number } {
@@ -19,7 +20,7 @@ function unreachableStore(): DedupStore {
   return { kind: 'redis', keyPrefix: memory.keyPrefix, leaseMs: memory.leaseMs, claim: refuse, renew: refuse, release: refuse, complete: refuse, readPositions: refuse };
 }
 
-describe('SqsPoller.stop() with a message kept in hand (store-unavailable)', () => {
+describe('SqsPoller.stop()', () => {
   let peer: SqsPeer;
   let client: SQSClient;
 
@@ -32,6 +33,39 @@ describe('SqsPoller.stop() with a message kept in hand (store-unavailable)', () 
     client?.destroy();
     await peer?.stop();
   });
+
+  it('hands the waiting message back to the queue instead of releasing it past a gap (which later drops its predecessor as stale)', async () => {
+    const queueUrl = peer.createQueue('stop-buffered');
+
+    // Instance A receives m2 before m1 (Herald's deliveries are not ordered on the wire).
+    // One store shared by both instances (a rolling deploy: A stops, B takes over).
+    const { handled, consumerOf } = fleet();
+    const consumerA = consumerOf('A');
+    const pollerA = new SqsPoller({ client, consumer: consumerA }, { queueUrl, waitTimeSeconds: 1 });
+    await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(messagePayload(2)) }));
+    pollerA.start();
+    await until(() => consumerA.bufferedCount === 1, 'm2 waits in A for m1', 5_000_000);
+
+    // A is stopped (SIGTERM, as in the README: poller.stop() then consumer.close()). It will never
+    // receive m1 now, yet m2 keeps waiting for it and is then released past the gap.
+    await pollerA.stop();
+    await consumerA.close();
+
+    // m1 reaches the queue; instance B takes over.
+    await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: JSON.stringify(messagePayload(1)) }));
+    const consumerB = consumerOf('B');
+    const pollerB = new SqsPoller({ client, consumer: consumerB }, { queueUrl, waitTimeSeconds: 1 });
+    pollerB.start();
+    await until(() => {
+      const state = queueState(peer, queueUrl);
+      return state.ready + state.inflight === 0 && pollerB.inFlight === 0;
+    }, 'the queue is drained', 20_000_000);
+    await pollerB.stop();
+    await consumerB.close();
+
+    // Both deliveries handled, in order, without a gap: m2 should have gone back to the queue on stop().
+    expect(handled).toEqual(HANDED_OVER_IN_ORDER);
+  }, 60_000);
 
   it('returns the held message to the queue at once', async () => {
     const queueUrl = peer.createQueue('stop-in-hand');
