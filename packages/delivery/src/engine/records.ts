@@ -60,9 +60,12 @@ export interface Retry {
   error: RecordedError;
 }
 
-/** Failed, to be tried again at `dueAt`: counts the attempt, keeps the error, ends the lease. */
-export async function reschedule(tx: Queryable, lease: Pick<Lease, 'owner' | 'expiresAt'>, retries: readonly Retry[]): Promise<number> {
-  if (retries.length === 0) return 0;
+/**
+ * Failed, to be tried again at `dueAt`: counts the attempt, keeps the error, ends the lease.
+ * Returns the retries written: not those whose lease expired meanwhile (another worker has them).
+ */
+export async function reschedule(tx: Queryable, lease: Pick<Lease, 'owner' | 'expiresAt'>, retries: readonly Retry[]): Promise<Retry[]> {
+  if (retries.length === 0) return [];
   const rows = retries.map((retry) => ({
     id: retry.id,
     due_at: retry.dueAt.toISOString(),
@@ -78,10 +81,12 @@ export async function reschedule(tx: Queryable, lease: Pick<Lease, 'owner' | 'ex
        lease_owner = NULL, lease_expires_at = NULL
      FROM jsonb_to_recordset($1::jsonb) AS r(id bigint, due_at timestamptz, first_failure_at timestamptz,
        error_class text, error_code text, error_message text)
-     WHERE d.id = r.id AND d.lease_owner = $2 AND d.lease_expires_at = $3`,
+     WHERE d.id = r.id AND d.lease_owner = $2 AND d.lease_expires_at = $3
+     RETURNING d.id`,
     [JSON.stringify(rows), lease.owner, lease.expiresAt],
   );
-  return result.rowCount;
+  const written = new Set(result.rows.map((row) => Number((row as { id: number | string }).id)));
+  return written.size === retries.length ? [...retries] : retries.filter((retry) => written.has(retry.id));
 }
 
 export interface Drop {

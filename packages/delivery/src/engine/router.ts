@@ -61,6 +61,9 @@ export class Router {
   ) {}
 
   async routeOnce(handOff?: HandOff): Promise<RouteResult> {
+    // A claim with no project to look for would walk the whole outbox to find nothing.
+    if (this.headProjects.length === 0) this.headProjects = await this.readHeadProjects();
+    if (this.headProjects.length === 0) return { events: 0, deliveries: 0 };
     const projectKeys = this.headProjects;
     const routed = await this.claimAndRoute(projectKeys, handOff);
     // Rows of a project we did not claim for are at the head: claim them now rather than next time.
@@ -68,6 +71,16 @@ export class Router {
       return this.claimAndRoute(this.headProjects, handOff);
     }
     return routed;
+  }
+
+  /** The projects of the oldest outbox rows (a batch of them), to claim for. */
+  private async readHeadProjects(): Promise<string[]> {
+    const result = await this.deps.db.query<{ project_key: string }>(
+      'SELECT DISTINCT project_key FROM (SELECT project_key FROM outbox ORDER BY seq LIMIT $1) head',
+      [this.options.batchSize],
+      { prepare: true },
+    );
+    return result.rows.map((row) => row.project_key);
   }
 
   private async claimAndRoute(projectKeys: readonly string[], handOff: HandOff | undefined): Promise<RouteResult> {
@@ -105,7 +118,10 @@ export class Router {
            CASE WHEN lease_owner IS NOT NULL THEN payload END AS payload)
        SELECT (SELECT count(*) FROM claimed)::int AS events, (SELECT count(*) FROM inserted)::int AS deliveries,
          (SELECT json_agg(inserted) FROM inserted WHERE lease_owner IS NOT NULL) AS leased,
-         ARRAY(SELECT DISTINCT project_key FROM (SELECT project_key FROM outbox ORDER BY seq LIMIT $2) head) AS heads`,
+         -- The statement still sees the rows it deleted: they are left out of the next heads (else a
+         -- run of one project's rows just claimed would make the next claim walk the backlog).
+         ARRAY(SELECT DISTINCT project_key FROM (SELECT project_key FROM outbox o
+           WHERE NOT EXISTS (SELECT 1 FROM claimed c WHERE c.seq = o.seq) ORDER BY seq LIMIT $2) head) AS heads`,
       [
         projectKeys,
         this.options.batchSize,

@@ -267,9 +267,9 @@ export class Sender {
       const statusAtAttempt = before?.status ?? cachedStatus;
       const windowEnd = transition === undefined ? undefined : configurationWindowEnd(transition.state, configurationWindowMs);
       const { retries, drops } = this.planFailures(sorted.failures, { now, status: statusAtAttempt, configurationWindowEndsAt: windowEnd });
-      await reschedule(tx, lease, retries);
+      const rescheduled = await reschedule(tx, lease, retries);
       const dropped = await dropLeased(tx, lease, drops, now);
-      return { before, transition, retries, drops: dropped };
+      return { before, transition, retries: rescheduled, drops: dropped };
     });
 
     const destinationType = subscription.destination.type;
