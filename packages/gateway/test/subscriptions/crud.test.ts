@@ -187,6 +187,9 @@ describe('Subscriptions API: CRUD and validation', { timeout: 60_000 }, () => {
     }
     expectError(await query(`where=${encodeURIComponent('destination(accessSecret = :s)')}&var.s=x`), 400, 'InvalidInput');
     expectError(await query(`sort=${encodeURIComponent('destination.accessSecret asc')}`), 400, 'InvalidInput');
+    // `status` is in every response but is the live health, not stored: refused rather than matching nothing.
+    expect(expectError(await where('status = "Healthy"'), 400, 'InvalidInput').message).toContain('live health');
+    expectError(await query('sort=status%20asc'), 400, 'InvalidInput');
     // What is shown in full stays queryable.
     const visible = await where(`key = "probed" and destination(type = "SQS" and queueUrl = "${created.destination.queueUrl}")`);
     expect(visible.body).toMatchObject({ total: 1, results: [{ id: created.id }] });

@@ -20,9 +20,9 @@ const QUERYABLE_DESTINATION_FIELDS: ReadonlySet<string> = new Set([
   'topic',
 ]);
 
-function refuse(path: readonly string[]): never {
+function refuse(path: readonly string[], why = 'is partially hidden'): never {
   const field = path.join('.');
-  throw invalidInput(`The field '${field}' is partially hidden and cannot be used in a query predicate or sort.`, {
+  throw invalidInput(`The field '${field}' ${why} and cannot be used in a query predicate or sort.`, {
     field,
   });
 }
@@ -30,6 +30,9 @@ function refuse(path: readonly string[]): never {
 function checkPath(path: readonly string[]): void {
   const [first, second] = path;
   if (first === 'destination' && second !== undefined && !QUERYABLE_DESTINATION_FIELDS.has(second)) refuse(path);
+  // The health status is read from the delivery engine when a subscription is answered, not stored
+  // with it: a predicate on it would match nothing, silently (GET …/subscriptions/{id}/health).
+  if (first === 'status' && path.length === 1) refuse(path, 'is the live health, not a stored field,');
 }
 
 function checkPredicate(predicate: Predicate, parent: readonly string[]): void {
@@ -50,7 +53,8 @@ function checkPredicate(predicate: Predicate, parent: readonly string[]): void {
 }
 
 /**
- * Refuses `where` and `sort` parameters that reach a hidden destination secret (400 InvalidInput).
+ * Refuses `where` and `sort` parameters that reach a hidden destination secret, or the health
+ * `status` that responses show but documents do not hold (400 InvalidInput).
  * Malformed parameters are left to the query itself, which answers them with its own 400.
  */
 export function rejectSecretQueries(query: Record<string, string | string[] | undefined>): void {
