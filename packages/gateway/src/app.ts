@@ -138,7 +138,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   };
   registerProjectRoutes(app, resourceDeps, projectCache, projectActions);
   registerVersionedRoutes(app, storeDefinition, resourceDeps);
-  registerVersionedRoutes(app, typeDefinition, resourceDeps);
+  registerVersionedRoutes(app, typeDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, stateDefinition, resourceDeps);
   registerCartRoutes(app, resourceDeps);
   registerQuoteRequestRoutes(app, resourceDeps);

@@ -76,4 +76,36 @@ describe('deleting a Type that resources still use', () => {
     const deleted = await del('/types/key=unused?version=1');
     expect(deleted.statusCode, deleted.body).toBe(200);
   });
+
+  describe('field definitions added to a Type in use', () => {
+    const update = (key: string, version: number, actions: unknown[]) => post(`/types/key=${key}`, { version, actions });
+    const field = (name: string, typeName: string, required = false) => ({ name, type: { name: typeName }, required, label: { en: name } });
+
+    it('refuses a required field (the resources that use the Type have no value for it); an optional one is added', async () => {
+      await createType('in-use', ['customer']);
+      expect((await post('/customers', { email: 'in-use@example.com', password: 'pw', custom: { type: { key: 'in-use' }, fields: {} } })).statusCode).toBe(201);
+      const required = await update('in-use', 1, [{ action: 'addFieldDefinition', fieldDefinition: field('tier', 'String', true) }]);
+      expect(required.statusCode, required.body).toBe(400);
+      expect(required.json().errors[0]).toMatchObject({ code: 'InvalidOperation', message: expect.stringContaining('required') });
+      expect((await update('in-use', 1, [{ action: 'addFieldDefinition', fieldDefinition: field('tier', 'String') }])).statusCode).toBe(200);
+      // An unused Type takes a required field.
+      await createType('not-used', ['customer']);
+      expect((await update('not-used', 1, [{ action: 'addFieldDefinition', fieldDefinition: field('tier', 'String', true) }])).statusCode).toBe(200);
+    });
+
+    it('refuses to re-add a removed field name while resources still hold its old values', async () => {
+      await createType('renamed', ['customer']);
+      const signUp = await post('/customers', { email: 'renamed@example.com', password: 'pw', custom: { type: { key: 'renamed' }, fields: { nickname: 'Ty' } } });
+      const customer = signUp.json().customer as { id: string; version: number };
+      expect((await update('renamed', 1, [{ action: 'removeFieldDefinition', fieldName: 'nickname' }])).statusCode).toBe(200);
+      // Re-added as a Number, it would adopt the stored String "Ty".
+      const readded = await update('renamed', 2, [{ action: 'addFieldDefinition', fieldDefinition: field('nickname', 'Number') }]);
+      expect(readded.statusCode, readded.body).toBe(400);
+      expect(readded.json().errors[0]).toMatchObject({ code: 'InvalidOperation', message: expect.stringContaining("'nickname'") });
+      // Once the old value is removed, the name is free again.
+      const cleared = await post(`/customers/${customer.id}`, { version: customer.version, actions: [{ action: 'setCustomField', name: 'nickname' }] });
+      expect(cleared.statusCode, cleared.body).toBe(200);
+      expect((await update('renamed', 2, [{ action: 'addFieldDefinition', fieldDefinition: field('nickname', 'Number') }])).statusCode).toBe(200);
+    });
+  });
 });
