@@ -7,3 +7,4 @@ export * from './delivery-keys.js';
 export * from './subscriptions.js';
 export * from './errors.js';
 export * from './api-error.js';
+export * from './settles-within.js';

@@ -1,3 +1,4 @@
+import { settlesWithin } from '@herald/model';
 import type { Database } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
 
@@ -21,20 +22,15 @@ export function installHealthRoutes(app: FastifyInstance, db: Database, options:
     // The statement's own timeout discards a connection that stopped answering (instead of keeping
     // it busy until the driver's much longer bound); the timer bounds the wait for a connection too.
     const check = db.query('SELECT 1', [], { timeoutMs });
-    let timer: NodeJS.Timeout | undefined;
-    const timedOut = new Promise<Error>((resolve) => {
-      timer = setTimeout(() => resolve(new Error(`the database did not answer within ${timeoutMs} ms`)), timeoutMs);
-    });
     try {
-      const failure = await Promise.race([check.then(() => undefined), timedOut]);
-      if (failure === undefined) return { status: 'ready' };
-      // The check goes on in the background; its eventual failure is already answered.
-      check.catch(() => undefined);
-      request.log.warn({ err: failure }, 'readiness check failed');
+      if (await settlesWithin(check, timeoutMs)) {
+        await check; // settled: answers at once, or throws the database's error
+        return { status: 'ready' };
+      }
+      // The check goes on in the background; settlesWithin handles its eventual failure.
+      request.log.warn({ err: new Error(`the database did not answer within ${timeoutMs} ms`) }, 'readiness check failed');
     } catch (error) {
       request.log.warn({ err: error }, 'readiness check failed');
-    } finally {
-      clearTimeout(timer);
     }
     return reply.status(503).send({ status: 'database unreachable' });
   });

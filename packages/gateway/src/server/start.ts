@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { Server } from 'node:http';
+import { settlesWithin } from '@herald/model';
 import { startDeliveryRuntime, type DeliveryRuntime } from '@herald/delivery';
 import { DEFAULT_DATABASE_URL, describeDatabaseUrl, openDatabase, ProjectStore, type Database } from '@herald/store';
 import { Registry } from 'prom-client';
@@ -86,18 +87,3 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
  * With the default deadline (8 s) a stop that fails still ends within Docker's 10 s, by itself.
  */
 const FORCED_CLOSE_MS = 1_000;
-
-/** Whether `work` settles (either way) within `ms`. */
-async function settlesWithin(work: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<false>((done) => (timer = setTimeout(() => done(false), ms)));
-  const settled = work.then(
-    () => true,
-    () => true,
-  );
-  try {
-    return await Promise.race([settled, timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
-}

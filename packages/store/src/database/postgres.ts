@@ -1,4 +1,5 @@
 import type { Pool, PoolClient, QueryConfig } from 'pg';
+import { settlesWithin } from '@herald/model';
 import { DatabaseUnavailableError, formatPostgresTarget, postgresTarget } from './target.js';
 import type { Database, Queryable, QueryOptions, QueryResult } from './types.js';
 
@@ -109,13 +110,6 @@ function urlConnectTimeoutMs(url: string): number | undefined {
   return Number(raw) * 1_000;
 }
 
-/** Waits for `promise`, at most `ms`. */
-async function atMost(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([promise.catch(() => undefined), new Promise((done) => (timer = setTimeout(done, ms)))]);
-  clearTimeout(timer);
-}
-
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Database> {
   const { default: pg } = await import('pg');
   // bigint (int8) columns such as outbox sequence numbers fit in a JS number for our ranges.
@@ -139,7 +133,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   try {
     await pool.query({ text: 'select 1', query_timeout: connectTimeoutMs } as TimedQueryConfig);
   } catch (error) {
-    await atMost(pool.end(), 1_000);
+    await settlesWithin(pool.end(), 1_000);
     const cause = error instanceof Error ? error.message : String(error);
     const timedOut =
       isQueryTimeout(error) || cause === 'Connection terminated due to connection timeout' || performance.now() - started >= connectTimeoutMs;
