@@ -17,6 +17,12 @@ export const GRAPHQL_SCOPES: readonly string[] = [
   'manage_project_settings',
 ];
 
+/**
+ * Reading Store documents (`BusinessUnit.stores`): the scope REST's store routes and reference
+ * expansion ask for (`EXPANSION_VIEW_SCOPES` in resources/route-helpers.ts).
+ */
+export const VIEW_STORES = 'view_stores';
+
 export function insufficientScope(scope: string, projectKey: string): ApiError {
   return new ApiError(403, {
     code: 'InsufficientScope',

@@ -6,7 +6,7 @@ import { CLIENT, visibleTo, type Actor } from '../../resources/business-units/se
 import { expectedVersion } from '../../resources/update-actions.js';
 import type { Customer } from '../../resources/customers/customer.js';
 import type { Store } from '../../resources/stores/store.js';
-import { hasScope, insufficientScope, requireCustomer, requireScope } from '../access.js';
+import { hasScope, insufficientScope, requireCustomer, requireScope, VIEW_STORES } from '../access.js';
 import type { GraphQLContext } from '../context.js';
 import { locatorOf, restActions, restBusinessUnitDraft, type InputObject } from '../inputs.js';
 import type { BatchLoader } from '../loaders.js';
@@ -156,8 +156,16 @@ function topLevelUnitHidden(unit: BusinessUnit): ApiError {
 /** §2.2: the fields GraphQL derives from the stored references. */
 export const businessUnitFieldResolvers = {
   storesRef: (unit: BusinessUnit): Array<KeyReference<'store'>> => unit.stores,
-  stores: (unit: BusinessUnit, _args: unknown, context: GraphQLContext): Promise<Store[]> =>
-    loadAll(context.loaders.storeByKey, unit.stores.map((store) => store.key)),
+  /**
+   * Store documents need view_stores (or a scope implying it), as on REST, whose reference
+   * expansion leaves stores unexpanded without it: a unit's associate must not read stores
+   * through GraphQL that REST would not show them. Null like a hidden parentUnit; storesRef
+   * still names them.
+   */
+  async stores(unit: BusinessUnit, _args: unknown, context: GraphQLContext): Promise<Store[] | null> {
+    if (!hasScope(context.auth, VIEW_STORES)) return null;
+    return loadAll(context.loaders.storeByKey, unit.stores.map((store) => store.key));
+  },
   parentUnitRef: (unit: BusinessUnit): KeyReference | null => unit.parentUnit ?? null,
   /** Null also when the token may not see the parent (referenceViewer); parentUnitRef still names it. */
   async parentUnit(unit: BusinessUnit, _args: unknown, context: GraphQLContext): Promise<BusinessUnit | null> {

@@ -118,6 +118,7 @@ export const businessUnitTypeDefs = /* GraphQL */ `
     billingAddressIds: [String!]!
     status: BusinessUnitStatus!
     storesRef: [KeyReference!]
+    "Needs view_stores, as REST reference expansion does; null without it (storesRef still names them)."
     stores: [Store!]
     "Explicit or FromParent."
     storeMode: String
