@@ -14,6 +14,9 @@
  *   admin.markDestinationChanged(projectKey, subscriptionId): Promise<SubscriptionHealthStatus>  // after the test message
  *   admin.forgetSubscription(projectKey, subscriptionId): Promise<{ dropped: number }>          // after delete
  *
+ * In the transaction that writes a subscription: recordRouteStarts(tx, …) after a create or an
+ * update, forgetRouteStarts(tx, …) with a delete (where routing starts for each filter entry).
+ *
  * Running delivery in-process (`herald serve` unless HERALD_DELIVERY=off):
  *
  *   const worker = startDeliveryWorker({ db, logger, adapters: pool, clock?, registry?, secrets?, outboxSignal? },
@@ -33,6 +36,7 @@ export {
   type HealthTransition,
 } from './health.js';
 export { subscriptionMatches, type RoutableEvent } from './matching.js';
+export { recordRouteStarts, forgetRouteStarts } from './route-starts.js';
 export {
   DEFAULT_RETRY_POLICY,
   createRetryPolicy,

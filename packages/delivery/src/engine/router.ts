@@ -46,7 +46,7 @@ export interface RouteResult {
  * LOCKED`, so several routers share the outbox without waiting on each other.
  *
  * The statement claims only rows of projects whose subscriptions are in the cache, and joins them
- * with their routing keys (`routingKeys`, §2.4 semantics). Which projects those are comes from the
+ * with their routes (`routingKeys`, §2.4 semantics, each from its start: `route-starts.ts`). Which projects those are comes from the
  * previous statement: each one also answers the projects at the head of the outbox (no lock). So
  * routing is one round trip; a project new at the head costs one more statement, at once. The
  * payload is copied inside the database, so every field the store wrote reaches the sender unchanged.
@@ -101,9 +101,10 @@ export class Router {
        routed AS (
          SELECT DISTINCT ON (c.seq, r.subscription_id) c.*, r.subscription_id
          FROM claimed c
-         JOIN jsonb_to_recordset($3::jsonb) AS r(project_key text, subscription_id text, kind text, resource_type_id text, message_type text)
+         JOIN jsonb_to_recordset($3::jsonb) AS r(project_key text, subscription_id text, kind text, resource_type_id text, message_type text,
+           after_seq bigint)
            ON r.project_key = c.project_key AND r.kind = c.kind AND r.resource_type_id = c.resource_type_id
-          AND (r.message_type IS NULL OR r.message_type = c.message_type)),
+          AND (r.message_type IS NULL OR r.message_type = c.message_type) AND c.seq > r.after_seq),
        numbered AS (SELECT routed.*, row_number() OVER (ORDER BY seq, subscription_id) <= $7 AS handed FROM routed),
        inserted AS (
          INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, message_stored, committed_at,

@@ -1,6 +1,6 @@
 import type { Subscription, SubscriptionHealthStatus } from '@herald/model';
 import type { Queryable } from '@herald/store';
-import { routingKeys } from './matching.js';
+import { routesFromStart, toRouteStarts, type RouteStart } from './route-starts.js';
 import { projectEnvironment, type ProjectEnvironment } from './types.js';
 
 /** A routing key of one subscription, in the shape the router's SQL join reads (snake case). */
@@ -10,6 +10,8 @@ export interface SubscriptionRoute {
   kind: 'message' | 'change';
   resource_type_id: string;
   message_type: string | null;
+  /** The key routes only outbox rows after this `seq` (`route-starts.ts`). */
+  after_seq: number;
 }
 
 /** What the router and senders need to know about one project, as of `loadedAt`. */
@@ -18,7 +20,7 @@ export interface ProjectSubscriptions {
   environment: ProjectEnvironment;
   subscriptions: readonly Subscription[];
   byId: ReadonlyMap<string, Subscription>;
-  /** Every routing key of every subscription (`routingKeys`), for the router. */
+  /** Every route of every subscription (`route-starts.ts`), for the router. */
   routes: readonly SubscriptionRoute[];
   /** Health as last read; absent = Healthy. Senders use it to skip health writes when healthy. */
   health: ReadonlyMap<string, SubscriptionHealthStatus>;
@@ -93,8 +95,11 @@ export class SubscriptionCache {
 
   private async load(projectKey: string, queryable: Queryable): Promise<ProjectSubscriptions> {
     const loadedAt = this.monotonicNow();
-    const subscriptions = await queryable.query<{ doc: Subscription; status: SubscriptionHealthStatus | null }>(
-      `SELECT r.doc, h.status FROM resources r
+    const subscriptions = await queryable.query<{ doc: Subscription; status: SubscriptionHealthStatus | null; routes: Parameters<typeof toRouteStarts>[0] | null }>(
+      `SELECT r.doc, h.status,
+         (SELECT json_agg(s) FROM (SELECT kind, resource_type_id, message_type, after_seq FROM subscription_routes
+           WHERE project_key = r.project_key AND subscription_id = r.id) s) AS routes
+       FROM resources r
        LEFT JOIN subscription_health h ON h.project_key = r.project_key AND h.subscription_id = r.id
        WHERE r.project_key = $1 AND r.type_id = 'subscription'
        ORDER BY r.created_at, r.id`,
@@ -112,15 +117,18 @@ export class SubscriptionCache {
       environment: projectEnvironment(project.rows[0]?.environment),
       subscriptions: docs,
       byId: new Map(docs.map((doc) => [doc.id, doc])),
-      routes: docs.flatMap((doc) =>
-        routingKeys(doc).map((key) => ({
+      routes: subscriptions.rows.flatMap(({ doc, routes }) => {
+        // Written with the document; none for a subscription created before starts were kept.
+        const starts: RouteStart[] = routes === null ? routesFromStart(doc) : toRouteStarts(routes);
+        return starts.map((route) => ({
           project_key: projectKey,
           subscription_id: doc.id,
-          kind: key.kind,
-          resource_type_id: key.resourceTypeId,
-          message_type: key.messageType,
-        })),
-      ),
+          kind: route.kind,
+          resource_type_id: route.resourceTypeId,
+          message_type: route.messageType,
+          after_seq: route.afterSeq,
+        }));
+      }),
       health,
       loadedAt,
     };

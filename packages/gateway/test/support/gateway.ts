@@ -149,7 +149,11 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
   }
 }
 
-function startTestDelivery(db: Database, options: TestDeliveryOptions, clock: Clock | undefined, logger: Logger | undefined): TestDelivery {
+/**
+ * A delivery worker on a test gateway's database, for tests that start it late (events written
+ * while no worker routes, as after an outage); `startTestGateway({ delivery })` uses it too.
+ */
+export function startTestDelivery(db: Database, options: TestDeliveryOptions, clock?: Clock, logger?: Logger): TestDelivery {
   const log = logger ?? pino({ level: 'silent' });
   const pool = new DestinationPool(
     createDestinationEnvironment({ allowInsecureConnections: true, logger: log.child({ component: 'destinations' }), ...options.environment }),
@@ -162,7 +166,7 @@ function startTestDelivery(db: Database, options: TestDeliveryOptions, clock: Cl
   return { worker, pool, secrets };
 }
 
-async function stopTestDelivery(delivery: TestDelivery | undefined): Promise<void> {
+export async function stopTestDelivery(delivery: TestDelivery | undefined): Promise<void> {
   if (delivery === undefined) return;
   await delivery.worker.stop();
   await delivery.pool.closeAll();

@@ -178,9 +178,9 @@ export class DocumentStore {
     locator: Locator,
     expectedVersion: number,
     apply: (current: D, reader: TransactionReader) => Promise<UpdateResult<D>> | UpdateResult<D>,
-    options: UpdateOptions = {},
+    options: UpdateOptions<D> = {},
   ): Promise<D> {
-    if (options.optimistic === true) return this.updateOptimistically(ctx, typeId, locator, expectedVersion, apply, true);
+    if (options.optimistic === true) return this.updateOptimistically(ctx, typeId, locator, expectedVersion, apply, options.alongside, true);
     let attempted: D | undefined;
     try {
       return await this.db.transaction(async (tx) => {
@@ -193,6 +193,7 @@ export class DocumentStore {
         if (next === undefined) return current;
         attempted = next;
         await this.writeUpdate(tx, ctx, typeId, current, locked.message_seq, next, result.messages ?? [], undefined);
+        await options.alongside?.(tx, current, next);
         return next;
       });
     } catch (error) {
@@ -206,6 +207,7 @@ export class DocumentStore {
     locator: Locator,
     expectedVersion: number,
     apply: (current: D, reader: TransactionReader) => Promise<UpdateResult<D>> | UpdateResult<D>,
+    alongside: UpdateOptions<D>['alongside'],
     mayRetry: boolean,
   ): Promise<D> {
     const read = await readOneWithSequence<D>(this.db, ctx.projectKey, typeId, locator);
@@ -217,7 +219,13 @@ export class DocumentStore {
     if (next === undefined) return current;
     let written: boolean;
     try {
-      written = await this.writeUpdate(this.db, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version);
+      written = alongside === undefined
+        ? await this.writeUpdate(this.db, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version)
+        : await this.db.transaction(async (tx) => {
+          const done = await this.writeUpdate(tx, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version);
+          if (done) await alongside(tx, current, next);
+          return done;
+        });
     } catch (error) {
       throw this.mapUniqueViolation(error, next);
     }
@@ -227,7 +235,7 @@ export class DocumentStore {
     if (now === undefined) throw notFound(typeId, locator);
     // Deleted and created again with this id meanwhile, at the expected version: as if this request
     // came after that, once more from the start.
-    if (now.version === expectedVersion && mayRetry) return this.updateOptimistically(ctx, typeId, locator, expectedVersion, apply, false);
+    if (now.version === expectedVersion && mayRetry) return this.updateOptimistically(ctx, typeId, locator, expectedVersion, apply, alongside, false);
     throw concurrentModification(now.version, expectedVersion);
   }
 

@@ -31,13 +31,19 @@ export interface TransactionReader {
   readonly tx: Queryable;
 }
 
-export interface UpdateOptions {
+export interface UpdateOptions<D extends BaseResource = BaseResource> {
   /**
    * Run `apply` without a transaction and row lock, and write only if the document is still the
    * version `apply` saw (else 409, as under the lock). For updates whose `apply` only reads
    * (`reader.get`); `reader.tx` throws. Half the round trips of the locked update.
    */
   optimistic?: boolean;
+  /**
+   * Statements that must commit with the new version (rows other tables keep about the document),
+   * run after it is written, in its transaction; not run when nothing changed. Short: with
+   * `optimistic` the transaction opens only for the write.
+   */
+  alongside?: (tx: Queryable, previous: D, next: D) => Promise<void>;
 }
 
 export interface DeleteOptions<D extends BaseResource> {

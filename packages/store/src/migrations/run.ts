@@ -6,6 +6,7 @@ import { deliverySchema } from './003-delivery.js';
 import { lookupIndexes } from './005-lookup-indexes.js';
 import { keyQueryIndex } from './006-key-query-index.js';
 import { messageStored } from './007-message-stored.js';
+import { subscriptionRoutes } from './008-subscription-routes.js';
 
 interface Migration {
   id: number;
@@ -22,6 +23,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 5, name: 'lookup-indexes', sql: lookupIndexes },
   { id: 6, name: 'key-query-index', sql: keyQueryIndex },
   { id: 7, name: 'message-stored', sql: messageStored },
+  { id: 8, name: 'subscription-routes', sql: subscriptionRoutes },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */

@@ -59,7 +59,7 @@ export function subscriptionDefinition(
       requireMessagesOrChanges(messages, changes);
       // A full project answers before its destination gets a test notification. This count is not
       // the limit itself: concurrent creates all pass it. The create counts again, under a lock, in
-      // the transaction that inserts (withSubscriptionLimit, routes.ts).
+      // the transaction that inserts (subscriptionDocuments, subscription-documents.ts).
       await requireRoomForSubscription(documents, ctx.projectKey);
       const id = randomUUID();
       await requireTestNotification(delivery, destination, format, {

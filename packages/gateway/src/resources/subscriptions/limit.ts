@@ -1,5 +1,5 @@
-import { ApiError, type BaseResource, type MessagePayload } from '@herald/model';
-import type { DocumentStore, ServerFields, WriteContext } from '@herald/store';
+import { ApiError } from '@herald/model';
+import type { DocumentStore, Queryable } from '@herald/store';
 
 /** §8: at most 50 subscriptions per project. */
 export const MAX_SUBSCRIPTIONS_PER_PROJECT = 50;
@@ -24,27 +24,10 @@ export async function requireRoomForSubscription(documents: DocumentStore, proje
 }
 
 /**
- * The document store the subscription routes write through. Its `create` enforces the §8 limit
- * atomically: in one transaction it takes a per-project advisory lock, counts, and inserts, so
- * concurrent creates in a project count one after the other and each sees the inserts committed
- * before it. The lock is transaction-scoped (released by commit or rollback, on PostgreSQL and on
- * PGlite alike) and is taken only here, after the draft's test notification went out, so no lock
- * is held across a network call. Everything else is the shared store unchanged.
+ * Serialises the creates of a project until the transaction ends: concurrent creates count one
+ * after the other, each seeing the inserts committed before it. The lock is transaction-scoped
+ * (released by commit or rollback, on PostgreSQL and on PGlite alike).
  */
-export function withSubscriptionLimit(documents: DocumentStore): DocumentStore {
-  return Object.assign(Object.create(documents) as DocumentStore, {
-    create<D extends BaseResource>(
-      ctx: WriteContext,
-      typeId: string,
-      fields: Omit<D, ServerFields> & { id?: string },
-      messages?: (doc: D) => MessagePayload[],
-    ): Promise<D> {
-      return documents.db.transaction(async (tx) => {
-        await tx.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [SUBSCRIPTION_LIMIT_LOCK, ctx.projectKey]);
-        const joined = documents.within(tx);
-        await requireRoomForSubscription(joined, ctx.projectKey);
-        return joined.create<D>(ctx, typeId, fields, messages);
-      });
-    },
-  });
+export async function lockSubscriptionCount(tx: Queryable, projectKey: string): Promise<void> {
+  await tx.query('SELECT pg_advisory_xact_lock($1::int, hashtext($2))', [SUBSCRIPTION_LIMIT_LOCK, projectKey]);
 }

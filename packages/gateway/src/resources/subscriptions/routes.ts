@@ -6,8 +6,8 @@ import type { ResourceDeps } from '../context.js';
 import { registerVersionedRoutes } from '../versioned-routes.js';
 import type { SubscriptionDelivery } from './delivery-port.js';
 import { subscriptionDefinition, type StoredSubscription } from './definition.js';
-import { withSubscriptionLimit } from './limit.js';
 import { rejectSecretQueries } from './secret-queries.js';
+import { subscriptionDocuments } from './subscription-documents.js';
 
 const MANAGE = { auth: { anyOf: ['manage_subscriptions'] } } as const;
 
@@ -34,8 +34,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: ResourceD
 }
 
 function registerRoutes(app: FastifyInstance, deps: ResourceDeps, delivery: SubscriptionDelivery): void {
-  // Creates go through the store that enforces the §8 limit atomically; reads and updates do not.
-  registerVersionedRoutes(app, subscriptionDefinition(deps.documents, delivery), { ...deps, documents: withSubscriptionLimit(deps.documents) });
+  // Writes go through the store that enforces the §8 limit and records where routing starts.
+  registerVersionedRoutes(app, subscriptionDefinition(deps.documents, delivery), { ...deps, documents: subscriptionDocuments(deps.documents) });
 
   // §4.2: publicly visible, no body; the status code encodes the health (§7).
   app.get('/:projectKey/subscriptions/:id/health', { config: { auth: 'public' } }, async (request, reply) => {
