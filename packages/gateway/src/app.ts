@@ -32,6 +32,7 @@ import { registerProjectRoutes, type ProjectActions } from './resources/projects
 import { storeDefinition } from './resources/stores/definition.js';
 import { registerCartRoutes } from './resources/carts/routes.js';
 import { messagesProjectActions } from './resources/messages/configuration.js';
+import { cartsProjectActions, scheduleCartCleanup } from './resources/carts/retention.js';
 import { registerMessageRoutes } from './resources/messages/routes.js';
 import { registerQuoteRequestRoutes } from './resources/quote-requests/routes.js';
 import { stateDefinition } from './resources/states/definition.js';
@@ -132,6 +133,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
 
   const projectActions: ProjectActions = {
     ...messagesProjectActions,
+    ...cartsProjectActions,
     ...oauth.projectActions,
     ...businessUnitProjectActions,
     ...environmentProjectActions,
@@ -141,6 +143,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, typeDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, stateDefinition, resourceDeps);
   registerCartRoutes(app, resourceDeps);
+  scheduleCartCleanup(app, documents, clock);
   registerQuoteRequestRoutes(app, resourceDeps);
   registerMessageRoutes(app, resourceDeps, clock);
   registerBusinessUnitApis(app, { documents, projects, projectCache, projectActions, clock }, config);

@@ -12,6 +12,8 @@ export interface Project {
   currencies: string[];
   languages: string[];
   messages: { enabled: boolean; deleteDaysAfterCreation: number };
+  /** Absent on projects created before the setting existed (their carts keep 90 days). */
+  carts?: { deleteDaysAfterLastModification: number };
   [setting: string]: unknown;
 }
 
@@ -26,6 +28,8 @@ export function newProject(key: string, now: string): Project {
     currencies: [],
     languages: [],
     messages: { enabled: true, deleteDaysAfterCreation: 15 },
+    // The default retention of new carts (§8 automatic cleanup; the gateway's carts/retention.ts).
+    carts: { deleteDaysAfterLastModification: 90 },
   };
 }
 

@@ -18,6 +18,7 @@ import {
 } from './line-items.js';
 import { moneyInCurrency, multiply } from './money.js';
 import { keyReference } from './references.js';
+import { cartDeleteDays } from './retention.js';
 
 /*
  * Cart update actions. Carts have no messages in Herald's catalogue (MESSAGE_TYPES.cart is empty):
@@ -40,6 +41,9 @@ function setQuantity(cart: Cart, itemId: string, count: number, externalPrice: u
 
 /** Actions that a buyer may use on their own cart (`/me/carts`). */
 export const myCartActions: ActionHandlers<Cart> = {
+  setDeleteDaysAfterLastModification(cart, action, { ctx }) {
+    cart.deleteDaysAfterLastModification = cartDeleteDays(action.deleteDaysAfterLastModification, 'deleteDaysAfterLastModification', ctx.project);
+  },
   async addLineItem(cart, action, { ctx }) {
     mergeLineItem(cart.lineItems, await lineItemFromDraft(action, 'addLineItem', cart.totalPrice.currencyCode, ctx));
     assertUniqueItemKeys(cart);

@@ -86,6 +86,8 @@ export interface Cart extends BaseResource {
   taxCalculationMode: TaxCalculationMode;
   shippingRateInput?: ShippingRateInput;
   custom?: CustomFields;
+  /** Days without a modification after which the cart is deleted (retention.ts). */
+  deleteDaysAfterLastModification: number;
 }
 
 /** Custom fields of carts use the platform's resource type id `order` (Types for orders and carts). */

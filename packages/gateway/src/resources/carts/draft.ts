@@ -18,6 +18,7 @@ import {
 } from './cart.js';
 import { assertUniqueItemKeys, customLineItemFromDraft, emptyTotal, itemList, lineItemFromDraft, recalculate } from './line-items.js';
 import { currencyCode } from './money.js';
+import { cartDeleteDays } from './retention.js';
 import { identifierLocator, keyReference, loadReferenced } from './references.js';
 
 export type CartFields = Omit<Cart, ServerFields>;
@@ -107,6 +108,7 @@ export async function cartFromDraft(body: unknown, ctx: RequestContext, origin: 
     taxMode: oneOf(TAX_MODES, draft.taxMode, 'taxMode', 'Platform'),
     taxRoundingMode: oneOf(TAX_ROUNDING_MODES, draft.taxRoundingMode, 'taxRoundingMode', 'HalfEven'),
     taxCalculationMode: oneOf(TAX_CALCULATION_MODES, draft.taxCalculationMode, 'taxCalculationMode', 'LineItemLevel'),
+    deleteDaysAfterLastModification: cartDeleteDays(draft.deleteDaysAfterLastModification, 'deleteDaysAfterLastModification', ctx.project),
   };
   const key = optionalKey(draft.key);
   if (key !== undefined) cart.key = key;

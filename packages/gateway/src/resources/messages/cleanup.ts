@@ -1,6 +1,7 @@
 import type { Clock } from '@herald/model';
 import type { Project, Queryable } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
+import { scheduleCleanup } from '../cleanup-schedule.js';
 import { expiryCutoff } from './retention.js';
 
 /**
@@ -23,33 +24,10 @@ export async function cleanupExpiredMessages(db: Queryable, clock: Clock): Promi
   return deleted;
 }
 
-export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
-
 /**
- * Runs the cleanup once after start and then every `intervalMs` for as long as the app runs.
- * The Messages API already hides expired messages, so the cadence only bounds the table's size.
+ * Runs the cleanup after start and then hourly. The Messages API already hides expired messages,
+ * so the cadence only bounds the table's size.
  */
-export function scheduleMessageCleanup(app: FastifyInstance, db: Queryable, clock: Clock, intervalMs = CLEANUP_INTERVAL_MS): void {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> = Promise.resolve();
-  const run = (): void => {
-    running = running
-      .then(() => cleanupExpiredMessages(db, clock))
-      .then(
-        (deleted) => {
-          if (deleted > 0) app.log.info({ deleted }, 'expired messages deleted');
-        },
-        (error: unknown) => app.log.error({ err: error }, 'message cleanup failed'),
-      );
-  };
-  app.addHook('onReady', async () => {
-    run();
-    timer = setInterval(run, intervalMs);
-    timer.unref();
-  });
-  app.addHook('onClose', async () => {
-    clearInterval(timer);
-    // Never leave a DELETE running against a database that is about to be closed.
-    await running;
-  });
+export function scheduleMessageCleanup(app: FastifyInstance, db: Queryable, clock: Clock): void {
+  scheduleCleanup(app, 'messages', () => cleanupExpiredMessages(db, clock));
 }

@@ -1,0 +1,95 @@
+import { invalidInput, type Clock } from '@herald/model';
+import type { DocumentStore, Project } from '@herald/store';
+import type { FastifyInstance } from 'fastify';
+import type { ProjectActions } from '../projects/routes.js';
+import { scheduleCleanup } from '../cleanup-schedule.js';
+import { asDraft } from '../validation.js';
+import type { Cart } from './cart.js';
+
+/*
+ * §8 Automatic cleanup: a cart not modified for `deleteDaysAfterLastModification` days is deleted
+ * (any modification starts the count again). Each cart carries its own value, set from its draft or
+ * the project's `carts.deleteDaysAfterLastModification` (default 90) when created; changing the
+ * project's value later leaves existing carts as they are.
+ */
+
+export const DEFAULT_CART_DELETE_DAYS = 90;
+const MIN_DAYS = 1;
+/** A thousand years: the API takes any positive number of days, but it must stay a valid date. */
+const MAX_DAYS = 365_250;
+
+/** The project's default for new carts (projects created before the setting existed: 90). */
+export function projectCartDeleteDays(project: Pick<Project, 'carts'>): number {
+  const days: unknown = project.carts?.deleteDaysAfterLastModification;
+  return typeof days === 'number' && Number.isInteger(days) ? days : DEFAULT_CART_DELETE_DAYS;
+}
+
+/** A draft's or action's `deleteDaysAfterLastModification`; absent → the project's default. */
+export function cartDeleteDays(value: unknown, field: string, project: Pick<Project, 'carts'>): number {
+  if (value === undefined || value === null) return projectCartDeleteDays(project);
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < MIN_DAYS || value > MAX_DAYS) {
+    throw invalidInput(`'${field}' must be an integer from ${MIN_DAYS} to ${MAX_DAYS} (days).`, { field, invalidValue: value });
+  }
+  return value;
+}
+
+/** The project action `changeCartsConfiguration {cartsConfiguration: {deleteDaysAfterLastModification}}`. */
+export const cartsProjectActions: ProjectActions = {
+  changeCartsConfiguration(project, action) {
+    const configuration = asDraft(action.cartsConfiguration ?? {}, 'cartsConfiguration');
+    const days = configuration.deleteDaysAfterLastModification ?? DEFAULT_CART_DELETE_DAYS;
+    project.carts = { deleteDaysAfterLastModification: cartDeleteDays(days, 'cartsConfiguration.deleteDaysAfterLastModification', project) };
+  },
+};
+
+/** Carts looked at per statement: a project with many expired carts is worked off in rounds. */
+const CLEANUP_BATCH = 500;
+
+/**
+ * Deletes the carts whose retention has run out, through the document store: each deletion is
+ * versioned and sends its ResourceDeleted change notification, like a delete through the API. A
+ * cart modified meanwhile is left alone (its version moved: the delete answers 409, and its count
+ * started again). Safe from several gateways at once. Returns how many carts were deleted.
+ */
+export async function deleteExpiredCarts(documents: DocumentStore, clock: Clock): Promise<number> {
+  const now = clock.now();
+  const projects = await documents.db.query<{ key: string; carts: Project['carts'] }>("SELECT key, doc -> 'carts' AS carts FROM projects ORDER BY key");
+  let deleted = 0;
+  for (const { key, carts } of projects.rows) {
+    // Carts created before carts carried their own value keep the project's.
+    const projectDays = projectCartDeleteDays({ carts });
+    let afterId = '';
+    for (;;) {
+      // The index on last_modified_at bounds the scan to carts older than the shortest retention.
+      const expired = await documents.db.query<{ id: string; version: number }>(
+        `SELECT id, version FROM resources
+         WHERE project_key = $1 AND type_id = 'cart' AND id > $4 AND last_modified_at < $2::timestamptz - interval '${MIN_DAYS} day'
+           AND last_modified_at + (COALESCE((doc->>'deleteDaysAfterLastModification')::int, $5) * interval '1 day') < $2::timestamptz
+         ORDER BY id LIMIT $3`,
+        [key, now.toISOString(), CLEANUP_BATCH, afterId, projectDays],
+      );
+      for (const cart of expired.rows) {
+        try {
+          await documents.delete<Cart>({ projectKey: key }, 'cart', { id: cart.id }, cart.version);
+          deleted++;
+        } catch (error) {
+          // Modified or deleted since it was read: no longer expired, or gone already.
+          if (!isConflictOrGone(error)) throw error;
+        }
+      }
+      if (expired.rows.length < CLEANUP_BATCH) break;
+      afterId = expired.rows[expired.rows.length - 1]?.id ?? afterId;
+    }
+  }
+  return deleted;
+}
+
+function isConflictOrGone(error: unknown): boolean {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  return status === 409 || status === 404;
+}
+
+/** Deletes expired carts after start and then hourly (a cart outlives its retention by up to an hour). */
+export function scheduleCartCleanup(app: FastifyInstance, documents: DocumentStore, clock: Clock): void {
+  scheduleCleanup(app, 'carts', () => deleteExpiredCarts(documents, clock));
+}

@@ -1,0 +1,31 @@
+import type { FastifyInstance } from 'fastify';
+
+export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
+
+/**
+ * Runs a background cleanup (expired messages, expired carts) once the app is ready and then every
+ * `intervalMs` while it runs, one run at a time; `close()` waits for a run in progress, so that no
+ * statement is left running against a database about to be closed. Failures are logged and the
+ * next run tries again. `run` answers how many rows it removed.
+ */
+export function scheduleCleanup(app: FastifyInstance, what: string, run: () => Promise<number>, intervalMs = CLEANUP_INTERVAL_MS): void {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const next = (): void => {
+    running = running.then(run).then(
+      (deleted) => {
+        if (deleted > 0) app.log.info({ deleted }, `expired ${what} deleted`);
+      },
+      (error: unknown) => app.log.error({ err: error }, `${what} cleanup failed`),
+    );
+  };
+  app.addHook('onReady', async () => {
+    next();
+    timer = setInterval(next, intervalMs);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await running;
+  });
+}
