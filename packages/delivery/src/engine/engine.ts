@@ -2,7 +2,7 @@ import { systemClock, type Clock, type SubscriptionHealthStatus } from '@herald/
 import type { Database } from '@herald/store';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
-import { DeliveryMetrics, type DeliveryGaugeSnapshot } from '../metrics/delivery-metrics.js';
+import { DEFAULT_GAUGE_REFRESH_MS, DeliveryMetrics, type DeliveryGaugeSnapshot } from '../metrics/delivery-metrics.js';
 import type { SecretBox } from '../secrets/index.js';
 import type { DestinationAdapterSource } from './adapters.js';
 import { DeliveryAdmin } from './admin.js';
@@ -26,7 +26,7 @@ export interface DeliveryEngineDeps {
   secrets?: SecretBox;
   /** [0, 1) for retry jitter. */
   random?: () => number;
-  /** Monotonic ms for cache ages. */
+  /** Monotonic ms for cache ages (subscriptions, the metrics' gauge snapshot). */
   monotonicNow?: () => number;
 }
 
@@ -43,6 +43,13 @@ export interface DeliveryEngineOptions {
   sendTimeoutMs?: number;
   /** Subscriptions are re-read this often (default 2 s; §4.2 allows up to a minute). */
   subscriptionRefreshMs?: number;
+  /**
+   * The scrape-time gauges (pending, oldest pending age, health) are read from the database at most
+   * once per this long (default 10 s, `DEFAULT_GAUGE_REFRESH_MS`); scrapes in between are served
+   * from memory, with the oldest age still measured at the scrape. 0: every scrape reads.
+   * Concurrent scrapes share one read regardless. Only with a `registry`.
+   */
+  gaugeRefreshMs?: number;
   retry?: RetryPolicyOptions;
 }
 
@@ -52,6 +59,7 @@ export const DEFAULT_ENGINE_OPTIONS = Object.freeze({
   leaseMs: 30_000,
   sendTimeoutMs: 10_000,
   subscriptionRefreshMs: DEFAULT_SUBSCRIPTION_REFRESH_MS,
+  gaugeRefreshMs: DEFAULT_GAUGE_REFRESH_MS,
 });
 
 /**
@@ -81,9 +89,20 @@ export class DeliveryEngine {
       deps.monotonicNow === undefined ? {} : { monotonicNow: deps.monotonicNow },
       { refreshMs: settings.subscriptionRefreshMs },
     );
-    this.metrics =
-      deps.registry === undefined ? undefined : new DeliveryMetrics({ registry: deps.registry, snapshot: () => this.gaugeSnapshot() });
     const logger = deps.logger;
+    this.metrics =
+      deps.registry === undefined
+        ? undefined
+        : new DeliveryMetrics(
+            {
+              registry: deps.registry,
+              snapshot: () => this.gaugeSnapshot(),
+              clock,
+              logger: logger.child({ component: 'delivery-metrics' }),
+              ...(deps.monotonicNow === undefined ? {} : { monotonicNow: deps.monotonicNow }),
+            },
+            { gaugeRefreshMs: settings.gaugeRefreshMs },
+          );
     const common = { db: deps.db, clock, cache: this.cache, ...(this.metrics === undefined ? {} : { metrics: this.metrics }) };
     this.router = new Router({ ...common, logger: logger.child({ component: 'delivery-router' }) }, { batchSize: settings.routeBatchSize });
     this.sender = new Sender(
@@ -106,9 +125,13 @@ export class DeliveryEngine {
     this.admin = new DeliveryAdmin({ ...common, logger: logger.child({ component: 'delivery-admin' }) });
   }
 
-  /** Pending deliveries and health per subscription, cluster-wide, for the scrape-time gauges. */
+  /**
+   * Pending deliveries and health per subscription, cluster-wide, for the scrape-time gauges: one
+   * read, uncached. It walks every row of `deliveries` (no index has `committed_at`, and counting
+   * needs every row anyway), so scrapes reach it through `DeliveryMetrics`, which shares one read
+   * between concurrent scrapes and reuses it for `gaugeRefreshMs`.
+   */
   async gaugeSnapshot(): Promise<DeliveryGaugeSnapshot> {
-    const now = (this.deps.clock ?? systemClock).now();
     const pending = await this.deps.db.query<{ project_key: string; subscription_id: string; count: number; oldest: Date | string }>(
       `SELECT project_key, subscription_id, count(*)::int AS count, min(committed_at) AS oldest
        FROM deliveries GROUP BY project_key, subscription_id`,
@@ -123,7 +146,7 @@ export class DeliveryEngine {
         projectKey: row.project_key,
         subscriptionId: row.subscription_id,
         count: row.count,
-        oldestAgeSeconds: Math.max(0, (now.getTime() - new Date(row.oldest).getTime()) / 1000),
+        oldestCommittedAt: new Date(row.oldest),
       })),
       health: health.rows.map((row) => ({ projectKey: row.project_key, subscriptionId: row.id, status: row.status })),
     };

@@ -17,9 +17,9 @@ export const DELIVERY_METRIC = {
   routedEvents: 'herald_outbox_events_routed_total',
   /** Counter: pending deliveries created by routing. */
   createdDeliveries: 'herald_deliveries_created_total',
-  /** Gauge {project, subscription}: pending deliveries, read from the database on scrape. */
+  /** Gauge {project, subscription}: pending deliveries, read from the database on scrape (reused for `gaugeRefreshMs`). */
   pending: 'herald_deliveries_pending',
-  /** Gauge {project, subscription}: age of the oldest pending delivery's event, on scrape. */
+  /** Gauge {project, subscription}: age of the oldest pending delivery's event, computed at each scrape. */
   oldestPendingAge: 'herald_deliveries_oldest_pending_age_seconds',
   /** Gauge {project, subscription, status}: 1 for the subscription's current §3.3 status, else 0. */
   health: 'herald_subscription_health',

@@ -26,6 +26,8 @@ export interface WorkerConfig {
   routeLingerMs: number;
   listen: boolean;
   subscriptionRefreshMs: number;
+  /** The scrape-time gauges are read from the database at most once per this long. */
+  gaugeRefreshMs: number;
   maintenanceIntervalMs: number;
   shutdownGraceMs: number;
   secretKey: string | undefined;
@@ -68,6 +70,12 @@ export const WORKER_VARIABLES: readonly WorkerVariable[] = [
   },
   { name: 'HERALD_DELIVERY_LISTEN', description: '`on`: wake the router by PostgreSQL LISTEN/NOTIFY; `off`: poll only.', default: 'on' },
   { name: 'HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS', description: 'How often subscriptions are re-read: a subscription created, changed or deleted in another process applies to events committed after at most this long (§8 allows up to a minute); in the process that made the change, at once.', default: '2000' },
+  {
+    name: 'HERALD_DELIVERY_GAUGE_REFRESH_MS',
+    description:
+      'The per-subscription gauges (pending, oldest pending age, health) read every pending delivery: each process reads them at most once per this long, answers scrapes in between from memory (the oldest age still advances) and shares one read between concurrent scrapes. Raise it to spare the database with many workers or a large backlog; 0: every scrape reads.',
+    default: '10000',
+  },
   { name: 'HERALD_DELIVERY_MAINTENANCE_MS', description: 'Elapsed-window sweep and retention cleanup interval.', default: '30000' },
   { name: 'HERALD_DELIVERY_SHUTDOWN_GRACE_MS', description: 'Time in-flight sends get on SIGTERM before release.', default: '5000' },
   { name: 'HERALD_SECRET_KEY', description: `Opens destination secrets sealed at rest (at least ${MIN_SECRET_KEY_LENGTH} characters).` },
@@ -156,6 +164,7 @@ export function parseWorkerConfig(env: Env): WorkerConfig {
     routeLingerMs: integer(env, 'HERALD_DELIVERY_ROUTE_LINGER_MS', 25, 0, 1_000),
     listen: flag(env, 'HERALD_DELIVERY_LISTEN', true, 'on', 'off'),
     subscriptionRefreshMs: integer(env, 'HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS', 2_000, 0, 60_000),
+    gaugeRefreshMs: integer(env, 'HERALD_DELIVERY_GAUGE_REFRESH_MS', 10_000, 0, 300_000),
     maintenanceIntervalMs: integer(env, 'HERALD_DELIVERY_MAINTENANCE_MS', 30_000, 100, 3_600_000),
     shutdownGraceMs: integer(env, 'HERALD_DELIVERY_SHUTDOWN_GRACE_MS', 5_000, 0, 600_000),
     secretKey: secretKey(env),

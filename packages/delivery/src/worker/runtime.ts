@@ -74,6 +74,7 @@ export async function startDeliveryRuntime(config: WorkerConfig, deps: DeliveryR
       senderPollIntervalMs: config.senderPollIntervalMs,
       routeLingerMs: config.routeLingerMs,
       subscriptionRefreshMs: config.subscriptionRefreshMs,
+      gaugeRefreshMs: config.gaugeRefreshMs,
       maintenanceIntervalMs: config.maintenanceIntervalMs,
       shutdownGraceMs: config.shutdownGraceMs,
       healthTimeoutMs: config.healthTimeoutMs,

@@ -50,6 +50,16 @@ describe('herald-delivery configuration', () => {
     expect(() => parseWorkerConfig({ HERALD_DELIVERY_LEASE_MS: '5000', HERALD_DELIVERY_SEND_TIMEOUT_MS: '5000' })).toThrow(/LEASE/);
   });
 
+  it('reads how often the scrape-time gauges may be read from the database (HERALD_DELIVERY_GAUGE_REFRESH_MS)', () => {
+    expect(parseWorkerConfig({}).gaugeRefreshMs).toBe(10_000);
+    expect(WORKER_VARIABLES.find((v) => v.name === 'HERALD_DELIVERY_GAUGE_REFRESH_MS')?.default).toBe('10000');
+    expect(parseWorkerConfig({ HERALD_DELIVERY_GAUGE_REFRESH_MS: '0' }).gaugeRefreshMs).toBe(0);
+    expect(parseWorkerConfig({ HERALD_DELIVERY_GAUGE_REFRESH_MS: '60000' }).gaugeRefreshMs).toBe(60_000);
+    expect(() => parseWorkerConfig({ HERALD_DELIVERY_GAUGE_REFRESH_MS: '-1' })).toThrow(/HERALD_DELIVERY_GAUGE_REFRESH_MS/);
+    expect(() => parseWorkerConfig({ HERALD_DELIVERY_GAUGE_REFRESH_MS: '300001' })).toThrow(/from 0 to 300000/);
+    expect(() => parseWorkerConfig({ HERALD_DELIVERY_GAUGE_REFRESH_MS: '10s' })).toThrow(WorkerConfigError);
+  });
+
   it('accepts only pino\'s log levels', () => {
     expect(parseWorkerConfig({ LOG_LEVEL: 'silent' }).logLevel).toBe('silent');
     expect(parseWorkerConfig({ LOG_LEVEL: '' }).logLevel).toBe('info');
