@@ -2,6 +2,7 @@ import type { Message, PubSub, Subscription } from '@google-cloud/pubsub';
 import { systemClock, type Clock } from '../clock.js';
 import type { Consumer, Settlement } from '../consumer/types.js';
 import { silentLogger, type Logger } from '../logger.js';
+import { AttemptCounter } from './attempt-counter.js';
 import { HandlingSlots } from './handling-slots.js';
 import { holdBeforeRetry } from './hold.js';
 
@@ -38,6 +39,8 @@ export class PubSubSource {
   private readonly options: PubSubSourceOptions;
   /** Received messages not settled yet (the SDK's flow control bounds them; no gate here). */
   private readonly slots: HandlingSlots;
+  /** Attempts of messages without the server's count (no dead-letter policy), for the backoff. */
+  private readonly attempts = new AttemptCounter();
   /** Per start(): a source stopped and started again must not see the old abort. */
   private stopping = new AbortController();
   private subscription: Subscription | undefined;
@@ -115,7 +118,10 @@ export class PubSubSource {
   private async handle(message: Message, stopping: AbortSignal): Promise<void> {
     const maxHoldMs = this.options.maxHoldMs ?? 10_000;
     const settlement: Settlement = {
-      ack: () => message.ack(),
+      ack: () => {
+        this.attempts.forget(message.id);
+        message.ack();
+      },
       nack: async (retryAfterMs) => {
         await holdBeforeRetry(this.clock, retryAfterMs, maxHoldMs, stopping);
         message.nack();
@@ -143,8 +149,9 @@ export class PubSubSource {
         data: message.data,
         attributes: message.attributes,
         enqueuedAt: message.publishTime?.getTime(),
-        // Only counted when the subscription has a dead-letter policy; 0 otherwise.
-        deliveryAttempt: message.deliveryAttempt > 0 ? message.deliveryAttempt : undefined,
+        // The server counts only for subscriptions with a dead-letter policy (0 otherwise): then
+        // this process counts, so that a failing handler's retries still back off.
+        deliveryAttempt: message.deliveryAttempt > 0 ? message.deliveryAttempt : this.attempts.next(message.id),
         transportMessageId: message.id,
       },
       settlement,

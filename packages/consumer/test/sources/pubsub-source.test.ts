@@ -72,6 +72,32 @@ describe('PubSubSource against the Pub/Sub peer (gRPC StreamingPull)', () => {
     expect(peer.subscription('herald-sub')).toMatchObject({ deliveries: 2, pending: 0, outstanding: 0 });
   });
 
+  it('without a dead-letter policy (no server count) counts the attempts itself, so a failing handler backs off', async () => {
+    const handled: Delivery[] = [];
+    const attempts: (number | undefined)[] = [];
+    const startedAt: number[] = [];
+    await startSource(
+      {
+        retry: { failureBaseMs: 100, failureMaxMs: 10_000 },
+        handler: (delivery, context) => {
+          attempts.push(context.deliveryAttempt);
+          startedAt.push(Date.now());
+          if (attempts.length < 4) throw new Error('downstream unavailable');
+          handled.push(delivery);
+        },
+      },
+      handled,
+    );
+    await publish(messagePayload(1));
+    await peer.waitForAcked('herald-sub', 1);
+    expect(attempts).toEqual([1, 2, 3, 4]);
+    // Held 100, 200, 400 ms before each nack: the delay doubles with the attempt.
+    const gaps = startedAt.slice(1).map((at, index) => at - (startedAt[index] as number));
+    expect(gaps[0]).toBeGreaterThanOrEqual(100);
+    expect(gaps[1]).toBeGreaterThanOrEqual(200);
+    expect(gaps[2]).toBeGreaterThanOrEqual(400);
+  });
+
   it('acks a duplicate without handling it again', async () => {
     const handled: Delivery[] = [];
     await startSource({}, handled);
