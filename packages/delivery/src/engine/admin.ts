@@ -127,7 +127,8 @@ export class DeliveryAdmin {
 
   /**
    * §3.3 last row / §4.2 rule 3: `changeDestination` succeeded (its test message was delivered),
-   * so the subscription is Healthy, and what is pending is due now at the new destination.
+   * so the subscription is Healthy, and what is pending is due now at the new destination, its
+   * attempts counted afresh there.
    */
   async markDestinationChanged(projectKey: string, subscriptionId: string): Promise<SubscriptionHealthStatus> {
     const now = this.deps.clock.now();
@@ -135,6 +136,13 @@ export class DeliveryAdmin {
       const current = await lockHealth(tx, projectKey, subscriptionId, now);
       const transition = nextHealth(current, { type: 'destinationChanged' }, { now, configurationWindowMs: 0 });
       if (!sameHealth(current, transition.state)) await writeHealth(tx, projectKey, subscriptionId, transition.state, now);
+      // The new destination starts with a clean slate: its backoff and temporary-error window count
+      // its own failures, not the old destination's (leased rows too: a send to the old destination
+      // in flight now is given back uncounted, sender.ts `withFailuresGivenBack`).
+      await tx.query(
+        `UPDATE deliveries SET attempts = 0, first_failure_at = NULL WHERE project_key = $1 AND subscription_id = $2 AND attempts > 0`,
+        [projectKey, subscriptionId],
+      );
       await tx.query(
         `UPDATE deliveries SET due_at = $3 WHERE project_key = $1 AND subscription_id = $2 AND lease_owner IS NULL AND due_at > $3`,
         [projectKey, subscriptionId, now],

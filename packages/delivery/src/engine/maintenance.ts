@@ -1,8 +1,8 @@
 import type { Clock, DestinationType } from '@herald/model';
-import type { Database } from '@herald/store';
+import type { Database, Queryable } from '@herald/store';
 import type { Logger } from 'pino';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
-import { nextHealth } from './health.js';
+import { configurationWindowEnd, nextHealth } from './health.js';
 import { dropAllPending, lockHealth, writeHealth } from './records.js';
 import type { RetryPolicy } from './retry-policy.js';
 import type { SubscriptionCache } from './subscription-cache.js';
@@ -25,6 +25,14 @@ export interface MaintenanceResult {
   /** Dropped-delivery records older than the retention removed. */
   purged: number;
 }
+
+/**
+ * How long after a ConfigurationError window's end the sweep leaves the decision to the sender's
+ * last try. The retry policy schedules that try at the window end (retry-policy.ts), and its outcome
+ * is what §3.3 asks for: fixed within the window → Healthy, still failing → stopped. Bounded, so a
+ * subscription whose deliveries no sender claims (none running, or a long backlog) is still stopped.
+ */
+export const LAST_TRY_GRACE_MS = 5 * 60_000;
 
 /**
  * Time-driven work that no send triggers: a ConfigurationError window can elapse while nothing is
@@ -65,6 +73,10 @@ export class Maintenance {
         const current = await lockHealth(tx, candidate.project_key, candidate.subscription_id, now);
         const transition = nextHealth(current, { type: 'windowElapsed' }, { now, configurationWindowMs });
         if (!transition.dropPending) return undefined;
+        const windowEnd = configurationWindowEnd(current, configurationWindowMs);
+        if (windowEnd !== undefined && (await lastTryToCome(tx, candidate.project_key, candidate.subscription_id, windowEnd, now))) {
+          return undefined; // the sender's outcome decides; a later sweep stops it if the sender does not
+        }
         await writeHealth(tx, candidate.project_key, candidate.subscription_id, transition.state, now);
         const count = await dropAllPending(
           tx,
@@ -101,4 +113,22 @@ export class Maintenance {
     if (purged.rowCount > 0) this.deps.logger.info({ purged: purged.rowCount }, 'purged expired dropped deliveries');
     return purged.rowCount;
   }
+}
+
+/**
+ * Whether the sender's last try of a subscription whose window ended at `windowEnd` is still to
+ * come, within `LAST_TRY_GRACE_MS` of that end: a delivery due by the window end that became due
+ * recently enough to be claimed any moment (one due long ago is evidently not being claimed), or a
+ * send in flight right now.
+ */
+async function lastTryToCome(tx: Queryable, projectKey: string, subscriptionId: string, windowEnd: Date, now: Date): Promise<boolean> {
+  if (now.getTime() >= windowEnd.getTime() + LAST_TRY_GRACE_MS) return false;
+  const result = await tx.query<{ pending: boolean }>(
+    `SELECT EXISTS (
+       SELECT 1 FROM deliveries WHERE project_key = $1 AND subscription_id = $2
+         AND ((due_at > $3 AND due_at <= $4) OR (lease_owner IS NOT NULL AND lease_expires_at > $5))
+     ) AS pending`,
+    [projectKey, subscriptionId, new Date(now.getTime() - LAST_TRY_GRACE_MS), windowEnd, now],
+  );
+  return result.rows[0]?.pending === true;
 }

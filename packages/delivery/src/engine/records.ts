@@ -1,4 +1,4 @@
-import type { SubscriptionHealthStatus } from '@herald/model';
+import type { Destination, SubscriptionHealthStatus } from '@herald/model';
 import type { Queryable } from '@herald/store';
 import type { DeliveryFailure } from '../destinations/port.js';
 import type { HealthState } from './health.js';
@@ -51,6 +51,19 @@ export async function deleteDeliveredSeeingHealth(db: Queryable, ids: readonly n
     { prepare: true },
   );
   return result.rows[0]?.unhealthy === true;
+}
+
+/**
+ * The subscription's destination as its document stores it now (secrets sealed), absent when the
+ * subscription was deleted. Compared with the destination a send used, it tells whether that send
+ * went to a destination `changeDestination` has since replaced.
+ */
+export async function readStoredDestination(tx: Queryable, projectKey: string, subscriptionId: string): Promise<Destination | undefined> {
+  const result = await tx.query<{ destination: Destination }>(
+    `SELECT doc->'destination' AS destination FROM resources WHERE project_key = $1 AND type_id = 'subscription' AND id = $2`,
+    [projectKey, subscriptionId],
+  );
+  return result.rows[0]?.destination;
 }
 
 export interface Retry {

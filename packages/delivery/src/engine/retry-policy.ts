@@ -86,7 +86,7 @@ export type FailureDecision = { action: 'retry'; dueAt: Date } | { action: 'drop
 
 export interface FailureContext {
   now: Date;
-  /** Health of the subscription when the attempt was made. */
+  /** Health of the subscription when the attempt was made (after a success of the same batch, if any). */
   status: SubscriptionHealthStatus;
   /** Failures of this delivery including this one. */
   failures: number;

@@ -1,5 +1,6 @@
 import type { Clock, Destination, Format, Subscription, SubscriptionHealthStatus } from '@herald/model';
-import type { Database } from '@herald/store';
+import type { Database, Queryable } from '@herald/store';
+import { isDeepStrictEqual } from 'node:util';
 import type { Logger } from 'pino';
 import { errorMessage } from '../destinations/failure.js';
 import { failed, type DeliveryFailure, type EncodedMessage, type EncodeContext, type SendOutcome } from '../destinations/port.js';
@@ -15,6 +16,7 @@ import {
   dropAllPending,
   dropLeased,
   lockHealth,
+  readStoredDestination,
   recordedError,
   reschedule,
   sameHealth,
@@ -24,7 +26,7 @@ import {
 } from './records.js';
 import { decideAfterFailure, type RetryPolicy } from './retry-policy.js';
 import type { ProjectSubscriptions, SubscriptionCache } from './subscription-cache.js';
-import type { DropReason, LeasedDelivery } from './types.js';
+import type { DropReason, LeasedDelivery, RecordedError } from './types.js';
 
 export interface SenderOptions {
   /** Names this worker in `lease_owner`; unique per process. */
@@ -56,7 +58,7 @@ export interface SendResult {
   delivered: number;
   retried: number;
   dropped: number;
-  /** Given back unsent because the worker is stopping. */
+  /** Given back without counting an attempt: the worker is stopping, or the batch went to a replaced destination. */
   released: number;
 }
 
@@ -244,34 +246,49 @@ export class Sender {
       // them in that order too, so two of them never wait for each other (a deadlock).
       let before: HealthState | undefined;
       let transition: HealthTransition | undefined;
-      if (touchesHealth) {
-        before = await lockHealth(tx, projectKey, subscriptionId, now);
-        transition = applyEvents(before, healthEvents(sorted), { now, configurationWindowMs });
+      if (touchesHealth) before = await lockHealth(tx, projectKey, subscriptionId, now);
+      // Read after the health lock: markDestinationChanged takes that lock after the new destination
+      // is stored, so a change it has recorded is seen here, before its Healthy is overwritten.
+      const destinationReplaced = sorted.failures.length > 0 && (await sentToReplacedDestination(tx, projectKey, subscription));
+      const outcome = destinationReplaced ? withFailuresGivenBack(sorted) : sorted;
+      if (before !== undefined) {
+        transition = applyEvents(before, healthEvents(outcome), { now, configurationWindowMs });
         if (!sameHealth(before, transition.state)) await writeHealth(tx, projectKey, subscriptionId, transition.state, now);
       }
-      await deleteDelivered(tx, ids(sorted.delivered));
-      await releaseLease(tx, lease, ids(sorted.released), now);
+      await deleteDelivered(tx, ids(outcome.delivered));
+      await releaseLease(tx, lease, ids(outcome.released), now);
       if (transition?.dropPending === true) {
-        // §3.3: entering ConfigurationErrorDeliveryStopped drops every undelivered message; this
-        // batch's payload failures first, under their own reason (they would never be delivered).
-        const payloadDrops = this.planFailures(
-          sorted.failures.filter((f) => f.failure.class === 'payload'),
-          { now, status: transition.state.status, configurationWindowEndsAt: undefined },
-        ).drops;
-        const drops = await dropLeased(tx, lease, payloadDrops, now);
-        const reason: DropReason = 'ConfigurationErrorDeliveryStopped';
-        const count = await dropAllPending(tx, projectKey, subscriptionId, reason, transition.state.lastError, now);
-        if (count > 0) drops.set(reason, count);
-        return { before, transition, retries: [] as Retry[], drops };
+        // §3.3: entering ConfigurationErrorDeliveryStopped drops every undelivered message. This
+        // batch's failures first, so that their records include the attempt just made (dropAllPending
+        // only knows the rows, which do not count it yet); payload failures under their own reason.
+        const stopped: DropReason = 'ConfigurationErrorDeliveryStopped';
+        const batchDrops: Drop[] = outcome.failures.map(({ delivery, failure }) => ({
+          id: delivery.id,
+          reason: failure.class === 'payload' ? 'PayloadError' : stopped,
+          ...failedAttempt(delivery, failure, now),
+        }));
+        const drops = await dropLeased(tx, lease, batchDrops, now);
+        const count = await dropAllPending(tx, projectKey, subscriptionId, stopped, transition.state.lastError, now);
+        if (count > 0) drops.set(stopped, (drops.get(stopped) ?? 0) + count);
+        return { outcome, destinationReplaced, before, transition, retries: [] as Retry[], drops };
       }
-      const statusAtAttempt = before?.status ?? cachedStatus;
+      // A success in this batch has already left any error state (§3.3 "new message delivered
+      // successfully → Healthy"): the batch's failures are judged by the status after it, so a
+      // stopped subscription's failure is retried in the fresh window rather than dropped as stopped.
+      const statusOfFailures: SubscriptionHealthStatus = outcome.delivered.length > 0 ? 'Healthy' : (before?.status ?? cachedStatus);
       const windowEnd = transition === undefined ? undefined : configurationWindowEnd(transition.state, configurationWindowMs);
-      const { retries, drops } = this.planFailures(sorted.failures, { now, status: statusAtAttempt, configurationWindowEndsAt: windowEnd });
+      const { retries, drops } = this.planFailures(outcome.failures, { now, status: statusOfFailures, configurationWindowEndsAt: windowEnd });
       const rescheduled = await reschedule(tx, lease, retries);
       const dropped = await dropLeased(tx, lease, drops, now);
-      return { before, transition, retries: rescheduled, drops: dropped };
+      return { outcome, destinationReplaced, before, transition, retries: rescheduled, drops: dropped };
     });
 
+    if (written.destinationReplaced) {
+      // This worker sent with a subscription older than its document: read it again before the
+      // given-back deliveries are claimed, so that they go to the new destination.
+      this.deps.cache.invalidate(projectKey);
+      this.deps.logger.debug({ projectKey, subscriptionId, givenBack: sorted.failures.length }, 'failures at a replaced destination given back');
+    }
     const destinationType = subscription.destination.type;
     this.observe(destinationType, now, sorted, written.retries, written.drops);
     const firstFailure = sorted.failures[0];
@@ -291,7 +308,7 @@ export class Sender {
       delivered: sorted.delivered.length,
       retried: written.retries.length,
       dropped,
-      released: sorted.released.length,
+      released: written.outcome.released.length,
     };
   }
 
@@ -320,12 +337,10 @@ export class Sender {
     const retries: Retry[] = [];
     const drops: Drop[] = [];
     for (const { delivery, failure } of failures) {
-      const firstFailureAt = delivery.firstFailureAt ?? context.now;
-      const failures = delivery.attempts + 1;
-      const decision = decideAfterFailure(this.deps.policy, failure, { ...context, failures, firstFailureAt, random: this.random });
-      const error = recordedError(failure);
+      const { attempts, firstFailureAt, error } = failedAttempt(delivery, failure, context.now);
+      const decision = decideAfterFailure(this.deps.policy, failure, { ...context, failures: attempts, firstFailureAt, random: this.random });
       if (decision.action === 'retry') retries.push({ id: delivery.id, dueAt: decision.dueAt, firstFailureAt, error });
-      else drops.push({ id: delivery.id, reason: decision.reason, attempts: failures, firstFailureAt, error });
+      else drops.push({ id: delivery.id, reason: decision.reason, attempts, firstFailureAt, error });
     }
     return { retries, drops };
   }
@@ -379,6 +394,15 @@ export class Sender {
 
 const ids = (deliveries: readonly LeasedDelivery[]): number[] => deliveries.map((d) => d.id);
 
+/** A delivery after the attempt that just failed: that attempt counts, and may be its first failure. */
+function failedAttempt(
+  delivery: LeasedDelivery,
+  failure: DeliveryFailure,
+  now: Date,
+): { attempts: number; firstFailureAt: Date; error: RecordedError } {
+  return { attempts: delivery.attempts + 1, firstFailureAt: delivery.firstFailureAt ?? now, error: recordedError(failure) };
+}
+
 function sortOutcomes(group: LeasedDelivery[], outcomes: SendOutcome[], stopping: boolean): GroupOutcome {
   const sorted: GroupOutcome = { delivered: [], failures: [], released: [] };
   group.forEach((delivery, index) => {
@@ -395,6 +419,26 @@ function sortOutcomes(group: LeasedDelivery[], outcomes: SendOutcome[], stopping
     }
   });
   return sorted;
+}
+
+/**
+ * Whether the batch went to a destination that `changeDestination` has replaced since this worker
+ * read the subscription: a send in flight during the change, or a worker whose cache is a refresh
+ * behind (§4.2 rule 3 allows both destinations during the switch-over). Stored destinations are
+ * compared as stored: the gateway seals a new destination's secrets afresh, and only there.
+ */
+async function sentToReplacedDestination(tx: Queryable, projectKey: string, subscription: Subscription): Promise<boolean> {
+  const stored = await readStoredDestination(tx, projectKey, subscription.id);
+  return stored !== undefined && !isDeepStrictEqual(stored, subscription.destination);
+}
+
+/**
+ * Failures at a replaced destination say nothing about the subscription's current one, which the
+ * test notification of `changeDestination` just proved to work (§3.3 last row): they feed no health
+ * event and count no attempt (no backoff); the deliveries are given back due now, for the new one.
+ */
+function withFailuresGivenBack(sorted: GroupOutcome): GroupOutcome {
+  return { delivered: sorted.delivered, failures: [], released: [...sorted.released, ...sorted.failures.map((f) => f.delivery)] };
 }
 
 /**

@@ -6,6 +6,7 @@ import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js
 import { DestinationPool } from '../../src/destinations/pool.js';
 import { DeliveryAdmin } from '../../src/engine/admin.js';
 import { DeliveryEngine, type DeliveryEngineOptions } from '../../src/engine/engine.js';
+import { LAST_TRY_GRACE_MS } from '../../src/engine/maintenance.js';
 import { DELIVERY_METRIC_NAMES } from '../../src/metrics/names.js';
 import { startDeliveryWorker } from '../../src/worker/worker.js';
 import {
@@ -18,11 +19,14 @@ import {
   ManualClock,
   openTestDatabase,
   OutageRelay,
+  pendingDeliveries,
   silentLogger,
   writeStores,
   type TestDatabase,
   sqsPool,
 } from './support.js';
+
+const MINUTE = 60_000;
 
 interface StoreDoc {
   id: string;
@@ -372,6 +376,121 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
     expect(await engine.admin.getHealth(projectKey, subscription.id)).toBe('ConfigurationErrorDeliveryStopped');
     expect((await engine.admin.listDropped(projectKey, subscription.id)).results.map((d) => d.reason)).toEqual([
       'ConfigurationErrorDeliveryStopped',
+    ]);
+  });
+
+  /**
+   * The sender's last try, at the window end, decides (§3.3: fixed within the window → Healthy;
+   * still failing → stopped). The maintenance sweep runs on its own timer and may come first: it
+   * leaves the decision to the sender for a bounded grace (maintenance.ts `LAST_TRY_GRACE_MS`).
+   */
+  async function failingUntilLastRetryAtWindowEnd(queueName: string) {
+    const context = await setup('development');
+    const { projectKey, documents, engine: makeEngine, queue, clock } = context;
+    const engine = makeEngine();
+    const target = queue(queueName);
+    const subscription = await createSqsSubscription(documents, projectKey, target, { changes: [{ resourceTypeId: 'store' }] });
+    sqs.fauxqs.deleteQueue(`${projectKey}-${queueName}`);
+    await writeStores(documents, projectKey, 1);
+    await drain(engine);
+    // Retried (and failing) with backoff through the hour; the last failed try is 5 min before the end.
+    const windowEnd = new Date(clock.now().getTime() + HOUR);
+    while (clock.now().getTime() < windowEnd.getTime() - 5 * MINUTE) {
+      clock.advance(5 * MINUTE);
+      await drain(engine);
+    }
+    const pending = await pendingDeliveries(database.db, projectKey, subscription.id);
+    expect(pending.map((p) => p.dueAt)).toEqual([windowEnd]); // capped at the window end
+    return { ...context, engine, target, queueName: `${projectKey}-${queueName}`, subscriptionId: subscription.id, windowEnd };
+  }
+
+  it('makes the retry due at the window end even when the sweep comes first: fixed within the window, it heals', async () => {
+    const { projectKey, engine, clock, target, queueName, subscriptionId, windowEnd } = await failingUntilLastRetryAtWindowEnd('last-try');
+    // The user fixes the queue 2 minutes before the window ends.
+    clock.advance(3 * MINUTE);
+    sqs.createQueue(queueName);
+
+    // At the window end the maintenance timer happens to fire before the sender's poll.
+    clock.set(windowEnd);
+    expect(await engine.maintenance.runOnce()).toMatchObject({ stopped: 0 });
+    await drain(engine);
+
+    const health = await engine.admin.getHealth(projectKey, subscriptionId);
+    const delivered = (await received(target.queueUrl)).length;
+    const dropped = (await engine.admin.listDropped(projectKey, subscriptionId)).results.length;
+    expect({ health, delivered, dropped }).toEqual({ health: 'Healthy', delivered: 1, dropped: 0 });
+  });
+
+  it('stops the subscription after a bounded grace when no sender makes the last try', async () => {
+    const { projectKey, engine, clock, subscriptionId, windowEnd } = await failingUntilLastRetryAtWindowEnd('no-sender');
+    clock.set(windowEnd);
+    expect(await engine.maintenance.runOnce()).toMatchObject({ stopped: 0 });
+    clock.advance(LAST_TRY_GRACE_MS - 1);
+    expect(await engine.maintenance.runOnce()).toMatchObject({ stopped: 0 });
+    clock.advance(1);
+    expect(await engine.maintenance.runOnce()).toMatchObject({ stopped: 1, dropped: 1 });
+    expect(await engine.admin.getHealth(projectKey, subscriptionId)).toBe('ConfigurationErrorDeliveryStopped');
+  });
+
+  it('leaves a send in flight at the window end to decide: the sweep does not stop under it', async () => {
+    const { projectKey, documents, engine: makeEngine, queue, clock } = await setup('development');
+    const engine = makeEngine();
+    const queueName = `${projectKey}-in-flight`;
+    const target = queue('in-flight');
+    const subscription = await createSqsSubscription(documents, projectKey, target, { changes: [{ resourceTypeId: 'store' }] });
+    sqs.fauxqs.deleteQueue(queueName);
+    await writeStores(documents, projectKey, 1);
+    await drain(engine);
+    clock.advance(HOUR);
+
+    // At the window end a retry is being sent (the destination is slow to answer) when the sweep runs.
+    relay.hang();
+    let sweepDuringSend;
+    const inFlight = engine.sender.sendOnce();
+    try {
+      await eventually(async () => (await pendingDeliveries(database.db, projectKey, subscription.id))[0]?.leaseOwner !== null, 5_000, 'the lease');
+      sweepDuringSend = await engine.maintenance.runOnce();
+      sqs.createQueue(queueName); // fixed in time: the send in flight succeeds
+    } finally {
+      relay.answer();
+    }
+    expect(await inFlight).toMatchObject({ delivered: 1 });
+
+    const health = await engine.admin.getHealth(projectKey, subscription.id);
+    const dropped = (await engine.admin.listDropped(projectKey, subscription.id)).results.length;
+    expect({ sweepDuringSend, health, dropped }).toEqual({ sweepDuringSend: expect.objectContaining({ stopped: 0 }), health: 'Healthy', dropped: 0 });
+  });
+
+  it('records the attempt that stops the subscription in the drop records of its batch', async () => {
+    const { projectKey, documents, engine: makeEngine, queue, clock } = await setup('development');
+    const engine = makeEngine();
+    const target = queue('stop-batch');
+    const subscription = await createSqsSubscription(documents, projectKey, target, { changes: [{ resourceTypeId: 'store' }] });
+    sqs.fauxqs.deleteQueue(`${projectKey}-stop-batch`);
+
+    // First delivery: fails once at T0 (attempts = 1).
+    const firstFailureAt = clock.now().toISOString();
+    await writeStores(documents, projectKey, 1);
+    expect(await drain(engine)).toMatchObject({ retried: 1 });
+
+    // At the window end its retry and a brand-new second delivery are sent together and both fail;
+    // this batch ends the window (§3.3 → ConfigurationErrorDeliveryStopped).
+    clock.advance(HOUR);
+    const windowEnd = clock.now().toISOString();
+    await writeStores(documents, projectKey, 1);
+    await drain(engine);
+    expect(await engine.admin.getHealth(projectKey, subscription.id)).toBe('ConfigurationErrorDeliveryStopped');
+
+    // records.ts `Drop.attempts`: attempts including the one that led to the drop.
+    const dropped = (await engine.admin.listDropped(projectKey, subscription.id)).results;
+    const records = [...dropped]
+      .sort((a, b) => a.committedAt.localeCompare(b.committedAt))
+      .map((d) => ({ reason: d.reason, attempts: d.attempts, firstFailureAt: d.firstFailureAt, error: d.error?.class }));
+    expect(records).toEqual([
+      // Tried at T0 and at the window end.
+      { reason: 'ConfigurationErrorDeliveryStopped', attempts: 2, firstFailureAt, error: 'configuration' },
+      // Tried once, at the window end, and failed then.
+      { reason: 'ConfigurationErrorDeliveryStopped', attempts: 1, firstFailureAt: windowEnd, error: 'configuration' },
     ]);
   });
 

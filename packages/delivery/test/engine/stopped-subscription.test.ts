@@ -1,8 +1,10 @@
 import { DocumentStore } from '@herald/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
+import { DELIVERED, failed } from '../../src/destinations/port.js';
 import { DestinationPool } from '../../src/destinations/pool.js';
 import { DeliveryEngine } from '../../src/engine/engine.js';
+import { projectWithSubscription, ScriptedAdapter } from './scripted-destination.js';
 import {
   createProject,
   createSqsSubscription,
@@ -19,12 +21,9 @@ import {
 
 /**
  * A subscription in ConfigurationErrorDeliveryStopped drops a new message only when the
- * configuration still fails: §3.3 drops what was undelivered when the window elapsed, while a new
- * message that meets a destination outage is covered by §6.2 guarantee 1 (retried up to 48 hours).
- * Here the configuration was fixed and the destination has a short outage: the messages written
- * during it are delivered after it.
+ * configuration still fails (§3.3 drops what was undelivered when the window elapsed).
  */
-describe.each(engineDatabaseUrls())('a stopped subscription meeting a temporary failure (%s)', (serverUrl) => {
+describe.each(engineDatabaseUrls())('a stopped subscription (%s)', (serverUrl) => {
   let database: TestDatabase;
   let sqs: SqsPeer;
   let relay: OutageRelay;
@@ -43,6 +42,11 @@ describe.each(engineDatabaseUrls())('a stopped subscription meeting a temporary 
     await database?.close();
   });
 
+  /**
+   * A new message that meets a destination outage is covered by §6.2 guarantee 1 (retried up to 48
+   * hours). Here the configuration was fixed and the destination has a short outage: the messages
+   * written during it are delivered after it.
+   */
   it('retries a new message that fails temporarily instead of dropping it', async () => {
     const clock = new ManualClock();
     const projectKey = 'stopped-temp';
@@ -91,6 +95,58 @@ describe.each(engineDatabaseUrls())('a stopped subscription meeting a temporary 
     expect({ duringOutage, afterOutage }).toEqual({
       duringOutage: { delivered: 0, retried: 1, dropped: 0 },
       afterOutage: { delivered: 1, retried: 0, dropped: 0 },
+    });
+  });
+
+  /**
+   * Mixed outcomes in one batch (SQS/SNS/EventBridge batch APIs answer per entry): one delivery is
+   * acknowledged, another refused for its configuration. The success moves the subscription
+   * Stopped → Healthy (§3.3), the failure then Healthy → ConfigurationError with a fresh window, in
+   * which the refused delivery is retried (§6.2 guarantee 1) — not dropped as "stopped", which the
+   * subscription no longer is.
+   */
+  it('retries, not drops, a configuration failure in the batch whose success leaves the stopped state', async () => {
+    const clock = new ManualClock();
+    const projectKey = 'stopped-mixed';
+    const { documents, subscriptionId } = await projectWithSubscription(database, clock, projectKey, 'development');
+    const destination = new ScriptedAdapter();
+    const engine = new DeliveryEngine(
+      { db: database.db, logger: silentLogger, adapters: destination, clock, random: () => 0.5, monotonicNow: () => 0 },
+      { sendTimeoutMs: 2_000, leaseMs: 10_000 },
+    );
+    const configuration = { class: 'configuration' as const, code: 'KMS.AccessDeniedException', message: 'denied' };
+    const drain = async () => {
+      const total = { delivered: 0, retried: 0, dropped: 0 };
+      for (;;) {
+        const routed = await engine.router.routeOnce();
+        const sent = await engine.sender.sendOnce();
+        total.delivered += sent.delivered;
+        total.retried += sent.retried;
+        total.dropped += sent.dropped;
+        if (routed.events === 0 && sent.claimed === 0) return total;
+      }
+    };
+
+    destination.behaviour = async (messages) => messages.map(() => failed(configuration));
+    await writeStores(documents, projectKey, 1);
+    await drain();
+    clock.advance(HOUR);
+    expect(await engine.maintenance.runOnce()).toMatchObject({ stopped: 1, dropped: 1 });
+    expect(await engine.admin.getHealth(projectKey, subscriptionId)).toBe('ConfigurationErrorDeliveryStopped');
+
+    // Two new deliveries in one batch: the first is acknowledged, the second refused (configuration).
+    destination.behaviour = async (messages) => messages.map((_, i) => (i === 0 ? DELIVERED : failed(configuration)));
+    await writeStores(documents, projectKey, 2);
+    const outcome = await drain();
+    const health = await engine.admin.getHealth(projectKey, subscriptionId);
+    const droppedNow = (await engine.admin.listDropped(projectKey, subscriptionId)).results.length - 1;
+    const pending = (await engine.admin.deliveryStatus(projectKey, subscriptionId)).pendingCount;
+
+    expect({ outcome, health, droppedNow, pending }).toEqual({
+      outcome: { delivered: 1, retried: 1, dropped: 0 },
+      health: 'ConfigurationError',
+      droppedNow: 0,
+      pending: 1,
     });
   });
 });

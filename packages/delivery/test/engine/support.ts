@@ -104,6 +104,28 @@ export async function createSqsSubscription(
   });
 }
 
+/** What a successful `changeDestination` stores: the subscription document points at another queue. */
+export async function pointSubscriptionAt(documents: DocumentStore, projectKey: string, subscriptionId: string, queueUrl: string): Promise<void> {
+  const current = await documents.get<Subscription>(projectKey, 'subscription', { id: subscriptionId });
+  if (current === undefined) throw new Error(`subscription ${subscriptionId} missing`);
+  await documents.update<Subscription>({ projectKey }, 'subscription', { id: subscriptionId }, current.version, (doc) => ({
+    doc: { ...doc, destination: { ...doc.destination, queueUrl } as Subscription['destination'] },
+  }));
+}
+
+/** A subscription's pending deliveries as the sender sees them: when due, failed attempts, lease holder. */
+export async function pendingDeliveries(
+  db: Database,
+  projectKey: string,
+  subscriptionId: string,
+): Promise<{ dueAt: Date; attempts: number; leaseOwner: string | null }[]> {
+  const rows = await db.query<{ due_at: Date | string; attempts: number; lease_owner: string | null }>(
+    'SELECT due_at, attempts, lease_owner FROM deliveries WHERE project_key = $1 AND subscription_id = $2 ORDER BY id',
+    [projectKey, subscriptionId],
+  );
+  return rows.rows.map((r) => ({ dueAt: new Date(r.due_at), attempts: r.attempts, leaseOwner: r.lease_owner }));
+}
+
 interface StoreDoc {
   id: string;
   version: number;
