@@ -19,7 +19,11 @@ export interface OAuthAuthenticatorDeps {
   };
   external: ExternalTokenValidator;
   projects: { get(key: string): Promise<Project | undefined> };
-  customers: { exists(projectKey: string, customerId: string): Promise<boolean> };
+  customers: {
+    exists(projectKey: string, customerId: string): Promise<boolean>;
+    /** Whether the customer may act in the store: the rule of the in-store password flow. */
+    mayActInStore(projectKey: string, customerId: string, storeKey: string): Promise<boolean>;
+  };
   clock: Clock;
 }
 
@@ -100,7 +104,10 @@ export class OAuthAuthenticator implements Authenticator, RevocationListener {
     if (!impliesAny(context.scopes, required.anyOf)) {
       throw insufficientScope(`Insufficient scope: one of ${required.anyOf.map((scope) => `${scope}:${projectKey}`).join(', ')} is needed.`);
     }
-    if (required.me !== undefined) await this.checkSubject(validated.grant, context, required.me);
+    if (required.me !== undefined) {
+      await this.checkSubject(validated.grant, context, required.me);
+      await this.checkStore(context, (request.params as { storeKey?: string } | undefined)?.storeKey);
+    }
     return context;
   }
 
@@ -158,5 +165,20 @@ export class OAuthAuthenticator implements Authenticator, RevocationListener {
         ? await this.deps.customers.exists(context.projectKey, customerId)
         : await this.deps.tokens.anonymousSessionExists(context.projectKey, anonymousId ?? '');
     if (!exists) throw insufficientScope('The customer or anonymous session named by the token does not exist.');
+  }
+
+  /**
+   * In-store `/me` routes (`/in-store/key={storeKey}/me/…`): a customer of another store cannot
+   * sign in at this store (§5.3, customers/credentials.ts findForLogin), so its token must not act
+   * here either; checked here, for every `/me` route with a `:storeKey`, so no such route can skip
+   * it. Global customers and anonymous sessions belong to no store and may act in any. A 403
+   * `insufficient_scope` like the other subject checks above: the token is valid, but does not
+   * reach this store (RFC 6750 §3.1), and a 404 would deny that a store everyone may name exists.
+   */
+  private async checkStore(context: AuthContext, storeKey: string | undefined): Promise<void> {
+    if (storeKey === undefined || context.customerId === undefined) return;
+    if (!(await this.deps.customers.mayActInStore(context.projectKey, context.customerId, storeKey))) {
+      throw insufficientScope(`The customer of this access token does not belong to the store '${storeKey}'.`);
+    }
   }
 }

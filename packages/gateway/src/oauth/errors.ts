@@ -8,6 +8,10 @@ export const OAUTH_ERROR_STATUS = {
   invalid_request: 400,
   invalid_client: 401,
   invalid_grant: 400,
+  // The authenticated client may not use this grant (RFC 6749 §5.2), e.g. the anonymous flow
+  // without `create_anonymous_token`: a token-endpoint error, so 400 — `insufficient_scope` (403)
+  // is a resource server's answer to a bearer token (RFC 6750 §3.1).
+  unauthorized_client: 400,
   invalid_customer_account_credentials: 400,
   unsupported_grant_type: 400,
   invalid_scope: 400,

@@ -2,6 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { oauthError } from './errors.js';
 
 const FORM = 'application/x-www-form-urlencoded';
+const FORM_BODY_LIMIT = 16 * 1024;
+const NOT_A_FORM = `Token requests must be sent as ${FORM}.`;
 
 /** The parsed parameters of a token request; a class so a JSON body can never pass for one. */
 export class FormParameters {
@@ -11,8 +13,13 @@ export class FormParameters {
     readonly problem?: string,
   ) {}
 
+  /**
+   * RFC 6749 §3.1: "Parameters sent without a value MUST be treated as if they were omitted from
+   * the request": `anonymous_id=` asks for a generated id, `scope=` for the client's scopes.
+   */
   get(name: string): string | undefined {
-    return this.values.get(name);
+    const value = this.values.get(name);
+    return value === '' ? undefined : value;
   }
 }
 
@@ -24,7 +31,7 @@ export class FormParameters {
  * resource endpoint starts accepting form bodies.
  */
 export function installFormBodyParser(app: FastifyInstance): void {
-  app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: 16 * 1024 }, (_request, body, done) => {
+  app.addContentTypeParser(FORM, { parseAs: 'string', bodyLimit: FORM_BODY_LIMIT }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     const values = new Map<string, string>();
     for (const [name, value] of new URLSearchParams(text)) {
@@ -36,6 +43,16 @@ export function installFormBodyParser(app: FastifyInstance): void {
     }
     done(null, new FormParameters(values));
   });
+  // Every other body — JSON (well-formed or not), text/plain, multipart, no content type — would be
+  // refused by the gateway's parsers with the resource endpoints' 415 "must send application/json"
+  // or 400 InvalidJsonInput: no OAuth error (RFC 6749 §5.2), and before client authentication and
+  // the rate limit. In this plugin only, it is read (within the same limit) and handed to the route
+  // as a form with a problem, which `formOf` answers 400 invalid_request once the client is known.
+  const notAForm = (_request: FastifyRequest, _body: unknown, done: (error: null, body: FormParameters) => void) =>
+    done(null, new FormParameters(new Map(), NOT_A_FORM));
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT }, notAForm);
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: FORM_BODY_LIMIT }, notAForm);
 }
 
 /** The form of a token request; an empty body is an empty form, any other content type a 400. */
@@ -45,5 +62,5 @@ export function formOf(request: FastifyRequest): FormParameters {
     return request.body;
   }
   if (request.body === undefined || request.body === null) return new FormParameters(new Map());
-  throw oauthError('invalid_request', `Token requests must be sent as ${FORM}.`);
+  throw oauthError('invalid_request', NOT_A_FORM);
 }

@@ -58,7 +58,10 @@ export function createOAuth(deps: OAuthDeps): OAuth {
       tokens,
       external: new ExternalTokenValidator(clock, deps.introspection ?? introspectExternally, deps.secrets),
       projects: deps.projects,
-      customers: { exists: (projectKey, id) => customers.exists(projectKey, id) },
+      customers: {
+        exists: (projectKey, id) => customers.exists(projectKey, id),
+        mayActInStore: (projectKey, id, storeKey) => customers.mayActInStore(projectKey, id, storeKey),
+      },
       clock,
     },
     { cacheSeconds: settings.tokenCacheSeconds },
@@ -95,6 +98,7 @@ export function createOAuth(deps: OAuthDeps): OAuth {
         clients: new ClientAuthenticator(clients),
         tokens: tokenService,
         limiter: new TokenBucketLimiter(clock, settings.tokenRateLimitPerMinute),
+        projects: deps.projects,
       });
       registerApiClientRoutes(app, {
         clients,

@@ -28,9 +28,56 @@ export const SECRET_LOG_PATHS: readonly string[] = [
   '*.authorizationHeader',
 ];
 
-/** `?access_token=…` is refused with a 400 (§5.1), but the refused URL is still logged: hide the value. */
+/**
+ * Query parameters whose value is a credential. `?access_token=…` is refused with a 400 (§5.1),
+ * and token requests carry their parameters in the body (§5.3, RFC 6749 §2.3.1 and §3.2), but a
+ * misconfigured client that puts them in the URL has the URL logged before it is refused: the
+ * values are hidden on every path, whatever the route.
+ */
+const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
+  'access_token',
+  'refresh_token',
+  'token',
+  'id_token',
+  'password',
+  'client_secret',
+  'client_assertion',
+  'assertion',
+  'code',
+  'code_verifier',
+]);
+
+/** A query parameter's name as URLSearchParams would read it (`+` and %-escapes decoded), lower-cased. */
+function parameterName(raw: string): string {
+  const name = raw.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(name).trim().toLowerCase();
+  } catch {
+    return name.trim().toLowerCase();
+  }
+}
+
+/**
+ * The URL as logged. Token endpoints (`/oauth/*`) take no query parameters at all, so their whole
+ * query string is hidden (a client that sends its form in the URL leaks more than the names above:
+ * the username, an assertion under another name). Elsewhere the query is kept for diagnosis (it is
+ * mostly `where`, `limit`, …) with the value of each credential parameter hidden; names are
+ * matched decoded, so `pass%77ord=` is hidden as well.
+ */
 export function urlForLog(url: string): string {
-  return url.replace(/([?&]access_token=)[^&#]*/gi, '$1[redacted]');
+  const queryStart = url.indexOf('?');
+  if (queryStart < 0) return url;
+  const path = url.slice(0, queryStart);
+  if (/^\/+oauth(\/|$)/i.test(path)) return `${path}?[redacted]`;
+  const pairs = url
+    .slice(queryStart + 1)
+    .split('&')
+    .map((pair) => {
+      const equals = pair.indexOf('=');
+      if (equals < 0 || !SECRET_QUERY_PARAMETERS.has(parameterName(pair.slice(0, equals)))) return pair;
+      return `${pair.slice(0, equals)}=[redacted]`;
+    });
+  return `${path}?${pairs.join('&')}`;
 }
 
 interface LoggedRequest {

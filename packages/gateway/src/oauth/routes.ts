@@ -1,3 +1,5 @@
+import { resourceNotFound } from '@herald/model';
+import type { Project } from '@herald/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiClientRecord } from './api-client-store.js';
 import { basicCredentials, type ClientAuthenticator } from './client-auth.js';
@@ -10,6 +12,8 @@ export interface OAuthRouteDeps {
   clients: ClientAuthenticator;
   tokens: TokenService;
   limiter: TokenBucketLimiter;
+  /** The gateway's project cache: `/oauth/{projectKey}/…` check their project themselves. */
+  projects: { get(key: string): Promise<Project | undefined> };
 }
 
 type Params = { projectKey: string; storeKey?: string };
@@ -51,6 +55,19 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       return client;
     };
 
+    // The project resolver skips `/oauth/{projectKey}/…` (resources/project-resolver.ts): the
+    // project is checked only once the client authenticated, so a caller without valid client
+    // credentials gets the same rate-limited 401 for every project key and learns none of them.
+    // An authenticated client keeps the clear answer it had: 404, the project was not found.
+    const authenticateClientOfProject = async (request: FastifyRequest): Promise<{ client: ApiClientRecord } & Params> => {
+      const client = await authenticateClient(request);
+      const params = request.params as Params;
+      if ((await deps.projects.get(params.projectKey)) === undefined) {
+        throw resourceNotFound(`The project '${params.projectKey}' was not found.`);
+      }
+      return { client, ...params };
+    };
+
     oauth.post('/oauth/token', { config: PUBLIC }, async (request, reply) => {
       const client = await authenticateClient(request);
       return noStore(reply).send(await deps.tokens.token(client, formOf(request)));
@@ -58,15 +75,13 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
 
     for (const path of ['/oauth/:projectKey/customers/token', '/oauth/:projectKey/in-store/key=:storeKey/customers/token']) {
       oauth.post(path, { config: PUBLIC }, async (request, reply) => {
-        const client = await authenticateClient(request);
-        const { projectKey, storeKey } = request.params as Params;
+        const { client, projectKey, storeKey } = await authenticateClientOfProject(request);
         return noStore(reply).send(await deps.tokens.password(client, projectKey, storeKey, formOf(request)));
       });
     }
 
     oauth.post('/oauth/:projectKey/anonymous/token', { config: PUBLIC }, async (request, reply) => {
-      const client = await authenticateClient(request);
-      const { projectKey } = request.params as Params;
+      const { client, projectKey } = await authenticateClientOfProject(request);
       return noStore(reply).send(await deps.tokens.anonymous(client, projectKey, formOf(request)));
     });
 

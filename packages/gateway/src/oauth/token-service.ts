@@ -143,7 +143,9 @@ export class TokenService {
   async anonymous(client: ApiClientRecord, projectKey: string, form: FormParameters): Promise<TokenResponse> {
     expectGrantType(form, ['client_credentials']);
     if (!implies(scopeNamesFor(client.scopes, projectKey), 'create_anonymous_token')) {
-      throw oauthError('insufficient_scope', `The client needs the scope create_anonymous_token:${projectKey}.`);
+      // A token-endpoint error (RFC 6749 §5.2): 400 unauthorized_client, not the resource
+      // servers' 403 insufficient_scope.
+      throw oauthError('unauthorized_client', `The client needs the scope create_anonymous_token:${projectKey}.`);
     }
     const requestedId = form.get('anonymous_id');
     if (requestedId !== undefined && !ANONYMOUS_ID.test(requestedId)) {

@@ -35,6 +35,11 @@ export function installProjectResolver(app: FastifyInstance, cache: ProjectCache
   app.addHook('preHandler', async (request) => {
     const projectKey = (request.params as { projectKey?: string } | undefined)?.projectKey;
     if (projectKey === undefined) return;
+    // `/oauth/{projectKey}/…` are public routes that authenticate the client in their handler,
+    // after this hook: resolving the project here would answer an unknown key 404 before any
+    // authentication and before the token rate limit, so anyone could enumerate project keys.
+    // Those handlers check the project themselves, after client authentication (oauth/routes.ts).
+    if (request.routeOptions.config.auth === 'public' && request.routeOptions.url?.startsWith('/oauth/') === true) return;
     const project = await cache.get(projectKey);
     if (project === undefined) throw resourceNotFound(`The project '${projectKey}' was not found.`);
     request.project = project;

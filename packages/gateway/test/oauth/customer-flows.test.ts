@@ -177,8 +177,9 @@ describe('customers, password and anonymous flows, refresh, revocation, introspe
 
     const withoutScope = await createClient(gateway, P, `view_stores:${P}`);
     const refused = await postForm(gateway, url, withoutScope, { grant_type: 'client_credentials' });
-    expect(refused.statusCode).toBe(403);
-    expect(refused.json().error).toBe('insufficient_scope');
+    // A token-endpoint error (RFC 6749 §5.2), not the resource servers' 403 insufficient_scope.
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toMatchObject({ error: 'unauthorized_client', errors: [{ code: 'unauthorized_client' }] });
 
     // The refresh token renews the session's token, for the same anonymous id.
     const renewed = await token(gateway, frontend, { grant_type: 'refresh_token', refresh_token: chosen.json().refresh_token });

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestGateway, type TestGateway } from '../support/gateway.js';
-import { createCustomer, get, postForm, postJson, token, type Client } from './helpers.js';
+import { createClient, createCustomer, FORM, get, postForm, postJson, token, type Client } from './helpers.js';
 import { IntrospectionServer } from './introspection-server.js';
 
 const P = 'logs';
@@ -83,6 +83,56 @@ describe('secrets never reach the logs', () => {
     expect(text).toContain('access_token=[redacted]');
     for (const [name, secret] of Object.entries(secrets)) {
       expect(text.includes(secret), `${name} appears in the logs`).toBe(false);
+    }
+  });
+});
+
+/**
+ * Credentials sent in the query string of a token request. RFC 6749 §3.2 wants the parameters in
+ * the body, §2.3.1 forbids client credentials in the URI, and RFC 7009 / 7662 send `token` in the
+ * body; a misconfigured client that puts them in the URL is refused, but only after the URL was
+ * logged. Found in review: only `access_token` was redacted there (log-redaction.ts urlForLog).
+ */
+describe('token-request secrets in the URL are not logged', () => {
+  const logs = new LogCapture();
+  const P2 = 'url-logs';
+  let gateway: TestGateway;
+  let client: Client;
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({ projects: [P2], logger: pino({ level: 'info' }, logs) });
+    client = await createClient(gateway, P2, `manage_my_profile:${P2}`);
+    await createCustomer(gateway, P2, { email: 'url@example.com', password: 'Customer-Password-In-Url' });
+  });
+  afterAll(async () => gateway?.close());
+
+  it('redacts password, client_secret, refresh_token and token in logged URLs, as it does access_token', async () => {
+    const secrets = {
+      password: 'Customer-Password-In-Url',
+      client_secret: 'Client-Secret-In-Url-0123456789',
+      refresh_token: 'Refresh-Token-In-Url-0123456789',
+      token: 'Introspected-Token-In-Url-0123456789',
+      resourcePassword: 'Password-On-A-Resource-Route-0123',
+    };
+    await postForm(gateway, `/oauth/${P2}/customers/token?grant_type=password&username=url%40example.com&password=${secrets.password}`, client, {});
+    await gateway.app.inject({
+      method: 'POST',
+      url: `/oauth/token?grant_type=client_credentials&client_id=${client.id}&client_secret=${secrets.client_secret}`,
+      headers: FORM,
+      payload: '',
+    });
+    await postForm(gateway, `/oauth/token?grant_type=refresh_token&refresh_token=${secrets.refresh_token}`, client, {});
+    await postForm(gateway, `/oauth/introspect?token=${secrets.token}`, client, {});
+    // Not only on the token endpoints: a resource URL keeps its query, without the credential.
+    await get(gateway, `/${P2}/stores?limit=1&password=${secrets.resourcePassword}`);
+
+    // The requests were logged (so the check below is meaningful)…
+    expect(logs.lines.some((line) => line.includes('/oauth/introspect'))).toBe(true);
+    expect(logs.lines.some((line) => line.includes(`/${P2}/stores?limit=1&password=[redacted]`))).toBe(true);
+    // …but none of the secrets they carried.
+    for (const [name, value] of Object.entries(secrets)) {
+      const leaking = logs.lines.filter((line) => line.includes(value));
+      expect(leaking, `${name} is in the logs`).toEqual([]);
     }
   });
 });

@@ -45,6 +45,13 @@ describe('secrets', () => {
     expect(maskAuthorizationHeader('Bearer abcdefghijklmnop')).toBe('Bearer abcd****');
     expect(maskAuthorizationHeader('Basic short')).toBe('Basic ****');
     expect(urlForLog('/p/stores?where=x&access_token=SECRET&limit=1')).toBe('/p/stores?where=x&access_token=[redacted]&limit=1');
+    // Every credential parameter on every path, its name matched as URLSearchParams decodes it…
+    expect(urlForLog('/p/me?password=A&Client_Secret=B&refresh_token=C&token=D&pass%77ord=E&code=F&where=id%3D%221%22')).toBe(
+      '/p/me?password=[redacted]&Client_Secret=[redacted]&refresh_token=[redacted]&token=[redacted]&pass%77ord=[redacted]&code=[redacted]&where=id%3D%221%22',
+    );
+    // …and the whole query of the token endpoints, which take none.
+    expect(urlForLog('/oauth/p/customers/token?username=u%40x&pwd=SECRET')).toBe('/oauth/p/customers/token?[redacted]');
+    expect(urlForLog('/oauth/token')).toBe('/oauth/token');
   });
 
   it('parses HTTP Basic client credentials (§5.3)', () => {

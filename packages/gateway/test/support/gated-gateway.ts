@@ -29,6 +29,8 @@ export interface GatedGateway {
   holdAfter(matches: Matcher): Gate;
   /** Holds the NEXT matching query before it runs. */
   holdBefore(matches: Matcher): Gate;
+  /** Fails the NEXT matching query, without running it, as a database error would. */
+  failNext(matches: Matcher): void;
   /**
    * Statements and transactions handed to the database that have not finished: a statement held
    * outside a transaction does not count, a transaction holding one does. On PGlite, which runs
@@ -52,6 +54,7 @@ export async function startGatedGateway(projects: readonly string[], options: Ga
   const real = await openDatabase(isolated.url);
   type Pending = { matches: Matcher; reached: () => void; gate: Promise<void>; before: boolean };
   let pending: Pending | undefined;
+  let failing: Matcher | undefined;
   let inFlight = 0;
   const counted = async <R>(call: () => Promise<R>): Promise<R> => {
     inFlight++;
@@ -69,6 +72,10 @@ export async function startGatedGateway(projects: readonly string[], options: Ga
     return hold;
   };
   const gated = (target: Queryable, inTransaction: boolean) => async (sql: string, params?: readonly unknown[], queryOptions?: unknown) => {
+    if (failing?.(sql, params ?? [], inTransaction) === true) {
+      failing = undefined;
+      throw new Error(`gated database: failed on purpose: ${sql.slice(0, 80)}`);
+    }
     const early = take(sql, params ?? [], inTransaction, true);
     if (early !== undefined) await early.gate;
     const run = () => (target.query as (...args: unknown[]) => Promise<unknown>).call(target, sql, params, queryOptions);
@@ -112,6 +119,9 @@ export async function startGatedGateway(projects: readonly string[], options: Ga
     bootstrapClient: { ...TEST_BOOTSTRAP_CLIENT },
     holdAfter: (matches) => hold(matches, false),
     holdBefore: (matches) => hold(matches, true),
+    failNext: (matches) => {
+      failing = matches;
+    },
     inFlight: () => inFlight,
     async close() {
       await gateway.app.close();

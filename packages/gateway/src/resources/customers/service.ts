@@ -85,6 +85,18 @@ export class CustomerService implements CustomerLogin {
     return (await this.deps.documents.get<Customer>(projectKey, CUSTOMER_TYPE_ID, { id: customerId })) !== undefined;
   }
 
+  /**
+   * In-store `/me` routes: exactly the rule of the in-store password flow (credentials.findForLogin,
+   * `store IN ('', storeKey)`): the store's own customers and global customers (no store) may act
+   * in the store, customers of another store may not. A customer that no longer exists may not.
+   */
+  async mayActInStore(projectKey: string, customerId: string, storeKey: string): Promise<boolean> {
+    const customer = await this.deps.documents.get<Customer>(projectKey, CUSTOMER_TYPE_ID, { id: customerId });
+    if (customer === undefined) return false;
+    const own = storeKeyOf(customer);
+    return own === '' || own === storeKey;
+  }
+
   async query(projectKey: string, request: QueryRequest, storeKey: string | undefined): Promise<PagedQueryResponse<Customer>> {
     if (storeKey === undefined) return this.deps.documents.query<Customer>(projectKey, CUSTOMER_TYPE_ID, request);
     await this.requireStore(projectKey, storeKey);
@@ -125,18 +137,24 @@ export class CustomerService implements CustomerLogin {
     storeKey: string | undefined,
   ): Promise<Customer> {
     const customer = await this.get(ctx.projectKey, locator, storeKey);
-    const deleted = await this.deps.documents.delete<Customer>(ctx.write, CUSTOMER_TYPE_ID, { id: customer.id }, version, {
-      dataErasure,
-      messages: () => [{ type: 'CustomerDeleted' }],
+    const { credentials, documents, tokens } = this.deps;
+    // The document, the password and the tokens in ONE transaction: were the tokens deleted in a
+    // second one, its failure would leave a deleted customer's tokens working (Herald's own tokens
+    // are not checked against the customer's existence, oauth-authenticator.ts); now a failure
+    // keeps the customer whole, and the deletion can be retried.
+    // The password before the tokens: a sign-in that is issuing tokens holds the password row
+    // (token-store.ts), so this waits for it and then deletes its tokens too; a sign-in that comes
+    // later finds the row gone and issues none.
+    const deleted = await documents.db.transaction(async (tx) => {
+      const doc = await documents.within(tx).delete<Customer>(ctx.write, CUSTOMER_TYPE_ID, { id: customer.id }, version, {
+        dataErasure,
+        messages: () => [{ type: 'CustomerDeleted' }],
+      });
+      await credentials.deletePassword(ctx.projectKey, doc.id, tx);
+      await tokens.deleteCustomerTokens(tx, doc.id);
+      return doc;
     });
-    // The password first, then the tokens, in one transaction: a sign-in that is issuing tokens
-    // holds the password row (token-store.ts), so this waits for it and then deletes its tokens
-    // too; a sign-in that comes later finds the row gone and issues none.
-    const { credentials, tokens } = this.deps;
-    await this.deps.documents.db.transaction(async (tx) => {
-      await credentials.deletePassword(ctx.projectKey, deleted.id, tx);
-      await tokens.deleteCustomerTokens(tx, deleted.id);
-    });
+    // After the commit: in-memory caches forget the tokens deleted with it.
     tokens.forgetCustomerTokens(deleted.id);
     return deleted;
   }
