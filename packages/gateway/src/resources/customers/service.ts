@@ -110,8 +110,11 @@ export class CustomerService implements CustomerLogin {
   }
 
   async update(ctx: RequestContext, locator: Locator, body: unknown, storeKey: string | undefined): Promise<Customer> {
-    if (storeKey !== undefined) await this.requireStore(ctx.projectKey, storeKey);
     const { version, actions } = parseUpdateBody(body);
+    // In a store, a customer the store cannot see is not found — before the version is compared,
+    // or a stale version's 409 (with currentVersion) would tell that it exists. (Checked again
+    // below, on the version the update applies to.)
+    if (storeKey !== undefined) await this.get(ctx.projectKey, locator, storeKey);
     let attempted: Customer | undefined;
     try {
       return await this.deps.documents.update<Customer>(ctx.write, CUSTOMER_TYPE_ID, locator, version, async (current, reader) => {
