@@ -66,6 +66,11 @@ describe('External OAuth (§5.7): tokens Herald did not issue, introspected at t
 
     const invalid = await configure({ url: 'ftp://example.com', authorizationHeader: HEADER });
     expect(invalid.statusCode).toBe(400);
+    // Credentials in the URL would be shown as is: they belong in the sealed, masked header.
+    const withCredentials = await configure({ url: 'https://introspector:pa55word@example.com/introspect', authorizationHeader: HEADER });
+    expect(withCredentials.statusCode).toBe(400);
+    expect(withCredentials.json().errors[0]).toMatchObject({ code: 'InvalidInput', field: 'externalOAuth.url' });
+    expect(withCredentials.body).not.toContain('pa55word');
     const injected = await configure({ url: endpoint.url, authorizationHeader: 'Bearer x\r\nX-Evil: 1' });
     expect(injected.statusCode).toBe(400);
     expect(injected.body).not.toContain('Bearer x');

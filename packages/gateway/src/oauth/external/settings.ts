@@ -47,6 +47,10 @@ function validUrl(value: unknown): string {
   if (url.protocol !== 'https:' && url.protocol !== 'http:') {
     throw invalidInput("'externalOAuth.url' must be an http(s) URL.", { field: 'externalOAuth.url' });
   }
+  // Credentials belong in authorizationHeader, which is sealed and masked; the URL is shown as is.
+  if (url.username !== '' || url.password !== '') {
+    throw invalidInput("'externalOAuth.url' must not contain credentials: send them in 'authorizationHeader'.", { field: 'externalOAuth.url' });
+  }
   return value;
 }
 
