@@ -3,13 +3,26 @@ import type { Queryable } from '@herald/store';
 import { routingKeys, type RoutingKey } from './matching.js';
 
 /**
- * A routing key with the outbox position it starts after: it routes only events whose `seq` is
- * larger. The router matches an event when it routes it, which after a worker outage can be hours
- * after the event was written; the start keeps a subscription (or a filter entry) from receiving
- * events written before it existed.
+ * A routing key with where it starts: the transaction snapshot (`pg_snapshot` text,
+ * `xmin:xmax:xip,…`) of the write that added it (`FROM_THE_START` for subscriptions written before
+ * starts were kept). It routes the events whose transactions that snapshot does not
+ * see: committed after it was taken, or still running then. The router matches an event when it
+ * routes it, which after a worker outage can be hours after the event was written; the start keeps a
+ * subscription (or a filter entry) from receiving events committed before it existed, and never
+ * from missing one committed after (migration 008 says why not the outbox `seq`).
  */
 export interface RouteStart extends RoutingKey {
-  afterSeq: number;
+  startSnapshot: string;
+}
+
+/** A snapshot that sees no transaction: every event comes after it (a key routed from the start). */
+export const FROM_THE_START = '1:1:';
+
+/** Whether start `a` is earlier than `b`: it sees fewer transactions (snapshots of one subscription's writes are taken in order). */
+function earlier(a: string, b: string): boolean {
+  const [aMin, aMax] = a.split(':').map(BigInt) as [bigint, bigint];
+  const [bMin, bMax] = b.split(':').map(BigInt) as [bigint, bigint];
+  return aMax < bMax || (aMax === bMax && aMin < bMin);
 }
 
 type SubscriptionFilter = Pick<Subscription, 'messages' | 'changes'>;
@@ -28,49 +41,49 @@ function sameKey(a: RoutingKey, b: RoutingKey): boolean {
 }
 
 /**
- * The routes of a subscription whose filter becomes `keys`, given its routes so far and the outbox
- * position now. An event is routed when it matched the filter as it was when the event was
- * written, and matches it still:
+ * The routes of a subscription whose filter becomes `keys`, given its routes so far and the snapshot
+ * `now` of this write. An event is routed when the filter has matched it without interruption since
+ * the event was committed:
  * - a key keeps the earliest start among the routes that already covered it (narrowing "all
  *   messages" to one type keeps that type's earlier events), else it starts now;
  * - a route the new filter still covers stays with its start (widening one type to "all messages"
  *   keeps that type's earlier events, without taking the other types' earlier events along);
- * - a route the new filter no longer covers is gone.
+ * - a route the new filter no longer covers is gone (re-adding it later starts it afresh).
  */
-export function nextRouteStarts(previous: readonly RouteStart[], keys: readonly RoutingKey[], position: number): RouteStart[] {
+export function nextRouteStarts(previous: readonly RouteStart[], keys: readonly RoutingKey[], now: string): RouteStart[] {
   const next: RouteStart[] = [];
   for (const key of keys) {
     if (next.some((route) => sameKey(route, key))) continue;
-    let afterSeq = position;
-    for (const route of previous) if (covers(route, key)) afterSeq = Math.min(afterSeq, route.afterSeq);
-    next.push({ kind: key.kind, resourceTypeId: key.resourceTypeId, messageType: key.messageType, afterSeq });
+    let startSnapshot = now;
+    for (const route of previous) if (covers(route, key) && earlier(route.startSnapshot, startSnapshot)) startSnapshot = route.startSnapshot;
+    next.push({ kind: key.kind, resourceTypeId: key.resourceTypeId, messageType: key.messageType, startSnapshot });
   }
   for (const route of previous) {
     if (next.some((kept) => sameKey(kept, route))) continue;
-    if (next.some((kept) => covers(kept, route) && kept.afterSeq > route.afterSeq)) next.push(route);
+    if (next.some((kept) => covers(kept, route) && earlier(route.startSnapshot, kept.startSnapshot))) next.push(route);
   }
   return next;
 }
 
 /** Routes of a subscription without rows (created before starts were kept): its keys, from the start. */
 export function routesFromStart(subscription: SubscriptionFilter): RouteStart[] {
-  return nextRouteStarts([], routingKeys(subscription), 0);
+  return routingKeys(subscription).map((key) => ({ ...key, startSnapshot: FROM_THE_START }));
 }
 
 interface RouteRow {
   kind: 'message' | 'change';
   resource_type_id: string;
   message_type: string | null;
-  after_seq: number | string;
+  start_snapshot: string;
 }
 
-/** `subscription_routes` rows as routes (bigint columns arrive as strings from `pg`). */
+/** `subscription_routes` rows as routes. */
 export function toRouteStarts(rows: readonly RouteRow[]): RouteStart[] {
   return rows.map((row) => ({
     kind: row.kind,
     resourceTypeId: row.resource_type_id,
     messageType: row.message_type,
-    afterSeq: Number(row.after_seq),
+    startSnapshot: row.start_snapshot,
   }));
 }
 
@@ -82,9 +95,8 @@ function sameFilter(a: SubscriptionFilter, b: SubscriptionFilter): boolean {
 
 /**
  * Records the routes of a subscription just created (`previous` undefined) or updated, in the
- * transaction that wrote it — after its own outbox rows, so that a subscription never receives
- * the change notification of the write that created or widened it (the test notification of §4.2
- * rule 1 is that notice).
+ * transaction that wrote it. Its snapshot does not see this transaction itself, so a subscription
+ * to subscription changes receives the notification of the write that created or widened it.
  */
 export async function recordRouteStarts(
   tx: Queryable,
@@ -93,21 +105,22 @@ export async function recordRouteStarts(
   next: SubscriptionFilter & { id: string },
 ): Promise<void> {
   if (previous !== undefined && sameFilter(previous, next)) return;
-  const read = await tx.query<{ position: number | string | null; routes: RouteRow[] | null }>(
-    `SELECT pg_sequence_last_value(pg_get_serial_sequence('outbox', 'seq')::regclass) AS position,
-       (SELECT json_agg(r) FROM (SELECT kind, resource_type_id, message_type, after_seq FROM subscription_routes
-         WHERE project_key = $1 AND subscription_id = $2) r) AS routes`,
+  const read = await tx.query<{ now: string; routes: RouteRow[] | null }>(
+    `SELECT pg_current_snapshot()::text AS now,
+       (SELECT json_agg(r) FROM (SELECT kind, resource_type_id, message_type, start_snapshot::text AS start_snapshot
+         FROM subscription_routes WHERE project_key = $1 AND subscription_id = $2) r) AS routes`,
     [projectKey, next.id],
   );
   const row = read.rows[0];
-  const stored = toRouteStarts(row?.routes ?? []);
+  if (row === undefined) throw new Error('pg_current_snapshot() answered no row');
+  const stored = toRouteStarts(row.routes ?? []);
   const before = stored.length > 0 || previous === undefined ? stored : routesFromStart(previous);
-  const routes = nextRouteStarts(before, routingKeys(next), Number(row?.position ?? 0));
+  const routes = nextRouteStarts(before, routingKeys(next), row.now);
   await tx.query(
     `WITH gone AS (DELETE FROM subscription_routes WHERE project_key = $1 AND subscription_id = $2)
-     INSERT INTO subscription_routes (project_key, subscription_id, kind, resource_type_id, message_type, after_seq)
-     SELECT $1, $2, r.kind, r.resource_type_id, r.message_type, r.after_seq
-     FROM jsonb_to_recordset($3::jsonb) AS r(kind text, resource_type_id text, message_type text, after_seq bigint)`,
+     INSERT INTO subscription_routes (project_key, subscription_id, kind, resource_type_id, message_type, start_snapshot)
+     SELECT $1, $2, r.kind, r.resource_type_id, r.message_type, r.start_snapshot::pg_snapshot
+     FROM jsonb_to_recordset($3::jsonb) AS r(kind text, resource_type_id text, message_type text, start_snapshot text)`,
     [
       projectKey,
       next.id,
@@ -116,7 +129,7 @@ export async function recordRouteStarts(
           kind: route.kind,
           resource_type_id: route.resourceTypeId,
           message_type: route.messageType,
-          after_seq: route.afterSeq,
+          start_snapshot: route.startSnapshot,
         })),
       ),
     ],

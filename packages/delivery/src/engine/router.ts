@@ -97,14 +97,17 @@ export class Router {
       `WITH claimed AS (
          DELETE FROM outbox WHERE seq IN (
            SELECT seq FROM outbox WHERE project_key = ANY($1::text[]) ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)
-         RETURNING seq, project_key, event_id, kind, resource_type_id, message_type, payload, message_stored, committed_at),
+         RETURNING seq, project_key, event_id, kind, resource_type_id, message_type, payload, message_stored, committed_at, xact_id),
        routed AS (
          SELECT DISTINCT ON (c.seq, r.subscription_id) c.*, r.subscription_id
          FROM claimed c
          JOIN jsonb_to_recordset($3::jsonb) AS r(project_key text, subscription_id text, kind text, resource_type_id text, message_type text,
-           after_seq bigint)
+           start_snapshot text)
            ON r.project_key = c.project_key AND r.kind = c.kind AND r.resource_type_id = c.resource_type_id
-          AND (r.message_type IS NULL OR r.message_type = c.message_type) AND c.seq > r.after_seq),
+          AND (r.message_type IS NULL OR r.message_type = c.message_type)
+          -- Committed after the route started (rows written before migration 008 have no xact_id:
+          -- they reach only routes from the start, whose snapshot sees nothing).
+          AND NOT pg_visible_in_snapshot(COALESCE(c.xact_id, '2'::xid8), r.start_snapshot::pg_snapshot)),
        numbered AS (SELECT routed.*, row_number() OVER (ORDER BY seq, subscription_id) <= $7 AS handed FROM routed),
        inserted AS (
          INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, message_stored, committed_at,

@@ -10,8 +10,8 @@ export interface SubscriptionRoute {
   kind: 'message' | 'change';
   resource_type_id: string;
   message_type: string | null;
-  /** The key routes only outbox rows after this `seq` (`route-starts.ts`). */
-  after_seq: number;
+  /** The key routes the outbox rows this snapshot does not see (`route-starts.ts`). */
+  start_snapshot: string;
 }
 
 /** What the router and senders need to know about one project, as of `loadedAt`. */
@@ -97,7 +97,7 @@ export class SubscriptionCache {
     const loadedAt = this.monotonicNow();
     const subscriptions = await queryable.query<{ doc: Subscription; status: SubscriptionHealthStatus | null; routes: Parameters<typeof toRouteStarts>[0] | null }>(
       `SELECT r.doc, h.status,
-         (SELECT json_agg(s) FROM (SELECT kind, resource_type_id, message_type, after_seq FROM subscription_routes
+         (SELECT json_agg(s) FROM (SELECT kind, resource_type_id, message_type, start_snapshot::text AS start_snapshot FROM subscription_routes
            WHERE project_key = r.project_key AND subscription_id = r.id) s) AS routes
        FROM resources r
        LEFT JOIN subscription_health h ON h.project_key = r.project_key AND h.subscription_id = r.id
@@ -126,7 +126,7 @@ export class SubscriptionCache {
           kind: route.kind,
           resource_type_id: route.resourceTypeId,
           message_type: route.messageType,
-          after_seq: route.afterSeq,
+          start_snapshot: route.startSnapshot,
         }));
       }),
       health,

@@ -10,7 +10,7 @@ import { lockSubscriptionCount, requireRoomForSubscription } from './limit.js';
  * - create: the §8 limit, atomically (lock, count, insert in one transaction, taken only after the
  *   draft's test notification went out, so no lock is held across a network call);
  * - create and update: where routing starts for each filter entry (`recordRouteStarts`), so that
- *   a subscription never receives events written before it, or before the entry was added;
+ *   a subscription never receives events committed before it, or before the entry was added;
  * - delete: those starts go with the subscription.
  */
 export function subscriptionDocuments(documents: DocumentStore): DocumentStore {
