@@ -23,7 +23,7 @@ export class AttemptCounter {
     return attempt;
   }
 
-  /** The message was settled for good (acknowledged or dead-lettered). */
+  /** The message was acknowledged: it will not come back. */
   forget(messageId: string): void {
     this.attempts.delete(messageId);
   }

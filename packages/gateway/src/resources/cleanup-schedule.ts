@@ -4,15 +4,22 @@ export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Runs a background cleanup (expired messages, expired carts) once the app is ready and then every
- * `intervalMs` while it runs, one run at a time; `close()` waits for a run in progress, so that no
- * statement is left running against a database about to be closed. Failures are logged and the
- * next run tries again. `run` answers how many rows it removed.
+ * `intervalMs` while it runs, one run at a time. `close()` aborts the run's signal, at which a long
+ * run stops between two steps, and waits for the statement in progress, so that none is left
+ * running against a database about to be closed. Failures are logged and the next run tries again.
+ * `run` answers how many rows it removed.
  */
-export function scheduleCleanup(app: FastifyInstance, what: string, run: () => Promise<number>, intervalMs = CLEANUP_INTERVAL_MS): void {
+export function scheduleCleanup(
+  app: FastifyInstance,
+  what: string,
+  run: (signal: AbortSignal) => Promise<number>,
+  intervalMs = CLEANUP_INTERVAL_MS,
+): void {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  const closing = new AbortController();
   const next = (): void => {
-    running = running.then(run).then(
+    running = running.then(() => run(closing.signal)).then(
       (deleted) => {
         if (deleted > 0) app.log.info({ deleted }, `expired ${what} deleted`);
       },
@@ -24,8 +31,12 @@ export function scheduleCleanup(app: FastifyInstance, what: string, run: () => P
     timer = setInterval(next, intervalMs);
     timer.unref();
   });
-  app.addHook('onClose', async () => {
+  // preClose: as soon as closing starts (onClose comes after the server's connections have ended).
+  app.addHook('preClose', async () => {
     clearInterval(timer);
+    closing.abort();
+  });
+  app.addHook('onClose', async () => {
     await running;
   });
 }

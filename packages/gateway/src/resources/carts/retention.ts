@@ -49,26 +49,32 @@ const CLEANUP_BATCH = 500;
  * Deletes the carts whose retention has run out, through the document store: each deletion is
  * versioned and sends its ResourceDeleted change notification, like a delete through the API. A
  * cart modified meanwhile is left alone (its version moved: the delete answers 409, and its count
- * started again). Safe from several gateways at once. Returns how many carts were deleted.
+ * started again). Safe from several gateways at once. Stops between two deletes once `signal` is
+ * aborted (shutdown: the next run goes on). Returns how many carts were deleted.
  */
-export async function deleteExpiredCarts(documents: DocumentStore, clock: Clock): Promise<number> {
-  const now = clock.now();
+export async function deleteExpiredCarts(documents: DocumentStore, clock: Clock, signal?: AbortSignal): Promise<number> {
+  const now = clock.now().toISOString();
   const projects = await documents.db.query<{ key: string; carts: Project['carts'] }>("SELECT key, doc -> 'carts' AS carts FROM projects ORDER BY key");
   let deleted = 0;
   for (const { key, carts } of projects.rows) {
     // Carts created before carts carried their own value keep the project's.
     const projectDays = projectCartDeleteDays({ carts });
-    let afterId = '';
+    let after = { lastModifiedAt: '-infinity', id: '' };
     for (;;) {
-      // The index on last_modified_at bounds the scan to carts older than the shortest retention.
-      const expired = await documents.db.query<{ id: string; version: number }>(
-        `SELECT id, version FROM resources
-         WHERE project_key = $1 AND type_id = 'cart' AND id > $4 AND last_modified_at < $2::timestamptz - interval '${MIN_DAYS} day'
-           AND last_modified_at + (COALESCE((doc->>'deleteDaysAfterLastModification')::int, $5) * interval '1 day') < $2::timestamptz
-         ORDER BY id LIMIT $3`,
-        [key, now.toISOString(), CLEANUP_BATCH, afterId, projectDays],
+      // Oldest first on the (project, type, last_modified_at, id) index, from where the last page
+      // ended: each run walks every cart not modified within a day once. Days are 24 hours,
+      // whatever the session's time zone; a stored value no API path writes counts as the project's.
+      const page = await documents.db.query<{ id: string; version: number; last_modified_at: string }>(
+        `SELECT id, version, last_modified_at::text FROM resources
+         WHERE project_key = $1 AND type_id = 'cart' AND last_modified_at < $2::timestamptz - interval '24 hours'
+           AND (last_modified_at, id) > ($4::timestamptz, $5)
+           AND last_modified_at + (CASE WHEN doc->>'deleteDaysAfterLastModification' ~ '^[0-9]{1,6}$'
+             THEN (doc->>'deleteDaysAfterLastModification')::int ELSE $6 END) * interval '24 hours' < $2::timestamptz
+         ORDER BY last_modified_at, id LIMIT $3`,
+        [key, now, CLEANUP_BATCH, after.lastModifiedAt, after.id, projectDays],
       );
-      for (const cart of expired.rows) {
+      for (const cart of page.rows) {
+        if (signal?.aborted === true) return deleted;
         try {
           await documents.delete<Cart>({ projectKey: key }, 'cart', { id: cart.id }, cart.version);
           deleted++;
@@ -77,8 +83,9 @@ export async function deleteExpiredCarts(documents: DocumentStore, clock: Clock)
           if (!isConflictOrGone(error)) throw error;
         }
       }
-      if (expired.rows.length < CLEANUP_BATCH) break;
-      afterId = expired.rows[expired.rows.length - 1]?.id ?? afterId;
+      const last = page.rows[page.rows.length - 1];
+      if (last === undefined || page.rows.length < CLEANUP_BATCH) break;
+      after = { lastModifiedAt: last.last_modified_at, id: last.id };
     }
   }
   return deleted;
@@ -91,5 +98,5 @@ function isConflictOrGone(error: unknown): boolean {
 
 /** Deletes expired carts after start and then hourly (a cart outlives its retention by up to an hour). */
 export function scheduleCartCleanup(app: FastifyInstance, documents: DocumentStore, clock: Clock): void {
-  scheduleCleanup(app, 'carts', () => deleteExpiredCarts(documents, clock));
+  scheduleCleanup(app, 'carts', (signal) => deleteExpiredCarts(documents, clock, signal));
 }
