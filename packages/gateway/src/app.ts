@@ -141,7 +141,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerProjectRoutes(app, resourceDeps, projectCache, projectActions);
   registerVersionedRoutes(app, storeDefinition, resourceDeps);
   registerVersionedRoutes(app, typeDefinition(documents), resourceDeps);
-  registerVersionedRoutes(app, stateDefinition, resourceDeps);
+  registerVersionedRoutes(app, stateDefinition(documents), resourceDeps);
   registerCartRoutes(app, resourceDeps);
   scheduleCartCleanup(app, documents, clock);
   registerQuoteRequestRoutes(app, resourceDeps);

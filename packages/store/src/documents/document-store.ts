@@ -314,6 +314,16 @@ export class DocumentStore {
           typeId,
           current.id,
         ]);
+        // …and the copies of its events in dropped_deliveries (kept 14 days with their payload,
+        // e.g. a CustomerCreated with the e-mail): else they stay listable and a replay after the
+        // erasure sends them again. Pending deliveries are left alone: they were emitted before
+        // the erasure, and the ResourceDeleted with dataErasure below tells the subscribers. No
+        // index on the payload: the table is small (drops of 14 days) and scanned per project.
+        await tx.query(
+          `DELETE FROM dropped_deliveries WHERE project_key = $1
+             AND payload -> 'resource' ->> 'typeId' = $2 AND payload -> 'resource' ->> 'id' = $3`,
+          [ctx.projectKey, typeId, current.id],
+        );
       }
       const produced = options.messages?.(current) ?? [];
       const erase = options.dataErasure === true ? { ...ctx, storeMessages: false } : ctx;

@@ -182,6 +182,44 @@ describe.each(testDatabaseUrls())('DocumentStore on %s', (serverUrl) => {
     await expectApiError(store.delete(ctx, 'thing', { id: created.id }, 1), 404, 'ResourceNotFound');
   });
 
+  it('on dataErasure also deletes the dropped deliveries of exactly that resource, in no other case', async () => {
+    const erased = await store.create<Thing>(ctx, 'thing', { name: 'erased', tags: [] });
+    const other = await store.create<Thing>(ctx, 'thing', { name: 'other', tags: [] });
+    const plain = await store.create<Thing>(ctx, 'thing', { name: 'deleted without erasure', tags: [] });
+    const event = (project: string, typeId: string, id: string) => ({ projectKey: project, resource: { typeId, id }, email: `${id}@example.com` });
+    const rows: Array<[string, ReturnType<typeof event>]> = [
+      ['p1', event('p1', 'thing', erased.id)],
+      ['p1', event('p1', 'other-type', erased.id)], // same id, another resource type
+      ['p2', event('p2', 'thing', erased.id)], // same id, another project
+      ['p1', event('p1', 'thing', other.id)],
+      ['p1', event('p1', 'thing', plain.id)],
+    ];
+    await db.query('DELETE FROM dropped_deliveries');
+    await db.query('DELETE FROM deliveries');
+    for (const [index, [project, payload]] of rows.entries()) {
+      await db.query(
+        `INSERT INTO dropped_deliveries (project_key, subscription_id, event_id, outbox_seq, payload, committed_at, attempts, reason, dropped_at)
+         VALUES ($1, 's1', $2, $3, $4::jsonb, now(), 1, 'PayloadError', now())`,
+        [project, `e${index}`, index, JSON.stringify(payload)],
+      );
+    }
+    // A pending delivery was emitted before the erasure and stays (the ResourceDeleted follows it).
+    await db.query(
+      `INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, committed_at, created_at, due_at)
+       VALUES ('p1', 's1', 'pending', 99, $1::jsonb, now(), now(), now())`,
+      [JSON.stringify(event('p1', 'thing', erased.id))],
+    );
+
+    await store.delete<Thing>(ctx, 'thing', { id: plain.id }, 1);
+    await store.delete<Thing>(ctx, 'thing', { id: erased.id }, 1, { dataErasure: true });
+
+    const left = await db.query<{ event_id: string }>('SELECT event_id FROM dropped_deliveries ORDER BY event_id');
+    expect(left.rows.map((row) => row.event_id)).toEqual(['e1', 'e2', 'e3', 'e4']);
+    expect((await db.query('SELECT 1 FROM deliveries')).rows).toHaveLength(1);
+    await db.query('DELETE FROM deliveries');
+    await db.query('DELETE FROM dropped_deliveries');
+  });
+
   it('maps a key collision on update to DuplicateField', async () => {
     await store.create<Thing>(ctx, 'thing', { key: 'a', name: 'a', tags: [] });
     const b = await store.create<Thing>(ctx, 'thing', { key: 'b', name: 'b', tags: [] });

@@ -20,14 +20,18 @@ export function customerActions(credentials: CustomerCredentials): ActionHandler
       customer.isEmailVerified = false;
       return [{ type: 'CustomerEmailChanged', email }];
     },
+    // An unchanged name (or removing an absent one) emits no message, so the version does not
+    // move and no ResourceUpdated goes out (DocumentStore.nextVersion), as changeEmail already does.
     setFirstName(customer, action) {
       const firstName = optionalString(action.firstName, 'firstName', 256);
+      if (firstName === customer.firstName) return [];
       if (firstName === undefined) delete customer.firstName;
       else customer.firstName = firstName;
       return [{ type: 'CustomerFirstNameSet', ...(firstName === undefined ? {} : { firstName }) }];
     },
     setLastName(customer, action) {
       const lastName = optionalString(action.lastName, 'lastName', 256);
+      if (lastName === customer.lastName) return [];
       if (lastName === undefined) delete customer.lastName;
       else customer.lastName = lastName;
       return [{ type: 'CustomerLastNameSet', ...(lastName === undefined ? {} : { lastName }) }];

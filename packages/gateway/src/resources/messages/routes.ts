@@ -3,6 +3,7 @@ import { runPagedQuery } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { predicateVariables, repeated, single } from '../../http/query-params.js';
 import type { ResourceDeps } from '../context.js';
+import { expanding } from '../route-helpers.js';
 import { MESSAGE_ROUTE_SCOPES, mayRead, messageAccess } from './access.js';
 import { scheduleMessageCleanup } from './cleanup.js';
 import { expiryCutoff } from './retention.js';
@@ -16,8 +17,13 @@ function projectOf(request: FastifyRequest) {
 }
 
 /**
- * The Messages API: `GET /{projectKey}/messages` (where, var.*, sort, limit, offset, withTotal)
- * and `GET /{projectKey}/messages/{id}`.
+ * The Messages API: `GET /{projectKey}/messages` (where, var.*, sort, expand, limit, offset,
+ * withTotal) and `GET /{projectKey}/messages/{id}` (expand).
+ *
+ * `expand` (§4.4.7, e.g. `resource`) goes through `expanding()` like every other query route: the
+ * expand list is checked (400 beyond the store's limit) before the query runs, and a reference is
+ * expanded only for a token with the view scope of its type (expansionLoader), so reading
+ * messages is no way around the resources' own scopes.
  *
  * Access: `view_messages` (or `manage_project`) reads every message; a token with only the view
  * scope of some resource types (`view_quote_requests`, `manage_orders`, …) reads the messages of
@@ -32,7 +38,7 @@ function projectOf(request: FastifyRequest) {
 export function registerMessageRoutes(app: FastifyInstance, deps: ResourceDeps, clock: Clock): void {
   const config = { auth: { anyOf: MESSAGE_ROUTE_SCOPES } } as const;
 
-  app.get('/:projectKey/messages', { config }, async (request) => {
+  app.get('/:projectKey/messages', { config }, expanding(deps.documents, async (request, expansion) => {
     const project = projectOf(request);
     const query = request.query as Query;
     const access = messageAccess(request.auth);
@@ -42,7 +48,7 @@ export function registerMessageRoutes(app: FastifyInstance, deps: ResourceDeps, 
       scope.push('r.resource_type_id = ANY($3::text[])');
       params.push(access.resourceTypeIds);
     }
-    return runPagedQuery<Message>(deps.documents.db, 'messages', scope, params, {
+    const page = await runPagedQuery<Message>(deps.documents.db, 'messages', scope, params, {
       where: repeated(query, 'where'),
       vars: predicateVariables(query),
       sort: repeated(query, 'sort'),
@@ -50,9 +56,11 @@ export function registerMessageRoutes(app: FastifyInstance, deps: ResourceDeps, 
       offset: single(query, 'offset'),
       withTotal: single(query, 'withTotal'),
     });
-  });
+    page.results = await expansion.all(page.results);
+    return page;
+  }));
 
-  app.get('/:projectKey/messages/:id', { config }, async (request) => {
+  app.get('/:projectKey/messages/:id', { config }, expanding(deps.documents, async (request, expansion) => {
     const project = projectOf(request);
     const { id } = request.params as { id: string };
     const result = await deps.documents.db.query<{ doc: Message; resource_type_id: string }>(
@@ -63,8 +71,8 @@ export function registerMessageRoutes(app: FastifyInstance, deps: ResourceDeps, 
     if (row === undefined || !mayRead(messageAccess(request.auth), row.resource_type_id)) {
       throw resourceNotFound(`The message with id '${id}' was not found.`);
     }
-    return row.doc;
-  });
+    return expansion.one(row.doc);
+  }));
 
   scheduleMessageCleanup(app, deps.documents.db, clock);
 }

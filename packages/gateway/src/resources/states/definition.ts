@@ -1,5 +1,5 @@
 import { invalidInput, type BaseResource, type Reference } from '@herald/model';
-import type { Locator, ServerFields } from '@herald/store';
+import type { DocumentStore, Locator, Queryable, ServerFields } from '@herald/store';
 import { asDraft, localizedString, stringArray, validKey } from '../validation.js';
 import type { ResourceDefinition } from '../versioned-routes.js';
 import { STATE_ROLES, STATE_TYPES, type State, type StateRole, type StateType } from './state.js';
@@ -66,61 +66,96 @@ async function transitions(
   return references;
 }
 
-/** `/{projectKey}/states`. States have no messages in Herald's catalogue; changes are notified. */
-export const stateDefinition: ResourceDefinition<State> = {
-  typeId: 'state',
-  path: 'states',
-  scopes: { view: ['view_states'], manage: ['manage_states'] },
+/**
+ * Another State of the project (not `self`) whose `transitions` list `self` and whose type is not
+ * `type`, if any: after `self` became a `type`, it would list a State of another type. One `@?`
+ * jsonpath whose equality the GIN jsonb_path_ops index on `doc` answers.
+ */
+async function listerOfAnotherType(db: Queryable, projectKey: string, self: State, type: StateType) {
+  const found = await db.query<{ key: string; type: string }>(
+    `SELECT doc ->> 'key' AS key, doc ->> 'type' AS type FROM resources
+      WHERE project_key = $1 AND type_id = 'state' AND id <> $2 AND doc @? $3::jsonpath AND doc ->> 'type' <> $4 LIMIT 1`,
+    [projectKey, self.id, `$.transitions[*] ? (@.id == ${JSON.stringify(self.id)})`, type],
+  );
+  return found.rows[0];
+}
 
-  async fromDraft(body, ctx) {
-    const draft = asDraft(body, 'StateDraft');
-    const type = stateType(draft.type);
-    const fields: Omit<State, ServerFields> = {
-      key: validKey(draft.key),
-      type,
-      initial: booleanField(draft.initial, 'initial', false),
-      builtIn: false,
-      roles: roles(draft.roles),
-    };
-    if (draft.name !== undefined && draft.name !== null) fields.name = localizedString(draft.name, 'name');
-    if (draft.description !== undefined && draft.description !== null) {
-      fields.description = localizedString(draft.description, 'description');
-    }
-    const targets = await transitions(draft.transitions, type, ctx.load);
-    if (targets !== undefined) fields.transitions = targets;
-    return fields;
-  },
+/**
+ * `/{projectKey}/states`. States have no messages in Herald's catalogue; changes are notified.
+ * `documents` answers the changeType check of the States that list this one.
+ */
+export function stateDefinition(documents: DocumentStore): ResourceDefinition<State> {
+  return {
+    typeId: 'state',
+    path: 'states',
+    scopes: { view: ['view_states'], manage: ['manage_states'] },
 
-  actions: {
-    changeKey(state, action) {
-      state.key = validKey(action.key);
+    async fromDraft(body, ctx) {
+      const draft = asDraft(body, 'StateDraft');
+      const type = stateType(draft.type);
+      const fields: Omit<State, ServerFields> = {
+        key: validKey(draft.key),
+        type,
+        initial: booleanField(draft.initial, 'initial', false),
+        builtIn: false,
+        roles: roles(draft.roles),
+      };
+      if (draft.name !== undefined && draft.name !== null) fields.name = localizedString(draft.name, 'name');
+      if (draft.description !== undefined && draft.description !== null) {
+        fields.description = localizedString(draft.description, 'description');
+      }
+      const targets = await transitions(draft.transitions, type, ctx.load);
+      if (targets !== undefined) fields.transitions = targets;
+      return fields;
     },
-    setName(state, action) {
-      if (action.name === undefined || action.name === null) delete state.name;
-      else state.name = localizedString(action.name, 'name');
+
+    actions: {
+      changeKey(state, action) {
+        state.key = validKey(action.key);
+      },
+      setName(state, action) {
+        if (action.name === undefined || action.name === null) delete state.name;
+        else state.name = localizedString(action.name, 'name');
+      },
+      setDescription(state, action) {
+        if (action.description === undefined || action.description === null) delete state.description;
+        else state.description = localizedString(action.description, 'description');
+      },
+      /**
+       * "A workflow never leaves its kind" holds in both directions: the State's own transitions
+       * must be of the new type (re-validated here), and no other State may list it while being of
+       * another type; checking only the first let a transition target change its type under the
+       * States that list it (400 InvalidInput, as the transition checks answer). The second is a
+       * read, not under a lock (optimistic update): a guard against mistakes, as for Types'
+       * addFieldDefinition; a setTransitions on another State that read the old type just before
+       * this commits is an accepted race.
+       */
+      async changeType(state, action, { ctx, reader }) {
+        state.type = stateType(action.type);
+        // Re-validates the existing transitions against the new type.
+        const targets = await transitions(state.transitions, state.type, reader.get, state.id);
+        if (targets !== undefined) state.transitions = targets;
+        const lister = await listerOfAnotherType(documents.db, ctx.projectKey, state, state.type);
+        if (lister !== undefined) {
+          throw invalidInput(
+            `The State '${state.key}' cannot become a ${state.type}: the ${lister.type} '${lister.key}' lists it in its 'transitions'; remove it there first.`,
+            { field: 'type', invalidValue: state.type },
+          );
+        }
+      },
+      changeInitial(state, action) {
+        if (typeof action.initial !== 'boolean') throw invalidInput("'initial' must be a boolean.", { field: 'initial' });
+        state.initial = action.initial;
+      },
+      setRoles(state, action) {
+        state.roles = roles(action.roles);
+      },
+      async setTransitions(state, action, { reader }) {
+        // A State may list itself: it exists by now, so the in-transaction read finds it.
+        const targets = await transitions(action.transitions, state.type, reader.get, state.id);
+        if (targets === undefined) delete state.transitions;
+        else state.transitions = targets;
+      },
     },
-    setDescription(state, action) {
-      if (action.description === undefined || action.description === null) delete state.description;
-      else state.description = localizedString(action.description, 'description');
-    },
-    async changeType(state, action, { reader }) {
-      state.type = stateType(action.type);
-      // Re-validates the existing transitions against the new type.
-      const targets = await transitions(state.transitions, state.type, reader.get, state.id);
-      if (targets !== undefined) state.transitions = targets;
-    },
-    changeInitial(state, action) {
-      if (typeof action.initial !== 'boolean') throw invalidInput("'initial' must be a boolean.", { field: 'initial' });
-      state.initial = action.initial;
-    },
-    setRoles(state, action) {
-      state.roles = roles(action.roles);
-    },
-    async setTransitions(state, action, { reader }) {
-      // A State may list itself: it exists by now, so the in-transaction read finds it.
-      const targets = await transitions(action.transitions, state.type, reader.get, state.id);
-      if (targets === undefined) delete state.transitions;
-      else state.transitions = targets;
-    },
-  },
-};
+  };
+}

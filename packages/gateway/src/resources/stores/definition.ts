@@ -1,8 +1,34 @@
-import type { ServerFields } from '@herald/store';
+import { isDeepStrictEqual } from 'node:util';
+import type { Queryable, ServerFields } from '@herald/store';
+import { referenceExists } from '../reference-exists.js';
 import { asDraft, LANGUAGE_TAG, localizedString, stringArray, validKey } from '../validation.js';
 import type { ResourceDefinition } from '../versioned-routes.js';
 import type { Store } from './store.js';
 import { customFieldActions, customFromDraft } from '../custom-fields.js';
+
+/**
+ * Every stored reference to a Store: all are KeyReferences (`{typeId: 'store', key}`), so they
+ * name the key, not the Store's id.
+ * - customers: `stores` (an in-store customer's store; its e-mail and password are scoped to it),
+ * - business units: `stores` (storeMode Explicit; FromParent units list none),
+ * - carts: `store` (the in-store cart routes select by it),
+ * - quote requests: `store` (copied from the cart).
+ */
+const STORE_HOLDERS = ['customer', 'business-unit', 'cart', 'quote-request'];
+
+/**
+ * The type id of one resource of the project that references the store with this key, if any:
+ * one `@?` jsonpath (lax: `@.stores[*].key == k` holds if any element matches) whose equalities the
+ * GIN jsonb_path_ops index on `doc` answers.
+ */
+async function resourceReferencing(db: Queryable, projectKey: string, storeKey: string): Promise<string | undefined> {
+  const key = JSON.stringify(storeKey); // a JSON string is a valid jsonpath string literal
+  const found = await db.query<{ type_id: string }>(
+    'SELECT type_id FROM resources WHERE project_key = $1 AND type_id = ANY($2::text[]) AND doc @? $3::jsonpath LIMIT 1',
+    [projectKey, STORE_HOLDERS, `$ ? (@.stores[*].key == ${key} || @.store.key == ${key})`],
+  );
+  return found.rows[0]?.type_id;
+}
 
 export const storeDefinition: ResourceDefinition<Store> = {
   typeId: 'store',
@@ -24,14 +50,45 @@ export const storeDefinition: ResourceDefinition<Store> = {
   createdMessages: (store) => [{ type: 'StoreCreated', name: store.name, languages: store.languages }],
   deletedMessages: () => [{ type: 'StoreDeleted' }],
 
+  /**
+   * A Store that any resource still references (STORE_HOLDERS) is not deleted: 400
+   * ReferenceExists, as for a Type in use. The spec says nothing about deleting a referenced
+   * Store; Herald refuses because the references hold the key: a Store created later with the same
+   * key would silently take over the old one's customers (with their passwords, as in-store
+   * sign-ins are scoped by key), carts and business units, and until then in-store customers would
+   * be unreachable (their routes 404 for a missing store). All of them block, not only the ones
+   * the in-store routes serve, so that no reference is ever left dangling. The way out: remove the
+   * store from business units (removeStore, setStores), delete its in-store customers, carts and
+   * quote requests.
+   *
+   * Concurrency, as for Types: this runs in the delete's transaction after the Store row is locked
+   * and deleted, so every write committed before is counted; a create that read the Store just
+   * before (customer, cart, business unit: no lock on the Store row) and commits after this check
+   * can still reference the deleted Store, an accepted race.
+   */
+  async assertDeletable(store, tx, ctx) {
+    const holder = await resourceReferencing(tx, ctx.projectKey, store.key);
+    if (holder !== undefined) {
+      throw referenceExists(`The store '${store.key}' is still referenced by a resource of type '${holder}'; remove those references first.`, holder);
+    }
+  },
+
+  /**
+   * An action that changes nothing (the current name or languages) emits no message, so the
+   * version does not move and no ResourceUpdated goes out (DocumentStore.nextVersion), as for
+   * business units: a needless version bump would also turn other clients' updates into 409s.
+   */
   actions: {
     setName(store, action) {
-      if (action.name === undefined || action.name === null) delete store.name;
-      else store.name = localizedString(action.name, 'name');
+      const name = action.name === undefined || action.name === null ? undefined : localizedString(action.name, 'name');
+      if (isDeepStrictEqual(name, store.name)) return [];
+      if (name === undefined) delete store.name;
+      else store.name = name;
       return [{ type: 'StoreNameSet', name: store.name }];
     },
     setLanguages(store, action) {
       const languages = action.languages === undefined ? [] : stringArray(action.languages, 'languages', LANGUAGE_TAG);
+      if (isDeepStrictEqual(languages, store.languages)) return [];
       const added = languages.filter((language) => !store.languages.includes(language));
       const removed = store.languages.filter((language) => !languages.includes(language));
       store.languages = languages;

@@ -29,13 +29,21 @@ function fieldNamed(type: Type, name: unknown) {
   return definition;
 }
 
-/** The places a resource holds custom fields: its own, and its (custom) line items'. */
-const CUSTOM_HOLDERS = ['@.custom', '@.lineItems[*].custom', '@.customLineItems[*].custom'];
+/**
+ * The places a resource holds custom fields: its own, its (custom) line items' (carts, quote
+ * requests), and its addresses' (business units: `addresses[*].custom`, Type resource type id
+ * `address`). Without the addresses a Type used only by business-unit addresses could be deleted
+ * or given a required field. These are all the callers of customFromDraft; the other addresses
+ * (carts' and quote requests' shipping/billing/itemShippingAddresses, built by address.ts
+ * addressFields, which drops unknown fields) carry no custom fields, nor do associates, and
+ * customers have no addresses. A new holder of custom fields must be added here.
+ */
+const CUSTOM_HOLDERS = ['@.custom', '@.lineItems[*].custom', '@.customLineItems[*].custom', '@.addresses[*].custom'];
 
 /**
- * The type id of one resource of the project whose custom fields (its own or its line items')
- * use the Type and match `condition` (a jsonpath filter on the `custom` object), if any. One `@?`
- * jsonpath whose equality tests the GIN jsonb_path_ops index on `doc` answers.
+ * The type id of one resource of the project whose custom fields (its own, its line items' or its
+ * addresses') use the Type and match `condition` (a jsonpath filter on the `custom` object), if
+ * any. One `@?` jsonpath whose equality tests the GIN jsonb_path_ops index on `doc` answers.
  */
 async function resourceUsing(db: Queryable, projectKey: string, typeId: string, condition = ''): Promise<string | undefined> {
   const id = JSON.stringify(typeId); // a JSON string is a valid jsonpath string literal
@@ -74,7 +82,8 @@ export function typeDefinition(documents: DocumentStore): ResourceDefinition<Typ
 
     /**
      * A Type that a resource of the project still uses (`custom.type`, also on the line items and
-     * custom line items of carts, orders, …) is not deleted: 400 ReferenceExists.
+     * custom line items of carts, orders, … and on business-unit addresses: CUSTOM_HOLDERS) is not
+     * deleted: 400 ReferenceExists.
      *
      * Concurrency: this runs in the delete's transaction after the Type row is locked FOR UPDATE
      * and deleted, so every write committed before the check is counted, and a second delete or
