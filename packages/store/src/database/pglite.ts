@@ -7,7 +7,9 @@ function wrap(target: PGlite | Transaction): Queryable {
     // `prepare` needs nothing here: PGlite runs in-process, without a protocol round trip to save.
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
       const result = await target.query<Row>(sql, params as unknown[]);
-      return { rows: result.rows, rowCount: result.affectedRows ?? result.rows.length };
+      // pg's rowCount: rows changed by INSERT/UPDATE/DELETE, rows returned by SELECT (PGlite
+      // reports affectedRows 0 for a SELECT).
+      return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) };
     },
     async exec(sql: string): Promise<void> {
       await target.exec(sql);

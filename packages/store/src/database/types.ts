@@ -23,6 +23,7 @@ export interface Queryable {
 
 export interface QueryResult<Row> {
   rows: Row[];
+  /** Rows changed by an INSERT, UPDATE or DELETE; rows returned by a SELECT (as `pg` counts them). */
   rowCount: number;
 }
 

@@ -166,7 +166,7 @@ describe.each(testDatabaseUrls())('DocumentStore on %s', (serverUrl) => {
 
   it('keeps messages out of the Messages table (but in the outbox) when the project disables them', async () => {
     await store.create<Thing>({ ...ctx, storeMessages: false }, 'thing', { name: 'a', tags: [] }, () => [{ type: 'X' }]);
-    expect((await db.query('SELECT 1 FROM messages')).rowCount).toBe(0);
+    expect((await db.query('SELECT 1 FROM messages')).rows).toHaveLength(0);
     expect((await outbox()).some((row) => row.message_type === 'X')).toBe(true);
   });
 
@@ -176,7 +176,7 @@ describe.each(testDatabaseUrls())('DocumentStore on %s', (serverUrl) => {
     const deleted = await store.delete<Thing>(ctx, 'thing', { key: 'gone' }, 1, { dataErasure: true });
     expect(deleted.id).toBe(created.id);
     expect(await store.get(ctx.projectKey, 'thing', { id: created.id })).toBeUndefined();
-    expect((await db.query('SELECT 1 FROM messages')).rowCount).toBe(0);
+    expect((await db.query('SELECT 1 FROM messages')).rows).toHaveLength(0);
     const last = (await outbox()).at(-1);
     expect(last?.payload).toMatchObject({ notificationType: 'ResourceDeleted', version: 1, dataErasure: true });
     await expectApiError(store.delete(ctx, 'thing', { id: created.id }, 1), 404, 'ResourceNotFound');
@@ -282,7 +282,7 @@ describe.each(testDatabaseUrls())('DocumentStore on %s', (serverUrl) => {
       expect(error.errors[0]?.currentVersion).toBe(2);
       expect(await store.get<Thing>(ctx.projectKey, 'thing', { id: created.id })).toMatchObject({ version: 2, name: 'theirs' });
       expect((await outbox()).some((row) => row.message_type === 'Ours')).toBe(false);
-      expect((await db.query('SELECT 1 FROM messages')).rowCount).toBe(0);
+      expect((await db.query('SELECT 1 FROM messages')).rows).toHaveLength(0);
     });
 
     it('applies to the resource re-created with the same id while apply ran, not to the one it read', async () => {
