@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import {
   invalidInput,
   type BaseResource,
@@ -227,7 +228,10 @@ function customFieldHandlers<D extends Customizable>(resourceTypeId: string): Ac
       const type = await loadType(reader.get, action.type, resourceTypeId, 'type');
       const fields = fieldMap(action.fields, 'fields');
       validateCustomFields(type, fields, true);
-      doc.custom = { type: { typeId: 'type', id: type.id }, fields };
+      const custom = { type: { typeId: 'type' as const, id: type.id }, fields };
+      // The same type and values again change nothing: no message, so no new version either.
+      if (isDeepStrictEqual(custom, doc.custom)) return [];
+      doc.custom = custom;
       return [{ type: `${name}CustomTypeSet`, customFields: doc.custom }];
     },
     async setCustomField(doc, action, { reader }): Promise<MessagePayload[]> {
@@ -246,6 +250,7 @@ function customFieldHandlers<D extends Customizable>(resourceTypeId: string): Ac
         return [{ type: `${name}CustomFieldRemoved`, name: fieldName }];
       }
       validateCustomFields(type, { [fieldName]: action.value }, false);
+      if (existed && isDeepStrictEqual(doc.custom.fields[fieldName], action.value)) return [];
       doc.custom.fields[fieldName] = action.value;
       return [{ type: existed ? `${name}CustomFieldChanged` : `${name}CustomFieldAdded`, name: fieldName, value: action.value }];
     },

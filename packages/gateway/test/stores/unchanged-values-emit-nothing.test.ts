@@ -4,7 +4,7 @@
  * (DocumentStore.nextVersion skips such updates). Needless version bumps would also turn other
  * clients' concurrent updates into 409s (§9). Business units behave alike (business-units/actions.ts).
  *
- * Stores: setName and setLanguages with the current values.
+ * Stores: setName and setLanguages with the current values; custom fields (shared by every resource).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -33,6 +33,24 @@ describe('store update actions that change nothing', () => {
       { action: 'setLanguages', languages: ['en'] },
     ]);
     expect({ version: same.version, newEvents: (await outboxOf(store.id)) - before }).toEqual({ version: 1, newEvents: 0 });
+  });
+
+  it('setCustomType / setCustomField with the current type and values keep the version and emit nothing', async () => {
+    const fieldDefinitions = [{ name: 'region', label: { en: 'Region' }, required: false, type: { name: 'String' } }];
+    const type = await admin.ok(`/${P}/types`, { key: 'store-fields', name: { en: 'S' }, resourceTypeIds: ['store'], fieldDefinitions }, 201);
+    const store = await admin.ok(
+      `/${P}/stores`,
+      { key: 'vienna', name: { en: 'Vienna' }, custom: { type: { typeId: 'type', key: type.key }, fields: { region: 'east' } } },
+      201,
+    );
+    const before = await outboxOf(store.id);
+    const same = await admin.update(`/${P}/stores/${store.id}`, 1, [
+      { action: 'setCustomType', type: { typeId: 'type', key: type.key }, fields: { region: 'east' } },
+      { action: 'setCustomField', name: 'region', value: 'east' },
+    ]);
+    expect({ version: same.version, newEvents: (await outboxOf(store.id)) - before }).toEqual({ version: 1, newEvents: 0 });
+    const changed = await admin.update(`/${P}/stores/${store.id}`, 1, [{ action: 'setCustomField', name: 'region', value: 'west' }]);
+    expect({ version: changed.version, newEvents: (await outboxOf(store.id)) - before }).toEqual({ version: 2, newEvents: 2 });
   });
 
   it('a changed value still bumps the version once and emits its message', async () => {
