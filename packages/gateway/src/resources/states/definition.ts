@@ -80,6 +80,15 @@ async function listerOfAnotherType(db: Queryable, projectKey: string, self: Stat
   return found.rows[0];
 }
 
+/** Whether a quote request's workflow `state` is this State (it must stay a QuoteRequestState). */
+async function usedByQuoteRequest(db: Queryable, projectKey: string, self: State): Promise<boolean> {
+  const found = await db.query(
+    `SELECT 1 FROM resources WHERE project_key = $1 AND type_id = 'quote-request' AND doc @? $2::jsonpath LIMIT 1`,
+    [projectKey, `$.state ? (@.id == ${JSON.stringify(self.id)})`],
+  );
+  return found.rows.length > 0;
+}
+
 /**
  * `/{projectKey}/states`. States have no messages in Herald's catalogue; changes are notified.
  * `documents` answers the changeType check of the States that list this one.
@@ -141,6 +150,13 @@ export function stateDefinition(documents: DocumentStore): ResourceDefinition<St
             `The State '${state.key}' cannot become a ${state.type}: the ${lister.type} '${lister.key}' lists it in its 'transitions'; remove it there first.`,
             { field: 'type', invalidValue: state.type },
           );
+        }
+        // A quote request's workflow state must be a QuoteRequestState (transitionState checks it).
+        if (state.type !== 'QuoteRequestState' && (await usedByQuoteRequest(documents.db, ctx.projectKey, state))) {
+          throw invalidInput(`The State '${state.key}' cannot become a ${state.type}: quote requests are in it.`, {
+            field: 'type',
+            invalidValue: state.type,
+          });
         }
       },
       changeInitial(state, action) {
