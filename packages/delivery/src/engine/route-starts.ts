@@ -41,33 +41,49 @@ function sameKey(a: RoutingKey, b: RoutingKey): boolean {
 }
 
 /**
- * The routes of a subscription whose filter becomes `keys`, given its routes so far and the snapshot
- * `now` of this write. An event is routed when the filter has matched it without interruption since
- * the event was committed:
- * - a key keeps the earliest start among the routes that already covered it (narrowing "all
- *   messages" to one type keeps that type's earlier events), else it starts now;
- * - a route the new filter still covers stays with its start (widening one type to "all messages"
- *   keeps that type's earlier events, without taking the other types' earlier events along);
- * - a route the new filter no longer covers is gone (re-adding it later starts it afresh).
+ * The routes of a filter (`keys`), each key starting where the earliest of the `recorded` routes
+ * that cover it starts, or at `uncovered` when none does; recorded routes the filter still covers
+ * and that start earlier than their cover are kept (widening one type to "all messages" keeps that
+ * type's earlier events, without taking the other types' earlier events along). Recorded routes
+ * the filter no longer covers are gone.
  */
-export function nextRouteStarts(previous: readonly RouteStart[], keys: readonly RoutingKey[], now: string): RouteStart[] {
-  const next: RouteStart[] = [];
+function routesOver(recorded: readonly RouteStart[], keys: readonly RoutingKey[], uncovered: string): RouteStart[] {
+  const routes: RouteStart[] = [];
   for (const key of keys) {
-    if (next.some((route) => sameKey(route, key))) continue;
-    let startSnapshot = now;
-    for (const route of previous) if (covers(route, key) && earlier(route.startSnapshot, startSnapshot)) startSnapshot = route.startSnapshot;
-    next.push({ kind: key.kind, resourceTypeId: key.resourceTypeId, messageType: key.messageType, startSnapshot });
+    if (routes.some((route) => sameKey(route, key))) continue;
+    let startSnapshot: string | undefined;
+    for (const route of recorded) {
+      if (covers(route, key) && (startSnapshot === undefined || earlier(route.startSnapshot, startSnapshot))) startSnapshot = route.startSnapshot;
+    }
+    routes.push({ kind: key.kind, resourceTypeId: key.resourceTypeId, messageType: key.messageType, startSnapshot: startSnapshot ?? uncovered });
   }
-  for (const route of previous) {
-    if (next.some((kept) => sameKey(kept, route))) continue;
-    if (next.some((kept) => covers(kept, route) && earlier(route.startSnapshot, kept.startSnapshot))) next.push(route);
+  for (const route of recorded) {
+    if (routes.some((kept) => sameKey(kept, route))) continue;
+    if (routes.some((kept) => covers(kept, route) && earlier(route.startSnapshot, kept.startSnapshot))) routes.push(route);
   }
-  return next;
+  return routes;
 }
 
-/** Routes of a subscription without rows (created before starts were kept): its keys, from the start. */
-export function routesFromStart(subscription: SubscriptionFilter): RouteStart[] {
-  return routingKeys(subscription).map((key) => ({ ...key, startSnapshot: FROM_THE_START }));
+/**
+ * The routes of a subscription whose filter becomes `keys`, given its routes so far and the snapshot
+ * `now` of this write. An event is routed when the filter has matched it without interruption since
+ * the event was committed: a key keeps the earliest start among the routes that already covered it
+ * (narrowing "all messages" to one type keeps that type's earlier events), else it starts now; a
+ * route the new filter no longer covers is gone (re-adding it later starts it afresh).
+ */
+export function nextRouteStarts(previous: readonly RouteStart[], keys: readonly RoutingKey[], now: string): RouteStart[] {
+  return routesOver(previous, keys, now);
+}
+
+/**
+ * The routes the router uses for a subscription: its document's filter, with the starts recorded
+ * for it. The document decides what is routed, the rows only from when: rows that no longer match
+ * the filter (a subscription written by a build before migration 008, during a rolling upgrade or
+ * after a rollback) never narrow it — a key no row covers routes from the start, an extra event
+ * rather than a lost one. Without rows (written before starts were kept) every key does.
+ */
+export function effectiveRoutes(subscription: SubscriptionFilter, recorded: readonly RouteStart[]): RouteStart[] {
+  return routesOver(recorded, routingKeys(subscription), FROM_THE_START);
 }
 
 interface RouteRow {
@@ -114,7 +130,9 @@ export async function recordRouteStarts(
   const row = read.rows[0];
   if (row === undefined) throw new Error('pg_current_snapshot() answered no row');
   const stored = toRouteStarts(row.routes ?? []);
-  const before = stored.length > 0 || previous === undefined ? stored : routesFromStart(previous);
+  // What routed until now: the previous document's filter with the recorded starts (the same
+  // routes the router used), so rows another build left behind never carry over.
+  const before = previous === undefined ? stored : effectiveRoutes(previous, stored);
   const routes = nextRouteStarts(before, routingKeys(next), row.now);
   await tx.query(
     `WITH gone AS (DELETE FROM subscription_routes WHERE project_key = $1 AND subscription_id = $2)

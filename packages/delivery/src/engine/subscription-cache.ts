@@ -1,6 +1,6 @@
 import type { Subscription, SubscriptionHealthStatus } from '@herald/model';
 import type { Queryable } from '@herald/store';
-import { routesFromStart, toRouteStarts, type RouteStart } from './route-starts.js';
+import { effectiveRoutes, toRouteStarts } from './route-starts.js';
 import { projectEnvironment, type ProjectEnvironment } from './types.js';
 
 /** A routing key of one subscription, in the shape the router's SQL join reads (snake case). */
@@ -118,9 +118,8 @@ export class SubscriptionCache {
       subscriptions: docs,
       byId: new Map(docs.map((doc) => [doc.id, doc])),
       routes: subscriptions.rows.flatMap(({ doc, routes }) => {
-        // Written with the document; none for a subscription created before starts were kept.
-        const starts: RouteStart[] = routes === null ? routesFromStart(doc) : toRouteStarts(routes);
-        return starts.map((route) => ({
+        // The document's filter, from the starts written with it (`effectiveRoutes`).
+        return effectiveRoutes(doc, toRouteStarts(routes ?? [])).map((route) => ({
           project_key: projectKey,
           subscription_id: doc.id,
           kind: route.kind,

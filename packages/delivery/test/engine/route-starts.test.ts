@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FROM_THE_START, nextRouteStarts, routesFromStart, type RouteStart } from '../../src/engine/route-starts.js';
+import { effectiveRoutes, FROM_THE_START, nextRouteStarts, type RouteStart } from '../../src/engine/route-starts.js';
 import type { RoutingKey } from '../../src/engine/matching.js';
 
 const all = (resourceTypeId: string): RoutingKey => ({ kind: 'message', resourceTypeId, messageType: null });
@@ -50,7 +50,7 @@ describe('nextRouteStarts: each filter entry routes events committed after it wa
   });
 
   it('a subscription written before starts were kept routes its keys from the start, which stays the earliest', () => {
-    const legacy = routesFromStart({ messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }], changes: [{ resourceTypeId: 'cart' }] });
+    const legacy = effectiveRoutes({ messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }], changes: [{ resourceTypeId: 'cart' }] }, []);
     expect(sorted(legacy)).toEqual(
       sorted([
         { ...type('store', 'StoreCreated'), startSnapshot: FROM_THE_START },
@@ -58,6 +58,18 @@ describe('nextRouteStarts: each filter entry routes events committed after it wa
       ]),
     );
     expect(nextRouteStarts(legacy, [all('store')], at(90))).toEqual([from(all('store'), 90), { ...type('store', 'StoreCreated'), startSnapshot: FROM_THE_START }]);
+  });
+
+  it('routes what the document subscribes to: rows it no longer matches never narrow it, nor widen it', () => {
+    // Rows recorded for StoreCreated only; the document (written by a build without starts) says all store messages and changes.
+    const recorded = [from(type('store', 'StoreCreated'), 10)];
+    expect(sorted(effectiveRoutes({ messages: [{ resourceTypeId: 'store' }], changes: [{ resourceTypeId: 'store' }] }, recorded))).toEqual(
+      sorted([{ ...all('store'), startSnapshot: FROM_THE_START }, { ...changes('store'), startSnapshot: FROM_THE_START }]),
+    );
+    // Rows for all store messages; the document was narrowed to StoreCreated: only that, from the rows' start.
+    expect(effectiveRoutes({ messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }] }, [from(all('store'), 10)])).toEqual([
+      from(type('store', 'StoreCreated'), 10),
+    ]);
   });
 
   it('compares snapshots by what they see, not as text', () => {

@@ -10,7 +10,8 @@ import type { Cart } from './cart.js';
  * §8 Automatic cleanup: a cart not modified for `deleteDaysAfterLastModification` days is deleted
  * (any modification starts the count again). Each cart carries its own value, set from its draft or
  * the project's `carts.deleteDaysAfterLastModification` (default 90) when created; changing the
- * project's value later leaves existing carts as they are.
+ * project's value later leaves existing carts as they are. Carts created before carts had a value
+ * are kept until one is set (`setDeleteDaysAfterLastModification`).
  */
 
 export const DEFAULT_CART_DELETE_DAYS = 90;
@@ -54,24 +55,24 @@ const CLEANUP_BATCH = 500;
  */
 export async function deleteExpiredCarts(documents: DocumentStore, clock: Clock, signal?: AbortSignal): Promise<number> {
   const now = clock.now().toISOString();
-  const projects = await documents.db.query<{ key: string; carts: Project['carts'] }>("SELECT key, doc -> 'carts' AS carts FROM projects ORDER BY key");
+  const projects = await documents.db.query<{ key: string }>('SELECT key FROM projects ORDER BY key');
   let deleted = 0;
-  for (const { key, carts } of projects.rows) {
-    // Carts created before carts carried their own value keep the project's.
-    const projectDays = projectCartDeleteDays({ carts });
+  for (const { key } of projects.rows) {
     let after = { lastModifiedAt: '-infinity', id: '' };
     for (;;) {
       // Oldest first on the (project, type, last_modified_at, id) index, from where the last page
       // ended: each run walks every cart not modified within a day once. Days are 24 hours,
-      // whatever the session's time zone; a stored value no API path writes counts as the project's.
+      // whatever the session's time zone. A cart without its own value (created before carts had
+      // one, or a value no API path writes) is kept: its retention was never set, and an upgrade
+      // must not delete old carts at its first start; setDeleteDaysAfterLastModification sets one.
       const page = await documents.db.query<{ id: string; version: number; last_modified_at: string }>(
         `SELECT id, version, last_modified_at::text FROM resources
          WHERE project_key = $1 AND type_id = 'cart' AND last_modified_at < $2::timestamptz - interval '24 hours'
            AND (last_modified_at, id) > ($4::timestamptz, $5)
-           AND last_modified_at + (CASE WHEN doc->>'deleteDaysAfterLastModification' ~ '^[0-9]{1,6}$'
-             THEN (doc->>'deleteDaysAfterLastModification')::int ELSE $6 END) * interval '24 hours' < $2::timestamptz
+           AND doc->>'deleteDaysAfterLastModification' ~ '^[0-9]{1,6}$'
+           AND last_modified_at + (doc->>'deleteDaysAfterLastModification')::int * interval '24 hours' < $2::timestamptz
          ORDER BY last_modified_at, id LIMIT $3`,
-        [key, now, CLEANUP_BATCH, after.lastModifiedAt, after.id, projectDays],
+        [key, now, CLEANUP_BATCH, after.lastModifiedAt, after.id],
       );
       for (const cart of page.rows) {
         if (signal?.aborted === true) return deleted;
