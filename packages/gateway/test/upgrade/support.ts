@@ -1,5 +1,5 @@
 /**
- * Review support: a database as release candidate 5a70bf2 left it, then opened by this code.
+ * Upgrade test support: a database as release candidate 5a70bf2 left it, then opened by this code.
  *
  * `fixture-5a70bf2.sql` is the data (pg_dump --data-only --column-inserts, herald_migrations rows
  * left out) of a PostgreSQL database that 5a70bf2's own code wrote through its public API with
