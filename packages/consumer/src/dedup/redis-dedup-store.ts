@@ -80,12 +80,12 @@ function positionArgument(position: PositionRef | undefined): string {
   return position === undefined ? '-' : `${position.lane}${position.ordinal}`;
 }
 
-/** Decodes CLAIM_SCRIPT's integer replies. */
-function parseClaimReply(reply: number): ClaimResult {
+/** Decodes CLAIM_SCRIPT's replies: integers, or the stored position (a string) of a stale delivery. */
+function parseClaimReply(reply: number | string): ClaimResult {
+  if (typeof reply === 'string') return { status: 'stale', storedOrdinal: Number(reply) };
   if (reply === 0) return CLAIMED;
   if (reply === -1) return PROCESSED;
-  if (reply > 0) return { status: 'busy', retryAfterMs: reply };
-  return { status: 'stale', storedOrdinal: -2 - reply };
+  return { status: 'busy', retryAfterMs: reply };
 }
 
 /**
@@ -145,8 +145,8 @@ export class RedisDedupStore implements DedupStore {
         }
         calls.push(
           this.run(CLAIM, argsAt, keysAndArgs).then((reply) => {
-            const replies = reply as number[];
-            for (let position = 0; position < chunk.length; position++) results[chunk[position] as number] = parseClaimReply(replies[position] as number);
+            const replies = reply as (number | string)[];
+            for (let position = 0; position < chunk.length; position++) results[chunk[position] as number] = parseClaimReply(replies[position] as number | string);
           }),
         );
       }

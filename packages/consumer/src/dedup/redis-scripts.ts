@@ -18,7 +18,10 @@
 /**
  * KEYS: pairs (delivery key, position key). ARGV: now, owner, leaseExpiresAt, keyTtlMs, then one
  * position argument per pair. Replies one integer per pair (cheaper to send and parse than strings):
- *   0 claimed, -1 processed, n > 0 busy for n ms, -2 - p stale behind stored position p.
+ *   0 claimed, -1 processed, n > 0 busy for n ms;
+ * a stale delivery gets the stored position as it is stored (a string): folded into one Lua number
+ * (`-2 - p`, a double), a position near 2^53 came back wrong, unlike the memory store's. Stale
+ * replies are rare: the reply stays one small integer per delivery otherwise.
  * The common case, a new delivery, is one write: `SET NX GET` claims and reads in one call. A
  * stream's position is read once per batch (several deliveries of a resource often travel together).
  */
@@ -27,6 +30,7 @@ local now = tonumber(ARGV[1])
 local lease = 'p|' .. ARGV[3] .. '|' .. ARGV[2]
 local keyTtl = ARGV[4]
 local storedAt = {}
+local storedText = {}
 local results = {}
 for i = 1, #KEYS / 2 do
   local key = KEYS[2 * i - 1]
@@ -37,10 +41,12 @@ for i = 1, #KEYS / 2 do
     local slot = KEYS[2 * i] .. lane
     local stored = storedAt[slot]
     if stored == nil then
-      stored = tonumber(redis.call('HGET', KEYS[2 * i], lane)) or false
+      local text = redis.call('HGET', KEYS[2 * i], lane)
+      stored = tonumber(text) or false
       storedAt[slot] = stored
+      storedText[slot] = text
     end
-    if stored and tonumber(string.sub(position, 2)) <= stored then behind = stored end
+    if stored and tonumber(string.sub(position, 2)) <= stored then behind = storedText[slot] end
   end
   local current
   if behind then
@@ -52,7 +58,7 @@ for i = 1, #KEYS / 2 do
   if current and string.byte(current, 1) == 100 and tonumber(string.sub(current, 3)) > now then
     result = -1
   elseif behind then
-    result = -2 - behind
+    result = behind
   elseif current then
     local left = 0
     if string.byte(current, 1) == 112 then

@@ -73,14 +73,26 @@ interface Buffered {
 
 const LANES: readonly PositionLane[] = ['m', 'c'];
 
-/** What is kept of a resource with nothing in flight: its positions, in about 100 bytes. */
+/**
+ * What is kept of a resource with nothing in flight: its positions, in about 100 bytes, and its
+ * `waitFrom`: a delivery that failed or was deferred as the resource's last one is redelivered
+ * after its retry delay, and a successor arriving meanwhile must wait for it (see `finished`).
+ */
 class IdlePositions {
   constructor(
     readonly m: number | undefined,
     readonly c: number | undefined,
     readonly refreshedAt: number,
+    readonly waitFrom: number,
   ) {}
 }
+
+/**
+ * At most this many idle entries whose retry window is still open are moved to the back of the
+ * cache per eviction instead of being dropped: a bounded cost per eviction, and the cache never
+ * exceeds `positionCacheSize` (only a cache mostly made of open windows loses one).
+ */
+const MAX_KEPT_PER_EVICTION = 4;
 
 /** One resource stream's ordering state. */
 class ResourceLane {
@@ -94,6 +106,13 @@ class ResourceLane {
   /** Deadlines count from here at the earliest (moved to when a failed or deferred head is due again). */
   waitFrom = 0;
   refreshedAt = 0;
+  /**
+   * The positions were just read from the store (first read or refresh, not a failed one), and
+   * nothing arrived since: only then does an absent position mean "nothing stored" to
+   * `unknownStart: 'immediate'`. A cached one (of an idle or active lane) may be older than what
+   * another instance has stored since.
+   */
+  positionsJustRead = false;
   refreshing = false;
   timer: TimerHandle | undefined;
   timerDueAt = Number.POSITIVE_INFINITY;
@@ -158,6 +177,7 @@ export class Sequencer {
       lane.pending.push(item);
       return;
     }
+    lane.positionsJustRead = false;
     this.place(lane, item);
     this.afterChange(lane);
   }
@@ -238,6 +258,8 @@ export class Sequencer {
     if (cached.m !== undefined) lane.positions.m = cached.m;
     if (cached.c !== undefined) lane.positions.c = cached.c;
     lane.refreshedAt = cached.refreshedAt;
+    // A failed or deferred delivery may still be due back: its successors keep waiting for it.
+    lane.waitFrom = cached.waitFrom;
     this.lanes.set(stream, lane);
     return lane;
   }
@@ -247,12 +269,22 @@ export class Sequencer {
     if (!lane.isIdle() || lane.refreshing || this.lanes.get(lane.stream) !== lane) return;
     lane.timer?.cancel();
     this.lanes.delete(lane.stream);
-    this.idle.set(lane.stream, new IdlePositions(lane.positions.m, lane.positions.c, lane.refreshedAt));
-    if (this.idle.size > this.options.positionCacheSize) {
-      for (const stream of this.idle.keys()) {
-        this.idle.delete(stream);
-        if (this.idle.size <= this.options.positionCacheSize) break;
-      }
+    // waitFrom goes along: a lane retired right after its failed or deferred head lost it, so a
+    // successor arriving before the retry was released past the gap after maxWaitMs alone, and the
+    // retried delivery was dropped as stale.
+    this.idle.set(lane.stream, new IdlePositions(lane.positions.m, lane.positions.c, lane.refreshedAt, lane.waitFrom));
+    if (this.idle.size > this.options.positionCacheSize) this.evictIdle();
+  }
+
+  /** Drops the least recently active idle entries beyond `positionCacheSize`, sparing a few whose retry window is open. */
+  private evictIdle(): void {
+    const now = this.deps.clock.now();
+    let kept = 0;
+    while (this.idle.size > this.options.positionCacheSize) {
+      const [stream, entry] = this.idle.entries().next().value as [string, IdlePositions];
+      this.idle.delete(stream);
+      // Moved to the back (as if just active) rather than forgetting that its successors must wait.
+      if (entry.waitFrom > now && kept++ < MAX_KEPT_PER_EVICTION) this.idle.set(stream, entry);
     }
   }
 
@@ -280,6 +312,7 @@ export class Sequencer {
 
   private becomeReady(lane: ResourceLane): void {
     lane.ready = true;
+    lane.positionsJustRead = true;
     lane.refreshedAt = this.deps.clock.now();
     const pending = lane.pending;
     lane.pending = [];
@@ -289,8 +322,16 @@ export class Sequencer {
 
   private isNext(lane: ResourceLane, item: SequencedItem): boolean {
     const position = lane.positions[item.lane];
-    if (position === undefined && this.options.unknownStart === 'immediate') return true;
+    // Not on a cached absence: another instance may have released m1, m2 since, and m4 would
+    // run before m3 (and m3 be dropped as stale). Such an item waits for a refresh (see place).
+    if (position === undefined && this.options.unknownStart === 'immediate' && lane.positionsJustRead) return true;
     return isNextInLane(position, item.payload);
+  }
+
+  /** Does a waiting delivery stand on a cached absent position that `unknownStart: 'immediate'` must read again first? */
+  private needsStartCheck(lane: ResourceLane): boolean {
+    if (this.options.unknownStart !== 'immediate' || lane.positionsJustRead) return false;
+    return (lane.buffers.m.length > 0 && lane.positions.m === undefined) || (lane.buffers.c.length > 0 && lane.positions.c === undefined);
   }
 
   /** Is it the next of its lane once the running delivery (if in the same lane) is done? */
@@ -312,7 +353,17 @@ export class Sequencer {
     // The delivery the lane waits for is never turned away: deferred, it could come back after its
     // successors were released past it, and be dropped as stale. (A lane awaits one delivery, so
     // the caps are exceeded by little.)
-    if (full && !this.isAwaited(lane, item)) return this.deps.reject(item, 'buffer-full');
+    if (full && !this.isAwaited(lane, item)) {
+      const highest = buffer[buffer.length - 1];
+      if (highest === undefined || highest.item.ordinal <= item.ordinal) return this.deps.reject(item, 'buffer-full');
+      // Lower than something its lane holds: it is needed first. Turned away, it came back (every
+      // bufferFullMs) to the same full buffer until the gap release, then was dropped as stale.
+      // The highest waiting one goes back to its source instead (it is redelivered, and released
+      // after this one): one out, one in, so both caps hold.
+      buffer.pop();
+      this.totalBuffered--;
+      this.deps.reject(highest.item, 'buffer-full');
+    }
     const now = this.deps.clock.now();
     // Sorted by ordinal; buffers are short and arrivals mostly near the end.
     let index = buffer.length;
@@ -321,7 +372,7 @@ export class Sequencer {
     this.totalBuffered++;
     this.deps.observe.bufferDepth(this.totalBuffered);
     // A cached position may be old (another instance moved on): check before waiting long.
-    if (now - lane.refreshedAt >= this.options.positionRefreshMs) this.refresh(lane);
+    if (now - lane.refreshedAt >= this.options.positionRefreshMs || this.needsStartCheck(lane)) this.refresh(lane);
   }
 
   /** Releases what is next or behind, then, if a lane waited too long, its head past the gap. */
@@ -403,6 +454,9 @@ export class Sequencer {
       (positions) => {
         if (positions.m !== undefined) lane.raise('m', positions.m);
         if (positions.c !== undefined) lane.raise('c', positions.c);
+        // What waits now arrived before (or while) this read, like the deliveries that wait for
+        // a lane's first read: an absent position is as fresh for them.
+        lane.positionsJustRead = true;
         this.refreshed(lane, startedAt);
       },
       (error: unknown) => {
