@@ -324,7 +324,16 @@ export class Sequencer {
     const position = lane.positions[item.lane];
     // Not on a cached absence: another instance may have released m1, m2 since, and m4 would
     // run before m3 (and m3 be dropped as stale). Such an item waits for a refresh (see place).
-    if (position === undefined && this.options.unknownStart === 'immediate' && lane.positionsJustRead) return true;
+    // Nor while a failed or deferred delivery of the resource may still come back (its retry time
+    // plus maxWaitMs): nothing stored yet only because it failed, it would be skipped and then lost.
+    if (
+      position === undefined &&
+      this.options.unknownStart === 'immediate' &&
+      lane.positionsJustRead &&
+      lane.waitFrom + this.options.maxWaitMs <= this.deps.clock.now()
+    ) {
+      return true;
+    }
     return isNextInLane(position, item.payload);
   }
 
