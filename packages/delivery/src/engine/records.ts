@@ -53,6 +53,24 @@ export async function deleteDeliveredSeeingHealth(db: Queryable, ids: readonly n
   return result.rows[0]?.unhealthy === true;
 }
 
+/** Attempts and first failure of deliveries this lease still holds, as their rows have them now. */
+export async function readAttempts(
+  tx: Queryable,
+  lease: { owner: string; expiresAt: Date },
+  ids: readonly number[],
+): Promise<Map<number, { attempts: number; firstFailureAt: Date | undefined }>> {
+  const result = await tx.query<{ id: number | string; attempts: number; first_failure_at: Date | string | null }>(
+    'SELECT id, attempts, first_failure_at FROM deliveries WHERE id = ANY($1::bigint[]) AND lease_owner = $2 AND lease_expires_at = $3',
+    [ids, lease.owner, lease.expiresAt],
+  );
+  return new Map(
+    result.rows.map((row) => [
+      Number(row.id),
+      { attempts: row.attempts, firstFailureAt: row.first_failure_at === null ? undefined : new Date(row.first_failure_at) },
+    ]),
+  );
+}
+
 /**
  * The subscription's destination as its document stores it now (secrets sealed), absent when the
  * subscription was deleted. Compared with the destination a send used, it tells whether that send

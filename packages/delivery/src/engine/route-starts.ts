@@ -111,8 +111,9 @@ function sameFilter(a: SubscriptionFilter, b: SubscriptionFilter): boolean {
 
 /**
  * Records the routes of a subscription just created (`previous` undefined) or updated, in the
- * transaction that wrote it. Its snapshot does not see this transaction itself, so a subscription
- * to subscription changes receives the notification of the write that created or widened it.
+ * transaction that wrote it. Its snapshot does not see this transaction itself
+ * (`seeingNotItself`), so a subscription to subscription changes receives the notification of the
+ * write that created or widened it.
  */
 export async function recordRouteStarts(
   tx: Queryable,
@@ -121,8 +122,8 @@ export async function recordRouteStarts(
   next: SubscriptionFilter & { id: string },
 ): Promise<void> {
   if (previous !== undefined && sameFilter(previous, next)) return;
-  const read = await tx.query<{ now: string; routes: RouteRow[] | null }>(
-    `SELECT pg_current_snapshot()::text AS now,
+  const read = await tx.query<{ now: string; me: string; routes: RouteRow[] | null }>(
+    `SELECT pg_current_snapshot()::text AS now, pg_current_xact_id()::text AS me,
        (SELECT json_agg(r) FROM (SELECT kind, resource_type_id, message_type, start_snapshot::text AS start_snapshot
          FROM subscription_routes WHERE project_key = $1 AND subscription_id = $2) r) AS routes`,
     [projectKey, next.id],
@@ -133,7 +134,7 @@ export async function recordRouteStarts(
   // What routed until now: the previous document's filter with the recorded starts (the same
   // routes the router used), so rows another build left behind never carry over.
   const before = previous === undefined ? stored : effectiveRoutes(previous, stored);
-  const routes = nextRouteStarts(before, routingKeys(next), row.now);
+  const routes = nextRouteStarts(before, routingKeys(next), seeingNotItself(row.now, row.me));
   await tx.query(
     `WITH gone AS (DELETE FROM subscription_routes WHERE project_key = $1 AND subscription_id = $2)
      INSERT INTO subscription_routes (project_key, subscription_id, kind, resource_type_id, message_type, start_snapshot)
@@ -152,6 +153,24 @@ export async function recordRouteStarts(
       ),
     ],
   );
+}
+
+/**
+ * `snapshot` with the transaction `me` counted as running. PostgreSQL never lists a transaction in
+ * its own snapshot: once a later one has committed, the snapshot's xmax is past it and its own rows
+ * look committed before the snapshot, so a subscription to subscription changes missed the
+ * notification of its own create on a busy server (never on PGlite, with one connection).
+ */
+export function seeingNotItself(snapshot: string, me: string): string {
+  const [xmin = '', xmax = '', running = ''] = snapshot.split(':');
+  const own = BigInt(me);
+  if (own >= BigInt(xmax)) return snapshot;
+  const xips = running === '' ? [] : running.split(',').map(BigInt);
+  if (xips.includes(own)) return snapshot;
+  xips.push(own);
+  xips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  const lowest = BigInt(xmin) < own ? xmin : me;
+  return `${lowest}:${xmax}:${xips.join(',')}`;
 }
 
 /** Removes the routes of a deleted subscription, in the transaction that deletes it. */

@@ -16,6 +16,7 @@ import {
   dropAllPending,
   dropLeased,
   lockHealth,
+  readAttempts,
   readStoredDestination,
   recordedError,
   reschedule,
@@ -250,7 +251,7 @@ export class Sender {
       // Read after the health lock: markDestinationChanged takes that lock after the new destination
       // is stored, so a change it has recorded is seen here, before its Healthy is overwritten.
       const destinationReplaced = sorted.failures.length > 0 && (await sentToReplacedDestination(tx, projectKey, subscription));
-      const outcome = destinationReplaced ? withFailuresGivenBack(sorted) : sorted;
+      const outcome = destinationReplaced ? withFailuresGivenBack(sorted) : await withStoredAttempts(tx, lease, sorted);
       if (before !== undefined) {
         transition = applyEvents(before, healthEvents(outcome), { now, configurationWindowMs });
         if (!sameHealth(before, transition.state)) await writeHealth(tx, projectKey, subscriptionId, transition.state, now);
@@ -430,6 +431,23 @@ function sortOutcomes(group: LeasedDelivery[], outcomes: SendOutcome[], stopping
 async function sentToReplacedDestination(tx: Queryable, projectKey: string, subscription: Subscription): Promise<boolean> {
   const stored = await readStoredDestination(tx, projectKey, subscription.id);
   return stored !== undefined && !isDeepStrictEqual(stored, subscription.destination);
+}
+
+/**
+ * The failures judged on the attempts their rows hold now, not on the copy claimed with the lease:
+ * `markDestinationChanged` may have started them afresh while this send to the new destination was
+ * in flight (judged on the old history, a 2-second-old failure was dropped as its 48-hour window).
+ */
+async function withStoredAttempts(tx: Queryable, lease: Pick<Lease, 'owner' | 'expiresAt'>, sorted: GroupOutcome): Promise<GroupOutcome> {
+  if (sorted.failures.length === 0) return sorted;
+  const stored = await readAttempts(tx, lease, ids(sorted.failures.map((f) => f.delivery)));
+  return {
+    ...sorted,
+    failures: sorted.failures.map(({ delivery, failure }) => {
+      const now = stored.get(delivery.id);
+      return { delivery: now === undefined ? delivery : { ...delivery, ...now }, failure };
+    }),
+  };
 }
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { effectiveRoutes, FROM_THE_START, nextRouteStarts, type RouteStart } from '../../src/engine/route-starts.js';
+import { effectiveRoutes, FROM_THE_START, nextRouteStarts, seeingNotItself, type RouteStart } from '../../src/engine/route-starts.js';
 import type { RoutingKey } from '../../src/engine/matching.js';
 
 const all = (resourceTypeId: string): RoutingKey => ({ kind: 'message', resourceTypeId, messageType: null });
@@ -67,7 +67,7 @@ describe('nextRouteStarts: each filter entry routes events committed after it wa
       sorted([{ ...all('store'), startSnapshot: FROM_THE_START }, { ...changes('store'), startSnapshot: FROM_THE_START }]),
     );
     // Rows for all store messages; the document was narrowed to StoreCreated: only that, from the rows' start.
-    expect(effectiveRoutes({ messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }] }, [from(all('store'), 10)])).toEqual([
+    expect(effectiveRoutes({ messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }], changes: [] }, [from(all('store'), 10)])).toEqual([
       from(type('store', 'StoreCreated'), 10),
     ]);
   });
@@ -76,5 +76,18 @@ describe('nextRouteStarts: each filter entry routes events committed after it wa
     expect(nextRouteStarts([{ ...all('store'), startSnapshot: '9:10:' }], [type('store', 'StoreCreated')], '100:100:')).toEqual([
       { ...type('store', 'StoreCreated'), startSnapshot: '9:10:' },
     ]);
+  });
+});
+
+describe('seeingNotItself: the start of a write does not see the write itself', () => {
+  it('lists the writing transaction as running when the snapshot would see it', () => {
+    // PostgreSQL: a later transaction committed (xmax 812), and 805 is not listed as running.
+    expect(seeingNotItself('800:812:801,809', '805')).toBe('800:812:801,805,809');
+    expect(seeingNotItself('806:812:', '805')).toBe('805:812:805');
+  });
+
+  it('leaves a snapshot alone that already does not see it', () => {
+    expect(seeingNotItself('756:756:', '756')).toBe('756:756:');
+    expect(seeingNotItself('800:812:805', '805')).toBe('800:812:805');
   });
 });
