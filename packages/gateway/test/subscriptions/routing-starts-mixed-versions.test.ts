@@ -1,10 +1,9 @@
 import type { BaseResource } from '@herald/model';
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestDelivery, startTestGateway, stopTestDelivery, type TestDelivery, type TestGateway } from '../support/gateway.js';
-import { parseWorkerConfig } from '@herald/delivery';
-import { eventually, labels, REGION, sqsDestination, sqsDocuments } from '../subscriptions/support.js';
+import type { Caller, Json } from '../carts/commerce.js';
+import type { TestGateway } from '../support/gateway.js';
+import { eventually, labels, routingOutage, sqsDestination, sqsDocuments, type RoutingOutage } from './support.js';
 
 const P = 'routing-starts-mixed';
 
@@ -17,21 +16,17 @@ const P = 'routing-starts-mixed';
  * and a key no row covers routes from the start (an extra event rather than a lost one).
  */
 describe('A subscription widened by a 5a70bf2 gateway on a migrated database', { timeout: 60_000 }, () => {
+  let outage: RoutingOutage;
   let sqs: SqsPeer;
   let gateway: TestGateway;
-  let delivery: TestDelivery | undefined;
   let api: Caller;
   let queue: string;
   let subscription: Json;
   let store: Json;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      config: { delivery: parseWorkerConfig({ HERALD_SQS_ENDPOINT: sqs.endpoint, HERALD_ALLOW_INSECURE_DESTINATIONS: 'true' }) },
-    });
-    api = await callerWith(gateway, P, ['manage_subscriptions', 'manage_stores']);
+    outage = await routingOutage(P);
+    ({ sqs, gateway, caller: api } = outage);
     queue = sqs.createQueue('widened-by-old-code');
     // Created by an upgraded gateway: its routes are recorded.
     subscription = await api.ok(`/${P}/subscriptions`, { destination: sqsDestination(queue), messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }] }, 201);
@@ -42,18 +37,12 @@ describe('A subscription widened by a 5a70bf2 gateway on a migrated database', {
     expect(await api.read(`/${P}/subscriptions/${subscription.id}`)).toMatchObject({ messages: [{ resourceTypeId: 'store' }], changes: [{ resourceTypeId: 'store' }] });
     store = await api.ok(`/${P}/stores`, { key: 'store-x', name: { en: 'X' } }, 201);
     store = await api.ok(`/${P}/stores/${store.id}`, { version: 1, actions: [{ action: 'setName', name: { en: 'X2' } }] });
-    delivery = startTestDelivery(gateway.db, { environment: { endpoints: { sqs: sqs.endpoint } } });
+    outage.startRouting();
     await eventually(async () => expect((await gateway.db.query('SELECT seq FROM outbox')).rows).toEqual([]));
-    await eventually(async () => {
-      expect(await api.read(`/${P}/subscriptions/${subscription.id}/delivery-status`)).toMatchObject({ pendingCount: 0 });
-    });
+    await outage.routed([subscription.id as string]);
   });
 
-  afterAll(async () => {
-    await stopTestDelivery(delivery);
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => outage?.stop());
 
   it('receives every event its document subscribes to, written after the widening', async () => {
     await sqs.waitForMessages(queue, 2).catch(() => undefined);

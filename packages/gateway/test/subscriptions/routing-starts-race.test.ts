@@ -1,10 +1,9 @@
-import { parseWorkerConfig } from '@herald/delivery';
 import { DocumentStore } from '@herald/store';
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestDelivery, startTestGateway, stopTestDelivery, type TestDelivery, type TestGateway } from '../support/gateway.js';
-import { eventually, labels, REGION, sqsDestination, sqsDocuments } from '../subscriptions/support.js';
+import type { Caller, Json } from '../carts/commerce.js';
+import type { TestGateway } from '../support/gateway.js';
+import { labels, routingOutage, sqsDestination, sqsDocuments, type RoutingOutage } from './support.js';
 
 const P = 'routing-starts-race';
 const onPostgres = process.env.DATABASE_URL?.startsWith('postgres') === true;
@@ -16,9 +15,9 @@ const onPostgres = process.env.DATABASE_URL?.startsWith('postgres') === true;
  * the subscription (with a start by `seq` it was never routed to it: a miss, not a delay).
  */
 describe.skipIf(!onPostgres)('route starts under concurrent transactions (PostgreSQL)', { timeout: 60_000 }, () => {
+  let outage: RoutingOutage;
   let sqs: SqsPeer;
   let gateway: TestGateway;
-  let delivery: TestDelivery | undefined;
   let api: Caller;
   let queue = '';
   let subscription: Json;
@@ -26,12 +25,8 @@ describe.skipIf(!onPostgres)('route starts under concurrent transactions (Postgr
   let late: Json;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      config: { delivery: parseWorkerConfig({ HERALD_SQS_ENDPOINT: sqs.endpoint, HERALD_ALLOW_INSECURE_DESTINATIONS: 'true' }) },
-    });
-    api = await callerWith(gateway, P, ['manage_subscriptions', 'manage_stores']);
+    outage = await routingOutage(P);
+    ({ sqs, gateway, caller: api } = outage);
     queue = sqs.createQueue('race');
     store = await api.ok(`/${P}/stores`, { key: 'store-a', name: { en: 'A' } }, 201);
 
@@ -67,17 +62,11 @@ describe.skipIf(!onPostgres)('route starts under concurrent transactions (Postgr
     // A later write, to know when routing has caught up.
     late = await api.ok(`/${P}/stores`, { key: 'store-b', name: { en: 'B' } }, 201);
 
-    delivery = startTestDelivery(gateway.db, { environment: { endpoints: { sqs: sqs.endpoint } } });
-    await eventually(async () => {
-      expect(await api.read(`/${P}/subscriptions/${subscription.id}/delivery-status`)).toMatchObject({ pendingCount: 0 });
-    });
+    outage.startRouting();
+    await outage.routed([subscription.id as string]);
   });
 
-  afterAll(async () => {
-    await stopTestDelivery(delivery);
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => outage?.stop());
 
   it('an event committed after the subscription was created reaches it', async () => {
     await sqs.waitForMessages(queue, 2);

@@ -1,9 +1,7 @@
-import { parseWorkerConfig } from '@herald/delivery';
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestDelivery, startTestGateway, stopTestDelivery, type TestDelivery, type TestGateway } from '../support/gateway.js';
-import { eventually, labels, REGION, sqsDestination, sqsDocuments } from './support.js';
+import type { Caller, Json } from '../carts/commerce.js';
+import { labels, routingOutage, sqsDestination, sqsDocuments, type RoutingOutage } from './support.js';
 
 const P = 'routing-starts';
 
@@ -14,22 +12,16 @@ const P = 'routing-starts';
  * worker runs while everything is written (as during an outage); one starts at the end.
  */
 describe('Subscriptions receive only events written after they subscribed to them', { timeout: 60_000 }, () => {
+  let outage: RoutingOutage;
   let sqs: SqsPeer;
-  let gateway: TestGateway;
-  let delivery: TestDelivery | undefined;
   let api: Caller;
   const queues = { widened: '', late: '', narrowed: '' };
   const subscriptions: Record<string, Json> = {};
   const stores: Record<string, Json> = {};
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    // No `delivery`: test notifications are sent, nothing routes the outbox.
-    gateway = await startTestGateway({
-      projects: [P],
-      config: { delivery: parseWorkerConfig({ HERALD_SQS_ENDPOINT: sqs.endpoint, HERALD_ALLOW_INSECURE_DESTINATIONS: 'true' }) },
-    });
-    api = await callerWith(gateway, P, ['manage_subscriptions', 'manage_stores']);
+    outage = await routingOutage(P);
+    ({ sqs, caller: api } = outage);
     queues.widened = sqs.createQueue('widened');
     queues.late = sqs.createQueue('late');
     queues.narrowed = sqs.createQueue('narrowed');
@@ -68,19 +60,11 @@ describe('Subscriptions receive only events written after they subscribed to the
     stores.c = await api.ok(`/${P}/stores`, { key: 'store-c', name: { en: 'C' } }, 201);
 
     // The worker comes back: it routes the whole backlog at once.
-    delivery = startTestDelivery(gateway.db, { environment: { endpoints: { sqs: sqs.endpoint } } });
-    for (const subscription of Object.values(subscriptions)) {
-      await eventually(async () => {
-        expect(await api.read(`/${P}/subscriptions/${subscription.id}/delivery-status`)).toMatchObject({ pendingCount: 0 });
-      });
-    }
+    outage.startRouting();
+    await outage.routed(Object.values(subscriptions).map((subscription) => subscription.id as string));
   });
 
-  afterAll(async () => {
-    await stopTestDelivery(delivery);
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => outage?.stop());
 
   const test = (name: string) => `subscription:${subscriptions[name]?.id}:ResourceCreated:1`;
 

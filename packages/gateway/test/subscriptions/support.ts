@@ -6,8 +6,8 @@
 import { parseWorkerConfig } from '@herald/delivery';
 import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { expect, vi } from 'vitest';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import type { Caller, Json } from '../carts/commerce.js';
+import { startTestDelivery, startTestGateway, stopTestDelivery, type TestDelivery, type TestGateway } from '../support/gateway.js';
+import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 
 export type { Json };
 
@@ -129,4 +129,44 @@ export function expectTestNotification(document: Json, projectKey: string, subsc
   if (subscription.key !== undefined) {
     expect(payloadOf(document).resourceUserProvidedIdentifiers).toEqual({ key: subscription.key });
   }
+}
+
+/**
+ * A gateway whose outbox nobody routes yet, as during a worker outage: test notifications reach
+ * the SQS peer, events wait in the outbox until `startRouting()` starts a worker, and `routed(ids)`
+ * waits until those subscriptions have nothing pending. `caller` has manage_subscriptions and
+ * manage_stores.
+ */
+export interface RoutingOutage {
+  sqs: SqsPeer;
+  gateway: TestGateway;
+  caller: Caller;
+  startRouting(): void;
+  routed(subscriptionIds: readonly string[]): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function routingOutage(projectKey: string): Promise<RoutingOutage> {
+  const { sqs, gateway, stop } = await gatewayWithSqsPeer([projectKey]);
+  const caller = await callerWith(gateway, projectKey, ['manage_subscriptions', 'manage_stores']);
+  let delivery: TestDelivery | undefined;
+  return {
+    sqs,
+    gateway,
+    caller,
+    startRouting() {
+      delivery ??= startTestDelivery(gateway.db, { environment: { endpoints: { sqs: sqs.endpoint } } });
+    },
+    async routed(subscriptionIds) {
+      for (const id of subscriptionIds) {
+        await eventually(async () => {
+          expect(await caller.read(`/${projectKey}/subscriptions/${id}/delivery-status`)).toMatchObject({ pendingCount: 0 });
+        });
+      }
+    },
+    async stop() {
+      await stopTestDelivery(delivery);
+      await stop();
+    },
+  };
 }
