@@ -20,9 +20,15 @@ export const FROM_THE_START = '1:1:';
 
 /** Whether start `a` is earlier than `b`: it sees fewer transactions (snapshots of one subscription's writes are taken in order). */
 function earlier(a: string, b: string): boolean {
-  const [aMin, aMax] = a.split(':').map(BigInt) as [bigint, bigint];
-  const [bMin, bMax] = b.split(':').map(BigInt) as [bigint, bigint];
-  return aMax < bMax || (aMax === bMax && aMin < bMin);
+  const first = snapshotParts(a);
+  const second = snapshotParts(b);
+  return first.xmax < second.xmax || (first.xmax === second.xmax && first.xmin < second.xmin);
+}
+
+/** `xmin:xmax:xip,xip,…` (pg_snapshot's text form) taken apart. */
+function snapshotParts(snapshot: string): { xmin: bigint; xmax: bigint; running: bigint[] } {
+  const [xmin = '', xmax = '', running = ''] = snapshot.split(':');
+  return { xmin: BigInt(xmin), xmax: BigInt(xmax), running: running === '' ? [] : running.split(',').map(BigInt) };
 }
 
 type SubscriptionFilter = Pick<Subscription, 'messages' | 'changes'>;
@@ -162,15 +168,12 @@ export async function recordRouteStarts(
  * notification of its own create on a busy server (never on PGlite, with one connection).
  */
 export function seeingNotItself(snapshot: string, me: string): string {
-  const [xmin = '', xmax = '', running = ''] = snapshot.split(':');
+  const { xmin, xmax, running } = snapshotParts(snapshot);
   const own = BigInt(me);
-  if (own >= BigInt(xmax)) return snapshot;
-  const xips = running === '' ? [] : running.split(',').map(BigInt);
-  if (xips.includes(own)) return snapshot;
-  xips.push(own);
-  xips.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  const lowest = BigInt(xmin) < own ? xmin : me;
-  return `${lowest}:${xmax}:${xips.join(',')}`;
+  if (own >= xmax || running.includes(own)) return snapshot;
+  running.push(own);
+  running.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${xmin < own ? xmin : own}:${xmax}:${running.join(',')}`;
 }
 
 /** Removes the routes of a deleted subscription, in the transaction that deletes it. */

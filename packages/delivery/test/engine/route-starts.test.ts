@@ -77,6 +77,16 @@ describe('nextRouteStarts: each filter entry routes events committed after it wa
       { ...type('store', 'StoreCreated'), startSnapshot: '9:10:' },
     ]);
   });
+
+  it('compares snapshots that list several running transactions', () => {
+    const previous = [
+      { ...type('store', 'StoreCreated'), startSnapshot: '30:40:31,35' },
+      { ...all('store'), startSnapshot: '9:20:9,12,15' },
+    ];
+    expect(nextRouteStarts(previous, [type('store', 'StoreCreated')], '50:60:51,52')).toEqual([
+      { ...type('store', 'StoreCreated'), startSnapshot: '9:20:9,12,15' },
+    ]);
+  });
 });
 
 describe('seeingNotItself: the start of a write does not see the write itself', () => {
