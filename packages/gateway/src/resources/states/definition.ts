@@ -4,6 +4,7 @@ import { asDraft, localizedString, stringArray, validKey } from '../validation.j
 import type { ResourceDefinition } from '../versioned-routes.js';
 import { STATE_ROLES, STATE_TYPES, type State, type StateRole, type StateType } from './state.js';
 import { identifierLocator } from '../carts/references.js';
+import { referencingType } from '../reference-exists.js';
 
 type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;
 
@@ -82,11 +83,7 @@ async function listerOfAnotherType(db: Queryable, projectKey: string, self: Stat
 
 /** Whether a quote request's workflow `state` is this State (it must stay a QuoteRequestState). */
 async function usedByQuoteRequest(db: Queryable, projectKey: string, self: State): Promise<boolean> {
-  const found = await db.query(
-    `SELECT 1 FROM resources WHERE project_key = $1 AND type_id = 'quote-request' AND doc @? $2::jsonpath LIMIT 1`,
-    [projectKey, `$.state ? (@.id == ${JSON.stringify(self.id)})`],
-  );
-  return found.rows.length > 0;
+  return (await referencingType(db, projectKey, `$.state ? (@.id == ${JSON.stringify(self.id)})`, ['quote-request'])) !== undefined;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Queryable, ServerFields } from '@herald/store';
-import { referenceExists } from '../reference-exists.js';
+import { referenceExists, referencingType } from '../reference-exists.js';
 import { asDraft, LANGUAGE_TAG, localizedString, stringArray, validKey } from '../validation.js';
 import type { ResourceDefinition } from '../versioned-routes.js';
 import type { Store } from './store.js';
@@ -22,12 +22,8 @@ const STORE_HOLDERS = ['customer', 'business-unit', 'cart', 'quote-request'];
  * GIN jsonb_path_ops index on `doc` answers.
  */
 async function resourceReferencing(db: Queryable, projectKey: string, storeKey: string): Promise<string | undefined> {
-  const key = JSON.stringify(storeKey); // a JSON string is a valid jsonpath string literal
-  const found = await db.query<{ type_id: string }>(
-    'SELECT type_id FROM resources WHERE project_key = $1 AND type_id = ANY($2::text[]) AND doc @? $3::jsonpath LIMIT 1',
-    [projectKey, STORE_HOLDERS, `$ ? (@.stores[*].key == ${key} || @.store.key == ${key})`],
-  );
-  return found.rows[0]?.type_id;
+  const key = JSON.stringify(storeKey);
+  return referencingType(db, projectKey, `$ ? (@.stores[*].key == ${key} || @.store.key == ${key})`, STORE_HOLDERS);
 }
 
 export const storeDefinition: ResourceDefinition<Store> = {

@@ -1,6 +1,6 @@
 import { invalidInput, invalidOperation } from '@herald/model';
 import type { DocumentStore, Queryable, ServerFields } from '@herald/store';
-import { referenceExists } from '../reference-exists.js';
+import { referenceExists, referencingType } from '../reference-exists.js';
 import { asDraft, localizedString, stringArray, validKey } from '../validation.js';
 import type { ResourceDefinition } from '../versioned-routes.js';
 import { assertUniqueNames, fieldDefinition, fieldDefinitions } from './field-definitions.js';
@@ -46,13 +46,9 @@ const CUSTOM_HOLDERS = ['@.custom', '@.lineItems[*].custom', '@.customLineItems[
  * any. One `@?` jsonpath whose equality tests the GIN jsonb_path_ops index on `doc` answers.
  */
 async function resourceUsing(db: Queryable, projectKey: string, typeId: string, condition = ''): Promise<string | undefined> {
-  const id = JSON.stringify(typeId); // a JSON string is a valid jsonpath string literal
+  const id = JSON.stringify(typeId);
   const tests = CUSTOM_HOLDERS.map((holder) => `exists(${holder} ? (@.type.id == ${id}${condition === '' ? '' : ` && ${condition}`}))`);
-  const found = await db.query<{ type_id: string }>('SELECT type_id FROM resources r WHERE r.project_key = $1 AND r.doc @? $2::jsonpath LIMIT 1', [
-    projectKey,
-    `$ ? (${tests.join(' || ')})`,
-  ]);
-  return found.rows[0]?.type_id;
+  return referencingType(db, projectKey, `$ ? (${tests.join(' || ')})`);
 }
 
 /**
