@@ -14,13 +14,13 @@ import type { Cart } from './cart.js';
  * are kept until one is set (`setDeleteDaysAfterLastModification`).
  */
 
-export const DEFAULT_CART_DELETE_DAYS = 90;
+const DEFAULT_CART_DELETE_DAYS = 90;
 const MIN_DAYS = 1;
 /** A thousand years: the API takes any positive number of days, but it must stay a valid date. */
 const MAX_DAYS = 365_250;
 
 /** The project's default for new carts (projects created before the setting existed: 90). */
-export function projectCartDeleteDays(project: Pick<Project, 'carts'>): number {
+function projectCartDeleteDays(project: Pick<Project, 'carts'>): number {
   const days: unknown = project.carts?.deleteDaysAfterLastModification;
   return typeof days === 'number' && Number.isInteger(days) ? days : DEFAULT_CART_DELETE_DAYS;
 }
