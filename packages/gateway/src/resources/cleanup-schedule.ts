@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 
-export const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
+const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
 
 /**
  * Runs a background cleanup (expired messages, expired carts) once the app is ready and then every
