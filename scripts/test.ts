@@ -6,11 +6,16 @@
 import { spawn } from 'node:child_process';
 import { ensureServices } from './services.js';
 
-/** Sums vitest's per-package summary lines (`Tests  1 failed | 435 passed | 3 skipped (439)`). */
+/**
+ * Sums vitest's per-package summary lines (`Tests  1 failed | 435 passed | 3 skipped (439)`) and
+ * keeps the names of failed tests (`FAIL  test/x.test.ts > suite > name`), repeated after the summary
+ * so they are in the last lines of a long log.
+ */
 class TestTally {
   passed = 0;
   failed = 0;
   skipped = 0;
+  readonly failures = new Set<string>();
   private pending = '';
 
   feed(chunk: string): void {
@@ -26,7 +31,11 @@ class TestTally {
   private line(raw: string): void {
     // eslint-disable-next-line no-control-regex
     const line = raw.replace(/\u001b\[[0-9;]*m/g, '');
-    if (!/^\S*:?\s*Tests\s+\d/.test(line.replace(/^@herald\/\w+:test:\s*/, ''))) return;
+    const packageName = /^(@herald\/\w+):test:/.exec(line)?.[1] ?? '';
+    const text = line.replace(/^@herald\/\w+:test:\s*/, '');
+    const failure = /^\s*FAIL\s+(.+)$/.exec(text);
+    if (failure) this.failures.add(`${packageName} ${failure[1]?.trim()}`.trim());
+    if (!/^\S*:?\s*Tests\s+\d/.test(text)) return;
     for (const [, count, kind] of line.matchAll(/(\d+) (passed|failed|skipped|todo)/g)) {
       if (kind === 'passed') this.passed += Number(count);
       else if (kind === 'failed') this.failed += Number(count);
@@ -52,5 +61,6 @@ try {
   await services.stop();
 }
 tally.finish();
+for (const failure of tally.failures) console.log(`failed: ${failure}`);
 console.log(`tests: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
 process.exit(exitCode);
