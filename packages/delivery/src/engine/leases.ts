@@ -49,9 +49,67 @@ export function toLeasedDelivery(row: LeasedRow): LeasedDelivery {
   };
 }
 
+/*
+ * The claim, fair between subscriptions:
+ * - `subscriptions` skips through the (project_key, subscription_id, due_at, id) index from one
+ *   subscription with pending deliveries to the next, landing on each one's oldest (one index probe
+ *   per subscription, whatever its backlog);
+ * - `heads` keeps those whose oldest delivery is due, the `limit` longest waiting first, with how
+ *   many they have due (counted up to `limit`, on the index);
+ * - `shares` splits the batch like water poured over them: each gets the same share, and what one
+ *   with fewer due deliveries leaves goes to the others (the level is the first, in ascending order
+ *   of what they have, that what they have reaches);
+ * - each then gives its share, oldest due first, locking only the rows it gives (`SKIP LOCKED`);
+ *   the update finds them by primary key (`= ANY (ARRAY(…))`; a join lets the planner scan the table).
+ * So a subscription with a million due deliveries takes half a batch next to one other subscription
+ * with work, not all of it, as claiming the oldest due first across subscriptions did; and when
+ * more subscriptions than `limit` have work, those whose deliveries waited longest get one each.
+ */
+const CLAIM_DUE_SQL = `
+WITH RECURSIVE subscriptions AS (
+  (SELECT project_key, subscription_id, due_at, id FROM deliveries ORDER BY project_key, subscription_id, due_at, id LIMIT 1)
+  UNION ALL
+  SELECT next.project_key, next.subscription_id, next.due_at, next.id FROM subscriptions s
+  CROSS JOIN LATERAL (
+    SELECT d.project_key, d.subscription_id, d.due_at, d.id FROM deliveries d
+    WHERE (d.project_key, d.subscription_id) > (s.project_key, s.subscription_id)
+    ORDER BY d.project_key, d.subscription_id, d.due_at, d.id LIMIT 1) next
+), heads AS (
+  SELECT s.project_key, s.subscription_id,
+    (SELECT count(*) FROM (
+       SELECT FROM deliveries d WHERE d.project_key = s.project_key AND d.subscription_id = s.subscription_id AND d.due_at <= $3
+       LIMIT $4) due) AS available
+  FROM subscriptions s
+  WHERE s.due_at <= $3
+  ORDER BY s.due_at, s.id LIMIT $4
+), levels AS (
+  SELECT project_key, subscription_id, available,
+    row_number() OVER smallest_first AS rank,
+    ($4 - COALESCE(sum(available) OVER (smallest_first ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))::numeric
+      / (count(*) OVER () - row_number() OVER smallest_first + 1) AS level
+  FROM heads
+  WINDOW smallest_first AS (ORDER BY available, project_key, subscription_id)
+), shares AS (
+  SELECT project_key, subscription_id,
+    LEAST(available, COALESCE(
+      (SELECT floor(level) FROM levels WHERE available >= level ORDER BY rank LIMIT 1), available)) AS size
+  FROM levels
+)
+UPDATE deliveries d SET lease_owner = $1, lease_expires_at = $2, due_at = $2
+WHERE d.id = ANY (ARRAY(
+  SELECT picked.id FROM shares s
+  CROSS JOIN LATERAL (
+    SELECT x.id FROM deliveries x
+    WHERE x.project_key = s.project_key AND x.subscription_id = s.subscription_id AND x.due_at <= $3
+    ORDER BY x.due_at, x.id LIMIT s.size
+    FOR UPDATE SKIP LOCKED) picked))
+RETURNING d.id, d.project_key, d.subscription_id, d.event_id, d.payload, d.message_stored, d.committed_at, d.attempts,
+  d.first_failure_at`;
+
 /**
- * Claims up to `limit` due deliveries (oldest due first) for `owner` until `expiresAt`.
- * `now` comes from the injected clock, never from the database.
+ * Claims up to `limit` due deliveries for `owner` until `expiresAt`, shared fairly between the
+ * subscriptions that have due deliveries (see CLAIM_DUE_SQL). `now` comes from the injected clock,
+ * never from the database.
  */
 export async function claimDue(
   db: Queryable,
@@ -60,16 +118,9 @@ export async function claimDue(
   expiresAt: Date,
   limit: number,
 ): Promise<Lease | undefined> {
-  const result = await db.query<LeasedRow>(
-    `UPDATE deliveries d SET lease_owner = $1, lease_expires_at = $2, due_at = $2
-     FROM (SELECT id FROM deliveries WHERE due_at <= $3 ORDER BY due_at, id LIMIT $4 FOR UPDATE SKIP LOCKED) due
-     WHERE d.id = due.id
-     RETURNING d.id, d.project_key, d.subscription_id, d.event_id, d.payload, d.message_stored, d.committed_at, d.attempts,
-       d.first_failure_at`,
-    // Not prepared: a generic plan for `due_at <= $3` may be a sequential scan and sort of the
-    // whole table, which a backlog (a destination down for hours) would make very expensive.
-    [owner, expiresAt, now, limit],
-  );
+  // Not prepared: a generic plan for `due_at <= $3` may scan far more of a backlog (a destination
+  // down for hours) than the plan for the actual time.
+  const result = await db.query<LeasedRow>(CLAIM_DUE_SQL, [owner, expiresAt, now, limit]);
   if (result.rows.length === 0) return undefined;
   const deliveries = result.rows
     .map(toLeasedDelivery)

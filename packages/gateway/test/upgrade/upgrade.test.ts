@@ -1,5 +1,5 @@
 import { parseWorkerConfig } from '@herald/delivery';
-import { openDatabase, type Database } from '@herald/store';
+import { MIGRATIONS, openDatabase, type Database } from '@herald/store';
 import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway, type Gateway } from '../../src/app.js';
@@ -94,14 +94,14 @@ describe.each(upgradeTargets())('Upgrade from 5a70bf2 ($name)', { timeout: 120_0
   const berlin = FIXTURE.storeBerlin;
   const paris = FIXTURE.storeParis;
 
-  it('migration 008 applied once; the old outbox rows have no xact_id and were all routed', async () => {
+  it('the migrations since then applied once; the old outbox rows have no xact_id and were all routed', async () => {
     const applied = await db.query<{ id: number }>('SELECT id FROM herald_migrations ORDER BY id');
-    expect(applied.rows.map((row) => row.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(applied.rows.map((row) => row.id)).toEqual(MIGRATIONS.map((migration) => migration.id));
     const again = await openDatabase(old.url.startsWith('postgres') ? old.url : old.url).catch((error: unknown) => error);
     // PGlite's directory is locked while open; PostgreSQL opens again and applies nothing.
     if (old.url.startsWith('postgres')) {
       const second = again as Database;
-      expect((await second.query('SELECT id FROM herald_migrations')).rows).toHaveLength(8);
+      expect((await second.query('SELECT id FROM herald_migrations')).rows).toHaveLength(MIGRATIONS.length);
       await second.close();
     }
     expect((await db.query('SELECT seq FROM outbox')).rows).toEqual([]);

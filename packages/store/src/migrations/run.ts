@@ -7,6 +7,7 @@ import { lookupIndexes } from './005-lookup-indexes.js';
 import { keyQueryIndex } from './006-key-query-index.js';
 import { messageStored } from './007-message-stored.js';
 import { subscriptionRoutes } from './008-subscription-routes.js';
+import { fairClaims } from './009-fair-claims.js';
 
 interface Migration {
   id: number;
@@ -24,6 +25,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 6, name: 'key-query-index', sql: keyQueryIndex },
   { id: 7, name: 'message-stored', sql: messageStored },
   { id: 8, name: 'subscription-routes', sql: subscriptionRoutes },
+  { id: 9, name: 'fair-claims', sql: fairClaims },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */
