@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { DeliveryPayload } from '@herald/model';
 import type { Queryable } from '@herald/store';
-import type { LeasedDelivery } from './types.js';
+import type { LeasedDelivery, SubscriptionRef } from './types.js';
 
 /**
  * A worker's hold on a set of pending deliveries. While held, `lease_owner` names the worker and
@@ -55,7 +55,8 @@ export function toLeasedDelivery(row: LeasedRow): LeasedDelivery {
  *   subscription with pending deliveries to the next, landing on each one's oldest (one index probe
  *   per subscription, whatever its backlog);
  * - `heads` keeps those whose oldest delivery is due, the `limit` longest waiting first, with how
- *   many they have due (counted up to `limit`, on the index);
+ *   many they have due (counted up to `limit`, on the index), leaving out the `excluded` ones (the
+ *   worker's subscriptions with a send stuck at their destination);
  * - `shares` splits the batch like water poured over them: each gets the same share, and what one
  *   with fewer due deliveries leaves goes to the others (the level is the first, in ascending order
  *   of what they have, that what they have reaches);
@@ -81,6 +82,7 @@ WITH RECURSIVE subscriptions AS (
        LIMIT $4) due) AS available
   FROM subscriptions s
   WHERE s.due_at <= $3
+    AND (s.project_key, s.subscription_id) NOT IN (SELECT * FROM unnest($5::text[], $6::text[]))
   ORDER BY s.due_at, s.id LIMIT $4
 ), levels AS (
   SELECT project_key, subscription_id, available,
@@ -108,8 +110,8 @@ RETURNING d.id, d.project_key, d.subscription_id, d.event_id, d.payload, d.messa
 
 /**
  * Claims up to `limit` due deliveries for `owner` until `expiresAt`, shared fairly between the
- * subscriptions that have due deliveries (see CLAIM_DUE_SQL). `now` comes from the injected clock,
- * never from the database.
+ * subscriptions that have due deliveries, none of the `excluded` (see CLAIM_DUE_SQL). `now` comes
+ * from the injected clock, never from the database.
  */
 export async function claimDue(
   db: Queryable,
@@ -117,10 +119,18 @@ export async function claimDue(
   now: Date,
   expiresAt: Date,
   limit: number,
+  excluded: readonly SubscriptionRef[] = [],
 ): Promise<Lease | undefined> {
   // Not prepared: a generic plan for `due_at <= $3` may scan far more of a backlog (a destination
   // down for hours) than the plan for the actual time.
-  const result = await db.query<LeasedRow>(CLAIM_DUE_SQL, [owner, expiresAt, now, limit]);
+  const result = await db.query<LeasedRow>(CLAIM_DUE_SQL, [
+    owner,
+    expiresAt,
+    now,
+    limit,
+    excluded.map((ref) => ref.projectKey),
+    excluded.map((ref) => ref.subscriptionId),
+  ]);
   if (result.rows.length === 0) return undefined;
   const deliveries = result.rows
     .map(toLeasedDelivery)

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import { toLeasedDelivery, type Lease, type LeasedRow } from './leases.js';
 import type { SubscriptionCache } from './subscription-cache.js';
+import type { SubscriptionRef } from './types.js';
 
 export interface RouterOptions {
   /** Outbox rows claimed per statement. */
@@ -28,6 +29,8 @@ export interface HandOff {
   expiresAt: Date;
   /** At most this many (a lease's size, `sendBatchSize`); the rest wait for any sender. */
   limit: number;
+  /** None of these subscriptions' deliveries (their sends are stuck at the destination). */
+  excluded?: readonly SubscriptionRef[];
 }
 
 export interface RouteResult {
@@ -108,7 +111,11 @@ export class Router {
           -- Committed after the route started (rows written before migration 008 have no xact_id:
           -- they reach only routes from the start, whose snapshot sees nothing).
           AND NOT pg_visible_in_snapshot(COALESCE(c.xact_id, '2'::xid8), r.start_snapshot::pg_snapshot)),
-       numbered AS (SELECT routed.*, row_number() OVER (ORDER BY seq, subscription_id) <= $7 AS handed FROM routed),
+       flagged AS (
+         SELECT routed.*, (project_key, subscription_id) IN (SELECT * FROM unnest($8::text[], $9::text[])) AS excluded FROM routed),
+       numbered AS (
+         SELECT flagged.*, NOT excluded AND row_number() OVER (PARTITION BY excluded ORDER BY seq, subscription_id) <= $7 AS handed
+         FROM flagged),
        inserted AS (
          INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, message_stored, committed_at,
            created_at, due_at, lease_owner, lease_expires_at)
@@ -134,6 +141,8 @@ export class Router {
         handOff?.owner ?? null,
         handOff?.expiresAt ?? null,
         handOff?.limit ?? 0,
+        handOff?.excluded?.map((ref) => ref.projectKey) ?? [],
+        handOff?.excluded?.map((ref) => ref.subscriptionId) ?? [],
       ],
       { prepare: true },
     );

@@ -27,7 +27,7 @@ import {
 } from './records.js';
 import { decideAfterFailure, type RetryPolicy } from './retry-policy.js';
 import type { ProjectSubscriptions, SubscriptionCache } from './subscription-cache.js';
-import type { DropReason, LeasedDelivery, RecordedError } from './types.js';
+import type { DropReason, LeasedDelivery, RecordedError, SubscriptionRef } from './types.js';
 
 export interface SenderOptions {
   /** Names this worker in `lease_owner`; unique per process. */
@@ -104,10 +104,11 @@ export class Sender {
     return lease === undefined ? NOTHING : this.deliver(lease, signal);
   }
 
-  async claim(): Promise<Lease | undefined> {
+  /** Claims a lease's worth of due deliveries, none of the `excluded` subscriptions'. */
+  async claim(excluded: readonly SubscriptionRef[] = []): Promise<Lease | undefined> {
     const now = this.deps.clock.now();
     const expiresAt = new Date(now.getTime() + this.options.leaseMs);
-    return claimDue(this.deps.db, this.options.workerId, now, expiresAt, this.options.batchSize);
+    return claimDue(this.deps.db, this.options.workerId, now, expiresAt, this.options.batchSize, excluded);
   }
 
   /**

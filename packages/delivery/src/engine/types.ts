@@ -33,6 +33,12 @@ export const DROP_REASONS: readonly DropReason[] = [
 ];
 
 /** The error a failed attempt recorded, without its cause (that stays in the logs). */
+/** A subscription, as deliveries name it. */
+export interface SubscriptionRef {
+  readonly projectKey: string;
+  readonly subscriptionId: string;
+}
+
 export interface RecordedError {
   class: FailureClass;
   code: string;

@@ -19,6 +19,7 @@ export interface WorkerConfig {
   routeBatchSize: number;
   sendBatchSize: number;
   maxLeasesInFlight: number;
+  stuckSendMs: number;
   leaseMs: number;
   sendTimeoutMs: number;
   pollIntervalMs: number;
@@ -59,6 +60,11 @@ export const WORKER_VARIABLES: readonly WorkerVariable[] = [
   { name: 'HERALD_DELIVERY_ROUTE_BATCH', description: 'Outbox rows routed per transaction.', default: '500' },
   { name: 'HERALD_DELIVERY_SEND_BATCH', description: 'Deliveries claimed per lease.', default: '100' },
   { name: 'HERALD_DELIVERY_CONCURRENCY', description: 'Leases being sent at once per worker.', default: '8' },
+  {
+    name: 'HERALD_DELIVERY_STUCK_SEND_MS',
+    description: 'A send in flight this long no longer holds a lease place, and its subscription gets nothing more from this worker until it ends.',
+    default: '2000',
+  },
   { name: 'HERALD_DELIVERY_LEASE_MS', description: 'Lease length; a dead worker\'s deliveries return after it.', default: '30000' },
   { name: 'HERALD_DELIVERY_SEND_TIMEOUT_MS', description: 'Bound of one send to a destination.', default: '10000' },
   { name: 'HERALD_DELIVERY_POLL_MS', description: 'Idle poll of the router without LISTEN (the latency floor).', default: '25' },
@@ -157,6 +163,7 @@ export function parseWorkerConfig(env: Env): WorkerConfig {
     routeBatchSize: integer(env, 'HERALD_DELIVERY_ROUTE_BATCH', 500, 1, 10_000),
     sendBatchSize: integer(env, 'HERALD_DELIVERY_SEND_BATCH', 100, 1, 10_000),
     maxLeasesInFlight: integer(env, 'HERALD_DELIVERY_CONCURRENCY', 8, 1, 256),
+    stuckSendMs: integer(env, 'HERALD_DELIVERY_STUCK_SEND_MS', 2_000, 100, 600_000),
     leaseMs,
     sendTimeoutMs,
     pollIntervalMs: integer(env, 'HERALD_DELIVERY_POLL_MS', 25, 1, 60_000),

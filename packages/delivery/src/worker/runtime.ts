@@ -68,6 +68,7 @@ export async function startDeliveryRuntime(config: WorkerConfig, deps: DeliveryR
       routeBatchSize: config.routeBatchSize,
       sendBatchSize: config.sendBatchSize,
       maxLeasesInFlight: config.maxLeasesInFlight,
+      stuckSendMs: config.stuckSendMs,
       leaseMs: config.leaseMs,
       sendTimeoutMs: config.sendTimeoutMs,
       pollIntervalMs: config.pollIntervalMs,

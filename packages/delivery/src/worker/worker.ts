@@ -3,6 +3,7 @@ import type { Logger } from 'pino';
 import { DEFAULT_ENGINE_OPTIONS, DeliveryEngine, type DeliveryEngineDeps, type DeliveryEngineOptions } from '../engine/engine.js';
 import type { DeliveryAdmin } from '../engine/admin.js';
 import { releaseAllOf, type Lease } from '../engine/leases.js';
+import type { SubscriptionRef } from '../engine/types.js';
 import { WorkerHealth } from './health.js';
 import { Waker } from './waker.js';
 
@@ -45,6 +46,13 @@ export interface DeliveryWorkerOptions extends DeliveryEngineOptions {
   routeLingerMs?: number;
   /** Leases being sent at once (default 8): sends wait on the network, not the CPU. */
   maxLeasesInFlight?: number;
+  /**
+   * A subscription's send in flight this long (default 2 s) is stuck: it stops holding its lease's
+   * place among `maxLeasesInFlight`, and this worker leases that subscription nothing more until it
+   * ends (by the destination's answer or the send timeout). So a destination that hangs delays its
+   * own deliveries only, not every subscription's that shared its leases.
+   */
+  stuckSendMs?: number;
   /** Elapsed-window sweep and retention cleanup interval (default 30 s). */
   maintenanceIntervalMs?: number;
   /** On stop, in-flight sends get this long to finish before they are aborted and released (default 5 s). */
@@ -79,6 +87,7 @@ const DEFAULTS = {
   signalledPollIntervalMs: 1_000,
   routeLingerMs: 25,
   maxLeasesInFlight: 8,
+  stuckSendMs: 2_000,
   maintenanceIntervalMs: 30_000,
   shutdownGraceMs: 5_000,
   errorBackoffMs: 1_000,
@@ -131,19 +140,73 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
     return isHealthy;
   };
 
-  /** Leases being sent, whether the sender claimed them or the router handed them over. */
+  /**
+   * Leases being sent, whether the sender claimed them or the router handed them over, until each
+   * of their subscriptions' sends ended or got stuck: the `maxLeasesInFlight` budget.
+   */
   const inFlight = new Set<Promise<void>>();
+  /** Every send not ended yet, stuck ones included (what stop() waits for). */
+  const sends = new Set<Promise<void>>();
+  /** Stuck sends per subscription (`project\0subscription`): left out of claims and hand-offs. */
+  const stuck = new Map<string, { ref: SubscriptionRef; count: number }>();
+  const stuckSubscriptions = (): SubscriptionRef[] => [...stuck.values()].map((entry) => entry.ref);
   const leaseMs = options.leaseMs ?? DEFAULT_ENGINE_OPTIONS.leaseMs;
   const sendBatchSize = options.sendBatchSize ?? DEFAULT_ENGINE_OPTIONS.sendBatchSize;
 
+  /** One send per subscription of the lease; the lease's place is given back once none is still running and not stuck. */
   function send(lease: Lease): void {
+    const bySubscription = new Map<string, Lease['deliveries']>();
+    for (const delivery of lease.deliveries) {
+      const key = `${delivery.projectKey}\u0000${delivery.subscriptionId}`;
+      const group = bySubscription.get(key);
+      if (group === undefined) bySubscription.set(key, [delivery]);
+      else group.push(delivery);
+    }
+    const groups = [...bySubscription].map(([key, deliveries]) => sendGroup(key, { ...lease, deliveries }));
+    let markStuck: NodeJS.Timeout | undefined;
+    const place: Promise<void> = new Promise<void>((resolve) => {
+      markStuck = setTimeout(() => {
+        for (const group of groups) group.markStuck();
+        resolve();
+      }, settings.stuckSendMs);
+      void Promise.all(groups.map((group) => group.done)).then(() => resolve());
+    }).finally(() => {
+      clearTimeout(markStuck);
+      inFlight.delete(place);
+    });
+    inFlight.add(place);
+  }
+
+  function sendGroup(key: string, lease: Lease): { done: Promise<void>; markStuck(): void } {
+    const first = lease.deliveries[0] as Lease['deliveries'][number];
     const started = performance.now();
-    const sending: Promise<void> = engine.sender
+    let ended = false;
+    let isStuck = false;
+    const done: Promise<void> = engine.sender
       .deliver(lease, shutdown.signal)
       .then((result) => logger.debug({ ...result, ms: Math.round(performance.now() - started) }, 'lease delivered'))
       .catch((error: unknown) => failedRoundTrip('delivering', error))
-      .finally(() => inFlight.delete(sending));
-    inFlight.add(sending);
+      .finally(() => {
+        ended = true;
+        sends.delete(done);
+        if (!isStuck) return;
+        const entry = stuck.get(key);
+        if (entry !== undefined && --entry.count === 0) stuck.delete(key);
+        // Its deliveries may be due meanwhile: claim them now rather than at the next poll.
+        senderWaker.wake();
+      });
+    sends.add(done);
+    return {
+      done,
+      markStuck() {
+        if (ended || isStuck) return;
+        isStuck = true;
+        const entry = stuck.get(key);
+        if (entry !== undefined) entry.count++;
+        else stuck.set(key, { ref: { projectKey: first.projectKey, subscriptionId: first.subscriptionId }, count: 1 });
+        logger.warn({ projectKey: first.projectKey, subscriptionId: first.subscriptionId, ms: settings.stuckSendMs }, 'send stuck at the destination');
+      },
+    };
   }
 
   /** Sleeps until `until` (performance.now() time) unless the worker stops first. */
@@ -165,7 +228,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
         // round trip, no wake-up hop (the latency path). Otherwise it waits for any sender.
         const handOff =
           inFlight.size < settings.maxLeasesInFlight
-            ? { owner: engine.workerId, expiresAt: new Date(clock.now().getTime() + leaseMs), limit: sendBatchSize }
+            ? { owner: engine.workerId, expiresAt: new Date(clock.now().getTime() + leaseMs), limit: sendBatchSize, excluded: stuckSubscriptions() }
             : undefined;
         routerWatch.roundTrip();
         const result = await engine.router.routeOnce(handOff);
@@ -219,7 +282,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
       let lease;
       try {
         senderWatch.roundTrip();
-        lease = await engine.sender.claim();
+        lease = await engine.sender.claim(stuckSubscriptions());
         ok();
       } catch (error) {
         failedRoundTrip('claiming deliveries', error);
@@ -234,8 +297,8 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
       }
       send(lease);
     }
-    // Handed-over leases included: the router loop has stopped by now or stops next.
-    while (inFlight.size > 0) await Promise.all(inFlight);
+    // Handed-over leases and stuck sends included: the router loop has stopped by now or stops next.
+    while (sends.size > 0) await Promise.all(sends);
   }
 
   async function maintenanceLoop(): Promise<void> {
