@@ -153,7 +153,10 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
   const leaseMs = options.leaseMs ?? DEFAULT_ENGINE_OPTIONS.leaseMs;
   const sendBatchSize = options.sendBatchSize ?? DEFAULT_ENGINE_OPTIONS.sendBatchSize;
 
-  /** One send per subscription of the lease; the lease's place is given back once none is still running and not stuck. */
+  /**
+   * One send per subscription of the lease. The lease's place is given back when they have all
+   * ended, or after `stuckSendMs`: those still running then are stuck.
+   */
   function send(lease: Lease): void {
     const bySubscription = new Map<string, Lease['deliveries']>();
     for (const delivery of lease.deliveries) {
