@@ -54,12 +54,15 @@ export function toLeasedDelivery(row: LeasedRow): LeasedDelivery {
  * - `subscriptions` skips through the (project_key, subscription_id, due_at, id) index from one
  *   subscription with pending deliveries to the next, landing on each one's oldest (one index probe
  *   per subscription, whatever its backlog);
- * - `heads` keeps those whose oldest delivery is due, the `limit` longest waiting first, with how
- *   many they have due (counted up to `limit`, on the index), leaving out the `excluded` ones (the
- *   worker's subscriptions with a send stuck at their destination);
- * - `shares` splits the batch like water poured over them: each gets the same share, and what one
- *   with fewer due deliveries leaves goes to the others (the level is the first, in ascending order
- *   of what they have, that what they have reaches);
+ * - `heads` takes, the longest waiting first, up to `limit` of those whose oldest delivery is due,
+ *   leaving out the `excluded` ones (the worker's subscriptions with a send stuck at their
+ *   destination) and those whose due deliveries another claim running now holds every one of: each
+ *   head's first free due delivery is locked (`SKIP LOCKED`) on the way, so that concurrent claims
+ *   pass over each other's subscriptions instead of coming back empty. With each, how many it has
+ *   due (counted up to `limit`, in index order so that the count stops there);
+ * - `levels`, `water` and `shares` split the batch like water poured over them: what one with few
+ *   due deliveries leaves goes to the others, and the rest is shared equally, the remainder of the
+ *   division one each to those with the most due — the shares add up to `limit` when that many are due;
  * - each then gives its share, oldest due first, locking only the rows it gives (`SKIP LOCKED`);
  *   the update finds them by primary key (`= ANY (ARRAY(…))`; a join lets the planner scan the table).
  * So a subscription with a million due deliveries takes half a batch next to one other subscription
@@ -79,23 +82,36 @@ WITH RECURSIVE subscriptions AS (
   SELECT s.project_key, s.subscription_id,
     (SELECT count(*) FROM (
        SELECT FROM deliveries d WHERE d.project_key = s.project_key AND d.subscription_id = s.subscription_id AND d.due_at <= $3
-       LIMIT $4) due) AS available
-  FROM subscriptions s
-  WHERE s.due_at <= $3
-    AND (s.project_key, s.subscription_id) NOT IN (SELECT * FROM unnest($5::text[], $6::text[]))
-  ORDER BY s.due_at, s.id LIMIT $4
+       ORDER BY d.due_at, d.id LIMIT $4::bigint) due) AS available
+  FROM (
+    SELECT * FROM subscriptions
+    WHERE due_at <= $3 AND (project_key, subscription_id) NOT IN (SELECT * FROM unnest($5::text[], $6::text[]))
+    ORDER BY due_at, id) s
+  CROSS JOIN LATERAL (
+    SELECT x.id FROM deliveries x
+    WHERE x.project_key = s.project_key AND x.subscription_id = s.subscription_id AND x.due_at <= $3
+    ORDER BY x.due_at, x.id LIMIT 1
+    FOR UPDATE SKIP LOCKED) free
+  LIMIT $4::bigint
 ), levels AS (
   SELECT project_key, subscription_id, available,
     row_number() OVER smallest_first AS rank,
-    ($4 - COALESCE(sum(available) OVER (smallest_first ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0))::numeric
-      / (count(*) OVER () - row_number() OVER smallest_first + 1) AS level
+    count(*) OVER () AS total,
+    COALESCE(sum(available) OVER (smallest_first ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0)::bigint AS before
   FROM heads
   WINDOW smallest_first AS (ORDER BY available, project_key, subscription_id)
+), water AS (
+  -- The first (fewest due first) to have at least an equal part of what the ones before it left:
+  -- it and all after it share that rest.
+  SELECT rank AS first, $4::bigint - before AS rest, total - rank + 1 AS sharing FROM levels
+  WHERE available * (total - rank + 1) >= $4::bigint - before
+  ORDER BY rank LIMIT 1
 ), shares AS (
-  SELECT project_key, subscription_id,
-    LEAST(available, COALESCE(
-      (SELECT floor(level) FROM levels WHERE available >= level ORDER BY rank LIMIT 1), available)) AS size
-  FROM levels
+  SELECT l.project_key, l.subscription_id,
+    CASE WHEN w.first IS NULL OR l.rank < w.first THEN l.available
+      ELSE w.rest / w.sharing + CASE WHEN l.rank > l.total - w.rest % w.sharing THEN 1 ELSE 0 END
+    END AS size
+  FROM levels l LEFT JOIN water w ON true
 )
 UPDATE deliveries d SET lease_owner = $1, lease_expires_at = $2, due_at = $2
 WHERE d.id = ANY (ARRAY(
