@@ -1,14 +1,15 @@
 import { DocumentStore } from '@herald/store';
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DeliveryEngine } from '../../src/engine/engine.js';
 import type { Lease } from '../../src/engine/leases.js';
-import { createProject, createSqsSubscription, ManualClock, silentLogger, sqsPool, writeStores, type TestDatabase } from '../engine/support.js';
+import { createProject, createSqsSubscription, ManualClock, openTestDatabase, silentLogger, sqsPool, writeStores, type TestDatabase } from '../engine/support.js';
 
 /** Subscriptions with due deliveries, routed through the engine (never contacted: claimed, not sent). */
 export class Backlogs {
   readonly clock = new ManualClock();
   readonly documents: DocumentStore;
 
-  constructor(private readonly database: TestDatabase) {
+  constructor(readonly database: TestDatabase) {
     this.documents = new DocumentStore(database.db, this.clock);
   }
 
@@ -41,4 +42,24 @@ export function countBySubscription(lease: Lease | undefined): Record<string, nu
   const counts: Record<string, number> = {};
   for (const delivery of lease?.deliveries ?? []) counts[delivery.subscriptionId] = (counts[delivery.subscriptionId] ?? 0) + 1;
   return counts;
+}
+
+/**
+ * A test file's backlogs on a private database (`serverUrl`: PGlite or PostgreSQL), opened before
+ * its tests and closed after them. With `fresh`, each test starts with nothing due.
+ */
+export function backlogsFor(serverUrl: string, options: { fresh?: boolean } = {}): () => Backlogs {
+  let backlogs: Backlogs | undefined;
+  beforeAll(async () => {
+    backlogs = new Backlogs(await openTestDatabase(serverUrl));
+  });
+  afterAll(async () => {
+    await backlogs?.database.close();
+  });
+  if (options.fresh === true) {
+    beforeEach(async () => {
+      await backlogs?.drain();
+    });
+  }
+  return () => backlogs as Backlogs;
 }

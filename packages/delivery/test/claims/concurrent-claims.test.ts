@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claimDue } from '../../src/engine/leases.js';
-import { driverName, engineDatabaseUrls, openTestDatabase, type TestDatabase } from '../engine/support.js';
-import { Backlogs, countBySubscription } from './backlogs.js';
+import { driverName, engineDatabaseUrls } from '../engine/support.js';
+import { backlogsFor, countBySubscription } from './backlogs.js';
 
 /**
  * Several workers against one PostgreSQL claim at the same time, from the same snapshot. A claim
@@ -15,34 +15,22 @@ import { Backlogs, countBySubscription } from './backlogs.js';
  */
 describe.each(engineDatabaseUrls())('concurrent claims (%s)', (serverUrl) => {
   const concurrent = driverName(serverUrl) === 'postgresql';
-  let database: TestDatabase;
-  let backlogs: Backlogs;
-
-  beforeAll(async () => {
-    database = await openTestDatabase(serverUrl);
-    backlogs = new Backlogs(database);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
-  beforeEach(async () => {
-    await backlogs.drain();
-  });
+  const backlogs = backlogsFor(serverUrl, { fresh: true });
 
   /** Worker A's claim with its locks held, and worker B's claim meanwhile. */
   async function overlappingClaims(limit: number) {
-    const now = backlogs.clock.now();
+    const now = backlogs().clock.now();
     const expiresAt = new Date(now.getTime() + 60_000);
-    return database.db.transaction(async (tx) => {
+    return backlogs().database.db.transaction(async (tx) => {
       const a = await claimDue(tx, 'worker-a', now, expiresAt, limit);
-      const b = await claimDue(database.db, 'worker-b', now, expiresAt, limit);
+      const b = await claimDue(backlogs().database.db, 'worker-b', now, expiresAt, limit);
       return { a, b };
     });
   }
 
   it.skipIf(!concurrent)('a second worker claiming meanwhile gets the other subscriptions’ due deliveries, not nothing', async () => {
     const ids: string[] = [];
-    for (let index = 0; index < 20; index++) ids.push(await backlogs.subscriptionWithDue(`concurrent-many-${index}`, 1));
+    for (let index = 0; index < 20; index++) ids.push(await backlogs().subscriptionWithDue(`concurrent-many-${index}`, 1));
     const { a, b } = await overlappingClaims(10);
     expect(a?.deliveries).toHaveLength(10);
     // 10 more subscriptions have a due delivery that nobody holds.
@@ -52,8 +40,8 @@ describe.each(engineDatabaseUrls())('concurrent claims (%s)', (serverUrl) => {
   });
 
   it.skipIf(!concurrent)('a second worker claiming meanwhile fills its batch from the backlog that is left', async () => {
-    await backlogs.subscriptionWithDue('concurrent-small', 5);
-    const big = await backlogs.subscriptionWithDue('concurrent-big', 100);
+    await backlogs().subscriptionWithDue('concurrent-small', 5);
+    const big = await backlogs().subscriptionWithDue('concurrent-big', 100);
     const { a, b } = await overlappingClaims(10);
     expect(a?.deliveries).toHaveLength(10);
     // 90 of the big one are due and free; the small one's are all held by A.

@@ -1,7 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { claimDue } from '../../src/engine/leases.js';
-import { engineDatabaseUrls, openTestDatabase, type TestDatabase } from '../engine/support.js';
-import { Backlogs } from './backlogs.js';
+import { engineDatabaseUrls } from '../engine/support.js';
+import { backlogsFor } from './backlogs.js';
 
 /**
  * A claim reads a few index entries per subscription, whatever the table holds. Once the table has
@@ -15,20 +15,11 @@ import { Backlogs } from './backlogs.js';
  * minutes); the subscriptions and their other deliveries are real.
  */
 describe.each(engineDatabaseUrls())('the claim on a large deliveries table (%s)', (serverUrl) => {
-  let database: TestDatabase;
-  let backlogs: Backlogs;
-
-  beforeAll(async () => {
-    database = await openTestDatabase(serverUrl);
-    backlogs = new Backlogs(database);
-  });
-  afterAll(async () => {
-    await database?.close();
-  });
+  const backlogs = backlogsFor(serverUrl);
 
   it('reads a few rows per subscription, not the whole table, next to a 200,000-delivery backlog', { timeout: 120_000 }, async () => {
-    const db = database.db;
-    const big = await backlogs.subscriptionWithDue('plan-big', 1);
+    const db = backlogs().database.db;
+    const big = await backlogs().subscriptionWithDue('plan-big', 1);
     // A destination down for a while: its subscription's backlog, all due.
     await db.query(
       `INSERT INTO deliveries (project_key, subscription_id, event_id, outbox_seq, payload, message_stored, committed_at, created_at, due_at)
@@ -36,11 +27,11 @@ describe.each(engineDatabaseUrls())('the claim on a large deliveries table (%s)'
        FROM deliveries, generate_series(1, 200000) g WHERE project_key = 'plan-big' AND subscription_id = $1`,
       [big],
     );
-    for (let index = 0; index < 3; index++) await backlogs.subscriptionWithDue(`plan-quiet-${index}`, 2);
+    for (let index = 0; index < 3; index++) await backlogs().subscriptionWithDue(`plan-quiet-${index}`, 2);
     // What autovacuum does on PostgreSQL after this many inserts.
     await db.query('ANALYZE deliveries');
 
-    const now = backlogs.clock.now();
+    const now = backlogs().clock.now();
     const { lease, read } = await db.transaction(async (tx) => {
       const lease = await claimDue(tx, 'worker-plan', now, new Date(now.getTime() + 60_000), 100);
       const stats = await tx.query<{ seq_tup_read: string | number | null }>(
