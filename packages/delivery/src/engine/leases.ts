@@ -49,6 +49,18 @@ export function toLeasedDelivery(row: LeasedRow): LeasedDelivery {
   };
 }
 
+/** Deliveries per subscription (keyed `project\0subscription`), each group in the order given. */
+export function bySubscription(deliveries: readonly LeasedDelivery[]): Map<string, LeasedDelivery[]> {
+  const groups = new Map<string, LeasedDelivery[]>();
+  for (const delivery of deliveries) {
+    const key = `${delivery.projectKey}\u0000${delivery.subscriptionId}`;
+    const group = groups.get(key);
+    if (group === undefined) groups.set(key, [delivery]);
+    else group.push(delivery);
+  }
+  return groups;
+}
+
 /*
  * The claim, fair between subscriptions:
  * - `subscriptions` skips through the (project_key, subscription_id, due_at, id) index from one

@@ -9,7 +9,7 @@ import type { DeliveryMetrics, DestinationLabel } from '../metrics/delivery-metr
 import { openDestination, plainSecretBox, type SecretBox } from '../secrets/index.js';
 import type { DestinationAdapterSource } from './adapters.js';
 import { configurationWindowEnd, nextHealth, type HealthEvent, type HealthState, type HealthTransition } from './health.js';
-import { claimDue, releaseLease, type Lease } from './leases.js';
+import { bySubscription, claimDue, releaseLease, type Lease } from './leases.js';
 import {
   deleteDelivered,
   deleteDeliveredSeeingHealth,
@@ -116,15 +116,8 @@ export class Sender {
    * worker's shutdown: sends it interrupts are given back (due now) rather than counted as failures.
    */
   async deliver(lease: Lease, signal?: AbortSignal): Promise<SendResult> {
-    const groups = new Map<string, LeasedDelivery[]>();
-    for (const delivery of lease.deliveries) {
-      const key = `${delivery.projectKey}\u0000${delivery.subscriptionId}`;
-      const group = groups.get(key);
-      if (group === undefined) groups.set(key, [delivery]);
-      else group.push(delivery);
-    }
     const results = await Promise.all(
-      [...groups.values()].map((group) =>
+      [...bySubscription(lease.deliveries).values()].map((group) =>
         this.deliverGroup(lease, group, signal).catch((error: unknown) => {
           // A database failure while recording: the lease expires and the deliveries are retried
           // (at-least-once; duplicates carry the same dedup key).

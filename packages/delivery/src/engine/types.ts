@@ -32,13 +32,13 @@ export const DROP_REASONS: readonly DropReason[] = [
   'SubscriptionDeleted',
 ];
 
-/** The error a failed attempt recorded, without its cause (that stays in the logs). */
 /** A subscription, as deliveries name it. */
 export interface SubscriptionRef {
   readonly projectKey: string;
   readonly subscriptionId: string;
 }
 
+/** The error a failed attempt recorded, without its cause (that stays in the logs). */
 export interface RecordedError {
   class: FailureClass;
   code: string;

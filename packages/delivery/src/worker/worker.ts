@@ -2,7 +2,7 @@ import { systemClock } from '@herald/model';
 import type { Logger } from 'pino';
 import { DEFAULT_ENGINE_OPTIONS, DeliveryEngine, type DeliveryEngineDeps, type DeliveryEngineOptions } from '../engine/engine.js';
 import type { DeliveryAdmin } from '../engine/admin.js';
-import { releaseAllOf, type Lease } from '../engine/leases.js';
+import { bySubscription, releaseAllOf, type Lease } from '../engine/leases.js';
 import type { SubscriptionRef } from '../engine/types.js';
 import { WorkerHealth } from './health.js';
 import { Waker } from './waker.js';
@@ -158,14 +158,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
    * ended, or after `stuckSendMs`: those still running then are stuck.
    */
   function send(lease: Lease): void {
-    const bySubscription = new Map<string, Lease['deliveries']>();
-    for (const delivery of lease.deliveries) {
-      const key = `${delivery.projectKey}\u0000${delivery.subscriptionId}`;
-      const group = bySubscription.get(key);
-      if (group === undefined) bySubscription.set(key, [delivery]);
-      else group.push(delivery);
-    }
-    const groups = [...bySubscription].map(([key, deliveries]) => sendGroup(key, { ...lease, deliveries }));
+    const groups = [...bySubscription(lease.deliveries)].map(([key, deliveries]) => sendGroup(key, { ...lease, deliveries }));
     let markStuck: NodeJS.Timeout | undefined;
     const place: Promise<void> = new Promise<void>((resolve) => {
       markStuck = setTimeout(() => {
