@@ -40,6 +40,12 @@ const READ_POSITIONS = script(READ_POSITIONS_SCRIPT);
  */
 const KEY_TTL_GRACE_MS = 60_000;
 
+/**
+ * Streams whose position TTL was re-armed in the current period, at most: beyond, the set starts
+ * over (a few more re-arms, not more memory; about 100 bytes a stream).
+ */
+const MAX_ARMED_STREAMS = 50_000;
+
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const result: T[][] = [];
   for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
@@ -105,6 +111,14 @@ export class RedisDedupStore implements DedupStore {
    */
   private readonly keyTtlMs: number;
   private readonly maxKeysPerCall: number;
+  /**
+   * Streams whose position TTL a completion re-armed since `armedSince`: each is re-armed once per
+   * `rearmEveryMs` (a seventh of the TTL), so a position outlives its last completion by at least
+   * six sevenths of the key TTL, like the processed keys it orders.
+   */
+  private armed = new Set<string>();
+  private armedSince = Number.NEGATIVE_INFINITY;
+  private readonly rearmEveryMs: number;
   private readonly redis: Redis | Cluster;
   private readonly clock: Clock;
 
@@ -117,6 +131,7 @@ export class RedisDedupStore implements DedupStore {
     this.retentionMs = resolved.processedRetentionMs;
     this.keyTtlMs = resolved.processedRetentionMs + resolved.leaseMs + KEY_TTL_GRACE_MS;
     this.maxKeysPerCall = options.maxKeysPerCall ?? 500;
+    this.rearmEveryMs = Math.floor(this.keyTtlMs / 7);
   }
 
   private positionKey(stream: string): string {
@@ -188,23 +203,33 @@ export class RedisDedupStore implements DedupStore {
 
   async complete(requests: readonly CompleteRequest[]): Promise<void> {
     const calls: Promise<unknown>[] = [];
-    const retainedUntil = this.clock.now() + this.retentionMs;
+    const now = this.clock.now();
+    if (now - this.armedSince >= this.rearmEveryMs || this.armed.size >= MAX_ARMED_STREAMS) {
+      this.armed = new Set();
+      this.armedSince = now;
+    }
     for (const chunk of chunks(requests, this.maxKeysPerCall)) {
-      const keysAndArgs: string[] = new Array<string>(chunk.length * 3 + 3);
+      const keysAndArgs: string[] = new Array<string>(chunk.length * 3 + 2);
       const argsAt = chunk.length * 2;
-      // Positions live as long as processed keys; their TTL is re-armed when less than 6/7 of it is left.
-      keysAndArgs[argsAt] = String(retainedUntil);
+      keysAndArgs[argsAt] = String(now + this.retentionMs);
       keysAndArgs[argsAt + 1] = String(this.keyTtlMs);
-      keysAndArgs[argsAt + 2] = String(Math.floor((this.keyTtlMs * 6) / 7));
       for (let position = 0; position < chunk.length; position++) {
         const item = chunk[position] as CompleteRequest;
         keysAndArgs[2 * position] = item.key;
         keysAndArgs[2 * position + 1] = item.position ? this.positionKey(item.position.stream) : item.key;
-        keysAndArgs[argsAt + 3 + position] = positionArgument(item.position);
+        keysAndArgs[argsAt + 2 + position] = this.completionArgument(item.position);
       }
       calls.push(this.run(COMPLETE, argsAt, keysAndArgs));
     }
     await Promise.all(calls);
+  }
+
+  /** `positionArgument`, its lane in upper case the first time a stream is completed in the period (see COMPLETE_SCRIPT). */
+  private completionArgument(position: PositionRef | undefined): string {
+    if (position === undefined) return '-';
+    if (this.armed.has(position.stream)) return `${position.lane}${position.ordinal}`;
+    this.armed.add(position.stream);
+    return `${position.lane === 'm' ? 'M' : 'C'}${position.ordinal}`;
   }
 
   async readPositions(streams: readonly string[]): Promise<StreamPositions[]> {

@@ -115,53 +115,35 @@ return released
 `;
 
 /**
- * KEYS: pairs (delivery key, position key). ARGV: retainedUntil, keyTtlMs, refreshBelowMs, then one
- * position argument per pair. Marks processed whoever holds the lease (the work is done) and raises
- * positions, never lowers them. The claim already gave the key its full TTL, so the mark keeps it
- * (`XX KEEPTTL`, a third cheaper than re-arming); a key that is gone (completed without a claim,
- * fail-open) gets one here. Positions are written once per stream and lane per batch, and a
- * position's TTL is re-armed only once it fell below `refreshBelowMs`.
+ * KEYS: pairs (delivery key, position key). ARGV: retainedUntil, keyTtlMs, then one position
+ * argument per pair, its lane letter in upper case (`M12`) when the position's TTL is to be
+ * re-armed. Marks processed whoever holds the lease (the work is done) and raises positions, never
+ * lowers them. The claim already gave the key its full TTL, so the mark keeps it (`XX KEEPTTL`, a
+ * third cheaper than re-arming); a key that is gone (completed without a claim, fail-open) gets one
+ * here. A position costs a read and a write: the caller decides when its TTL is re-armed (reading
+ * the TTL on every completion cost redis-server a third more than the raise itself), and a lane
+ * with no stored position arms it anyway, so a position key (re)created here always has a TTL.
  */
 export const COMPLETE_SCRIPT = `
 local processed = 'd|' .. ARGV[1]
 local keyTtl = ARGV[2]
-local refreshBelow = tonumber(ARGV[3])
-local highest = {}
-local highestText = {}
-local keyOf = {}
-local laneOf = {}
 for i = 1, #KEYS / 2 do
   local key = KEYS[2 * i - 1]
   if not redis.call('SET', key, processed, 'XX', 'KEEPTTL') then
     redis.call('SET', key, processed, 'PX', keyTtl)
   end
-  local position = ARGV[3 + i]
-  if string.byte(position, 1) ~= 45 then
-    local lane = string.sub(position, 1, 1)
-    local slot = KEYS[2 * i] .. lane
+  local position = ARGV[2 + i]
+  local letter = string.byte(position, 1)
+  if letter ~= 45 then
+    local positionKey = KEYS[2 * i]
+    local arm = letter < 97
+    local lane = arm and string.char(letter + 32) or string.char(letter)
     local text = string.sub(position, 2)
-    local ordinal = tonumber(text)
-    local current = highest[slot]
-    if current == nil then
-      keyOf[slot] = KEYS[2 * i]
-      laneOf[slot] = lane
+    local stored = redis.call('HGET', positionKey, lane)
+    if (not stored) or tonumber(text) > tonumber(stored) then
+      redis.call('HSET', positionKey, lane, text)
     end
-    if current == nil or ordinal > current then
-      highest[slot] = ordinal
-      highestText[slot] = text
-    end
-  end
-end
-local armed = {}
-for slot, ordinal in pairs(highest) do
-  local positionKey = keyOf[slot]
-  local stored = redis.call('HGET', positionKey, laneOf[slot])
-  if (not stored) or ordinal > tonumber(stored) then
-    redis.call('HSET', positionKey, laneOf[slot], highestText[slot])
-  end
-  if not armed[positionKey] then
-    armed[positionKey] = true
-    if (not stored) or redis.call('PTTL', positionKey) < refreshBelow then
+    if arm or not stored then
       redis.call('PEXPIRE', positionKey, keyTtl)
     end
   end

@@ -181,6 +181,35 @@ describe.skipIf(skipRedis !== undefined)('on a real redis-server', () => {
     }
   });
 
+  it('re-arms a position TTL once per seventh of it, and at once for a position key that is gone', async () => {
+    const prefix = `t-${randomUUID()}`;
+    const clock = new ManualClock();
+    const store = new RedisDedupStore({ redis, clock }, { keyPrefix: prefix, leaseMs: 1_000, processedRetentionMs: 60_000 });
+    const keyTtlMs = 60_000 + 1_000 + 60_000;
+    const stream = 'proj:business-unit:bu-rearm';
+    const positionKey = `${prefix}:${stream}:pos`;
+    let sequenceNumber = 0;
+    const completeNext = () => {
+      sequenceNumber++;
+      return store.complete([{ key: `${prefix}:${stream}:m:${sequenceNumber}`, position: { stream, lane: 'm', ordinal: sequenceNumber } }]);
+    };
+    await completeNext();
+    expect(await redis.pttl(positionKey)).toBeGreaterThan(keyTtlMs - 5_000);
+    // As if most of the TTL had run out: within the period, completions leave it alone.
+    await redis.pexpire(positionKey, 30_000);
+    clock.advance(Math.floor(keyTtlMs / 7) - 1);
+    await completeNext();
+    expect(await redis.pttl(positionKey)).toBeLessThanOrEqual(30_000);
+    clock.advance(1);
+    await completeNext();
+    expect(await redis.pttl(positionKey)).toBeGreaterThan(keyTtlMs - 5_000);
+    // Evicted or deleted within the period: recreated with a TTL, not left to live forever.
+    await redis.del(positionKey);
+    await completeNext();
+    expect(await redis.hget(positionKey, 'm')).toBe(String(sequenceNumber));
+    expect(await redis.pttl(positionKey)).toBeGreaterThan(keyTtlMs - 5_000);
+  });
+
   it('loads its scripts again after SCRIPT FLUSH', async () => {
     const store = new RedisDedupStore({ redis, clock: new ManualClock() }, { keyPrefix: `t-${randomUUID()}` });
     expect(await store.claim([{ key: 'k-flush', owner: 'a' }])).toEqual([{ status: 'claimed' }]);
