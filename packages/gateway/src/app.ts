@@ -109,6 +109,9 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   installErrorBoundary(app);
   installDraining(app);
   app.server.on('connect', refuseConnect);
+  // Node keeps only the first 2,000 headers of a request (maxHeadersCount); the §8 URL-plus-headers
+  // limit must count every one of them. Node's own header size limit still bounds the total.
+  app.server.maxHeadersCount = 0;
   installCorrelation(app);
   installRequestGuards(app);
   installHeadExistenceChecks(app);

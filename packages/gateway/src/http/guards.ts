@@ -44,7 +44,8 @@ export function installRequestGuards(app: FastifyInstance): void {
     const tooLarge = urlAndHeadersLimitError(request);
     if (tooLarge !== undefined) throw tooLarge;
     if (!KNOWN_HTTP_VERSIONS.has(request.raw.httpVersion)) {
-      throw new ApiError(505, { code: 'InvalidInput', message: `HTTP/${request.raw.httpVersion} is not supported; use HTTP/1.1.` });
+      // §8 blocks an unknown version as bad input: a 400 in the error shape (a 505 would be a 5xx).
+      throw new ApiError(400, { code: 'InvalidInput', message: `HTTP/${request.raw.httpVersion} is not supported; use HTTP/1.1.` });
     }
     const params = (request.params ?? {}) as Record<string, unknown>;
     const query = (request.query ?? {}) as Record<string, unknown>;

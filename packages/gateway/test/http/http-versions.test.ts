@@ -57,9 +57,9 @@ describe('HTTP versions and methods over a real socket', () => {
     }
   });
 
-  it.each(['HTTP/2.0', 'HTTP/0.9'])('blocks a request line with the version %s with a 4xx/505 in the error shape', async (version) => {
+  it.each(['HTTP/2.0', 'HTTP/0.9'])('blocks a request line with the version %s with a 400 in the error shape', async (version) => {
     const answer = await exchange(port, `GET /${P}/stores ${version}\r\nHost: x\r\nAuthorization: ${bearer(token).authorization}\r\nConnection: close\r\n\r\n`);
-    expect([400, 505], answer.text.slice(0, 200)).toContain(answer.status);
+    expect(answer.status, answer.text.slice(0, 200)).toBe(400);
     expect(isErrorShape(answer.body, answer.status), answer.body).toBe(true);
   });
 
