@@ -1,4 +1,5 @@
 import type { Destination } from '@herald/model';
+import { looksSealed } from '../secrets/index.js';
 import { maskConnectionStringKey } from './service-bus/connection-string.js';
 
 /** Characters of a secret left visible, so users can tell which key is configured. */
@@ -22,7 +23,14 @@ export function maskDestinationSecrets(destination: Destination): Destination {
     case 'EventGrid':
       return { ...destination, accessKey: maskSecret(destination.accessKey) };
     case 'ProviderBServiceBus':
-      return { ...destination, connectionString: maskConnectionStringKey(destination.connectionString, maskSecret) };
+      // A connection string still sealed (its HERALD_SECRET_KEY was rotated away or removed) has no
+      // SharedAccessKey segment to find: the whole ciphertext is the secret, answered as `enc:****`.
+      return {
+        ...destination,
+        connectionString: looksSealed(destination.connectionString)
+          ? maskSecret(destination.connectionString)
+          : maskConnectionStringKey(destination.connectionString, maskSecret),
+      };
     case 'EventBridge':
     case 'ProviderCPubSub':
       return { ...destination };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  AesGcmSecretBox,
   createDestinationEnvironment,
   DESTINATION_FACTORIES,
   destinationKey,
@@ -90,6 +91,13 @@ describe('maskDestinationSecrets (§2.4 "partially hidden on retrieval")', () =>
     const once = maskDestinationSecrets({ type: 'SNS', topicArn: 't', accessKey: 'k', accessSecret: 'abc' });
     expect(once).toMatchObject({ accessSecret: '****' });
     expect(maskDestinationSecrets(once)).toEqual(once);
+  });
+
+  it('hides a value still sealed (opened with another HERALD_SECRET_KEY) entirely, a whole Service Bus connection string too', () => {
+    const sealed = new AesGcmSecretBox('an-old-secret-key-of-enough-length');
+    const connectionString = sealed.seal(SB_CONNECTION);
+    expect(maskDestinationSecrets({ type: 'ProviderBServiceBus', connectionString })).toEqual({ type: 'ProviderBServiceBus', connectionString: 'enc:****' });
+    expect(maskDestinationSecrets({ type: 'EventGrid', uri: 'u', accessKey: sealed.seal('abcdefgh') })).toMatchObject({ accessKey: 'enc:****' });
   });
 });
 

@@ -1,6 +1,7 @@
 import { openDatabase, ProjectStore } from '@herald/store';
 import { loadConfig } from '../config/config.js';
 import { createApiClientCommand } from '../oauth/create-api-client.js';
+import { withMaskedExternalOAuth } from '../oauth/external/settings.js';
 import { createLogger, startHerald } from '../server/start.js';
 
 const USAGE = `Usage:
@@ -66,7 +67,8 @@ async function projects(args: readonly string[], env: NodeJS.ProcessEnv): Promis
   const db = await openDatabase(config.databaseUrl);
   try {
     const project = await new ProjectStore(db).ensure(key);
-    process.stdout.write(`${JSON.stringify(project)}\n`);
+    // The project may already exist with External OAuth set: its header is a secret (§5.7).
+    process.stdout.write(`${JSON.stringify(withMaskedExternalOAuth(project))}\n`);
     return 0;
   } finally {
     await db.close();

@@ -113,17 +113,22 @@ export function maskAuthorizationHeader(header: string): string {
 }
 
 /**
- * The authorization header is a secret: every response that carries a project's `externalOAuth`
- * shows it partially hidden (the masked form stored with it; a legacy plain-text header is masked
- * here), and never the sealed value. A serialisation hook catches every route that returns the project.
+ * The authorization header is a secret: every view of a project that carries its `externalOAuth`
+ * (API responses, the CLI) shows it partially hidden — the masked form stored with it; a legacy
+ * plain-text header is masked here — and never the sealed value.
  */
+export function withMaskedExternalOAuth<T extends object>(project: T): T {
+  if (!('externalOAuth' in project)) return project;
+  const stored = (project as { externalOAuth?: unknown }).externalOAuth as Partial<StoredExternalOAuth> | undefined;
+  if (typeof stored?.authorizationHeader !== 'string') return project;
+  const { maskedAuthorizationHeader, ...shown } = stored;
+  const authorizationHeader = maskedAuthorizationHeader ?? maskAuthorizationHeader(stored.authorizationHeader);
+  return { ...project, externalOAuth: { ...shown, authorizationHeader } };
+}
+
+/** A serialisation hook masks the header on every route that returns a project. */
 export function installExternalOAuthMasking(app: FastifyInstance): void {
-  app.addHook('preSerialization', async (_request, _reply, payload: unknown) => {
-    if (typeof payload !== 'object' || payload === null || !('externalOAuth' in payload)) return payload;
-    const stored = (payload as { externalOAuth?: unknown }).externalOAuth as Partial<StoredExternalOAuth> | undefined;
-    if (typeof stored?.authorizationHeader !== 'string') return payload;
-    const { maskedAuthorizationHeader, ...shown } = stored;
-    const authorizationHeader = maskedAuthorizationHeader ?? maskAuthorizationHeader(stored.authorizationHeader);
-    return { ...payload, externalOAuth: { ...shown, authorizationHeader } };
-  });
+  app.addHook('preSerialization', async (_request, _reply, payload: unknown) =>
+    typeof payload === 'object' && payload !== null ? withMaskedExternalOAuth(payload) : payload,
+  );
 }
