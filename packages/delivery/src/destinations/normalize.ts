@@ -33,6 +33,12 @@ class FieldChecker {
     if (value === '') return undefined;
     try {
       const url = new URL(value);
+      // URLs are answered as they are (only the secret fields are masked): a password in one
+      // would be shown in full.
+      if (url.username !== '' || url.password !== '') {
+        this.errors.push(`destination.${field}: must not contain credentials (user:password@); send them in the destination's secret field.`);
+        return undefined;
+      }
       if (url.protocol === 'https:' || url.protocol === 'http:') return url;
     } catch {
       // reported below

@@ -65,6 +65,13 @@ describe('normalizeDestination (§2.4)', () => {
     expect(normalizeDestination({ type: 'EventBridge', region: 'r', accountId: '12' }).ok).toBe(false);
   });
 
+  it('rejects credentials inside a queue URL or an Event Grid URI (URLs are answered unmasked)', () => {
+    const sqs = normalizeDestination({ type: 'SQS', queueUrl: 'https://user:hunter2@sqs.eu-west-1.amazonaws.com/1/q', accessKey: 'a', accessSecret: 'b', region: 'r' });
+    expect(sqs).toEqual({ ok: false, errors: [expect.stringMatching(/^destination\.queueUrl: must not contain credentials/)] });
+    const grid = normalizeDestination({ type: 'EventGrid', uri: 'https://key@topic.westeurope-1.eventgrid.azure.net/api/events', accessKey: 'abcdefgh' });
+    expect(grid).toEqual({ ok: false, errors: [expect.stringMatching(/^destination\.uri: must not contain credentials/)] });
+  });
+
   it('rejects a Service Bus connection string without EntityPath', () => {
     const result = normalizeDestination({ type: 'ProviderBServiceBus', connectionString: SB_CONNECTION.replace(';EntityPath=orders', '') });
     expect(result).toEqual({ ok: false, errors: ['destination.connectionString: EntityPath is missing; it must name the queue or topic.'] });
