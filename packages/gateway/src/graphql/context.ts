@@ -8,6 +8,7 @@ import type { Customer } from '../resources/customers/customer.js';
 import type { Store } from '../resources/stores/store.js';
 import type { UpdateAction } from '../resources/update-actions.js';
 import { BatchLoader, byId, byKey } from './loaders.js';
+import type { ReadBudget } from './read-budget.js';
 
 /** Project settings as GraphQL changes them: the same path as `POST /{projectKey}` (§4.3). */
 export interface ProjectSettings {
@@ -35,14 +36,16 @@ export interface GraphQLContext {
   request: RequestContext;
   services: GraphQLServices;
   loaders: Loaders;
+  /** Shared by the loaders; the error formatter answers 400 once it is spent. */
+  readBudget: ReadBudget;
   log: FastifyBaseLogger;
 }
 
-export function createLoaders(documents: DocumentStore, projectKey: string): Loaders {
+export function createLoaders(documents: DocumentStore, projectKey: string, budget: ReadBudget): Loaders {
   return {
-    businessUnitByKey: new BatchLoader(byKey<BusinessUnit>(documents, projectKey, 'business-unit')),
-    storeByKey: new BatchLoader(byKey<Store>(documents, projectKey, 'store')),
-    customerById: new BatchLoader(byId<Customer>(documents, projectKey, 'customer')),
+    businessUnitByKey: new BatchLoader(byKey<BusinessUnit>(documents, projectKey, 'business-unit'), budget),
+    storeByKey: new BatchLoader(byKey<Store>(documents, projectKey, 'store'), budget),
+    customerById: new BatchLoader(byId<Customer>(documents, projectKey, 'customer'), budget),
   };
 }
 

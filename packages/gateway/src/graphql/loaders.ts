@@ -1,5 +1,6 @@
 import type { BaseResource } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
+import type { ReadBudget } from './read-budget.js';
 
 interface Deferred<V> {
   resolve(value: V): void;
@@ -10,15 +11,20 @@ interface Deferred<V> {
  * Loads documents by key or id for one GraphQL request: every key asked for while a level of the
  * query resolves is fetched in one batch, and each at most once per request (so `topLevelUnit`
  * of 500 listed units is one query, not 500). Writes make the cache stale: the Mutation resolvers
- * clear it after each field (resolvers/index.ts).
+ * clear it after each field (resolvers/index.ts). Every load, cached or not, spends one document
+ * of the request's read budget.
  */
 export class BatchLoader<V> {
   private readonly cache = new Map<string, Promise<V | undefined>>();
   private pending = new Map<string, Deferred<V | undefined>>();
 
-  constructor(private readonly fetch: (keys: readonly string[]) => Promise<ReadonlyMap<string, V>>) {}
+  constructor(
+    private readonly fetch: (keys: readonly string[]) => Promise<ReadonlyMap<string, V>>,
+    private readonly budget: ReadBudget,
+  ) {}
 
   load(key: string): Promise<V | undefined> {
+    this.budget.spend();
     const cached = this.cache.get(key);
     if (cached !== undefined) return cached;
     const promise = new Promise<V | undefined>((resolve, reject) => {

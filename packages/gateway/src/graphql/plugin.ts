@@ -10,6 +10,7 @@ import { createLoaders, type GraphQLContext, type ProjectSettings } from './cont
 import { formatError, requestError } from './errors.js';
 import { graphiqlPage } from './graphiql.js';
 import { MAX_DOCUMENT_TOKENS, MAX_QUERY_COST, queryCost } from './query-cost.js';
+import { ReadBudget } from './read-budget.js';
 import { mercuriusResolvers } from './resolvers/index.js';
 import { typeDefs } from './schema/index.js';
 
@@ -125,14 +126,24 @@ function refusalCode(query: string, error: MercuriusValidationError): string {
   return 'GraphQLValidationError';
 }
 
+function refusedBecause(cause: Error, code: string): GraphQLFormattedError {
+  const locations = (cause as { locations?: GraphQLFormattedError['locations'] }).locations;
+  return { message: cause.message, ...(Array.isArray(locations) ? { locations } : {}), extensions: { code } };
+}
+
 function refusal(query: string, error: MercuriusValidationError): { errors: GraphQLFormattedError[] } {
   const code = refusalCode(query, error);
-  return {
-    errors: error.errors.map((cause) => {
-      const locations = (cause as { locations?: GraphQLFormattedError['locations'] }).locations;
-      return { message: cause.message, ...(Array.isArray(locations) ? { locations } : {}), extensions: { code } };
-    }),
-  };
+  return { errors: error.errors.map((cause) => refusedBecause(cause, code)) };
+}
+
+/**
+ * A document that did not run at all: graphql-js answers a missing required variable, an unknown
+ * `operationName` or an operation the schema has no root for without data and with errors that
+ * name no field (`path`). mercurius checks these before execution only when the body has a
+ * `variables` member; without one they come out of execution, and must be refused the same way.
+ */
+function isRequestError(execution: { data?: unknown; errors: ReadonlyArray<{ path?: unknown }> }): boolean {
+  return (execution.data === undefined || execution.data === null) && execution.errors.every((error) => error.path === undefined);
 }
 
 /**
@@ -141,7 +152,8 @@ function refusal(query: string, error: MercuriusValidationError): { errors: Grap
  * - executed requests answer 200 with `data` and, per failed field, a GraphQL error whose
  *   `extensions.code` is the REST error code (see errors.ts);
  * - documents that cannot run (syntax, validation, variables, depth, cost) and bodies that are no
- *   GraphQL request answer 400 in the GraphQL error shape;
+ *   GraphQL request answer 400 in the GraphQL error shape, and so do requests that read more
+ *   documents while running than MAX_QUERY_COST (read-budget.ts);
  * - authentication and HTTP-level failures (401, 403 without any GraphQL scope, bad JSON) answer
  *   like every other endpoint, before GraphQL is involved.
  */
@@ -154,10 +166,21 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps, options
       graphiql: false,
       queryDepth: MAX_QUERY_DEPTH,
       graphql: { parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS } },
-      errorFormatter: (execution, context) => ({
-        statusCode: 200,
-        response: { data: execution.data ?? null, errors: execution.errors.map((error) => formatError(error, context.reply.log)) },
-      }),
+      errorFormatter: (execution, context) => {
+        const budget = (context as unknown as Partial<GraphQLContext>).readBudget;
+        if (budget?.exceeded === true) {
+          context.reply.log.info({ code: 'QueryComplexityExceeded' }, 'GraphQL request stopped');
+          return { statusCode: 400, response: requestError(budget.message, 'QueryComplexityExceeded') };
+        }
+        if (isRequestError(execution)) {
+          context.reply.log.info({ code: 'GraphQLValidationError' }, 'GraphQL document refused');
+          return { statusCode: 400, response: { errors: execution.errors.map((error) => refusedBecause(error, 'GraphQLValidationError')) } };
+        }
+        return {
+          statusCode: 200,
+          response: { data: execution.data ?? null, errors: execution.errors.map((error) => formatError(error, context.reply.log)) },
+        };
+      },
     });
 
     scope.post('/:projectKey/graphql', { config: { auth: { anyOf: GRAPHQL_SCOPES } } }, async (request: FastifyRequest, reply: FastifyReply) => {
@@ -181,12 +204,14 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps, options
       const auth = request.auth;
       if (auth === undefined) throw new Error('GraphQL route reached without authentication');
       const ctx = requestContext(request, deps.documents);
+      const readBudget = new ReadBudget(MAX_QUERY_COST);
       const context: GraphQLContext = {
         auth,
         projectKey: ctx.projectKey,
         request: ctx,
         services: deps,
-        loaders: createLoaders(deps.documents, ctx.projectKey),
+        loaders: createLoaders(deps.documents, ctx.projectKey, readBudget),
+        readBudget,
         log: request.log,
       };
       try {

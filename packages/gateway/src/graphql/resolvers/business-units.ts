@@ -222,7 +222,8 @@ export const initiatorResolvers = {
 export const storeResolvers = {
   name(store: Store, args: { locale?: string | null }): string | null {
     if (store.name === undefined) return null;
-    if (typeof args.locale === 'string') return store.name[args.locale] ?? null;
+    // Own properties only: a locale named like an Object.prototype member ("constructor") is absent.
+    if (typeof args.locale === 'string') return Object.hasOwn(store.name, args.locale) ? (store.name[args.locale] ?? null) : null;
     return Object.values(store.name)[0] ?? null;
   },
   nameAllLocales: (store: Store): Array<{ locale: string; value: string }> | null =>
