@@ -13,7 +13,12 @@ export const CORRELATION_HEADER = 'x-correlation-id';
  */
 export function correlationIdFor(request: IncomingMessage): string {
   const sent = request.headers[CORRELATION_HEADER];
-  return typeof sent === 'string' && CORRELATION_ID.test(sent) ? sent : `herald-${randomUUID()}`;
+  return typeof sent === 'string' && CORRELATION_ID.test(sent) ? sent : newCorrelationId();
+}
+
+/** A correlation id Herald makes up, for requests without a valid one of their own. */
+export function newCorrelationId(): string {
+  return `herald-${randomUUID()}`;
 }
 
 export function installCorrelation(app: FastifyInstance): void {

@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import { ApiError, type ErrorResponse } from '@herald/model';
 import { sqlState } from '@herald/store';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { correlationIdFor, newCorrelationId } from './correlation.js';
 import { urlAndHeadersLimitError } from './guards.js';
 
 export function errorBody(error: ApiError): ErrorResponse {
@@ -125,8 +126,11 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
       : error.code === 'HPE_HEADER_OVERFLOW'
         ? [431, 'Request Header Fields Too Large', 'The request headers are too large.']
         : [400, 'Bad Request', 'The request is not valid HTTP.'];
-  this.log.debug({ code: error.code, statusCode: status }, 'client error');
-  writeAndClose(socket, reason, new ApiError(status, { code: status === 408 ? 'RequestTimeout' : 'InvalidInput', message }));
+  // The request never parsed, so it has no correlation id of its own: a new one still ties the
+  // answer to the log line, as on every other answer.
+  const correlationId = newCorrelationId();
+  this.log.debug({ code: error.code, statusCode: status, correlationId }, 'client error');
+  writeAndClose(socket, reason, new ApiError(status, { code: status === 408 ? 'RequestTimeout' : 'InvalidInput', message }), correlationId);
   socket.destroy(error);
 }
 
@@ -134,17 +138,17 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
  * Node hands CONNECT requests to the server's `connect` listeners and, without one, closes the
  * socket without a word: the API proxies nothing, so it says so in the spec's shape.
  */
-export function refuseConnect(_request: IncomingMessage, socket: Duplex): void {
-  writeAndClose(socket, 'Method Not Allowed', new ApiError(405, { code: 'InvalidInput', message: 'CONNECT is not supported: this is not a proxy.' }));
+export function refuseConnect(request: IncomingMessage, socket: Duplex): void {
+  writeAndClose(socket, 'Method Not Allowed', new ApiError(405, { code: 'InvalidInput', message: 'CONNECT is not supported: this is not a proxy.' }), correlationIdFor(request));
   // A client that keeps its end open is not waited for.
   setTimeout(() => socket.destroy(), 5_000).unref();
 }
 
 /** An answer written straight to a socket Fastify does not handle, and the end of the connection. */
-function writeAndClose(socket: Duplex, reason: string, error: ApiError): void {
+function writeAndClose(socket: Duplex, reason: string, error: ApiError, correlationId: string): void {
   if (!socket.writable) return;
   const body = JSON.stringify(errorBody(error));
   socket.end(
-    `HTTP/1.1 ${error.statusCode} ${reason}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${error.statusCode} ${reason}\r\nX-Correlation-ID: ${correlationId}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
   );
 }

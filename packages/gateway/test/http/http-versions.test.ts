@@ -68,5 +68,13 @@ describe('HTTP versions and methods over a real socket', () => {
     expect(answer.status, `answer: ${JSON.stringify(answer.text)}`).toBeGreaterThanOrEqual(400);
     expect(answer.status).toBeLessThan(500);
     expect(isErrorShape(answer.body, answer.status), answer.body).toBe(true);
+    expect(answer.text).toMatch(/\r\nx-correlation-id: [A-Za-z0-9_-]{8,256}\r\n/i);
+  });
+
+  it('answers malformed HTTP (Node refuses it before Fastify) with 400 in the error shape and a correlation id', async () => {
+    const answer = await exchange(port, 'GET / HTTP/1.1\r\nHost x\r\n\r\n');
+    expect(answer.status, answer.text).toBe(400);
+    expect(isErrorShape(answer.body, answer.status), answer.body).toBe(true);
+    expect(answer.text).toMatch(/\r\nx-correlation-id: herald-[0-9a-f-]{36}\r\n/i);
   });
 });

@@ -49,6 +49,8 @@ function expectBlocked(answer: RawAnswer, what: string, statuses?: readonly numb
   expect(answer.status, `${what}: ${answer.head}\n${answer.body.slice(0, 300)}`).toBeGreaterThanOrEqual(400);
   expect(answer.status, `${what}: ${answer.head}\n${answer.body.slice(0, 300)}`).toBeLessThan(500);
   if (statuses !== undefined) expect(statuses, what).toContain(answer.status);
+  // Every answer carries a correlation id, also those Node's parser refused before routing.
+  expect(answer.head, what).toMatch(/\r\nx-correlation-id: [A-Za-z0-9_-]{8,256}(\r|$)/im);
   const body = JSON.parse(answer.body) as { statusCode?: unknown; message?: unknown; errors?: Array<{ code?: unknown; message?: unknown }> };
   expect(body.statusCode, what).toBe(answer.status);
   expect(typeof body.message, what).toBe('string');
