@@ -3,30 +3,16 @@
  * which takes request lines such as `HTTP/2.0` and `HTTP/0.9`); and CONNECT, which Node hands to
  * the server's `connect` listeners instead of Fastify, answered in the error shape.
  */
-import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, startTestGateway, tokenFor, type TestGateway } from '../support/gateway.js';
+import { exchange as exchangeChunks } from '../support/raw-socket.js';
 
 const P = 'http-versions';
 
-function exchange(port: number, raw: string, timeoutMs = 3_000): Promise<{ status: number; body: string; text: string }> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    let text = '';
-    const finish = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      const [head = '', ...rest] = text.split('\r\n\r\n');
-      resolve({ status: Number(/^HTTP\/\d\.\d (\d{3})/.exec(head)?.[1] ?? 0), body: rest.join('\r\n\r\n'), text });
-    };
-    const timer = setTimeout(finish, timeoutMs);
-    socket.on('data', (data: Buffer) => {
-      text += data.toString('utf8');
-    });
-    socket.on('close', finish);
-    socket.on('error', () => {});
-    socket.write(raw);
-  });
+/** One raw request on a fresh connection; `text` is the whole answer. */
+async function exchange(port: number, raw: string): Promise<{ status: number; body: string; text: string }> {
+  const answer = await exchangeChunks(port, [raw], { timeoutMs: 3_000 });
+  return { status: answer.status, body: answer.body, text: `${answer.headers}\r\n\r\n${answer.body}` };
 }
 
 function isErrorShape(body: string, status: number): boolean {
@@ -57,7 +43,7 @@ describe('HTTP versions and methods over a real socket', () => {
     }
   });
 
-  it.each(['HTTP/2.0', 'HTTP/0.9'])('blocks a request line with the version %s with a 400 in the error shape', async (version) => {
+  it.each(['HTTP/2.0', 'HTTP/0.9', 'HTTP/1.2', 'HTTP/3.7', 'HTTP/9.9'])('blocks a request line with the version %s with a 400 in the error shape', async (version) => {
     const answer = await exchange(port, `GET /${P}/stores ${version}\r\nHost: x\r\nAuthorization: ${bearer(token).authorization}\r\nConnection: close\r\n\r\n`);
     expect(answer.status, answer.text.slice(0, 200)).toBe(400);
     expect(isErrorShape(answer.body, answer.status), answer.body).toBe(true);
