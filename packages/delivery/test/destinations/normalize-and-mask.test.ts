@@ -8,6 +8,7 @@ import {
   maskDestinationSecrets,
   normalizeDestination,
 } from '../../src/index.js';
+import { parseServiceBusConnectionString } from '../../src/destinations/service-bus/connection-string.js';
 import { DESTINATION_TYPES } from '@herald/model';
 
 const SB_CONNECTION =
@@ -70,6 +71,15 @@ describe('normalizeDestination (§2.4)', () => {
     expect(sqs).toEqual({ ok: false, errors: [expect.stringMatching(/^destination\.queueUrl: must not contain credentials/)] });
     const grid = normalizeDestination({ type: 'EventGrid', uri: 'https://key@topic.westeurope-1.eventgrid.azure.net/api/events', accessKey: 'abcdefgh' });
     expect(grid).toEqual({ ok: false, errors: [expect.stringMatching(/^destination\.uri: must not contain credentials/)] });
+  });
+
+  it('reads only the known keys of a connection string, whatever other segments it carries', () => {
+    expect(parseServiceBusConnectionString(`constructor=x;toString=y;${SB_CONNECTION}`)).toEqual({
+      endpoint: 'sb://shop.servicebus.windows.net/',
+      sharedAccessKeyName: 'send',
+      sharedAccessKey: 'abcdEFGHijklMNOP0123456789+/xyz=',
+      entityPath: 'orders',
+    });
   });
 
   it('rejects a Service Bus connection string without EntityPath', () => {

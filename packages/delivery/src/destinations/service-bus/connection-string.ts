@@ -6,19 +6,20 @@ export interface ServiceBusConnectionParts {
   entityPath?: string;
 }
 
-const KNOWN_KEYS: Record<string, keyof ServiceBusConnectionParts> = {
-  endpoint: 'endpoint',
-  sharedaccesskeyname: 'sharedAccessKeyName',
-  sharedaccesskey: 'sharedAccessKey',
-  entitypath: 'entityPath',
-};
+/** A Map, so a segment named like an Object.prototype member (`constructor=x`) is just unknown. */
+const KNOWN_KEYS = new Map<string, keyof ServiceBusConnectionParts>([
+  ['endpoint', 'endpoint'],
+  ['sharedaccesskeyname', 'sharedAccessKeyName'],
+  ['sharedaccesskey', 'sharedAccessKey'],
+  ['entitypath', 'entityPath'],
+]);
 
 export function parseServiceBusConnectionString(connectionString: string): ServiceBusConnectionParts {
   const parts: ServiceBusConnectionParts = {};
   for (const segment of connectionString.split(';')) {
     const separator = segment.indexOf('=');
     if (separator <= 0) continue;
-    const key = KNOWN_KEYS[segment.slice(0, separator).trim().toLowerCase()];
+    const key = KNOWN_KEYS.get(segment.slice(0, separator).trim().toLowerCase());
     // Values may contain '=' (base64 keys end with it): split at the first one only.
     if (key !== undefined) parts[key] = segment.slice(separator + 1).trim();
   }
