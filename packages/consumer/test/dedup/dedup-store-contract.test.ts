@@ -88,7 +88,9 @@ function dedupStoreContract(name: string, factory: () => StoreFactory): void {
     it('keeps keys and streams apart whatever characters they hold', async () => {
       // Ids are strings: colons, dashes, digits, separators and non-ASCII must not blur one
       // delivery into the next (the Redis store packs a batch into one argument).
-      const streams = ['proj:type:a:1', 'proj:type:ü-9:c', 'proj:type:1\n-m2:3', 'proj:type::'];
+      // Quotes, backslashes, NUL and a lone surrogate too: the Redis store sends that argument as
+      // JSON, whose decoder in redis-server refuses a lone surrogate's escape.
+      const streams = ['proj:type:a:1', 'proj:type:ü-9:c', 'proj:type:1\n-m2:3', 'proj:type::', 'proj:type:"\\u0041\\', 'proj:type:\u0000😀', 'proj:type:\ud800x'];
       const requests = streams.flatMap((stream, index) => [
         { key: key(`${stream}-m:${index}`), owner: 'a', position: { stream, lane: 'm' as const, ordinal: 10 + index } },
         { key: key(`${stream}-c:${index}`), owner: 'a', position: { stream, lane: 'c' as const, ordinal: 20 + index } },
@@ -211,9 +213,11 @@ describe.skipIf(skipRedis !== undefined)('on a real redis-server', () => {
   });
 
   it('loads its scripts again after SCRIPT FLUSH', async () => {
-    const store = new RedisDedupStore({ redis, clock: new ManualClock() }, { keyPrefix: `t-${randomUUID()}` });
-    expect(await store.claim([{ key: 'k-flush', owner: 'a' }])).toEqual([{ status: 'claimed' }]);
+    const keyPrefix = `t-${randomUUID()}`;
+    const store = new RedisDedupStore({ redis, clock: new ManualClock() }, { keyPrefix });
+    const key = `${keyPrefix}:k-flush`;
+    expect(await store.claim([{ key, owner: 'a' }])).toEqual([{ status: 'claimed' }]);
     await redis.script('FLUSH');
-    expect(await store.claim([{ key: 'k-flush', owner: 'b' }])).toMatchObject([{ status: 'busy' }]);
+    expect(await store.claim([{ key, owner: 'b' }])).toMatchObject([{ status: 'busy' }]);
   });
 });
