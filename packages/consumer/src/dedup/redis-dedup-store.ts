@@ -81,6 +81,11 @@ function indexesByOwner(items: readonly LeaseRef[]): Map<string, number[]> {
 const CLAIMED: ClaimResult = Object.freeze({ status: 'claimed' });
 const PROCESSED: ClaimResult = Object.freeze({ status: 'processed' });
 
+/** `m12` / `c8`, or `-` without ordering (see redis-scripts.ts). */
+function positionArgument(position: PositionRef | undefined): string {
+  return position === undefined ? '-' : `${position.lane}${position.ordinal}`;
+}
+
 /** Decodes CLAIM_SCRIPT's replies: integers, or the stored position (a string) of a stale delivery. */
 function parseClaimReply(reply: number | string): ClaimResult {
   if (typeof reply === 'string') return { status: 'stale', storedOrdinal: Number(reply) };
@@ -140,14 +145,23 @@ export class RedisDedupStore implements DedupStore {
     for (const [owner, indexes] of indexesByOwner(requests)) {
       for (let start = 0; start < indexes.length; start += this.maxKeysPerCall) {
         const chunk = indexes.slice(start, start + this.maxKeysPerCall);
-        const records = new Array<string>(chunk.length * 3);
-        for (let index = 0; index < chunk.length; index++) this.writeRecord(records, index, requests[chunk[index] as number] as ClaimRequest, false);
-        // The first delivery key is the one declared key (routing on Cluster, see redis-scripts.ts).
-        const keyAndArgs = [records[2] as string, String(now), owner, String(now + this.leaseMs), String(this.keyTtlMs), JSON.stringify(records)];
+        // EVALSHA sha numkeys key… arg…: keys first, then the arguments, in one flat array.
+        const keysAndArgs: string[] = new Array<string>(chunk.length * 3 + 4);
+        const argsAt = chunk.length * 2;
+        keysAndArgs[argsAt] = String(now);
+        keysAndArgs[argsAt + 1] = owner;
+        keysAndArgs[argsAt + 2] = String(now + this.leaseMs);
+        keysAndArgs[argsAt + 3] = String(this.keyTtlMs);
+        for (let position = 0; position < chunk.length; position++) {
+          const item = requests[chunk[position] as number] as ClaimRequest;
+          keysAndArgs[2 * position] = item.key;
+          keysAndArgs[2 * position + 1] = item.position ? this.positionKey(item.position.stream) : item.key;
+          keysAndArgs[argsAt + 4 + position] = positionArgument(item.position);
+        }
         calls.push(
-          this.run(CLAIM, 1, keyAndArgs).then((reply) => {
+          this.run(CLAIM, argsAt, keysAndArgs).then((reply) => {
             const replies = reply as (number | string)[];
-            for (let index = 0; index < chunk.length; index++) results[chunk[index] as number] = parseClaimReply(replies[index] as number | string);
+            for (let position = 0; position < chunk.length; position++) results[chunk[position] as number] = parseClaimReply(replies[position] as number | string);
           }),
         );
       }
@@ -194,30 +208,25 @@ export class RedisDedupStore implements DedupStore {
       this.armed = new Set();
       this.armedSince = now;
     }
-    for (let start = 0; start < requests.length; start += this.maxKeysPerCall) {
-      const count = Math.min(this.maxKeysPerCall, requests.length - start);
-      const records = new Array<string>(count * 3);
-      for (let index = 0; index < count; index++) this.writeRecord(records, index, requests[start + index] as CompleteRequest, true);
-      calls.push(this.run(COMPLETE, 1, [records[2] as string, String(now + this.retentionMs), String(this.keyTtlMs), JSON.stringify(records)]));
+    for (const chunk of chunks(requests, this.maxKeysPerCall)) {
+      const keysAndArgs: string[] = new Array<string>(chunk.length * 3 + 2);
+      const argsAt = chunk.length * 2;
+      keysAndArgs[argsAt] = String(now + this.retentionMs);
+      keysAndArgs[argsAt + 1] = String(this.keyTtlMs);
+      for (let position = 0; position < chunk.length; position++) {
+        const item = chunk[position] as CompleteRequest;
+        keysAndArgs[2 * position] = item.key;
+        keysAndArgs[2 * position + 1] = item.position ? this.positionKey(item.position.stream) : item.key;
+        keysAndArgs[argsAt + 2 + position] = this.completionArgument(item.position);
+      }
+      calls.push(this.run(COMPLETE, argsAt, keysAndArgs));
     }
     await Promise.all(calls);
   }
 
-  /**
-   * A delivery's record for the scripts (see redis-scripts.ts): position, position key, key. Keys
-   * are made well-formed first: a lone UTF-16 surrogate (a resource id can hold one) is written
-   * by JSON.stringify as an escape redis-server's JSON decoder refuses, which would fail the whole
-   * batch; as a plain argument it used to be written as U+FFFD, which this keeps.
-   */
-  private writeRecord(records: string[], index: number, request: ClaimRequest | CompleteRequest, completing: boolean): void {
-    const position = request.position;
-    records[3 * index] = position === undefined ? '-' : completing ? this.completionArgument(position) : `${position.lane}${position.ordinal}`;
-    records[3 * index + 1] = position === undefined ? '' : this.positionKey(position.stream).toWellFormed();
-    records[3 * index + 2] = request.key.toWellFormed();
-  }
-
-  /** `m12` / `c8`, its lane in upper case the first time a stream is completed in the period (see COMPLETE_SCRIPT). */
-  private completionArgument(position: PositionRef): string {
+  /** `positionArgument`, its lane in upper case the first time a stream is completed in the period (see COMPLETE_SCRIPT). */
+  private completionArgument(position: PositionRef | undefined): string {
+    if (position === undefined) return '-';
     if (this.armed.has(position.stream)) return `${position.lane}${position.ordinal}`;
     this.armed.add(position.stream);
     return `${position.lane === 'm' ? 'M' : 'C'}${position.ordinal}`;

@@ -87,9 +87,8 @@ function dedupStoreContract(name: string, factory: () => StoreFactory): void {
 
     it('keeps keys and streams apart whatever characters they hold', async () => {
       // Ids are strings: colons, dashes, digits, separators and non-ASCII must not blur one
-      // delivery into the next (the Redis store packs a batch into one argument).
-      // Quotes, backslashes, NUL and a lone surrogate too: the Redis store sends that argument as
-      // JSON, whose decoder in redis-server refuses a lone surrogate's escape.
+      // delivery into the next, nor break a batch.
+      // Quotes, backslashes, NUL and a lone surrogate too.
       const streams = ['proj:type:a:1', 'proj:type:ü-9:c', 'proj:type:1\n-m2:3', 'proj:type::', 'proj:type:"\\u0041\\', 'proj:type:\u0000😀', 'proj:type:\ud800x'];
       const requests = streams.flatMap((stream, index) => [
         { key: key(`${stream}-m:${index}`), owner: 'a', position: { stream, lane: 'm' as const, ordinal: 10 + index } },
