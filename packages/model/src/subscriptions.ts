@@ -12,11 +12,14 @@ export const DESTINATION_TYPES: readonly DestinationType[] = [
   'ProviderCPubSub',
 ];
 
-/** Names the official commercetools SDKs send, accepted on input as aliases of the spec's names. */
-export const DESTINATION_TYPE_ALIASES: Readonly<Record<string, DestinationType>> = {
-  AzureServiceBus: 'ProviderBServiceBus',
-  GoogleCloudPubSub: 'ProviderCPubSub',
-};
+/**
+ * Names the official commercetools SDKs send, accepted on input as aliases of the spec's names. A
+ * Map, so a type named like an Object.prototype member (`toString`) is just not an alias.
+ */
+export const DESTINATION_TYPE_ALIASES: ReadonlyMap<string, DestinationType> = new Map([
+  ['AzureServiceBus', 'ProviderBServiceBus'],
+  ['GoogleCloudPubSub', 'ProviderCPubSub'],
+]);
 
 export interface SqsDestination {
   type: 'SQS';

@@ -117,9 +117,7 @@ export function normalizeDestination(input: unknown): DestinationValidation {
   }
   const fields = input as Fields;
   const rawType = fields.type;
-  const type =
-    // Own properties only: a type named like an Object.prototype member ("toString") is unknown.
-    typeof rawType === 'string' ? ((Object.hasOwn(DESTINATION_TYPE_ALIASES, rawType) ? DESTINATION_TYPE_ALIASES[rawType] : undefined) ?? asDestinationType(rawType)) : undefined;
+  const type = typeof rawType === 'string' ? (DESTINATION_TYPE_ALIASES.get(rawType) ?? asDestinationType(rawType)) : undefined;
   if (type === undefined) {
     return {
       ok: false,
