@@ -41,8 +41,9 @@ type RetryOutcome = Extract<DeliveryOutcome, { readonly retryAfterMs: number }>;
  * sequencer's item and the handler's context; the abort signal is made only if the handler asks.
  */
 class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryContext {
-  readonly promise: Promise<DeliveryOutcome>;
-  resolve!: (outcome: DeliveryOutcome) => void;
+  /** Settles with the outcome of `process` for this one delivery (no second promise to map it). */
+  readonly promise: Promise<ProcessOutcome>;
+  resolve!: (outcome: ProcessOutcome) => void;
   /** The position this delivery claims and completes; the Work itself with ordering, else none. */
   readonly position: PositionRef | undefined;
   /** How the sequencer released it (always `next` without ordering). */
@@ -190,8 +191,8 @@ class HeraldConsumer implements Consumer {
 
   process(raw: RawDelivery, settlement?: Settlement): Promise<ProcessOutcome> {
     const parsed = parseDelivery(raw);
-    // One delivery without a settlement (the common case): no async frame, no items array.
-    if (parsed.kind === 'delivery' && settlement === undefined) return this.admit(parsed.delivery, raw).then(combineOne);
+    // One delivery without a settlement (the common case): no async frame, no promise but the Work's.
+    if (parsed.kind === 'delivery' && settlement === undefined) return this.admit(parsed.delivery, raw);
     return this.processParsed(parsed, raw, settlement);
   }
 
@@ -207,19 +208,16 @@ class HeraldConsumer implements Consumer {
   }
 
   private async processParsed(parsed: ParseResult, raw: RawDelivery, settlement: Settlement | undefined): Promise<ProcessOutcome> {
-    let items: ItemOutcome[];
-    if (parsed.kind === 'batch') {
-      items = await Promise.all(parsed.items.map((item) => this.processItem(item, raw)));
-    } else {
-      items = [await this.processItem(parsed, raw)];
-    }
-    const outcome = combine(items);
+    let outcome: ProcessOutcome;
+    if (parsed.kind === 'batch') outcome = combine(await Promise.all(parsed.items.map((item) => this.processItem(item, raw))));
+    else if (parsed.kind === 'delivery') outcome = await this.admit(parsed.delivery, raw);
+    else outcome = combineOne(await this.rejectInput(parsed.error, raw));
     if (settlement) await this.settle(settlement, outcome);
     return outcome;
   }
 
   private processItem(parsed: SingleParseResult, raw: RawDelivery): Promise<ItemOutcome> {
-    return parsed.kind === 'error' ? this.rejectInput(parsed.error, raw) : this.admit(parsed.delivery, raw);
+    return parsed.kind === 'error' ? this.rejectInput(parsed.error, raw) : this.admit(parsed.delivery, raw).then(onlyItem);
   }
 
   private async rejectInput(error: ParseError, raw: RawDelivery): Promise<ItemOutcome> {
@@ -235,7 +233,8 @@ class HeraldConsumer implements Consumer {
     return { status: 'parse-error', error, decision };
   }
 
-  private admit(delivery: Delivery, raw: RawDelivery): Promise<DeliveryOutcome> {
+  /** Takes a parsed delivery in; settles with its outcome as `process` reports it. */
+  private admit(delivery: Delivery, raw: RawDelivery): Promise<ProcessOutcome> {
     const payload = delivery.payload;
     const source = delivery.origin.source;
     this.metrics.delivery('received', source, payload.notificationType, payload.resource.typeId);
@@ -244,16 +243,17 @@ class HeraldConsumer implements Consumer {
     const stream = resourceStreamKey(payload);
     const key = deduplicationKey(payload, this.store.keyPrefix, stream);
     if (this.closing) {
-      return Promise.resolve(this.count({ status: 'deferred', dedupKey: key, reason: 'closing', retryAfterMs: 0 }, delivery));
+      return Promise.resolve(combineOne(this.count({ status: 'deferred', dedupKey: key, reason: 'closing', retryAfterMs: 0 }, delivery)));
     }
     const inFlight = this.inProcess.get(key);
     if (inFlight !== undefined) {
       // A copy of a delivery already here: it is settled like the first one (never run twice,
       // never acknowledged before the first is done). It is counted as a duplicate whatever the
       // first's outcome: failed_total and stale_total count what happened to the delivery, once.
-      return inFlight.promise.then((outcome) => {
+      return inFlight.promise.then((first) => {
         this.metrics.delivery('duplicate', delivery.origin.source, payload.notificationType, payload.resource.typeId);
-        return outcome.status === 'processed' ? { status: 'duplicate', dedupKey: key } : outcome;
+        const outcome = onlyItem(first) as DeliveryOutcome;
+        return outcome.status === 'processed' ? combineOne({ status: 'duplicate', dedupKey: key }) : first;
       });
     }
     const messageLane = payload.notificationType === 'Message';
@@ -428,7 +428,7 @@ class HeraldConsumer implements Consumer {
   private finish(work: Work, outcome: DeliveryOutcome, report: FinishReport | undefined): void {
     this.inProcess.delete(work.key);
     if (report !== undefined) this.sequencer?.finished(work, report);
-    work.resolve(this.count(outcome, work.delivery));
+    work.resolve(combineOne(this.count(outcome, work.delivery)));
   }
 
   private count(outcome: DeliveryOutcome, delivery: Delivery): DeliveryOutcome {
@@ -451,9 +451,14 @@ class HeraldConsumer implements Consumer {
   }
 }
 
-/** A single delivery's settlement. */
-function combineOne(item: DeliveryOutcome): ProcessOutcome {
+/** A single item's settlement. */
+function combineOne(item: ItemOutcome): ProcessOutcome {
   return combine([item]);
+}
+
+/** The outcome of the one delivery a ProcessOutcome of `admit` holds. */
+function onlyItem(outcome: ProcessOutcome): ItemOutcome {
+  return outcome.items[0] as ItemOutcome;
 }
 
 /** One settlement for an input: retry if anything must be retried, else dead-letter poison, else ack. */

@@ -62,28 +62,24 @@ function groupByOwner<T extends LeaseRef>(items: readonly T[]): Map<string, { it
   return groups;
 }
 
-/** Request indexes per owner; one consumer means one owner, which skips the grouping. */
+/** Request indexes per owner; one consumer means one owner, a single group in request order. */
 function indexesByOwner(items: readonly LeaseRef[]): Map<string, number[]> {
   const groups = new Map<string, number[]>();
-  const first = items[0]?.owner;
-  if (first !== undefined && items.every((item) => item.owner === first)) {
-    groups.set(first, Array.from({ length: items.length }, (_, index) => index));
-    return groups;
-  }
-  items.forEach((item, index) => {
-    const group = groups.get(item.owner);
+  for (let index = 0; index < items.length; index++) {
+    const owner = (items[index] as LeaseRef).owner;
+    const group = groups.get(owner);
     if (group) group.push(index);
-    else groups.set(item.owner, [index]);
-  });
+    else groups.set(owner, [index]);
+  }
   return groups;
 }
 
 const CLAIMED: ClaimResult = Object.freeze({ status: 'claimed' });
 const PROCESSED: ClaimResult = Object.freeze({ status: 'processed' });
 
-/** `m12` / `c8`, or `-` without ordering (see redis-scripts.ts). */
+/** `m12,` / `c8,`, or `-,` without ordering (see redis-scripts.ts). */
 function positionArgument(position: PositionRef | undefined): string {
-  return position === undefined ? '-' : `${position.lane}${position.ordinal}`;
+  return position === undefined ? '-,' : `${position.lane}${position.ordinal},`;
 }
 
 /** Decodes CLAIM_SCRIPT's replies: integers, or the stored position (a string) of a stale delivery. */
@@ -146,18 +142,20 @@ export class RedisDedupStore implements DedupStore {
       for (let start = 0; start < indexes.length; start += this.maxKeysPerCall) {
         const chunk = indexes.slice(start, start + this.maxKeysPerCall);
         // EVALSHA sha numkeys key… arg…: keys first, then the arguments, in one flat array.
-        const keysAndArgs: string[] = new Array<string>(chunk.length * 3 + 4);
+        const keysAndArgs: string[] = new Array<string>(chunk.length * 2 + 5);
         const argsAt = chunk.length * 2;
-        keysAndArgs[argsAt] = String(now);
-        keysAndArgs[argsAt + 1] = owner;
-        keysAndArgs[argsAt + 2] = String(now + this.leaseMs);
-        keysAndArgs[argsAt + 3] = String(this.keyTtlMs);
+        let positions = '';
         for (let position = 0; position < chunk.length; position++) {
           const item = requests[chunk[position] as number] as ClaimRequest;
           keysAndArgs[2 * position] = item.key;
           keysAndArgs[2 * position + 1] = item.position ? this.positionKey(item.position.stream) : item.key;
-          keysAndArgs[argsAt + 4 + position] = positionArgument(item.position);
+          positions += positionArgument(item.position);
         }
+        keysAndArgs[argsAt] = String(now);
+        keysAndArgs[argsAt + 1] = owner;
+        keysAndArgs[argsAt + 2] = String(now + this.leaseMs);
+        keysAndArgs[argsAt + 3] = String(this.keyTtlMs);
+        keysAndArgs[argsAt + 4] = positions;
         calls.push(
           this.run(CLAIM, argsAt, keysAndArgs).then((reply) => {
             const replies = reply as (number | string)[];
@@ -209,16 +207,18 @@ export class RedisDedupStore implements DedupStore {
       this.armedSince = now;
     }
     for (const chunk of chunks(requests, this.maxKeysPerCall)) {
-      const keysAndArgs: string[] = new Array<string>(chunk.length * 3 + 2);
+      const keysAndArgs: string[] = new Array<string>(chunk.length * 2 + 3);
       const argsAt = chunk.length * 2;
-      keysAndArgs[argsAt] = String(now + this.retentionMs);
-      keysAndArgs[argsAt + 1] = String(this.keyTtlMs);
+      let positions = '';
       for (let position = 0; position < chunk.length; position++) {
         const item = chunk[position] as CompleteRequest;
         keysAndArgs[2 * position] = item.key;
         keysAndArgs[2 * position + 1] = item.position ? this.positionKey(item.position.stream) : item.key;
-        keysAndArgs[argsAt + 2 + position] = this.completionArgument(item.position);
+        positions += this.completionArgument(item.position);
       }
+      keysAndArgs[argsAt] = String(now + this.retentionMs);
+      keysAndArgs[argsAt + 1] = String(this.keyTtlMs);
+      keysAndArgs[argsAt + 2] = positions;
       calls.push(this.run(COMPLETE, argsAt, keysAndArgs));
     }
     await Promise.all(calls);
@@ -226,10 +226,10 @@ export class RedisDedupStore implements DedupStore {
 
   /** `positionArgument`, its lane in upper case the first time a stream is completed in the period (see COMPLETE_SCRIPT). */
   private completionArgument(position: PositionRef | undefined): string {
-    if (position === undefined) return '-';
-    if (this.armed.has(position.stream)) return `${position.lane}${position.ordinal}`;
+    if (position === undefined) return '-,';
+    if (this.armed.has(position.stream)) return `${position.lane}${position.ordinal},`;
     this.armed.add(position.stream);
-    return `${position.lane === 'm' ? 'M' : 'C'}${position.ordinal}`;
+    return `${position.lane === 'm' ? 'M' : 'C'}${position.ordinal},`;
   }
 
   async readPositions(streams: readonly string[]): Promise<StreamPositions[]> {

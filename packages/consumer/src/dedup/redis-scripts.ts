@@ -10,31 +10,27 @@
  */
 
 /*
- * A position argument is the lane letter followed by the ordinal (`m12`, `c8`), or `-` without
- * ordering: one argument per delivery instead of two (each argument costs the client about half a
- * microsecond to encode).
+ * Position arguments: one per delivery, the lane letter followed by the ordinal (`m12`, `c8`), or
+ * `-` without ordering, all joined with commas into ONE argument per batch (`m12,-,c8,`: each
+ * followed by a comma). Keys stay declared one by one (KEYS), as Redis Cluster requires; the
+ * positions are no keys, and one argument instead of one per delivery saves the client about a
+ * tenth of its work per delivery (ioredis flattens, measures and frames every argument).
  */
 
-/**
- * KEYS: pairs (delivery key, position key). ARGV: now, owner, leaseExpiresAt, keyTtlMs, then one
- * position argument per pair. Replies one integer per pair (cheaper to send and parse than strings):
- *   0 claimed, -1 processed, n > 0 busy for n ms;
- * a stale delivery gets the stored position as it is stored (a string): folded into one Lua number
- * (`-2 - p`, a double), a position near 2^53 came back wrong, unlike the memory store's. Stale
- * replies are rare: the reply stays one small integer per delivery otherwise.
- * The common case, a new delivery, is one write: `SET NX GET` claims and reads in one call. A
- * stream's position is read once per batch (several deliveries of a resource often travel together).
- */
 export const CLAIM_SCRIPT = `
 local now = tonumber(ARGV[1])
 local lease = 'p|' .. ARGV[3] .. '|' .. ARGV[2]
 local keyTtl = ARGV[4]
+local positions = ARGV[5]
+local from = 1
 local storedAt = {}
 local storedText = {}
 local results = {}
 for i = 1, #KEYS / 2 do
   local key = KEYS[2 * i - 1]
-  local position = ARGV[4 + i]
+  local comma = string.find(positions, ',', from, true)
+  local position = string.sub(positions, from, comma - 1)
+  from = comma + 1
   local behind = false
   if string.byte(position, 1) ~= 45 then
     local lane = string.sub(position, 1, 1)
@@ -115,8 +111,8 @@ return released
 `;
 
 /**
- * KEYS: pairs (delivery key, position key). ARGV: retainedUntil, keyTtlMs, then one position
- * argument per pair, its lane letter in upper case (`M12`) when the position's TTL is to be
+ * KEYS: pairs (delivery key, position key). ARGV: retainedUntil, keyTtlMs, the positions (one per
+ * pair, joined), each lane letter in upper case (`M12`) when the position's TTL is to be
  * re-armed. Marks processed whoever holds the lease (the work is done) and raises positions, never
  * lowers them. The claim already gave the key its full TTL, so the mark keeps it (`XX KEEPTTL`, a
  * third cheaper than re-arming); a key that is gone (completed without a claim, fail-open) gets one
@@ -127,12 +123,16 @@ return released
 export const COMPLETE_SCRIPT = `
 local processed = 'd|' .. ARGV[1]
 local keyTtl = ARGV[2]
+local positions = ARGV[3]
+local from = 1
 for i = 1, #KEYS / 2 do
   local key = KEYS[2 * i - 1]
   if not redis.call('SET', key, processed, 'XX', 'KEEPTTL') then
     redis.call('SET', key, processed, 'PX', keyTtl)
   end
-  local position = ARGV[2 + i]
+  local comma = string.find(positions, ',', from, true)
+  local position = string.sub(positions, from, comma - 1)
+  from = comma + 1
   local letter = string.byte(position, 1)
   if letter ~= 45 then
     local positionKey = KEYS[2 * i]

@@ -72,6 +72,8 @@ interface Buffered {
 }
 
 const LANES: readonly PositionLane[] = ['m', 'c'];
+const NEXT: Release = Object.freeze({ kind: 'next' });
+const BEHIND: Release = Object.freeze({ kind: 'behind' });
 
 /**
  * What is kept of a resource with nothing in flight: its positions, in about 100 bytes, and its
@@ -352,10 +354,10 @@ export class Sequencer {
 
   private place(lane: ResourceLane, item: SequencedItem): void {
     const position = lane.positions[item.lane];
-    if (position !== undefined && item.ordinal <= position) return this.deps.release(item, { kind: 'behind' });
+    if (position !== undefined && item.ordinal <= position) return this.deps.release(item, BEHIND);
     if (lane.running === undefined && this.isNext(lane, item)) {
       lane.running = item;
-      return this.deps.release(item, { kind: 'next' });
+      return this.deps.release(item, NEXT);
     }
     const buffer = lane.buffers[item.lane];
     const full = this.totalBuffered >= this.options.maxBuffered || lane.bufferedCount() >= this.options.maxBufferedPerResource;
@@ -392,7 +394,7 @@ export class Sequencer {
       const buffer = lane.buffers[laneId];
       let position = lane.positions[laneId];
       while (buffer.length > 0 && position !== undefined && (buffer[0] as Buffered).item.ordinal <= position) {
-        this.release(lane, laneId, now, { kind: 'behind' });
+        this.release(lane, laneId, now, BEHIND);
         position = lane.positions[laneId];
       }
     }
@@ -401,7 +403,7 @@ export class Sequencer {
       const head = lane.buffers[laneId][0];
       if (head !== undefined && this.isNext(lane, head.item)) {
         lane.running = head.item;
-        this.release(lane, laneId, now, { kind: 'next' });
+        this.release(lane, laneId, now, NEXT);
         return;
       }
     }
