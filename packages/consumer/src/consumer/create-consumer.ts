@@ -4,7 +4,7 @@ import { performance } from 'node:perf_hooks';
 import { deduplicationKey, resourceStreamKey, type DeliveryPayload } from '@herald/model';
 import { systemClock, type Clock } from '../clock.js';
 import { instrumentStore } from '../dedup/instrumented-store.js';
-import { LeaseKeeper } from '../dedup/lease-keeper.js';
+import { LeaseKeeper, type LeaseHolder } from '../dedup/lease-keeper.js';
 import { MicroBatcher } from '../micro-batcher.js';
 import { positiveInteger, resolveOrdering, resolveRetry, type ResolvedRetry } from './options.js';
 import { TaskLimiter } from './task-limiter.js';
@@ -40,7 +40,7 @@ type RetryOutcome = Extract<DeliveryOutcome, { readonly retryAfterMs: number }>;
  * is most of it), the Work is also the store request (claim, complete and lease ref), the
  * sequencer's item and the handler's context; the abort signal is made only if the handler asks.
  */
-class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryContext {
+class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryContext, LeaseHolder {
   /** Settles with the outcome of `process` for this one delivery (no second promise to map it). */
   readonly promise: Promise<ProcessOutcome>;
   resolve!: (outcome: ProcessOutcome) => void;
@@ -51,8 +51,11 @@ class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryCont
   gap: GapNotice | undefined;
   /** Set when the handler failed: the outcome once the lease is released. */
   failure: RetryOutcome | undefined;
-  /** The lease this process holds on the key while the handler runs (the store was reachable). */
+  /** The claim gave this process the lease (the store was reachable). */
   leased = false;
+  /** LeaseKeeper's marks: the lease is held and renewed; the handler's abort controller. */
+  holding = false;
+  abort: AbortController | undefined = undefined;
 
   constructor(
     readonly key: string,
@@ -81,7 +84,7 @@ class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryCont
   }
 
   get signal(): AbortSignal {
-    return this.leased ? this.leases.signalFor(this.key) : this.leases.closingSignal;
+    return this.leases.signalFor(this);
   }
 }
 
@@ -134,7 +137,7 @@ class HeraldConsumer implements Consumer {
     this.retry = resolveRetry(options.retry);
     this.timed = options.metrics !== undefined;
     this.limiter = new TaskLimiter(positiveInteger('concurrency', options.concurrency ?? 16), (work) => this.runHandler(work));
-    this.leases = new LeaseKeeper({ store: this.store, clock: this.clock, logger: this.logger }, this.instanceId);
+    this.leases = new LeaseKeeper({ store: this.store, clock: this.clock, logger: this.logger }, this.instanceId, () => this.inProcess.values());
     this.claims = new MicroBatcher(
       (works) => this.store.claim(works),
       STORE_BATCH_SIZE,
@@ -317,7 +320,7 @@ class HeraldConsumer implements Consumer {
   private execute(work: Work, leased: boolean): void {
     work.leased = leased;
     if (work.release.kind === 'gap') work.gap = work.release.gap;
-    if (leased) this.leases.hold(work.key);
+    if (leased) this.leases.hold(work);
     this.limiter.schedule(work);
   }
 
@@ -387,7 +390,7 @@ class HeraldConsumer implements Consumer {
       // instances, the position (they wait up to maxWaitMs, then move on).
       this.logger.error({ err: error, dedupKey: work.key }, 'handler succeeded but could not be recorded as processed');
     }
-    if (work.leased) this.leases.drop(work.key);
+    this.leases.drop(work);
     this.finish(work, { status: 'processed', dedupKey: work.key }, undefined);
   }
 
@@ -397,7 +400,7 @@ class HeraldConsumer implements Consumer {
     const retryAfterMs = Math.min(this.retry.failureMaxMs, this.retry.failureBaseMs * 2 ** (attempt - 1));
     work.failure = { status: 'failed', dedupKey: work.key, error, retryAfterMs };
     if (!work.leased) return this.finishDeferred(work, work.failure);
-    this.leases.drop(work.key);
+    this.leases.drop(work);
     this.releases.enqueue(work);
   }
 

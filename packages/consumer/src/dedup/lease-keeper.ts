@@ -3,6 +3,20 @@ import type { Logger } from '../logger.js';
 import type { DedupStore } from './dedup-store.js';
 
 /**
+ * A delivery whose lease this process may hold (the consumer's in-process work). The keeper marks
+ * the ones it holds instead of keeping a registry of its own: the consumer already has every
+ * delivery in process by key, and a second map written and cleared per delivery cost as much as
+ * the rest of the bookkeeping.
+ */
+export interface LeaseHolder {
+  readonly key: string;
+  /** Held by this process: the handler runs under the lease. Written by the keeper only. */
+  holding: boolean;
+  /** Made when the handler asks for its signal, or when the lease is found lost. Written by the keeper only. */
+  abort: AbortController | undefined;
+}
+
+/**
  * Keeps the leases of running handlers alive: one batched renewal every `leaseMs / 3` for all of
  * them (not a timer per delivery). A lease found lost (it expired and another instance claimed
  * the delivery) aborts that handler's signal: its work is now a duplicate in the making. Closing
@@ -13,40 +27,40 @@ import type { DedupStore } from './dedup-store.js';
  * (nodejs/node#55351; measured on 20.20), a leak of one entry per delivery.
  */
 export class LeaseKeeper {
-  private readonly held = new Map<string, AbortController | null>();
+  private holding = 0;
   /** Aborted when the consumer starts closing. */
   private readonly closing = new AbortController();
   private timer: TimerHandle | undefined;
 
+  /** `candidates()` lists every holder that may be `holding` (the consumer's deliveries in process). */
   constructor(
     private readonly deps: { readonly store: DedupStore; readonly clock: Clock; readonly logger: Logger },
     private readonly owner: string,
+    private readonly candidates: () => Iterable<LeaseHolder>,
   ) {}
 
-  /** The signal of a handler that runs without a lease (fail open): only closing aborts it. */
-  get closingSignal(): AbortSignal {
-    return this.closing.signal;
-  }
-
-  hold(key: string): void {
-    this.held.set(key, null);
+  hold(lease: LeaseHolder): void {
+    if (lease.holding) return;
+    lease.holding = true;
+    this.holding++;
     if (this.timer === undefined) this.arm();
   }
 
-  /** The abort signal of a held lease (the closing signal once it is dropped or the consumer closes). */
-  signalFor(key: string): AbortSignal {
-    let controller = this.held.get(key);
-    if (controller === undefined || (controller === null && this.closing.signal.aborted)) return this.closing.signal;
-    if (controller === null) {
-      controller = new AbortController();
-      this.held.set(key, controller);
-    }
-    return controller.signal;
+  /**
+   * A handler's abort signal: its own while its lease is held, else (fail open, lease dropped, or
+   * asked for first after the consumer began closing) the consumer's closing signal.
+   */
+  signalFor(lease: LeaseHolder): AbortSignal {
+    if (!lease.holding || (lease.abort === undefined && this.closing.signal.aborted)) return this.closing.signal;
+    lease.abort ??= new AbortController();
+    return lease.abort.signal;
   }
 
-  drop(key: string): void {
-    this.held.delete(key);
-    if (this.held.size === 0) {
+  drop(lease: LeaseHolder): void {
+    if (!lease.holding) return;
+    lease.holding = false;
+    this.holding--;
+    if (this.holding === 0) {
       this.timer?.cancel();
       this.timer = undefined;
     }
@@ -59,14 +73,20 @@ export class LeaseKeeper {
   abortAll(): void {
     const reason = new Error('consumer closed');
     this.closing.abort(reason);
-    for (const controller of this.held.values()) controller?.abort(reason);
+    for (const lease of this.held()) lease.abort?.abort(reason);
   }
 
   stop(): void {
     this.abortAll();
     this.timer?.cancel();
     this.timer = undefined;
-    this.held.clear();
+    for (const lease of this.held()) this.drop(lease);
+  }
+
+  private held(): LeaseHolder[] {
+    const held: LeaseHolder[] = [];
+    for (const lease of this.candidates()) if (lease.holding) held.push(lease);
+    return held;
   }
 
   private arm(): void {
@@ -75,21 +95,17 @@ export class LeaseKeeper {
 
   private async renewAll(): Promise<void> {
     this.timer = undefined;
-    const keys = [...this.held.keys()];
-    if (keys.length === 0) return;
+    const leases = this.held();
+    if (leases.length === 0) return;
     this.arm();
     try {
-      const renewed = await this.deps.store.renew(keys.map((key) => ({ key, owner: this.owner })));
+      const renewed = await this.deps.store.renew(leases.map((lease) => ({ key: lease.key, owner: this.owner })));
       renewed.forEach((stillOwned, index) => {
-        const key = keys[index] as string;
-        if (stillOwned || !this.held.has(key)) return;
-        this.deps.logger.warn({ dedupKey: key }, 'lease lost while the handler ran; another instance may run it too');
-        let controller = this.held.get(key);
-        if (!controller) {
-          controller = new AbortController();
-          this.held.set(key, controller);
-        }
-        controller.abort(new Error('lease lost'));
+        const lease = leases[index] as LeaseHolder;
+        if (stillOwned || !lease.holding) return;
+        this.deps.logger.warn({ dedupKey: lease.key }, 'lease lost while the handler ran; another instance may run it too');
+        lease.abort ??= new AbortController();
+        lease.abort.abort(new Error('lease lost'));
       });
     } catch (error) {
       // The next round tries again; a lease survives two missed renewals.
