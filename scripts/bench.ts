@@ -19,6 +19,7 @@ const BENCHMARKS = [
   'packages/delivery/bench/format.ts',
   'packages/delivery/bench/sqs-adapter.ts',
   'packages/delivery/bench/engine-throughput.ts',
+  'packages/delivery/bench/idle-claims.ts',
   'packages/consumer/bench/parse.bench.ts',
   'packages/consumer/bench/pipeline.bench.ts',
 ];

@@ -63,12 +63,24 @@ export function bySubscription(deliveries: readonly LeasedDelivery[]): Map<strin
 
 /*
  * The claim, fair between subscriptions:
- * - `subscriptions` skips through the (project_key, subscription_id, due_at, id) index from one
- *   subscription with pending deliveries to the next, landing on each one's oldest (one index probe
- *   per subscription, whatever its backlog);
+ * - `queues` reads the queue rows (migration 010) whose `wake_at` has come, none of the `excluded`
+ *   (the worker's subscriptions with a send stuck at their destination), each with its oldest
+ *   pending delivery (one index probe): a subscription whose deliveries all wait for a retry later
+ *   is not read at all. Every such row is read, not a window of the oldest: rows with nothing due
+ *   (deliveries sent, or leased by a claim) or held by another claim running now must not keep a
+ *   claim from the subscriptions behind them that have work;
+ * - `idle`, `moved` and `emptied` settle the rows read with nothing due: each is moved to its
+ *   subscription's oldest pending delivery's due time — a lease's expiry, a retry's time — or
+ *   removed when none is pending, so that the next claims do not read it again before then. Only
+ *   rows no writer touched since this statement read them (same `revision`, checked again on the
+ *   row as it was committed): a delivery inserted meanwhile is not in this statement's snapshot, and
+ *   moving past it would hide it until the later time. Rows another transaction holds (a writer
+ *   lowering them, another claim settling them) are skipped, not waited for: left as they are they
+ *   stay lower bounds. Rows with due deliveries stay; those whose deliveries this claim takes are
+ *   settled by the next claim, which sees the leases. Settling in this statement, not in one after
+ *   it, keeps it atomic with the claim (a failure leaves nothing leased to nobody) and one round trip;
  * - `heads` takes, the longest waiting first, up to `limit` of those whose oldest delivery is due,
- *   leaving out the `excluded` ones (the worker's subscriptions with a send stuck at their
- *   destination) and those whose due deliveries another claim running now holds every one of: each
+ *   leaving out those whose due deliveries another claim running now holds every one of: each
  *   head's first free due delivery is locked (`SKIP LOCKED`) on the way, so that concurrent claims
  *   pass over each other's subscriptions instead of coming back empty. With each, how many it has
  *   due (counted up to `limit`, in index order so that the count stops there);
@@ -82,23 +94,31 @@ export function bySubscription(deliveries: readonly LeasedDelivery[]): Map<strin
  * more subscriptions than `limit` have work, those whose deliveries waited longest get one each.
  */
 const CLAIM_DUE_SQL = `
-WITH RECURSIVE subscriptions AS (
-  (SELECT project_key, subscription_id, due_at, id FROM deliveries ORDER BY project_key, subscription_id, due_at, id LIMIT 1)
-  UNION ALL
-  SELECT next.project_key, next.subscription_id, next.due_at, next.id FROM subscriptions s
-  CROSS JOIN LATERAL (
-    SELECT d.project_key, d.subscription_id, d.due_at, d.id FROM deliveries d
-    WHERE (d.project_key, d.subscription_id) > (s.project_key, s.subscription_id)
-    ORDER BY d.project_key, d.subscription_id, d.due_at, d.id LIMIT 1) next
+WITH queues AS (
+  SELECT q.project_key, q.subscription_id, q.revision, oldest.due_at, oldest.id FROM delivery_queues q
+  LEFT JOIN LATERAL (
+    SELECT d.due_at, d.id FROM deliveries d
+    WHERE d.project_key = q.project_key AND d.subscription_id = q.subscription_id
+    ORDER BY d.due_at, d.id LIMIT 1) oldest ON true
+  WHERE q.wake_at <= $3 AND (q.project_key, q.subscription_id) NOT IN (SELECT * FROM unnest($5::text[], $6::text[]))
+), idle AS (
+  SELECT q.project_key, q.subscription_id, r.due_at AS next_due FROM delivery_queues q
+  JOIN queues r ON r.project_key = q.project_key AND r.subscription_id = q.subscription_id AND r.revision = q.revision
+  WHERE r.due_at IS NULL OR r.due_at > $3
+  FOR UPDATE OF q SKIP LOCKED
+), moved AS (
+  UPDATE delivery_queues q SET wake_at = i.next_due FROM idle i
+  WHERE q.project_key = i.project_key AND q.subscription_id = i.subscription_id AND i.next_due > q.wake_at
+), emptied AS (
+  DELETE FROM delivery_queues q USING idle i
+  WHERE q.project_key = i.project_key AND q.subscription_id = i.subscription_id AND i.next_due IS NULL
 ), heads AS (
   SELECT s.project_key, s.subscription_id,
     (SELECT count(*) FROM (
        SELECT FROM deliveries d WHERE d.project_key = s.project_key AND d.subscription_id = s.subscription_id AND d.due_at <= $3
        ORDER BY d.due_at, d.id LIMIT $4::bigint) due) AS available
   FROM (
-    SELECT * FROM subscriptions
-    WHERE due_at <= $3 AND (project_key, subscription_id) NOT IN (SELECT * FROM unnest($5::text[], $6::text[]))
-    ORDER BY due_at, id) s
+    SELECT * FROM queues WHERE due_at <= $3 ORDER BY due_at, id) s
   CROSS JOIN LATERAL (
     SELECT x.id FROM deliveries x
     WHERE x.project_key = s.project_key AND x.subscription_id = s.subscription_id AND x.due_at <= $3
@@ -138,8 +158,9 @@ RETURNING d.id, d.project_key, d.subscription_id, d.event_id, d.payload, d.messa
 
 /**
  * Claims up to `limit` due deliveries for `owner` until `expiresAt`, shared fairly between the
- * subscriptions that have due deliveries, none of the `excluded` (see CLAIM_DUE_SQL). `now` comes
- * from the injected clock, never from the database.
+ * subscriptions that have due deliveries, none of the `excluded`, and settles the queue rows it
+ * read with nothing due (see CLAIM_DUE_SQL). `now` comes from the injected clock, never from the
+ * database.
  */
 export async function claimDue(
   db: Queryable,

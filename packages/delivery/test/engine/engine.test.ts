@@ -646,6 +646,8 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
       const arrived = await sqs.waitForMessages(target.queueUrl, 20, 15_000);
       expect(arrived).toHaveLength(20);
       expect(worker.healthy()).toBe(true);
+      // A send is counted once its outcome is recorded, which may be a moment after the queue has it.
+      await eventually(async () => (await registry.metrics()).includes('outcome="delivered"'), 10_000, 'the deliveries counted');
 
       const metrics = await registry.getMetricsAsJSON();
       expect(metrics.map((m) => m.name).sort()).toEqual([...DELIVERY_METRIC_NAMES].sort());

@@ -8,6 +8,7 @@ import { keyQueryIndex } from './006-key-query-index.js';
 import { messageStored } from './007-message-stored.js';
 import { subscriptionRoutes } from './008-subscription-routes.js';
 import { fairClaims } from './009-fair-claims.js';
+import { deliveryQueues } from './010-delivery-queues.js';
 
 interface Migration {
   id: number;
@@ -26,6 +27,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 7, name: 'message-stored', sql: messageStored },
   { id: 8, name: 'subscription-routes', sql: subscriptionRoutes },
   { id: 9, name: 'fair-claims', sql: fairClaims },
+  { id: 10, name: 'delivery-queues', sql: deliveryQueues },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */
