@@ -13,6 +13,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
+import { Registry } from 'prom-client';
 import { deduplicationKey, resourceStreamKey } from '@herald/model';
 import { redisAvailable, startRedis } from '../../testkit/src/services/redis.js';
 import { createConsumer, MemoryDedupStore, parseDelivery, RedisDedupStore, type ClaimRequest, type DedupStore, type ProcessOutcome } from '../src/index.js';
@@ -34,8 +35,6 @@ const RESOURCES_AT_A_TIME = 16;
 const SHUFFLE_WINDOW = 64;
 const DUPLICATE_EVERY = 20;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
-/** Resources of the warm-up round: enough for V8 to optimise the hot path. */
-const WARM_UP_RESOURCES = 2_000;
 
 /** A deterministic generator, so runs are comparable. */
 function random(seed: number): () => number {
@@ -145,12 +144,14 @@ async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
   } while (cursor !== '0');
 }
 
-async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis?: Redis): Promise<Round> {
+/** One round through a consumer on `store`; with `metrics`, the consumer records its Prometheus metrics. */
+async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis?: Redis, metrics?: Registry): Promise<Round> {
   let handled = 0;
   let outOfOrder = 0;
   const lastSequence = new Map<string, number>();
   const consumer = createConsumer({
     dedup: store,
+    metrics: metrics ? { registry: metrics } : undefined,
     ordering: { maxWaitMs: 30_000 },
     concurrency: 1_000,
     handler: (delivery) => {
@@ -250,11 +251,12 @@ function redisRowWithLargerYoungGeneration(redisUrl: string): Row | undefined {
 }
 
 /** The Redis row's rounds: each with its own key prefix, its keys deleted afterwards. */
-function measureRedis(redis: Redis, bodies: Arrivals, warmUp: Arrivals): Promise<Row> {
+function measureRedis(redis: Redis, bodies: Arrivals, withMetrics = false): Promise<Row> {
+  const name = withMetrics ? 'RedisDedupStore, metrics on (prom-client)' : 'RedisDedupStore (redis-server, loopback)';
   return measured(ROUNDS, async (index) => {
     const prefix = `bench-${process.pid}-${Date.now()}-${index}`;
     try {
-      return await run('RedisDedupStore (redis-server, loopback)', new RedisDedupStore({ redis }, { keyPrefix: prefix }), index < 0 ? warmUp : bodies, redis);
+      return await run(name, new RedisDedupStore({ redis }, { keyPrefix: prefix }), bodies, redis, withMetrics ? new Registry() : undefined);
     } finally {
       await deleteKeys(redis, prefix);
     }
@@ -263,35 +265,35 @@ function measureRedis(redis: Redis, bodies: Arrivals, warmUp: Arrivals): Promise
 
 async function main(): Promise<void> {
   const bodies = arrivals(RESOURCES);
-  const warmUp = arrivals(WARM_UP_RESOURCES);
   if (process.env.BENCH_CHILD) {
     const redis = new Redis(process.env.REDIS_URL as string);
     try {
-      console.log(JSON.stringify(await measureRedis(redis, bodies, warmUp)));
+      console.log(JSON.stringify(await measureRedis(redis, bodies)));
     } finally {
       redis.disconnect();
     }
     return;
   }
-  // BENCH_ROWS=memory,redis,floor,semi-space picks rows (e.g. to profile one); all by default.
-  const wanted = new Set((process.env.BENCH_ROWS ?? 'memory,redis,floor,semi-space').split(','));
+  // BENCH_ROWS=memory,redis,metrics,floor,semi-space picks rows (e.g. to profile one); all by default.
+  const wanted = new Set((process.env.BENCH_ROWS ?? 'memory,redis,metrics,floor,semi-space').split(','));
   const rows: Row[] = [];
-  if (wanted.has('memory')) rows.push(await measured(ROUNDS, (index) => run('MemoryDedupStore', new MemoryDedupStore(), index < 0 ? warmUp : bodies)));
+  if (wanted.has('memory')) rows.push(await measured(ROUNDS, () => run('MemoryDedupStore', new MemoryDedupStore(), bodies)));
 
   const external = process.env.REDIS_URL;
   if (!external && !redisAvailable()) {
     console.warn('no REDIS_URL and no redis-server on PATH: Redis row skipped');
-  } else if (['redis', 'floor', 'semi-space'].some((row) => wanted.has(row))) {
+  } else if (['redis', 'metrics', 'floor', 'semi-space'].some((row) => wanted.has(row))) {
     const server = external ? { url: external, stop: async () => undefined } : await startRedis();
     const redis = new Redis(server.url);
     try {
-      if (wanted.has('redis')) rows.push(await measureRedis(redis, bodies, warmUp));
+      if (wanted.has('redis')) rows.push(await measureRedis(redis, bodies));
+      if (wanted.has('metrics')) rows.push(await measureRedis(redis, bodies, true));
       if (wanted.has('floor')) {
         rows.push(
           await measured(ROUNDS, async (index) => {
             const prefix = `bench-floor-${process.pid}-${Date.now()}-${index}`;
             try {
-              return await floor(new RedisDedupStore({ redis }, { keyPrefix: prefix }), index < 0 ? warmUp : bodies, redis);
+              return await floor(new RedisDedupStore({ redis }, { keyPrefix: prefix }), bodies, redis);
             } finally {
               await deleteKeys(redis, prefix);
             }

@@ -66,9 +66,16 @@ export interface SequencerOptions {
   readonly failOpen: boolean;
 }
 
-interface Buffered {
-  readonly item: SequencedItem;
-  readonly bufferedAt: number;
+/**
+ * A delivery waiting for its predecessor. Made by `new`, not as an object literal: V8 may decide
+ * to allocate a literal's objects in the old generation when many survive a young collection
+ * (see parse-delivery.ts), and waiting deliveries live close to that threshold.
+ */
+class Buffered {
+  constructor(
+    readonly item: SequencedItem,
+    readonly bufferedAt: number,
+  ) {}
 }
 
 const LANES: readonly PositionLane[] = ['m', 'c'];
@@ -379,7 +386,7 @@ export class Sequencer {
     // Sorted by ordinal; buffers are short and arrivals mostly near the end.
     let index = buffer.length;
     while (index > 0 && (buffer[index - 1] as Buffered).item.ordinal > item.ordinal) index--;
-    buffer.splice(index, 0, { item, bufferedAt: now });
+    buffer.splice(index, 0, new Buffered(item, now));
     this.totalBuffered++;
     this.deps.observe.bufferDepth(this.totalBuffered);
     // A cached position may be old (another instance moved on): check before waiting long.

@@ -54,21 +54,35 @@ function attributeProblem(event: Record<string, unknown>, path: string): Invalid
   return undefined;
 }
 
-function pickAttributes(event: Record<string, unknown>): CloudEventAttributes {
-  const attributes: Record<string, unknown> = {
-    specversion: '1.0',
-    id: event.id,
-    type: event.type,
-    source: event.source,
-  };
-  if (event.subject !== undefined) attributes.subject = event.subject;
-  if (event.time !== undefined) attributes.time = event.time;
-  if (event.datacontenttype !== undefined) attributes.datacontenttype = event.datacontenttype;
-  if (event.dataschema !== undefined) attributes.dataschema = event.dataschema;
-  if (event.sequence !== undefined) attributes.sequence = event.sequence;
-  if (event.sequencetype !== undefined) attributes.sequencetype = event.sequencetype;
-  if (event.dataref !== undefined) attributes.dataref = event.dataref;
-  return attributes as unknown as CloudEventAttributes;
+/** The context attributes of a delivery (made by `new` for the reason given in parse-delivery.ts). */
+class Attributes implements CloudEventAttributes {
+  readonly specversion = '1.0';
+  readonly id: string;
+  readonly type: string;
+  readonly source: string;
+  // Optional attributes are own properties only when the event has them.
+  declare readonly subject?: string;
+  declare readonly time?: string;
+  declare readonly datacontenttype?: string;
+  declare readonly dataschema?: string;
+  declare readonly sequence?: string;
+  declare readonly sequencetype?: string;
+  declare readonly dataref?: string;
+
+  /** `event`'s attributes are checked (`attributeProblem`) before. */
+  constructor(event: Record<string, unknown>) {
+    this.id = event.id as string;
+    this.type = event.type as string;
+    this.source = event.source as string;
+    const optional = this as { -readonly [Name in keyof CloudEventAttributes]?: unknown };
+    if (event.subject !== undefined) optional.subject = event.subject;
+    if (event.time !== undefined) optional.time = event.time;
+    if (event.datacontenttype !== undefined) optional.datacontenttype = event.datacontenttype;
+    if (event.dataschema !== undefined) optional.dataschema = event.dataschema;
+    if (event.sequence !== undefined) optional.sequence = event.sequence;
+    if (event.sequencetype !== undefined) optional.sequencetype = event.sequencetype;
+    if (event.dataref !== undefined) optional.dataref = event.dataref;
+  }
 }
 
 /** The event's data as JSON: `data`, or `data_base64` decoded (CloudEvents JSON format §3.1). */
@@ -95,7 +109,7 @@ export function readStructuredCloudEvent(event: Record<string, unknown>, path: s
   if (isInvalid(data)) return data;
   const payload = validatePlatformPayload(data, `${path}.data`);
   if (isInvalid(payload)) return payload;
-  return { attributes: pickAttributes(event), payload };
+  return { attributes: new Attributes(event), payload };
 }
 
 function headerValue(headers: HttpHeaders, name: string): string | undefined {
