@@ -11,7 +11,7 @@ import { TaskLimiter } from './task-limiter.js';
 import type { ClaimRequest, ClaimResult, CompleteRequest, DedupStore, PositionLane, PositionRef, StreamPositions } from '../dedup/dedup-store.js';
 import type { Delivery, MessageDelivery } from '../delivery.js';
 import { silentLogger, type Logger } from '../logger.js';
-import { createConsumerMetrics, silentMetrics, type ConsumerMetrics, type DeferReason } from '../metrics/consumer-metrics.js';
+import { createConsumerMetrics, silentMetrics, type ConsumerMetrics, type DeferReason, type DeliveryMeter } from '../metrics/consumer-metrics.js';
 import type { GapNotice } from '../ordering/gap-notice.js';
 import { changeOrdinal } from '../ordering/order-rules.js';
 import { Sequencer, type FinishReport, type RejectReason, type Release, type SequencedItem } from '../ordering/sequencer.js';
@@ -66,6 +66,7 @@ class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryCont
     readonly delivery: Delivery,
     readonly deliveryAttempt: number | undefined,
     readonly owner: string,
+    readonly meter: DeliveryMeter,
     ordered: boolean,
     private readonly leases: LeaseKeeper,
   ) {
@@ -240,13 +241,14 @@ class HeraldConsumer implements Consumer {
   private admit(delivery: Delivery, raw: RawDelivery): Promise<ProcessOutcome> {
     const payload = delivery.payload;
     const source = delivery.origin.source;
-    this.metrics.delivery('received', source, payload.notificationType, payload.resource.typeId);
+    const meter = this.metrics.meter(source, payload.notificationType, payload.resource.typeId);
+    meter.count('received');
     if (delivery.origin.sentAt !== undefined) this.metrics.queueWait(source, (this.clock.now() - delivery.origin.sentAt) / 1000);
 
     const stream = resourceStreamKey(payload);
     const key = deduplicationKey(payload, this.store.keyPrefix, stream);
     if (this.closing) {
-      return Promise.resolve(combineOne(this.count({ status: 'deferred', dedupKey: key, reason: 'closing', retryAfterMs: 0 }, delivery)));
+      return Promise.resolve(combineOne(this.count({ status: 'deferred', dedupKey: key, reason: 'closing', retryAfterMs: 0 }, meter)));
     }
     const inFlight = this.inProcess.get(key);
     if (inFlight !== undefined) {
@@ -254,7 +256,7 @@ class HeraldConsumer implements Consumer {
       // never acknowledged before the first is done). It is counted as a duplicate whatever the
       // first's outcome: failed_total and stale_total count what happened to the delivery, once.
       return inFlight.promise.then((first) => {
-        this.metrics.delivery('duplicate', delivery.origin.source, payload.notificationType, payload.resource.typeId);
+        meter.count('duplicate');
         const outcome = onlyItem(first) as DeliveryOutcome;
         return outcome.status === 'processed' ? combineOne({ status: 'duplicate', dedupKey: key }) : first;
       });
@@ -269,6 +271,7 @@ class HeraldConsumer implements Consumer {
       delivery,
       raw.deliveryAttempt ?? delivery.origin.deliveryAttempt,
       this.instanceId,
+      meter,
       this.sequencer !== undefined,
       this.leases,
     );
@@ -357,7 +360,7 @@ class HeraldConsumer implements Consumer {
 
   private handlerEnded(work: Work, error: unknown, succeeded: boolean, startedAt: number | undefined): void {
     if (startedAt !== undefined) {
-      this.metrics.handlerDuration(work.payload.notificationType, work.payload.resource.typeId, (performance.now() - startedAt) / 1000);
+      work.meter.handlerDuration((performance.now() - startedAt) / 1000);
     }
     this.limiter.done();
     if (succeeded) this.succeeded(work);
@@ -431,14 +434,12 @@ class HeraldConsumer implements Consumer {
   private finish(work: Work, outcome: DeliveryOutcome, report: FinishReport | undefined): void {
     this.inProcess.delete(work.key);
     if (report !== undefined) this.sequencer?.finished(work, report);
-    work.resolve(combineOne(this.count(outcome, work.delivery)));
+    work.resolve(combineOne(this.count(outcome, work.meter)));
   }
 
-  private count(outcome: DeliveryOutcome, delivery: Delivery): DeliveryOutcome {
-    const { notificationType, resource } = delivery.payload;
-    const source = delivery.origin.source;
+  private count(outcome: DeliveryOutcome, meter: DeliveryMeter): DeliveryOutcome {
     if (outcome.status === 'deferred') this.metrics.deferred(outcome.reason);
-    else this.metrics.delivery(outcome.status, source, notificationType, resource.typeId);
+    else meter.count(outcome.status);
     return outcome;
   }
 

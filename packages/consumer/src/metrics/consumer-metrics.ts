@@ -28,12 +28,20 @@ export type DeferReason = 'busy' | 'buffer-full' | 'store-unavailable' | 'closin
 
 export type DeliveryOutcomeKind = 'received' | 'processed' | 'duplicate' | 'stale' | 'failed';
 
+/**
+ * The counters and handler-duration histogram of one label set (source, notification type,
+ * resource type), looked up once per delivery; the delivery keeps it until it is settled.
+ */
+export interface DeliveryMeter {
+  count(kind: DeliveryOutcomeKind): void;
+  handlerDuration(seconds: number): void;
+}
+
 /** The metrics port of the consumer; `silentMetrics` when no registry is given. */
 export interface ConsumerMetrics {
-  delivery(kind: DeliveryOutcomeKind, source: DeliverySource, notificationType: string, resourceType: string): void;
+  meter(source: DeliverySource, notificationType: string, resourceType: string): DeliveryMeter;
   deferred(reason: DeferReason): void;
   parseError(source: DeliverySource, reason: ParseErrorReason): void;
-  handlerDuration(notificationType: string, resourceType: string, seconds: number): void;
   queueWait(source: DeliverySource, seconds: number): void;
   bufferDepth(depth: number): void;
   bufferWait(lane: PositionLane, seconds: number): void;
@@ -42,12 +50,12 @@ export interface ConsumerMetrics {
 }
 
 const ignore = (): void => undefined;
+const silentMeter: DeliveryMeter = { count: ignore, handlerDuration: ignore };
 
 export const silentMetrics: ConsumerMetrics = {
-  delivery: ignore,
+  meter: () => silentMeter,
   deferred: ignore,
   parseError: ignore,
-  handlerDuration: ignore,
   queueWait: ignore,
   bufferDepth: ignore,
   bufferWait: ignore,
@@ -75,20 +83,78 @@ const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
 const QUEUE_WAIT_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800];
 const REDIS_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1];
 
+type DeliveryLabel = 'source' | 'notification_type' | 'resource_type';
+const OUTCOME_INDEX = new Map<DeliveryOutcomeKind, number>([['received', 0], ['processed', 1], ['duplicate', 2], ['stale', 3], ['failed', 4]]);
+
 /**
- * Registers the consumer's metrics on the given registry (never the global one). Label children are
- * cached so the hot path does one map lookup per observation.
+ * A label set's delivery counts, kept as plain numbers and added to the prom-client counters when
+ * the registry is read (their `collect`): prom-client hashes the labels on every increment, even of
+ * a label child, which cost more than the rest of a delivery's bookkeeping together.
+ */
+class Meter implements DeliveryMeter {
+  private readonly counts = new Float64Array(OUTCOME_INDEX.size);
+  private readonly reported = new Float64Array(OUTCOME_INDEX.size);
+
+  constructor(
+    readonly labels: Readonly<Record<DeliveryLabel, string>>,
+    private readonly duration: Histogram.Internal<'notification_type' | 'resource_type'>,
+  ) {}
+
+  count(kind: DeliveryOutcomeKind): void {
+    (this.counts[OUTCOME_INDEX.get(kind) as number] as number)++;
+  }
+
+  handlerDuration(seconds: number): void {
+    this.duration.observe(seconds);
+  }
+
+  /** The count not yet added to the prom-client counter, which it is now. */
+  unreported(kind: DeliveryOutcomeKind): number {
+    const index = OUTCOME_INDEX.get(kind) as number;
+    const delta = (this.counts[index] as number) - (this.reported[index] as number);
+    this.reported[index] = this.counts[index] as number;
+    return delta;
+  }
+}
+
+/** `get(key)`, or what `make()` makes, kept under `key`. */
+function cached<Key, Value>(map: Map<Key, Value>, key: Key, make: () => Value): Value {
+  let value = map.get(key);
+  if (value === undefined) {
+    value = make();
+    map.set(key, value);
+  }
+  return value;
+}
+
+/**
+ * Registers the consumer's metrics on the given registry (never the global one). Per delivery the
+ * hot path does one lookup (its meter) and a few increments; label children are cached.
  */
 export function createConsumerMetrics(registry: Registry): ConsumerMetrics {
   const registers = [registry];
   const deliveryLabels = ['source', 'notification_type', 'resource_type'] as const;
-  const counters: Record<DeliveryOutcomeKind, Counter<(typeof deliveryLabels)[number]>> = {
-    received: new Counter({ name: 'herald_consumer_received_total', help: 'Deliveries parsed successfully', labelNames: deliveryLabels, registers }),
-    processed: new Counter({ name: 'herald_consumer_processed_total', help: 'Deliveries the handler completed', labelNames: deliveryLabels, registers }),
-    duplicate: new Counter({ name: 'herald_consumer_duplicates_total', help: 'Deliveries already processed (acknowledged without running the handler)', labelNames: deliveryLabels, registers }),
-    stale: new Counter({ name: 'herald_consumer_stale_total', help: 'Deliveries behind the released position of their resource (acknowledged without running the handler)', labelNames: deliveryLabels, registers }),
-    failed: new Counter({ name: 'herald_consumer_failed_total', help: 'Handler failures (the delivery is retried)', labelNames: deliveryLabels, registers }),
-  };
+  // Meters by source, then notification type, then resource type label.
+  const meters = new Map<string, Map<string, Map<string, Meter>>>();
+  const allMeters: Meter[] = [];
+  const counter = (kind: DeliveryOutcomeKind, name: string, help: string): Counter<DeliveryLabel> =>
+    new Counter({
+      name,
+      help,
+      labelNames: deliveryLabels,
+      registers,
+      collect() {
+        for (const meter of allMeters) {
+          const delta = meter.unreported(kind);
+          if (delta > 0) this.inc(meter.labels, delta);
+        }
+      },
+    });
+  counter('received', 'herald_consumer_received_total', 'Deliveries parsed successfully');
+  counter('processed', 'herald_consumer_processed_total', 'Deliveries the handler completed');
+  counter('duplicate', 'herald_consumer_duplicates_total', 'Deliveries already processed (acknowledged without running the handler)');
+  counter('stale', 'herald_consumer_stale_total', 'Deliveries behind the released position of their resource (acknowledged without running the handler)');
+  counter('failed', 'herald_consumer_failed_total', 'Handler failures (the delivery is retried)');
   const deferred = new Counter({ name: 'herald_consumer_deferred_total', help: 'Deliveries handed back to the source to retry later', labelNames: ['reason'], registers });
   const parseErrors = new Counter({ name: 'herald_consumer_parse_errors_total', help: 'Inputs that are not deliveries', labelNames: ['source', 'reason'], registers });
   const handlerDuration = new Histogram({
@@ -105,7 +171,15 @@ export function createConsumerMetrics(registry: Registry): ConsumerMetrics {
     buckets: QUEUE_WAIT_BUCKETS,
     registers,
   });
-  const bufferDepth = new Gauge({ name: 'herald_consumer_reorder_buffer_depth', help: 'Deliveries waiting for a predecessor', registers });
+  let depth = 0;
+  new Gauge({
+    name: 'herald_consumer_reorder_buffer_depth',
+    help: 'Deliveries waiting for a predecessor',
+    registers,
+    collect() {
+      this.set(depth);
+    },
+  });
   const bufferWait = new Histogram({
     name: 'herald_consumer_reorder_wait_seconds',
     help: 'Time a delivery waited in the reorder buffer',
@@ -122,38 +196,34 @@ export function createConsumerMetrics(registry: Registry): ConsumerMetrics {
     registers,
   });
 
-  const deliveryChildren = new Map<string, Counter.Internal>();
   const durationChildren = new Map<string, Histogram.Internal<'notification_type' | 'resource_type'>>();
+  const queueWaitChildren = new Map<string, Histogram.Internal<'source'>>();
+  const bufferWaitChildren = { m: bufferWait.labels(laneLabel('m')), c: bufferWait.labels(laneLabel('c')) };
+  const redisChildren = new Map<string, Histogram.Internal<'operation'>>();
+
+  function newMeter(source: string, notificationLabel: string, resourceLabel: string): Meter {
+    const duration = cached(durationChildren, `${notificationLabel}|${resourceLabel}`, () => handlerDuration.labels(notificationLabel, resourceLabel));
+    const meter = new Meter({ source, notification_type: notificationLabel, resource_type: resourceLabel }, duration);
+    allMeters.push(meter);
+    return meter;
+  }
 
   return {
-    delivery(kind, source, notificationType, resourceType) {
+    meter(source, notificationType, resourceType) {
       const notificationLabel = notificationTypeLabel(notificationType);
       const resourceLabel = resourceTypeLabel(resourceType);
-      const cacheKey = `${kind}|${source}|${notificationLabel}|${resourceLabel}`;
-      let child = deliveryChildren.get(cacheKey);
-      if (child === undefined) {
-        child = counters[kind].labels(source, notificationLabel, resourceLabel);
-        deliveryChildren.set(cacheKey, child);
-      }
-      child.inc();
+      const byNotification = cached(meters, source, () => new Map<string, Map<string, Meter>>());
+      const byResource = cached(byNotification, notificationLabel, () => new Map<string, Meter>());
+      return cached(byResource, resourceLabel, () => newMeter(source, notificationLabel, resourceLabel));
     },
     deferred: (reason) => deferred.labels(reason).inc(),
     parseError: (source, reason) => parseErrors.labels(source, reason).inc(),
-    handlerDuration(notificationType, resourceType, seconds) {
-      const notificationLabel = notificationTypeLabel(notificationType);
-      const resourceLabel = resourceTypeLabel(resourceType);
-      const cacheKey = `${notificationLabel}|${resourceLabel}`;
-      let child = durationChildren.get(cacheKey);
-      if (child === undefined) {
-        child = handlerDuration.labels(notificationLabel, resourceLabel);
-        durationChildren.set(cacheKey, child);
-      }
-      child.observe(seconds);
+    queueWait: (source, seconds) => cached(queueWaitChildren, source, () => queueWait.labels(source)).observe(Math.max(0, seconds)),
+    bufferDepth: (value) => {
+      depth = value;
     },
-    queueWait: (source, seconds) => queueWait.labels(source).observe(Math.max(0, seconds)),
-    bufferDepth: (depth) => bufferDepth.set(depth),
-    bufferWait: (lane, seconds) => bufferWait.labels(laneLabel(lane)).observe(seconds),
+    bufferWait: (lane, seconds) => bufferWaitChildren[lane].observe(seconds),
     gap: (lane, reason) => gaps.labels(laneLabel(lane), reason).inc(),
-    redisCommand: (operation, seconds) => redis.labels(operation).observe(seconds),
+    redisCommand: (operation, seconds) => cached(redisChildren, operation, () => redis.labels(operation)).observe(seconds),
   };
 }
