@@ -34,7 +34,9 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
   // In-process delivery (the default): the worker shares the database, the registry and /metrics.
   let delivery: DeliveryRuntime | undefined;
   if (config.deliveryMode === 'in-process') {
-    delivery = await startDeliveryRuntime(config.delivery, { db, logger: logger.child({ component: 'delivery' }), registry });
+    // Not a child with a `component`: the delivery components name themselves, and a second
+    // `component` key on every line would leave log pipelines keeping one value or the other.
+    delivery = await startDeliveryRuntime(config.delivery, { db, logger, registry });
   }
   const gateway = await buildGateway(config, {
     db,
