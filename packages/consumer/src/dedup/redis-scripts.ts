@@ -17,6 +17,16 @@
  * tenth of its work per delivery (ioredis flattens, measures and frames every argument).
  */
 
+/**
+ * KEYS: pairs (delivery key, position key). ARGV: now, owner, leaseExpiresAt, keyTtlMs, the
+ * positions (one per pair, joined). Replies one integer per pair (cheaper to send and parse than
+ * strings): 0 claimed, -1 processed, n > 0 busy for n ms;
+ * a stale delivery gets the stored position as it is stored (a string): folded into one Lua number
+ * (`-2 - p`, a double), a position near 2^53 came back wrong, unlike the memory store's. Stale
+ * replies are rare: the reply stays one small integer per delivery otherwise.
+ * The common case, a new delivery, is one write: `SET NX GET` claims and reads in one call. A
+ * stream's position is read once per batch (several deliveries of a resource often travel together).
+ */
 export const CLAIM_SCRIPT = `
 local now = tonumber(ARGV[1])
 local lease = 'p|' .. ARGV[3] .. '|' .. ARGV[2]

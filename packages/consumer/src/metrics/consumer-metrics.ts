@@ -137,8 +137,8 @@ export function createConsumerMetrics(registry: Registry): ConsumerMetrics {
   // Meters by source, then notification type, then resource type label.
   const meters = new Map<string, Map<string, Map<string, Meter>>>();
   const allMeters: Meter[] = [];
-  const counter = (kind: DeliveryOutcomeKind, name: string, help: string): Counter<DeliveryLabel> =>
-    new Counter({
+  const counter = (kind: DeliveryOutcomeKind, name: string, help: string): Counter<DeliveryLabel> => {
+    const metric = new Counter({
       name,
       help,
       labelNames: deliveryLabels,
@@ -150,6 +150,15 @@ export function createConsumerMetrics(registry: Registry): ConsumerMetrics {
         }
       },
     });
+    // A reset (registry.resetMetrics()) zeroes what was counted until then, including the counts
+    // not yet added to the counter, as it would if they had been added at once.
+    const reset = metric.reset.bind(metric);
+    metric.reset = () => {
+      for (const meter of allMeters) meter.unreported(kind);
+      reset();
+    };
+    return metric;
+  };
   counter('received', 'herald_consumer_received_total', 'Deliveries parsed successfully');
   counter('processed', 'herald_consumer_processed_total', 'Deliveries the handler completed');
   counter('duplicate', 'herald_consumer_duplicates_total', 'Deliveries already processed (acknowledged without running the handler)');

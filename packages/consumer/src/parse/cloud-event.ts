@@ -3,6 +3,7 @@ import { HTTP } from 'cloudevents';
 import type { CloudEventAttributes } from '../delivery.js';
 import { base64ToText, isJsonContentType, isJsonObject, parseJsonText } from './json-body.js';
 import { invalid, isInvalid, type Invalid } from './parse-error.js';
+import { plainConstructor } from './plain-constructor.js';
 import { validatePlatformPayload } from './platform-payload.js';
 import type { HttpHeaders } from './raw-delivery.js';
 
@@ -54,36 +55,24 @@ function attributeProblem(event: Record<string, unknown>, path: string): Invalid
   return undefined;
 }
 
-/** The context attributes of a delivery (made by `new` for the reason given in parse-delivery.ts). */
-class Attributes implements CloudEventAttributes {
-  readonly specversion = '1.0';
-  readonly id: string;
-  readonly type: string;
-  readonly source: string;
-  // Optional attributes are own properties only when the event has them.
-  declare readonly subject?: string;
-  declare readonly time?: string;
-  declare readonly datacontenttype?: string;
-  declare readonly dataschema?: string;
-  declare readonly sequence?: string;
-  declare readonly sequencetype?: string;
-  declare readonly dataref?: string;
-
-  /** `event`'s attributes are checked (`attributeProblem`) before. */
-  constructor(event: Record<string, unknown>) {
-    this.id = event.id as string;
-    this.type = event.type as string;
-    this.source = event.source as string;
-    const optional = this as { -readonly [Name in keyof CloudEventAttributes]?: unknown };
-    if (event.subject !== undefined) optional.subject = event.subject;
-    if (event.time !== undefined) optional.time = event.time;
-    if (event.datacontenttype !== undefined) optional.datacontenttype = event.datacontenttype;
-    if (event.dataschema !== undefined) optional.dataschema = event.dataschema;
-    if (event.sequence !== undefined) optional.sequence = event.sequence;
-    if (event.sequencetype !== undefined) optional.sequencetype = event.sequencetype;
-    if (event.dataref !== undefined) optional.dataref = event.dataref;
-  }
-}
+/**
+ * The context attributes of a delivery, made by `new` as a plain object (see plain-constructor.ts);
+ * optional attributes are keys only when the event has them. `event`'s attributes are checked
+ * (`attributeProblem`) before.
+ */
+const Attributes = plainConstructor<CloudEventAttributes, [Record<string, unknown>]>(function (event) {
+  this.specversion = '1.0';
+  this.id = event.id as string;
+  this.type = event.type as string;
+  this.source = event.source as string;
+  if (event.subject !== undefined) this.subject = event.subject as string;
+  if (event.time !== undefined) this.time = event.time as string;
+  if (event.datacontenttype !== undefined) this.datacontenttype = event.datacontenttype as string;
+  if (event.dataschema !== undefined) this.dataschema = event.dataschema as string;
+  if (event.sequence !== undefined) this.sequence = event.sequence as string;
+  if (event.sequencetype !== undefined) this.sequencetype = event.sequencetype as string;
+  if (event.dataref !== undefined) this.dataref = event.dataref as string;
+});
 
 /** The event's data as JSON: `data`, or `data_base64` decoded (CloudEvents JSON format §3.1). */
 function dataOf(event: Record<string, unknown>, path: string): unknown {
