@@ -51,9 +51,10 @@ class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryCont
   gap: GapNotice | undefined;
   /** Set when the handler failed: the outcome once the lease is released. */
   failure: RetryOutcome | undefined;
-  /** The claim gave this process the lease (the store was reachable). */
-  leased = false;
-  /** LeaseKeeper's marks: the lease is held and renewed; the handler's abort controller. */
+  /**
+   * LeaseKeeper's marks: the claim gave this process the lease (the store was reachable) and it is
+   * held and renewed until dropped; the handler's abort controller.
+   */
   holding = false;
   abort: AbortController | undefined = undefined;
 
@@ -130,7 +131,7 @@ class HeraldConsumer implements Consumer {
     this.handler = options.handler;
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? silentLogger;
-    this.metrics = options.metrics ? createConsumerMetrics(options.metrics.registry) : silentMetrics;
+    this.metrics = options.metrics ? createConsumerMetrics(options.metrics.registry, { bufferDepth: () => this.bufferedCount }) : silentMetrics;
     this.store = options.metrics ? instrumentStore(options.dedup, this.metrics) : options.dedup;
     this.onParseError = options.onParseError ?? defaultParseErrorPolicy;
     this.fetchMessage = options.fetchMessage;
@@ -171,7 +172,6 @@ class HeraldConsumer implements Consumer {
           release: (item, how) => this.run(item as Work, how),
           reject: (item, reason) => this.rejected(item as Work, reason),
           observe: {
-            bufferDepth: (depth) => this.metrics.bufferDepth(depth),
             bufferWait: (lane, seconds) => this.metrics.bufferWait(lane, seconds),
             gap: (lane, reason) => this.metrics.gap(lane, reason),
           },
@@ -321,7 +321,6 @@ class HeraldConsumer implements Consumer {
   }
 
   private execute(work: Work, leased: boolean): void {
-    work.leased = leased;
     if (work.release.kind === 'gap') work.gap = work.release.gap;
     if (leased) this.leases.hold(work);
     this.limiter.schedule(work);
@@ -402,7 +401,7 @@ class HeraldConsumer implements Consumer {
     const attempt = Math.max(1, work.deliveryAttempt ?? 1);
     const retryAfterMs = Math.min(this.retry.failureMaxMs, this.retry.failureBaseMs * 2 ** (attempt - 1));
     work.failure = { status: 'failed', dedupKey: work.key, error, retryAfterMs };
-    if (!work.leased) return this.finishDeferred(work, work.failure);
+    if (!work.holding) return this.finishDeferred(work, work.failure);
     this.leases.drop(work);
     this.releases.enqueue(work);
   }

@@ -43,7 +43,6 @@ export interface ConsumerMetrics {
   deferred(reason: DeferReason): void;
   parseError(source: DeliverySource, reason: ParseErrorReason): void;
   queueWait(source: DeliverySource, seconds: number): void;
-  bufferDepth(depth: number): void;
   bufferWait(lane: PositionLane, seconds: number): void;
   gap(lane: PositionLane, reason: 'timeout' | 'unknown-start'): void;
   redisCommand(operation: string, seconds: number): void;
@@ -57,7 +56,6 @@ export const silentMetrics: ConsumerMetrics = {
   deferred: ignore,
   parseError: ignore,
   queueWait: ignore,
-  bufferDepth: ignore,
   bufferWait: ignore,
   gap: ignore,
   redisCommand: ignore,
@@ -129,9 +127,10 @@ function cached<Key, Value>(map: Map<Key, Value>, key: Key, make: () => Value): 
 
 /**
  * Registers the consumer's metrics on the given registry (never the global one). Per delivery the
- * hot path does one lookup (its meter) and a few increments; label children are cached.
+ * hot path does one lookup (its meter) and a few increments; label children are cached. What the
+ * consumer knows at any time (`live`) is read when the registry is read, not pushed on each change.
  */
-export function createConsumerMetrics(registry: Registry): ConsumerMetrics {
+export function createConsumerMetrics(registry: Registry, live: { readonly bufferDepth: () => number }): ConsumerMetrics {
   const registers = [registry];
   const deliveryLabels = ['source', 'notification_type', 'resource_type'] as const;
   // Meters by source, then notification type, then resource type label.
@@ -180,13 +179,12 @@ export function createConsumerMetrics(registry: Registry): ConsumerMetrics {
     buckets: QUEUE_WAIT_BUCKETS,
     registers,
   });
-  let depth = 0;
   new Gauge({
     name: 'herald_consumer_reorder_buffer_depth',
     help: 'Deliveries waiting for a predecessor',
     registers,
     collect() {
-      this.set(depth);
+      this.set(live.bufferDepth());
     },
   });
   const bufferWait = new Histogram({
@@ -228,9 +226,6 @@ export function createConsumerMetrics(registry: Registry): ConsumerMetrics {
     deferred: (reason) => deferred.labels(reason).inc(),
     parseError: (source, reason) => parseErrors.labels(source, reason).inc(),
     queueWait: (source, seconds) => cached(queueWaitChildren, source, () => queueWait.labels(source)).observe(Math.max(0, seconds)),
-    bufferDepth: (value) => {
-      depth = value;
-    },
     bufferWait: (lane, seconds) => bufferWaitChildren[lane].observe(seconds),
     gap: (lane, reason) => gaps.labels(laneLabel(lane), reason).inc(),
     redisCommand: (operation, seconds) => cached(redisChildren, operation, () => redis.labels(operation)).observe(seconds),

@@ -47,7 +47,6 @@ export interface SequencerDeps {
   readonly release: (item: SequencedItem, how: Release) => void;
   readonly reject: (item: SequencedItem, reason: RejectReason) => void;
   readonly observe: {
-    bufferDepth(depth: number): void;
     bufferWait(lane: PositionLane, seconds: number): void;
     gap(lane: PositionLane, reason: GapNotice['reason']): void;
   };
@@ -253,7 +252,6 @@ export class Sequencer {
       if (!this.closed) this.retireIfIdle(lane);
     }
     this.totalBuffered = 0;
-    this.deps.observe.bufferDepth(0);
     return rejected;
   }
 
@@ -388,7 +386,6 @@ export class Sequencer {
     while (index > 0 && (buffer[index - 1] as Buffered).item.ordinal > item.ordinal) index--;
     buffer.splice(index, 0, new Buffered(item, now));
     this.totalBuffered++;
-    this.deps.observe.bufferDepth(this.totalBuffered);
     // A cached position may be old (another instance moved on): check before waiting long.
     if (now - lane.refreshedAt >= this.options.positionRefreshMs || this.needsStartCheck(lane)) this.refresh(lane);
   }
@@ -439,7 +436,6 @@ export class Sequencer {
   private release(lane: ResourceLane, laneId: PositionLane, now: number, how: Release): void {
     const buffered = lane.buffers[laneId].shift() as Buffered;
     this.totalBuffered--;
-    this.deps.observe.bufferDepth(this.totalBuffered);
     this.deps.observe.bufferWait(laneId, (now - buffered.bufferedAt) / 1000);
     this.deps.release(buffered.item, how);
   }
