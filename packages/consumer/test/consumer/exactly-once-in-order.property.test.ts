@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryDedupStore, RedisDedupStore, type DedupStore } from '../../src/index.js';
 import { ManualClock } from '../support/manual-clock.js';
 import { plannedDeliveries, simulate, type CopyPlan, type ResourcePlan, type Scenario, type SimulationResult } from '../support/queue-simulation.js';
-import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
+import { redisForSuite, redisSkipReason } from '../support/redis.js';
 
 const MAX_WAIT_MS = 60_000;
 /** Originals arrive within this window; with at most 10 deliveries per resource of at most 3 s each, every gap fills well within MAX_WAIT_MS. */
@@ -130,20 +129,9 @@ const skipRedis = redisSkipReason();
 if (skipRedis) console.warn(`[consumer] skipping the Redis property test: ${skipRedis}`);
 
 describe.skipIf(skipRedis !== undefined)('exactly once, and in order per resource when ordering is on (RedisDedupStore on redis-server)', () => {
-  let redisServer: TestRedis;
-  let redis: Redis;
-
-  beforeAll(async () => {
-    redisServer = await startTestRedis();
-    redis = new Redis(redisServer.url);
-  });
-
-  afterAll(async () => {
-    redis?.disconnect();
-    await redisServer?.stop();
-  });
+  const redis = redisForSuite();
 
   it('holds for random interleavings with copies, reordering, handler failures and crashes', async () => {
-    await runProperty((clock) => new RedisDedupStore({ redis, clock }, { keyPrefix: `prop-${randomUUID()}`, leaseMs: LEASE_MS }), 60);
+    await runProperty((clock) => new RedisDedupStore({ redis: redis(), clock }, { keyPrefix: `prop-${randomUUID()}`, leaseMs: LEASE_MS }), 60);
   }, 240_000);
 });

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createConsumer, RedisDedupStore, type DeliveryContext } from '../../src/index.js';
 import { messagePayload } from '../support/fixtures.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
+import { redisForSuite, redisSkipReason } from '../support/redis.js';
 import { sqs } from '../support/deliveries.js';
 import { nextTurn, until } from '../support/until.js';
 
@@ -18,16 +17,7 @@ const skip = redisSkipReason();
 const LEASE_MS = 3_000;
 
 describe.skipIf(skip !== undefined)('leases of running handlers on a real redis-server', () => {
-  let server: TestRedis;
-  let redis: Redis;
-  beforeAll(async () => {
-    server = await startTestRedis();
-    redis = new Redis(server.url);
-  });
-  afterAll(async () => {
-    redis?.disconnect();
-    await server?.stop();
-  });
+  const redis = redisForSuite();
 
   async function passes(clock: ManualClock, ms: number): Promise<void> {
     for (let elapsed = 0; elapsed < ms; elapsed += 250) {
@@ -40,7 +30,7 @@ describe.skipIf(skip !== undefined)('leases of running handlers on a real redis-
   it('renews a long handler’s lease for as long as it runs, keeps other instances out, and close() aborts it', async () => {
     const clock = new ManualClock();
     const keyPrefix = `t-${randomUUID()}`;
-    const store = () => new RedisDedupStore({ redis, clock }, { keyPrefix, leaseMs: LEASE_MS });
+    const store = () => new RedisDedupStore({ redis: redis(), clock }, { keyPrefix, leaseMs: LEASE_MS });
     const contexts = new Map<number, DeliveryContext>();
     let releaseLong!: () => void;
     const long = new Promise<void>((resolve) => (releaseLong = resolve));

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { MemoryDedupStore, RedisDedupStore, type DedupStore, type DedupStoreOptions } from '../../src/index.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
+import { redisForSuite, redisSkipReason } from '../support/redis.js';
 
 type StoreFactory = (clock: ManualClock, options: DedupStoreOptions) => DedupStore;
 
@@ -148,24 +147,13 @@ const skipRedis = redisSkipReason();
 if (skipRedis) console.warn(`[consumer] skipping RedisDedupStore contract: ${skipRedis}`);
 
 describe.skipIf(skipRedis !== undefined)('on a real redis-server', () => {
-  let redisServer: TestRedis;
-  let redis: Redis;
+  const redis = redisForSuite();
 
-  beforeAll(async () => {
-    redisServer = await startTestRedis();
-    redis = new Redis(redisServer.url, { lazyConnect: false });
-  });
-
-  afterAll(async () => {
-    redis?.disconnect();
-    await redisServer?.stop();
-  });
-
-  dedupStoreContract('RedisDedupStore', () => (clock, options) => new RedisDedupStore({ redis, clock }, { ...options, maxKeysPerCall: 500 }));
+  dedupStoreContract('RedisDedupStore', () => (clock, options) => new RedisDedupStore({ redis: redis(), clock }, { ...options, maxKeysPerCall: 500 }));
 
   it('gives every key it writes a TTL past the retention, with or without a claim', async () => {
     const prefix = `t-${randomUUID()}`;
-    const store = new RedisDedupStore({ redis, clock: new ManualClock() }, { keyPrefix: prefix, leaseMs: 1_000, processedRetentionMs: 60_000 });
+    const store = new RedisDedupStore({ redis: redis(), clock: new ManualClock() }, { keyPrefix: prefix, leaseMs: 1_000, processedRetentionMs: 60_000 });
     const stream = 'proj:business-unit:bu-ttl';
     const claimed = `${prefix}:${stream}:m:1`;
     const unclaimed = `${prefix}:${stream}:m:2`;
@@ -176,7 +164,7 @@ describe.skipIf(skipRedis !== undefined)('on a real redis-server', () => {
       { key: unclaimed, position: { stream, lane: 'm', ordinal: 2 } },
     ]);
     for (const key of [claimed, unclaimed, `${prefix}:${stream}:pos`]) {
-      const ttl = await redis.pttl(key);
+      const ttl = await redis().pttl(key);
       expect(ttl, key).toBeGreaterThan(60_000);
       expect(ttl, key).toBeLessThanOrEqual(60_000 + 1_000 + 60_000);
     }
@@ -185,7 +173,7 @@ describe.skipIf(skipRedis !== undefined)('on a real redis-server', () => {
   it('re-arms a position TTL once per seventh of it, and at once for a position key that is gone', async () => {
     const prefix = `t-${randomUUID()}`;
     const clock = new ManualClock();
-    const store = new RedisDedupStore({ redis, clock }, { keyPrefix: prefix, leaseMs: 1_000, processedRetentionMs: 60_000 });
+    const store = new RedisDedupStore({ redis: redis(), clock }, { keyPrefix: prefix, leaseMs: 1_000, processedRetentionMs: 60_000 });
     const keyTtlMs = 60_000 + 1_000 + 60_000;
     const stream = 'proj:business-unit:bu-rearm';
     const positionKey = `${prefix}:${stream}:pos`;
@@ -195,28 +183,28 @@ describe.skipIf(skipRedis !== undefined)('on a real redis-server', () => {
       return store.complete([{ key: `${prefix}:${stream}:m:${sequenceNumber}`, position: { stream, lane: 'm', ordinal: sequenceNumber } }]);
     };
     await completeNext();
-    expect(await redis.pttl(positionKey)).toBeGreaterThan(keyTtlMs - 5_000);
+    expect(await redis().pttl(positionKey)).toBeGreaterThan(keyTtlMs - 5_000);
     // As if most of the TTL had run out: within the period, completions leave it alone.
-    await redis.pexpire(positionKey, 30_000);
+    await redis().pexpire(positionKey, 30_000);
     clock.advance(Math.floor(keyTtlMs / 7) - 1);
     await completeNext();
-    expect(await redis.pttl(positionKey)).toBeLessThanOrEqual(30_000);
+    expect(await redis().pttl(positionKey)).toBeLessThanOrEqual(30_000);
     clock.advance(1);
     await completeNext();
-    expect(await redis.pttl(positionKey)).toBeGreaterThan(keyTtlMs - 5_000);
+    expect(await redis().pttl(positionKey)).toBeGreaterThan(keyTtlMs - 5_000);
     // Evicted or deleted within the period: recreated with a TTL, not left to live forever.
-    await redis.del(positionKey);
+    await redis().del(positionKey);
     await completeNext();
-    expect(await redis.hget(positionKey, 'm')).toBe(String(sequenceNumber));
-    expect(await redis.pttl(positionKey)).toBeGreaterThan(keyTtlMs - 5_000);
+    expect(await redis().hget(positionKey, 'm')).toBe(String(sequenceNumber));
+    expect(await redis().pttl(positionKey)).toBeGreaterThan(keyTtlMs - 5_000);
   });
 
   it('loads its scripts again after SCRIPT FLUSH', async () => {
     const keyPrefix = `t-${randomUUID()}`;
-    const store = new RedisDedupStore({ redis, clock: new ManualClock() }, { keyPrefix });
+    const store = new RedisDedupStore({ redis: redis(), clock: new ManualClock() }, { keyPrefix });
     const key = `${keyPrefix}:k-flush`;
     expect(await store.claim([{ key, owner: 'a' }])).toEqual([{ status: 'claimed' }]);
-    await redis.script('FLUSH');
+    await redis().script('FLUSH');
     expect(await store.claim([{ key, owner: 'b' }])).toMatchObject([{ status: 'busy' }]);
   });
 });

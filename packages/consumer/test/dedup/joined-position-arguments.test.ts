@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryDedupStore, RedisDedupStore, type ClaimRequest, type DedupStore } from '../../src/index.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
+import { redisForSuite, redisSkipReason } from '../support/redis.js';
 
 /*
  * The Redis scripts get a batch's positions joined into one argument (`m12,-,c8,`). The stores
@@ -15,21 +14,12 @@ import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redi
 const skip = redisSkipReason();
 
 describe.skipIf(skip !== undefined)('the Redis store agrees with the memory store on position batches', () => {
-  let server: TestRedis;
-  let redis: Redis;
-  beforeAll(async () => {
-    server = await startTestRedis();
-    redis = new Redis(server.url);
-  });
-  afterAll(async () => {
-    redis?.disconnect();
-    await server?.stop();
-  });
+  const redis = redisForSuite();
 
   function stores(): [DedupStore, DedupStore] {
     const clock = new ManualClock();
     const keyPrefix = `t-${randomUUID()}`;
-    return [new MemoryDedupStore({ clock }, { keyPrefix }), new RedisDedupStore({ redis, clock }, { keyPrefix, maxKeysPerCall: 3 })];
+    return [new MemoryDedupStore({ clock }, { keyPrefix }), new RedisDedupStore({ redis: redis(), clock }, { keyPrefix, maxKeysPerCall: 3 })];
   }
 
   it('answers empty batches without a call', async () => {

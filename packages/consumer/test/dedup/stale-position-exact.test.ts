@@ -1,23 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Redis } from 'ioredis';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MemoryDedupStore, RedisDedupStore, type DedupStore } from '../../src/index.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { redisSkipReason, startTestRedis, type TestRedis } from '../support/redis.js';
+import { redisForSuite, redisSkipReason } from '../support/redis.js';
 
 const skip = redisSkipReason();
 
 describe.skipIf(skip !== undefined)('stores agree on very large positions (safe integers accepted by the parser)', () => {
-  let server: TestRedis;
-  let redis: Redis;
-  beforeAll(async () => {
-    server = await startTestRedis();
-    redis = new Redis(server.url);
-  });
-  afterAll(async () => {
-    redis?.disconnect();
-    await server?.stop();
-  });
+  const redis = redisForSuite();
 
   async function staleReply(store: DedupStore): Promise<unknown> {
     const stream = 'proj:business-unit:big';
@@ -29,7 +19,7 @@ describe.skipIf(skip !== undefined)('stores agree on very large positions (safe 
   it('reports the stored position of a stale claim exactly, like the memory store', async () => {
     const clock = new ManualClock();
     const memory = await staleReply(new MemoryDedupStore({ clock }));
-    const onRedis = await staleReply(new RedisDedupStore({ redis, clock }, { keyPrefix: `t-${randomUUID()}` }));
+    const onRedis = await staleReply(new RedisDedupStore({ redis: redis(), clock }, { keyPrefix: `t-${randomUUID()}` }));
     expect(memory).toEqual({ status: 'stale', storedOrdinal: Number.MAX_SAFE_INTEGER });
     expect(onRedis).toEqual(memory);
   });

@@ -1,3 +1,5 @@
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll } from 'vitest';
 import { redisAvailable, startRedis } from '@herald/testkit';
 
 export interface TestRedis {
@@ -16,4 +18,25 @@ export async function startTestRedis(): Promise<TestRedis> {
   const url = process.env.REDIS_URL;
   if (url) return { url, stop: async () => undefined };
   return startRedis();
+}
+
+/**
+ * A Redis client for the tests of the calling `describe`: started (`startTestRedis`) before them,
+ * disconnected and stopped after them. Read it inside tests and hooks.
+ */
+export function redisForSuite(): () => Redis {
+  let server: TestRedis | undefined;
+  let redis: Redis | undefined;
+  beforeAll(async () => {
+    server = await startTestRedis();
+    redis = new Redis(server.url);
+  });
+  afterAll(async () => {
+    redis?.disconnect();
+    await server?.stop();
+  });
+  return () => {
+    if (redis === undefined) throw new Error('redisForSuite() is read before its beforeAll ran');
+    return redis;
+  };
 }
