@@ -10,14 +10,18 @@ export function repeated(query: RawQuery, name: string): string[] {
   return Array.isArray(value) ? value : [value];
 }
 
-/** A parameter that must appear at most once. */
+/**
+ * A single-valued parameter (`limit`, `offset`, `withTotal`, `version`, `dataErasure`). Repeated
+ * with the same value it means that value: the official SDK's `process()` appends its own
+ * `withTotal=false` (and `sort=id asc`) to a request that may already carry `withTotal=false`.
+ * Repeated with different values it is ambiguous: 400.
+ */
 export function single(query: RawQuery, name: string): string | undefined {
   const value = query[name];
-  if (Array.isArray(value)) {
-    if (value.length > 1) throw invalidInput(`The parameter '${name}' must not be repeated.`);
-    return value[0];
-  }
-  return value;
+  if (!Array.isArray(value)) return value;
+  const [first, ...others] = value;
+  if (others.some((other) => other !== first)) throw invalidInput(`The parameter '${name}' must not be repeated with different values.`);
+  return first;
 }
 
 /** §4.1: `var.<name>` parameters (name `^[a-zA-Z0-9]+$`), each possibly repeated. */
