@@ -6,6 +6,7 @@ export type {
   DeliveryHandler,
   DeliveryOutcome,
   ItemOutcome,
+  MessageFilter,
   OrderingOptions,
   ParseErrorDecision,
   ParseErrorPolicy,
@@ -60,3 +61,9 @@ export { PubSubSource, type PubSubSourceOptions } from './sources/pubsub-source.
 export { createHttpDeliveryHandler, DEFAULT_HTTP_BODY_LIMIT_BYTES, type HttpDeliveryOptions, type HttpDeliveryReply, type HttpDeliveryRequest } from './sources/http/http-delivery.js';
 export { createNodeHttpHandler, type NodeHttpHandlerOptions } from './sources/http/node-http-handler.js';
 export { heraldConsumerPlugin, type HeraldConsumerPluginOptions } from './sources/http/fastify-plugin.js';
+export type { PushAuthenticationOptions } from './sources/http/verify/push-authentication.js';
+export { SNS_HOST_PATTERN } from './sources/http/verify/sns-certificates.js';
+export type { SnsVerificationOptions } from './sources/http/verify/sns-verifier.js';
+export { httpsGetter, type HttpsGet, type HttpsGetResponse, type HttpsGetterOptions } from './sources/http/verify/https-get.js';
+export type { EventGridEntraOptions, EventGridSharedKeyOptions, EventGridVerificationOptions } from './sources/http/verify/event-grid-verifier.js';
+export { GOOGLE_ISSUERS, GOOGLE_JWKS_URL, type PubSubPushVerificationOptions } from './sources/http/verify/pubsub-push-verifier.js';

@@ -41,6 +41,12 @@ export type ParseErrorDecision = 'dead-letter' | 'drop' | 'retry';
 
 export type ParseErrorPolicy = (error: ParseError, raw: RawDelivery) => ParseErrorDecision | Promise<ParseErrorDecision>;
 
+/** A subscription's MessageSubscription (§2.4), as passed in `ordering.filteredMessages`. */
+export interface MessageFilter {
+  readonly resourceTypeId: string;
+  readonly types?: readonly string[];
+}
+
 export interface OrderingOptions {
   /**
    * How long an early delivery waits for its predecessor before the lane moves past the gap.
@@ -66,12 +72,30 @@ export interface OrderingOptions {
   /** Waiting deliveries in total; beyond, new early arrivals are deferred (nack), with the same exception. Default 100,000. */
   readonly maxBuffered?: number;
   /**
-   * The first delivery of a resource with no stored position: `wait` (default) releases
-   * sequenceNumber 1 / ResourceCreated at once and waits `maxWaitMs` for anything else (then
-   * releases the lowest with a `unknown-start` gap notice); `immediate` releases whatever comes first
-   * (anything lower arriving later is stale).
+   * The first delivery of a resource with no stored position (sequenceNumber 1 and ResourceCreated
+   * are released at once in every mode): `hold` (default) holds anything else briefly, like a
+   * filtered lane's deliveries (see `filteredMessages`), then releases the lowest without a gap
+   * notice (the resource may predate the subscription: nothing is known to be missing); `wait`
+   * waits `maxWaitMs` and releases the lowest with an `unknown-start` gap notice; `immediate`
+   * releases whatever comes first (anything lower arriving later is stale).
    */
-  readonly unknownStart?: 'wait' | 'immediate';
+  readonly unknownStart?: 'hold' | 'wait' | 'immediate';
+  /**
+   * Which messages lanes have sequenceNumber gaps by design: the subscription's `messages` as
+   * created (`[{ resourceTypeId: 'order', types: ['OrderCreated'] }]`: a resource type whose
+   * `types` are set is filtered), or `true` / `false` for all (default `false`). In a filtered lane a
+   * delivery that is not the next sequenceNumber is held only until an out-of-order predecessor
+   * would have arrived (measured, at most `maxHoldMs`), then released without a gap notice; a
+   * predecessor arriving later still is dropped as stale and logged. Unfiltered lanes wait
+   * `maxWaitMs` for a missing sequenceNumber and report it as a gap.
+   */
+  readonly filteredMessages?: boolean | readonly MessageFilter[];
+  /**
+   * The longest brief hold (filtered lanes, unknown starts). The hold itself adapts to how late
+   * out-of-order deliveries arrive (twice the recent lateness in time or in arrivals, whichever ends
+   * first). Default min(1 s, maxWaitMs / 10).
+   */
+  readonly maxHoldMs?: number;
   /** A resource with waiting deliveries re-reads its stored position this often. Default min(1 s, maxWaitMs). */
   readonly positionRefreshMs?: number;
   /**

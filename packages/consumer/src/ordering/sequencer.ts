@@ -4,6 +4,7 @@ import type { PositionLane, StreamPositions } from '../dedup/dedup-store.js';
 import type { Logger } from '../logger.js';
 import type { GapNotice } from './gap-notice.js';
 import { isNextInLane, positionValueOf } from './order-rules.js';
+import { PredecessorWindow } from './predecessor-window.js';
 
 /** What the sequencer orders: one delivery of one resource stream. */
 export interface SequencedItem {
@@ -58,7 +59,17 @@ export interface SequencerOptions {
   readonly maxBacklogWaitMs: number;
   readonly maxBufferedPerResource: number;
   readonly maxBuffered: number;
-  readonly unknownStart: 'wait' | 'immediate';
+  readonly unknownStart: 'hold' | 'wait' | 'immediate';
+  /**
+   * Is the messages lane of this resource type filtered (§2.4 MessageSubscription `types`)? Its
+   * sequenceNumber gaps are then expected: a delivery that is not `position + 1` is held briefly
+   * (see predecessor-window.ts), not for `maxWaitMs`, and released without a gap notice.
+   */
+  readonly filteredMessages: (resourceTypeId: string) => boolean;
+  /** Bounds of the brief hold of deliveries whose predecessor is unknown. */
+  readonly minHoldMs: number;
+  readonly maxHoldMs: number;
+  readonly minHoldArrivals: number;
   readonly positionRefreshMs: number;
   readonly positionCacheSize: number;
   /** On a position read failure: proceed as if nothing were stored (true) or reject (false). */
@@ -74,8 +85,25 @@ class Buffered {
   constructor(
     readonly item: SequencedItem,
     readonly bufferedAt: number,
+    /** The sequencer's arrival count when it arrived (holds end by arrivals as well as by time). */
+    readonly arrival: number,
   ) {}
 }
+
+/** A delivery released at the end of a brief hold, kept to recognise a predecessor that came too late. */
+class HoldRelease {
+  constructor(
+    readonly lane: PositionLane,
+    /** The lane's position before it (exclusive lower end of what it was released past). */
+    readonly from: number | undefined,
+    readonly to: number,
+    readonly bufferedAt: number,
+    readonly arrival: number,
+  ) {}
+}
+
+/** Recent hold releases remembered (per resource, the latest), for lateness samples only. */
+const MAX_HOLD_RELEASES = 1_024;
 
 const LANES: readonly PositionLane[] = ['m', 'c'];
 const NEXT: Release = Object.freeze({ kind: 'next' });
@@ -161,11 +189,25 @@ export class Sequencer {
   private closed = false;
   /** When a source last reported more waiting in its queue. */
   private backlogSeenAt = Number.NEGATIVE_INFINITY;
+  /** Deliveries submitted so far: the arrival order holds are measured in. */
+  private arrivals = 0;
+  /** Held deliveries in arrival order, to release them once enough later ones arrived. */
+  private readonly holds: { lane: ResourceLane; buffered: Buffered }[] = [];
+  private holdsHead = 0;
+  private readonly holdReleases = new Map<string, HoldRelease>();
+  private readonly window: PredecessorWindow;
+  /** `filteredMessages` per resource type, asked once. */
+  private readonly filteredTypes = new Map<string, boolean>();
 
   constructor(
     private readonly deps: SequencerDeps,
     private readonly options: SequencerOptions,
-  ) {}
+  ) {
+    this.window = new PredecessorWindow(
+      { minHoldMs: options.minHoldMs, maxHoldMs: options.maxHoldMs, minArrivals: options.minHoldArrivals },
+      deps.clock.now(),
+    );
+  }
 
   get bufferedCount(): number {
     return this.totalBuffered;
@@ -173,6 +215,8 @@ export class Sequencer {
 
   submit(item: SequencedItem): void {
     if (this.closed) return this.deps.reject(item, 'closing');
+    this.arrivals++;
+    if (this.holdsHead < this.holds.length) this.releaseHoldsByArrival();
     let lane = this.lanes.get(item.stream) ?? this.revive(item.stream);
     if (lane === undefined) {
       lane = new ResourceLane(item.stream);
@@ -252,6 +296,8 @@ export class Sequencer {
       if (!this.closed) this.retireIfIdle(lane);
     }
     this.totalBuffered = 0;
+    this.holds.length = 0;
+    this.holdsHead = 0;
     return rejected;
   }
 
@@ -359,7 +405,10 @@ export class Sequencer {
 
   private place(lane: ResourceLane, item: SequencedItem): void {
     const position = lane.positions[item.lane];
-    if (position !== undefined && item.ordinal <= position) return this.deps.release(item, BEHIND);
+    if (position !== undefined && item.ordinal <= position) {
+      this.noteLateAfterHold(lane, item);
+      return this.deps.release(item, BEHIND);
+    }
     if (lane.running === undefined && this.isNext(lane, item)) {
       lane.running = item;
       return this.deps.release(item, NEXT);
@@ -384,8 +433,13 @@ export class Sequencer {
     // Sorted by ordinal; buffers are short and arrivals mostly near the end.
     let index = buffer.length;
     while (index > 0 && (buffer[index - 1] as Buffered).item.ordinal > item.ordinal) index--;
-    buffer.splice(index, 0, new Buffered(item, now));
+    const successor = buffer[index];
+    // It arrived after a successor that was already waiting: how late is what holds are made of.
+    if (successor !== undefined) this.window.sample(now - successor.bufferedAt, this.arrivals - successor.arrival, now);
+    const buffered = new Buffered(item, now, this.arrivals);
+    buffer.splice(index, 0, buffered);
     this.totalBuffered++;
+    if (this.holdsBriefly(lane, item)) this.holds.push({ lane, buffered });
     // A cached position may be old (another instance moved on): check before waiting long.
     if (now - lane.refreshedAt >= this.options.positionRefreshMs || this.needsStartCheck(lane)) this.refresh(lane);
   }
@@ -411,6 +465,8 @@ export class Sequencer {
         return;
       }
     }
+    const held = this.heldLaneDue(lane, now);
+    if (held !== undefined) return this.releaseHeld(lane, held, now);
     const expired = this.mostOverdueLane(lane, now);
     if (expired === undefined) return;
     if (lane.refreshedAt < expired.deadline) {
@@ -428,9 +484,98 @@ export class Sequencer {
       waitedMs: now - expired.oldestAt,
     };
     this.deps.observe.gap(expired.laneId, gap.reason);
-    this.deps.logger.info({ stream: lane.stream, gap }, 'releasing past a gap');
+    this.deps.logger.warn({ stream: lane.stream, gap }, 'releasing past a gap: the missing deliveries are skipped');
     lane.running = head.item;
     this.release(lane, expired.laneId, now, { kind: 'gap', gap });
+  }
+
+  /**
+   * Is this waiting delivery's predecessor unknown, so that it is held only briefly? Yes for the
+   * first delivery of a resource with nothing stored (`unknownStart: 'hold'`: the resource may
+   * predate the subscription) and in a filtered messages lane (its gaps are by design). A change
+   * names its predecessor exactly (ResourceUpdated.oldVersion; ChangeSubscriptions have no type
+   * filter), as does a message of an unfiltered lane (sequenceNumber − 1): those wait `maxWaitMs`.
+   */
+  private holdsBriefly(lane: ResourceLane, item: SequencedItem): boolean {
+    if (lane.positions[item.lane] === undefined) return this.options.unknownStart === 'hold';
+    return item.lane === 'm' && this.isFiltered(item.payload.resource.typeId);
+  }
+
+  private isFiltered(resourceTypeId: string): boolean {
+    let filtered = this.filteredTypes.get(resourceTypeId);
+    if (filtered === undefined) {
+      filtered = this.options.filteredMessages(resourceTypeId);
+      this.filteredTypes.set(resourceTypeId, filtered);
+    }
+    return filtered;
+  }
+
+  /** Has this held head waited long enough: enough later arrivals, or its time (from a failed head's return at the earliest)? */
+  private holdOver(lane: ResourceLane, head: Buffered, now: number): boolean {
+    if (now >= Math.max(head.bufferedAt, lane.waitFrom) + this.window.holdMs(now)) return true;
+    // Arrivals count only when nothing of the resource is due back (a failed or deferred head).
+    return lane.waitFrom <= head.bufferedAt && this.arrivals - head.arrival >= this.window.arrivalWindow(now);
+  }
+
+  /** The lane whose held head may go, if any. */
+  private heldLaneDue(lane: ResourceLane, now: number): PositionLane | undefined {
+    for (const laneId of LANES) {
+      const head = lane.buffers[laneId][0];
+      if (head !== undefined && this.holdsBriefly(lane, head.item) && this.holdOver(lane, head, now)) return laneId;
+    }
+    return undefined;
+  }
+
+  /**
+   * Releases a held head: nothing is known to be missing, so no gap notice and no position re-read
+   * (the claim still checks the stored position, so one another instance moved past is stale).
+   */
+  private releaseHeld(lane: ResourceLane, laneId: PositionLane, now: number): void {
+    const head = lane.buffers[laneId][0] as Buffered;
+    this.rememberHoldRelease(lane.stream, new HoldRelease(laneId, lane.positions[laneId], head.item.ordinal, head.bufferedAt, head.arrival));
+    lane.running = head.item;
+    this.release(lane, laneId, now, NEXT);
+  }
+
+  private rememberHoldRelease(stream: string, release: HoldRelease): void {
+    this.holdReleases.delete(stream);
+    this.holdReleases.set(stream, release);
+    if (this.holdReleases.size > MAX_HOLD_RELEASES) this.holdReleases.delete(this.holdReleases.keys().next().value as string);
+  }
+
+  /**
+   * A delivery arrives behind the position. If a hold released a successor past it, it was not
+   * filtered out but late: the hold grows by what this one shows, and the loss is reported.
+   */
+  private noteLateAfterHold(lane: ResourceLane, item: SequencedItem): void {
+    const hold = this.holdReleases.get(lane.stream);
+    if (hold === undefined || hold.lane !== item.lane || item.ordinal >= hold.to || (hold.from !== undefined && item.ordinal <= hold.from)) return;
+    const now = this.deps.clock.now();
+    this.window.sample(now - hold.bufferedAt, this.arrivals - hold.arrival, now);
+    this.deps.logger.warn(
+      { stream: lane.stream, lane: item.lane === 'm' ? 'messages' : 'changes', late: positionValueOf(item.lane, item.ordinal), releasedBefore: positionValueOf(hold.lane, hold.to), lateMs: now - hold.bufferedAt },
+      'a delivery arrived after a later one was released past it: it is dropped as stale (the hold grows)',
+    );
+  }
+
+  /** Pumps the lanes of held deliveries that enough later arrivals have passed. */
+  private releaseHoldsByArrival(): void {
+    const now = this.deps.clock.now();
+    const window = this.window.arrivalWindow(now);
+    while (this.holdsHead < this.holds.length) {
+      const entry = this.holds[this.holdsHead] as { lane: ResourceLane; buffered: Buffered };
+      if (this.arrivals - entry.buffered.arrival < window) break;
+      this.holdsHead++;
+      const lane = entry.lane;
+      if (this.lanes.get(lane.stream) === lane && lane.running === undefined && lane.buffers[entry.buffered.item.lane][0] === entry.buffered) {
+        this.pump(lane);
+        this.afterChange(lane);
+      }
+    }
+    if (this.holdsHead > 1_024 && this.holdsHead * 2 > this.holds.length) {
+      this.holds.splice(0, this.holdsHead);
+      this.holdsHead = 0;
+    }
   }
 
   private release(lane: ResourceLane, laneId: PositionLane, now: number, how: Release): void {
@@ -444,6 +589,8 @@ export class Sequencer {
   private mostOverdueLane(lane: ResourceLane, now: number): { laneId: PositionLane; deadline: number; oldestAt: number } | undefined {
     let result: { laneId: PositionLane; deadline: number; oldestAt: number } | undefined;
     for (const laneId of LANES) {
+      const head = lane.buffers[laneId][0];
+      if (head === undefined || this.holdsBriefly(lane, head.item)) continue;
       const oldestAt = this.oldestBufferedAt(lane, laneId);
       if (oldestAt === undefined) continue;
       const deadline = this.deadlineOf(lane, oldestAt);
@@ -504,7 +651,14 @@ export class Sequencer {
     if (lane.ready && lane.bufferedCount() > 0 && !lane.refreshing) {
       // While a delivery of the resource runs, its end pumps the lane: only refreshes are timed.
       if (lane.running === undefined) {
+        const holdMs = this.window.holdMs(this.deps.clock.now());
         for (const laneId of LANES) {
+          const head = lane.buffers[laneId][0];
+          if (head === undefined) continue;
+          if (this.holdsBriefly(lane, head.item)) {
+            dueAt = Math.min(dueAt, Math.max(head.bufferedAt, lane.waitFrom) + holdMs);
+            continue;
+          }
           const oldestAt = this.oldestBufferedAt(lane, laneId);
           if (oldestAt !== undefined) dueAt = Math.min(dueAt, this.deadlineOf(lane, oldestAt));
         }

@@ -177,8 +177,8 @@ describe('ordering per resource', () => {
     expect(order()).toEqual(['m1', 'm2', 'm3', 'm5']);
   });
 
-  it('waits for the start of an unknown resource, then releases the lowest with an unknown-start notice', async () => {
-    const { consumer, clock, seen, order } = setup();
+  it('with unknownStart "wait", waits for the start of an unknown resource, then releases the lowest with an unknown-start notice', async () => {
+    const { consumer, clock, seen, order } = setup({ ordering: { maxWaitMs: MAX_WAIT_MS, unknownStart: 'wait' } });
     const fifth = consumer.process(sqs(messagePayload(5)));
     const sixth = consumer.process(sqs(messagePayload(6)));
     await until(() => consumer.bufferedCount === 2, 'both wait');
@@ -407,8 +407,9 @@ describe('ordering per resource', () => {
       if (delivery.notificationType === 'Message' && delivery.payload.sequenceNumber === 1) await m1.promise;
       running.delete(name);
     };
-    const a = createConsumer({ dedup: store, clock, instanceId: 'a', ordering: { maxWaitMs: MAX_WAIT_MS }, handler: handler('a') });
-    const b = createConsumer({ dedup: store, clock, instanceId: 'b', ordering: { maxWaitMs: MAX_WAIT_MS }, handler: handler('b') });
+    const ordering = { maxWaitMs: MAX_WAIT_MS, unknownStart: 'wait' } as const;
+    const a = createConsumer({ dedup: store, clock, instanceId: 'a', ordering, handler: handler('a') });
+    const b = createConsumer({ dedup: store, clock, instanceId: 'b', ordering, handler: handler('b') });
     const first = a.process(sqs(messagePayload(1)));
     await until(() => running.has('a'), 'A runs m1');
     const second = b.process(sqs(messagePayload(2)));

@@ -167,7 +167,7 @@ export async function simulate(scenario: Scenario, settings: SimulationSettings)
       // Above the number of deliveries of a run: a handler waiting for a slot would look busy forever to `idle`.
       concurrency: 64,
       instanceId: `process-${number}`,
-      ordering: scenario.ordered === false ? undefined : { maxWaitMs: settings.maxWaitMs, positionRefreshMs: 500 },
+      ordering: scenario.ordered === false ? undefined : { maxWaitMs: settings.maxWaitMs, positionRefreshMs: 500, unknownStart: 'wait' },
       retry: { failureBaseMs: 100, busyMinMs: 100 },
       handler: async (_delivery, context) => {
         const process = self.process as Process;

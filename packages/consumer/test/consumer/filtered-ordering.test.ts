@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import { createConsumer, MemoryDedupStore, type ConsumerOptions, type Delivery, type DeliveryContext, type Logger } from '../../src/index.js';
+import { messagePayload, updatedPayload } from '../support/fixtures.js';
+import { elapse, settleTurns, sqs } from '../support/deliveries.js';
+import { ManualClock } from '../support/manual-clock.js';
+import { until } from '../support/until.js';
+
+/*
+ * Ordering of streams whose gaps are expected (README, *Ordering model*): a type-filtered message
+ * subscription, and the first delivery of a resource seen mid-stream, are held briefly — never
+ * for maxWaitMs — and released without a gap notice; out-of-order arrivals are still put in
+ * order; a predecessor that is known to exist (unfiltered sequenceNumber, ResourceUpdated's
+ * oldVersion) is still waited for and reported as a gap when it does not come.
+ */
+
+const MAX_WAIT_MS = 10_000;
+const MAX_HOLD_MS = 1_000;
+const QUOTE_REQUEST = { typeId: 'quote-request', id: 'qr-1' };
+const filteredSubscription = [{ resourceTypeId: 'quote-request', types: ['QuoteRequestStateChanged'] }];
+
+interface Seen {
+  readonly delivery: Delivery;
+  readonly context: DeliveryContext;
+}
+
+function recordingLogger() {
+  const lines: { level: string; fields: object; message: string | undefined }[] = [];
+  const at = (level: string) => (fields: object, message?: string) => lines.push({ level, fields, message });
+  const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+  return { logger, lines };
+}
+
+function setup(ordering: ConsumerOptions['ordering'] = { maxWaitMs: MAX_WAIT_MS, filteredMessages: filteredSubscription }) {
+  const clock = new ManualClock();
+  const seen: Seen[] = [];
+  const { logger, lines } = recordingLogger();
+  const consumer = createConsumer({
+    dedup: new MemoryDedupStore({ clock }),
+    clock,
+    logger,
+    ordering,
+    handler: (delivery, context) => {
+      seen.push({ delivery, context });
+    },
+  });
+  const order = () =>
+    seen.map(({ delivery }) => (delivery.notificationType === 'Message' ? `m${delivery.payload.sequenceNumber}` : `${delivery.notificationType}:${delivery.payload.version}`));
+  return { clock, consumer, seen, order, lines };
+}
+
+const stateChanged = (sequenceNumber: number) => sqs(messagePayload(sequenceNumber, QUOTE_REQUEST, { type: 'QuoteRequestStateChanged' }));
+
+describe('a type-filtered message stream', () => {
+  it('is released in order within the brief hold, without waiting maxWaitMs and without gap notices', async () => {
+    const { clock, consumer, seen, order } = setup();
+    // sequenceNumbers 1, 2, 4, 6, 7 were other message types, filtered out by the subscription.
+    const third = consumer.process(stateChanged(3));
+    await elapse(clock, MAX_HOLD_MS);
+    expect(order()).toEqual(['m3']);
+    const fifth = consumer.process(stateChanged(5));
+    await elapse(clock, MAX_HOLD_MS);
+    const eighth = consumer.process(stateChanged(8));
+    await elapse(clock, MAX_HOLD_MS);
+    expect((await Promise.all([third, fifth, eighth])).map((outcome) => outcome.items[0]?.status)).toEqual(['processed', 'processed', 'processed']);
+    expect(order()).toEqual(['m3', 'm5', 'm8']);
+    expect(seen.map(({ context }) => context.gap)).toEqual([undefined, undefined, undefined]);
+  });
+
+  it('still puts out-of-order arrivals in order', async () => {
+    const { clock, consumer, order } = setup();
+    await Promise.all([consumer.process(stateChanged(3)), elapse(clock, MAX_HOLD_MS)]);
+    const eighth = consumer.process(stateChanged(8));
+    const fifth = consumer.process(stateChanged(5));
+    await settleTurns();
+    expect(order()).toEqual(['m3']);
+    await elapse(clock, MAX_HOLD_MS);
+    await Promise.all([eighth, fifth]);
+    expect(order()).toEqual(['m3', 'm5', 'm8']);
+  });
+
+  it('releases the next sequenceNumber at once, with no hold', async () => {
+    const { clock, consumer, order } = setup();
+    await Promise.all([consumer.process(stateChanged(3)), elapse(clock, MAX_HOLD_MS)]);
+    await consumer.process(stateChanged(4));
+    expect(order()).toEqual(['m3', 'm4']);
+  });
+
+  it('ends a hold after enough later arrivals, before its time', async () => {
+    const { consumer, order } = setup();
+    const held = consumer.process(stateChanged(3));
+    await settleTurns();
+    expect(order()).toEqual([]);
+    // A busy stream: deliveries of other resources keep arriving (each the start of its resource).
+    const others = Array.from({ length: 300 }, (_, index) => consumer.process(sqs(messagePayload(1, { id: `bu-${index}` }))));
+    await Promise.all([held, ...others]);
+    expect(order()).toContain('m3');
+  });
+
+  it('reports a predecessor that arrives after the hold as stale, at warn, and holds longer afterwards', async () => {
+    const { clock, consumer, order, lines } = setup();
+    await Promise.all([consumer.process(stateChanged(3)), elapse(clock, MAX_HOLD_MS)]);
+    const fifth = consumer.process(stateChanged(5));
+    await elapse(clock, 100, 25);
+    expect(order()).toEqual(['m3', 'm5']);
+    await elapse(clock, 300);
+    // m4 was a kept type after all, 400 ms late: it cannot run after m5.
+    expect((await consumer.process(stateChanged(4))).items[0]).toMatchObject({ status: 'stale' });
+    await fifth;
+    expect(lines.find((line) => line.level === 'warn' && /arrived after a later one/.test(line.message ?? ''))?.fields).toMatchObject({ late: 4, releasedBefore: 5 });
+    // The hold has grown to twice that lateness: m7 waits for m6 longer than 400 ms now.
+    const seventh = consumer.process(stateChanged(7));
+    await elapse(clock, 500);
+    expect(order()).toEqual(['m3', 'm5']);
+    await consumer.process(stateChanged(6));
+    await seventh;
+    expect(order()).toEqual(['m3', 'm5', 'm6', 'm7']);
+  });
+
+  it('with filteredMessages: true, treats every messages lane as filtered', async () => {
+    const { clock, consumer, seen, order } = setup({ maxWaitMs: MAX_WAIT_MS, filteredMessages: true });
+    await Promise.all([consumer.process(sqs(messagePayload(2))), elapse(clock, MAX_HOLD_MS)]);
+    await Promise.all([consumer.process(sqs(messagePayload(9))), elapse(clock, MAX_HOLD_MS)]);
+    expect(order()).toEqual(['m2', 'm9']);
+    expect(seen.every(({ context }) => context.gap === undefined)).toBe(true);
+  });
+});
+
+describe('streams whose predecessor is known exactly', () => {
+  it('an unfiltered messages lane still waits maxWaitMs for a missing sequenceNumber and reports the gap', async () => {
+    const { clock, consumer, seen, order } = setup();
+    await consumer.process(sqs(messagePayload(1)));
+    const third = consumer.process(sqs(messagePayload(3)));
+    await elapse(clock, MAX_HOLD_MS * 2);
+    expect(order()).toEqual(['m1']);
+    await elapse(clock, MAX_WAIT_MS);
+    await third;
+    expect(order()).toEqual(['m1', 'm3']);
+    expect(seen[1]?.context.gap).toMatchObject({ reason: 'timeout', lane: 'messages', lastReleased: 1, released: 3 });
+  });
+
+  it('the first change seen of a resource is held briefly, then released without a gap notice; a missing oldVersion is still waited for', async () => {
+    const { clock, consumer, seen, order } = setup({ maxWaitMs: MAX_WAIT_MS });
+    // The resource existed before the subscription: its first notification is an update.
+    const first = consumer.process(sqs(updatedPayload(4, 5)));
+    await elapse(clock, MAX_HOLD_MS);
+    await first;
+    expect(order()).toEqual(['ResourceUpdated:5']);
+    expect(seen[0]?.context.gap).toBeUndefined();
+    // 5 → 6 is missing: 6 → 7 names its predecessor, which is waited for.
+    const later = consumer.process(sqs(updatedPayload(6, 7)));
+    await elapse(clock, MAX_HOLD_MS * 2);
+    expect(order()).toEqual(['ResourceUpdated:5']);
+    await elapse(clock, MAX_WAIT_MS);
+    await later;
+    expect(seen[1]?.context.gap).toMatchObject({ reason: 'timeout', lane: 'changes', lastReleased: 5, released: 7 });
+  });
+
+  it('an out-of-order first change is still put in order within the hold', async () => {
+    const { clock, consumer, order } = setup({ maxWaitMs: MAX_WAIT_MS });
+    const later = consumer.process(sqs(updatedPayload(5, 6)));
+    const earlier = consumer.process(sqs(updatedPayload(4, 5)));
+    await until(() => consumer.bufferedCount === 2 || order().length > 0, 'both arrived');
+    await elapse(clock, MAX_HOLD_MS);
+    await Promise.all([later, earlier]);
+    expect(order()).toEqual(['ResourceUpdated:5', 'ResourceUpdated:6']);
+  });
+});
