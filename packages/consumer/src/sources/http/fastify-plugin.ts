@@ -28,7 +28,7 @@ export const heraldConsumerPlugin: FastifyPluginAsync<HeraldConsumerPluginOption
     url: path,
     bodyLimit,
     handler: async (request, reply) => {
-      const result = await handle({ method: request.method, headers: request.headers, body: request.body as Buffer | undefined });
+      const result = await handle({ method: request.method, url: request.url, headers: request.headers, body: request.body as Buffer | undefined });
       reply.code(result.statusCode).headers(result.headers);
       return reply.send(result.body);
     },

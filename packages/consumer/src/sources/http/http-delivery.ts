@@ -1,5 +1,9 @@
 import type { Consumer } from '../../consumer/types.js';
-import type { HttpHeaders } from '../../parse/raw-delivery.js';
+import type { HttpHeaders, RawBody } from '../../parse/raw-delivery.js';
+import { errorReply, headerValue, type HttpDeliveryReply } from './http-reply.js';
+import { createPushAuthenticator, type PushAuthenticationOptions } from './verify/push-authentication.js';
+
+export type { HttpDeliveryReply } from './http-reply.js';
 
 /**
  * Default largest body of the HTTP endpoint: a Pub/Sub push of the largest message Pub/Sub takes
@@ -16,55 +20,46 @@ export interface HttpDeliveryOptions {
   readonly allowedOrigins?: readonly string[] | '*';
   /** `WebHook-Allowed-Rate`: requests per minute granted, or `'*'` (unlimited). Default `'*'`. */
   readonly allowedRate?: number | '*';
+  /**
+   * Pushers that must prove who sent each POST (SNS signatures, Event Grid shared key or Entra
+   * token, Pub/Sub OIDC token). Without it the endpoint accepts any POST: put it behind a network
+   * boundary that does the proving, or configure this.
+   */
+  readonly authentication?: PushAuthenticationOptions;
 }
 
 export interface HttpDeliveryRequest {
   readonly method: string;
+  /** The request target (path and query); default `/`. Event Grid's shared key may travel in the query. */
+  readonly url?: string;
   readonly headers: HttpHeaders;
   readonly body: Uint8Array | string | undefined;
 }
 
-export interface HttpDeliveryReply {
-  readonly statusCode: number;
-  readonly headers: Readonly<Record<string, string>>;
-  readonly body?: string;
-}
-
 const ALLOW = 'POST, OPTIONS';
 
-function header(headers: HttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : (value as string | undefined);
-}
-
-/** The project's error shape (ARCHITECTURE.md, HTTP conventions). */
-function errorReply(statusCode: number, code: string, message: string, headers: Record<string, string> = {}): HttpDeliveryReply {
-  return {
-    statusCode,
-    headers: { 'content-type': 'application/json; charset=utf-8', ...headers },
-    body: JSON.stringify({ statusCode, message, errors: [{ code, message }] }),
-  };
-}
-
 /**
- * Framework-neutral push endpoint for Event Grid (CloudEvents, binary / structured / batch) and
- * Pub/Sub push (`{ message, subscription }`). Status codes are chosen for what each pusher does
- * with them:
- * - 204: done (both treat 2xx as delivered / acked);
- * - 503 + Retry-After: retry later (both retry 5xx with their own backoff);
+ * Framework-neutral push endpoint for Event Grid (CloudEvents, binary / structured / batch),
+ * Pub/Sub push (`{ message, subscription }`) and SNS over HTTP/S (its JSON envelope). Status codes
+ * are chosen for what each pusher does with them:
+ * - 204: done (all treat 2xx as delivered / acked);
+ * - 503 + Retry-After: retry later (all retry 5xx with their own backoff);
  * - 400: poison to dead-letter (Event Grid dead-letters 400 at once without retrying; Pub/Sub
- *   push retries it until the subscription's dead-letter policy takes it).
+ *   push retries it until the subscription's dead-letter policy takes it);
+ * - 401 / 403 (with `authentication`): no credentials / credentials that do not prove the sender;
+ *   the consumer never sees such a request.
  */
 export function createHttpDeliveryHandler(consumer: Consumer, options: HttpDeliveryOptions = {}): (request: HttpDeliveryRequest) => Promise<HttpDeliveryReply> {
   const allowedOrigins = options.allowedOrigins ?? '*';
   const allowedRate = options.allowedRate ?? '*';
+  const authenticate = createPushAuthenticator(options.authentication);
   const isAllowed = (origin: string): boolean =>
     allowedOrigins === '*' || allowedOrigins.some((allowed) => allowed.toLowerCase() === origin.toLowerCase());
 
   return async (request) => {
     const method = request.method.toUpperCase();
     if (method === 'OPTIONS') {
-      const origin = header(request.headers, 'webhook-request-origin');
+      const origin = headerValue(request.headers, 'webhook-request-origin');
       if (origin === undefined) return { statusCode: 204, headers: { allow: ALLOW } };
       // Webhook spec §4.2: grant by answering WebHook-Allowed-Origin (and -Rate); a refusal must
       // not carry them (the status code alone is not relied upon).
@@ -76,7 +71,14 @@ export function createHttpDeliveryHandler(consumer: Consumer, options: HttpDeliv
     }
     if (method !== 'POST') return errorReply(405, 'MethodNotAllowed', `${method} is not supported; deliveries are POSTed`, { allow: ALLOW });
 
-    const outcome = await consumer.process({ source: 'http', headers: request.headers, body: request.body });
+    let delivery: { headers: HttpHeaders; body: RawBody | undefined } = request;
+    if (authenticate !== undefined) {
+      // Before anything is parsed or handled: a refused request never reaches the consumer.
+      const result = await authenticate({ url: request.url ?? '/', headers: request.headers, body: request.body });
+      if (result.kind === 'answered') return result.reply;
+      delivery = result.delivery;
+    }
+    const outcome = await consumer.process({ source: 'http', headers: delivery.headers, body: delivery.body });
     switch (outcome.action) {
       case 'ack':
         return { statusCode: 204, headers: {} };

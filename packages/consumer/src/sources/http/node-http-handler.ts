@@ -1,7 +1,8 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Consumer } from '../../consumer/types.js';
 import { silentLogger, type Logger } from '../../logger.js';
-import { createHttpDeliveryHandler, DEFAULT_HTTP_BODY_LIMIT_BYTES, type HttpDeliveryOptions, type HttpDeliveryReply } from './http-delivery.js';
+import { createHttpDeliveryHandler, DEFAULT_HTTP_BODY_LIMIT_BYTES, type HttpDeliveryOptions } from './http-delivery.js';
+import { errorReply, type HttpDeliveryReply } from './http-reply.js';
 
 export interface NodeHttpHandlerOptions extends HttpDeliveryOptions {
   /** Only this path is served (query ignored); others answer 404. Default `/` (as the Fastify plugin's). */
@@ -42,26 +43,22 @@ export function createNodeHttpHandler(consumer: Consumer, options: NodeHttpHandl
   const limit = options.bodyLimitBytes ?? DEFAULT_HTTP_BODY_LIMIT_BYTES;
   const logger = options.logger ?? silentLogger;
   const servedPath = options.path ?? '/';
-  const errorBody = (statusCode: number, code: string, message: string): HttpDeliveryReply => ({
-    statusCode,
-    headers: { 'content-type': 'application/json; charset=utf-8' },
-    body: JSON.stringify({ statusCode, message, errors: [{ code, message }] }),
-  });
 
   return (request, response) => {
-    const path = (request.url ?? '/').split('?')[0];
+    const target = request.url ?? '/';
+    const path = target.split('?')[0];
     if (path !== servedPath) {
       request.resume();
-      return send(response, errorBody(404, 'ResourceNotFound', `${path} is not a delivery endpoint`));
+      return send(response, errorReply(404, 'ResourceNotFound', `${path} is not a delivery endpoint`));
     }
     readBody(request, limit)
-      .then((body) => handle({ method: request.method ?? 'GET', headers: request.headers, body: body.length === 0 ? undefined : body }))
+      .then((body) => handle({ method: request.method ?? 'GET', url: target, headers: request.headers, body: body.length === 0 ? undefined : body }))
       .then(
         (reply) => send(response, reply),
         (error: unknown) => {
-          if (error instanceof BodyTooLarge) return send(response, errorBody(413, 'RequestEntityTooLarge', `the body exceeds ${limit} bytes`));
+          if (error instanceof BodyTooLarge) return send(response, errorReply(413, 'RequestEntityTooLarge', `the body exceeds ${limit} bytes`));
           logger.error({ err: error }, 'delivery endpoint failed');
-          send(response, errorBody(500, 'General', 'internal error'));
+          send(response, errorReply(500, 'General', 'internal error'));
         },
       );
   };
