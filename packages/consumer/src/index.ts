@@ -67,9 +67,3 @@ export type { SnsVerificationOptions } from './sources/http/verify/sns-verifier.
 export { httpsGetter, type HttpsGet, type HttpsGetResponse, type HttpsGetterOptions } from './sources/http/verify/https-get.js';
 export type { EventGridEntraOptions, EventGridSharedKeyOptions, EventGridVerificationOptions } from './sources/http/verify/event-grid-verifier.js';
 export { GOOGLE_ISSUERS, GOOGLE_JWKS_URL, type PubSubPushVerificationOptions } from './sources/http/verify/pubsub-push-verifier.js';
-export type { PushAuthenticationOptions } from './sources/http/verify/push-authentication.js';
-export { SNS_HOST_PATTERN } from './sources/http/verify/sns-certificates.js';
-export type { SnsVerificationOptions } from './sources/http/verify/sns-verifier.js';
-export { httpsGetter, type HttpsGet, type HttpsGetResponse, type HttpsGetterOptions } from './sources/http/verify/https-get.js';
-export type { EventGridEntraOptions, EventGridSharedKeyOptions, EventGridVerificationOptions } from './sources/http/verify/event-grid-verifier.js';
-export { GOOGLE_ISSUERS, GOOGLE_JWKS_URL, type PubSubPushVerificationOptions } from './sources/http/verify/pubsub-push-verifier.js';
