@@ -1,0 +1,39 @@
+/**
+ * The types the conformance checks start from: every resource Herald serves, its paged query
+ * response, what its messages and subscription deliveries are, and the message types of the
+ * resources Herald emits messages for. The generator vendors these and all they refer to.
+ */
+export const RESOURCE_ROOTS = [
+  'ApiClient',
+  'ApiClientPagedQueryResponse',
+  'BusinessUnit',
+  'BusinessUnitPagedQueryResponse',
+  'Cart',
+  'CartPagedQueryResponse',
+  'Customer',
+  'CustomerPagedQueryResponse',
+  'CustomerSignInResult',
+  'Message',
+  'MessagePagedQueryResponse',
+  'Project',
+  'QuoteRequest',
+  'QuoteRequestPagedQueryResponse',
+  'State',
+  'StatePagedQueryResponse',
+  'Store',
+  'StorePagedQueryResponse',
+  'Subscription',
+  'SubscriptionPagedQueryResponse',
+  'Type',
+  'TypePagedQueryResponse',
+  // The Platform format's payloads and the CloudEvents envelope (spec §6.2).
+  'DeliveryPayload',
+  'CloudEventsPayload',
+] as const;
+
+/**
+ * Message subtypes are vendored for the resources Herald records messages about; a message type
+ * outside these is still known to be legal (Message lists every value) but is not checked field
+ * by field until its prefix is added here.
+ */
+export const MESSAGE_PREFIXES = ['BusinessUnit', 'Cart', 'Customer', 'QuoteRequest', 'Store'] as const;
