@@ -1,4 +1,4 @@
-import { DEFAULT_DATABASE_URL } from '@herald/store';
+import { DEFAULT_DATABASE_URL, parseDatabaseUrl } from '@herald/store';
 import { MIN_SECRET_KEY_LENGTH } from '../secrets/secret-box.js';
 
 /** pino's levels, the values LOG_LEVEL accepts (here and in the gateway, which imports them). */
@@ -145,6 +145,17 @@ function secretKey(env: Env): string | undefined {
   return raw;
 }
 
+/** DATABASE_URL, checked here so that an unsupported scheme is a configuration error (exit 2, one line). */
+function databaseUrl(env: Env): string {
+  const url = optional(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL;
+  try {
+    parseDatabaseUrl(url);
+  } catch (error) {
+    throw new WorkerConfigError((error as Error).message);
+  }
+  return url;
+}
+
 export function parseWorkerConfig(env: Env): WorkerConfig {
   const known = new Set(WORKER_VARIABLES.map((variable) => variable.name));
   const unknown = Object.keys(env).filter((name) => name.startsWith('HERALD_DELIVERY_') && !known.has(name));
@@ -155,7 +166,7 @@ export function parseWorkerConfig(env: Env): WorkerConfig {
     throw new WorkerConfigError('HERALD_DELIVERY_LEASE_MS must exceed HERALD_DELIVERY_SEND_TIMEOUT_MS');
   }
   const config: WorkerConfig = {
-    databaseUrl: optional(env, 'DATABASE_URL') ?? DEFAULT_DATABASE_URL,
+    databaseUrl: databaseUrl(env),
     port: integer(env, 'PORT', 9464, 0, 65_535),
     host: optional(env, 'HERALD_DELIVERY_HOST') ?? '0.0.0.0',
     logLevel: logLevel(env),

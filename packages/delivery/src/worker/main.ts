@@ -4,6 +4,7 @@
  * the outbox and the deliveries (SKIP LOCKED + leases). The only module that reads `process.env`.
  * SIGTERM/SIGINT: stop claiming, finish or release in-flight sends, exit 0.
  */
+import { createRequire } from 'node:module';
 import { DatabaseUnavailableError, describeDatabaseUrl, openDatabase } from '@herald/store';
 import { pino } from 'pino';
 import { Registry } from 'prom-client';
@@ -15,7 +16,36 @@ import { startDeliveryRuntime } from './runtime.js';
 // SDKs are imported lazily, after this line.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+const USAGE = `Usage: herald-delivery [-h | --help] [-v | --version]
+
+Runs a delivery worker: routes the outbox to subscriptions and sends deliveries. Run several
+against one PostgreSQL. Configured by DATABASE_URL, PORT (/metrics and /healthz), LOG_LEVEL and
+HERALD_DELIVERY_* variables (docs/configuration.md). Stops on SIGTERM or SIGINT.
+`;
+
+/** `--help` and `--version` are answered before the environment is read or anything is opened. */
+function answerFlags(args: readonly string[]): number | undefined {
+  if (args.length === 0) return undefined;
+  const [flag] = args;
+  if (args.length === 1 && (flag === '-h' || flag === '--help')) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  if (args.length === 1 && (flag === '-v' || flag === '--version')) {
+    const manifest = createRequire(import.meta.url)('../../package.json') as { version: string };
+    process.stdout.write(`herald-delivery ${manifest.version}\n`);
+    return 0;
+  }
+  process.stderr.write(`herald-delivery: unexpected argument(s): ${args.join(' ')}\n${USAGE}`);
+  return 2;
+}
+
 async function main(): Promise<void> {
+  const answered = answerFlags(process.argv.slice(2));
+  if (answered !== undefined) {
+    process.exitCode = answered;
+    return;
+  }
   const config = parseWorkerConfig(process.env);
   const logger = pino({ level: config.logLevel, base: { service: 'herald-delivery' } });
   // Where it connects (never the password): a start that fails or takes long shows what it waits for.

@@ -3,7 +3,9 @@
  * sources, as test/cli/cli.test.ts does) as child processes configured only by their environment.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const GATEWAY_MAIN = resolve(import.meta.dirname, '../../src/cli/main.ts');
 const WORKER_MAIN = resolve(import.meta.dirname, '../../../delivery/src/worker/main.ts');
@@ -20,9 +22,12 @@ export interface HeraldProcess {
   exitWithin(ms: number): Promise<[number | null, NodeJS.Signals | null] | undefined>;
 }
 
-function run(main: string, args: string[], env: Record<string, string>): HeraldProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', '--conditions=@herald/source', main, ...args], {
-    cwd: resolve(import.meta.dirname, '../..'),
+/** tsx's loader by path, so that a process started in another working directory finds it. */
+const TSX = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+
+function run(main: string, args: string[], env: Record<string, string>, cwd = resolve(import.meta.dirname, '../..')): HeraldProcess {
+  const child = spawn(process.execPath, ['--import', TSX, '--conditions=@herald/source', main, ...args], {
+    cwd,
     env: {
       PATH: process.env.PATH ?? '',
       AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
@@ -65,8 +70,8 @@ function run(main: string, args: string[], env: Record<string, string>): HeraldP
   };
 }
 
-export const herald = (args: string[], env: Record<string, string>): HeraldProcess => run(GATEWAY_MAIN, args, env);
-export const heraldDelivery = (env: Record<string, string>): HeraldProcess => run(WORKER_MAIN, [], env);
+export const herald = (args: string[], env: Record<string, string>, cwd?: string): HeraldProcess => run(GATEWAY_MAIN, args, env, cwd);
+export const heraldDelivery = (env: Record<string, string>, args: string[] = [], cwd?: string): HeraldProcess => run(WORKER_MAIN, args, env, cwd);
 
 /** Kills a process that is still running (afterEach/afterAll clean-up). */
 export function killIfRunning(process: HeraldProcess | undefined): void {
