@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ResourceDeps } from '../context.js';
 import { registerVersionedRoutes } from '../versioned-routes.js';
 import { cartActions, myCartActions } from './actions.js';
+import { answerActiveCartOnQuery, registerActiveCartRoutes } from './active-cart-routes.js';
 import { buyerOf, type Buyer } from './buyer.js';
 import type { Cart } from './cart.js';
 import { CART_SCOPES, cartDefinition, MY_CART_SCOPES } from './definition.js';
@@ -24,9 +25,12 @@ const storeCondition = (storeKey: string) => ({ path: ['store', 'key'], value: s
 /**
  * Carts under their four paths: `/carts` (the template's eight operations), `/me/carts` (the
  * token's buyer's carts), `/in-store/key={storeKey}/carts` (the store's carts) and
- * `/in-store/key={storeKey}/me/carts` (both restrictions).
+ * `/in-store/key={storeKey}/me/carts` (both restrictions); and the active cart of a customer or
+ * of the token's buyer (active-cart-routes.ts).
  */
 export function registerCartRoutes(app: FastifyInstance, deps: ResourceDeps): void {
+  answerActiveCartOnQuery(app, deps.documents, ['/:projectKey/carts', '/:projectKey/in-store/key=:storeKey/carts']);
+  registerActiveCartRoutes(app, deps.documents);
   registerVersionedRoutes(app, cartDefinition, deps);
 
   registerScopedRoutes<Cart>(

@@ -1,13 +1,15 @@
 import type { Database, Queryable } from '@herald/store';
 import { CUSTOMER_TYPE_ID } from './customer.js';
 
-/** Global customers have no store; the e-mail index uses '' for them (migration 002). */
-const STORE_OF_ROW = "coalesce(r.doc->'stores'->0->>'key', '')";
+/** Customer.stores: a global customer has none; an in-store customer belongs to each store listed. */
+const IS_GLOBAL = "coalesce(jsonb_array_length(r.doc->'stores'), 0) = 0";
+const IN_STORE = (param: string) => `r.doc->'stores' @> jsonb_build_array(jsonb_build_object('key', ${param}::text))`;
 
 /**
  * Customer passwords (scrypt hashes, never in the document) and the e-mail lookups that the
- * document store does not offer: case-insensitive, per project or per store, served by the
- * `resources_customer_email_idx` expression index of migration 002.
+ * document store does not offer: case-insensitive, per project or per store. The unique index
+ * `resources_customer_email_idx` of migration 002 closes the race for the customer's first store;
+ * these checks cover every store of a customer in several.
  */
 export class CustomerCredentials {
   constructor(private readonly db: Database) {}
@@ -32,29 +34,35 @@ export class CustomerCredentials {
     storeKey: string | undefined,
     exceptCustomerId?: string,
   ): Promise<boolean> {
+    const scope = storeKey === undefined ? IS_GLOBAL : IN_STORE('$5');
     const result = await tx.query(
       `SELECT 1 FROM resources r
-       WHERE r.project_key = $1 AND r.type_id = $2 AND ${STORE_OF_ROW} = $3 AND lower(r.doc->>'email') = lower($4)
-         AND r.id <> $5
+       WHERE r.project_key = $1 AND r.type_id = $2 AND lower(r.doc->>'email') = lower($3) AND r.id <> $4 AND ${scope}
        LIMIT 1`,
-      [projectKey, CUSTOMER_TYPE_ID, storeKey ?? '', email, exceptCustomerId ?? ''],
+      [projectKey, CUSTOMER_TYPE_ID, email, exceptCustomerId ?? '', ...(storeKey === undefined ? [] : [storeKey])],
     );
     return result.rows.length > 0;
   }
 
-  /** §5.3 password flow: a customer of the store is preferred; global customers may sign in anywhere. */
+  /**
+   * §5.3 password flow (and the login endpoints): in a store, a customer of that store is
+   * preferred and global customers may sign in too; without a store, only global customers
+   * (Customer.stores: "If any Stores are specified, the Customer can only log in using the
+   * Password Flow for Customers in a Store").
+   */
   async findForLogin(
     projectKey: string,
     email: string,
     storeKey: string | undefined,
   ): Promise<{ customerId: string; passwordHash: string } | undefined> {
+    const scope = storeKey === undefined ? IS_GLOBAL : `(${IS_GLOBAL} OR ${IN_STORE('$4')})`;
     const result = await this.db.query<{ id: string; password_hash: string }>(
       `SELECT r.id, p.password_hash FROM resources r
        JOIN customer_passwords p ON p.project_key = r.project_key AND p.customer_id = r.id
-       WHERE r.project_key = $1 AND r.type_id = $2 AND lower(r.doc->>'email') = lower($3) AND ${STORE_OF_ROW} IN ('', $4)
-       ORDER BY ${STORE_OF_ROW} DESC
+       WHERE r.project_key = $1 AND r.type_id = $2 AND lower(r.doc->>'email') = lower($3) AND ${scope}
+       ORDER BY ${IS_GLOBAL} ASC
        LIMIT 1`,
-      [projectKey, CUSTOMER_TYPE_ID, email, storeKey ?? ''],
+      [projectKey, CUSTOMER_TYPE_ID, email, ...(storeKey === undefined ? [] : [storeKey])],
     );
     const row = result.rows[0];
     return row === undefined ? undefined : { customerId: row.id, passwordHash: row.password_hash };

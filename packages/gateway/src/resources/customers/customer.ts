@@ -1,25 +1,68 @@
 import type { BaseResource, CustomFields, KeyReference } from '@herald/model';
+import type { AddressFields } from '../address.js';
 
 export const CUSTOMER_TYPE_ID = 'customer';
 
+/** An address of a customer (reference type Address): `id` is Herald's, `key` the client's. */
+export type CustomerAddress = AddressFields & { id: string; custom?: CustomFields };
+
 /**
- * A Customer: the minimum the OAuth password flow, `/me` and later references need. The password
- * is NOT part of the document — documents travel in responses, messages, deliveries and query
- * predicates — its scrypt hash lives in `customer_passwords` (credentials.ts).
+ * A Customer as the reference's Customer type describes it. The password is NOT part of the
+ * document — documents travel in responses, messages, deliveries and query predicates — its scrypt
+ * hash lives in `customer_passwords` (credentials.ts). Herald has no customer groups:
+ * `customerGroupAssignments` is always empty and `customerGroup` never set.
  */
 export interface Customer extends BaseResource {
   key?: string;
+  customerNumber?: string;
+  externalId?: string;
   email: string;
   firstName?: string;
   lastName?: string;
-  /** In-store customers belong to the store they were created in; global customers to none. */
-  stores: Array<KeyReference<'store'>>;
+  middleName?: string;
+  title?: string;
+  salutation?: string;
+  dateOfBirth?: string;
+  companyName?: string;
+  vatId?: string;
+  locale?: string;
+  addresses: CustomerAddress[];
+  defaultShippingAddressId?: string;
+  shippingAddressIds: string[];
+  defaultBillingAddressId?: string;
+  billingAddressIds: string[];
   isEmailVerified: boolean;
+  customerGroupAssignments: never[];
+  /** Empty for global customers; in-store customers belong to the stores listed. */
+  stores: Array<KeyReference<'store'>>;
   authenticationMode: 'Password';
   custom?: CustomFields;
 }
 
-/** The store a customer belongs to, or '' for a global customer (matches the e-mail index). */
+/**
+ * The first store a customer belongs to, or '' for a global customer: the e-mail index of
+ * migration 002 is over this value.
+ */
 export function storeKeyOf(customer: Pick<Customer, 'stores'>): string {
   return customer.stores[0]?.key ?? '';
+}
+
+/** Whether the customer belongs to `storeKey` (one of its stores). */
+export function belongsToStore(customer: Pick<Customer, 'stores'>, storeKey: string): boolean {
+  return customer.stores.some((store) => store.key === storeKey);
+}
+
+/**
+ * The fields the reference marks required, for documents written before Herald kept them
+ * (Customer.raml: `addresses`, `shippingAddressIds`, `billingAddressIds`, `customerGroupAssignments`).
+ * Applied on every read, so answers and updates always see the full shape.
+ */
+export function withRequiredFields(customer: Customer): Customer {
+  const stored: Partial<Customer> = customer;
+  stored.addresses ??= [];
+  stored.shippingAddressIds ??= [];
+  stored.billingAddressIds ??= [];
+  stored.customerGroupAssignments ??= [];
+  stored.stores ??= [];
+  return customer;
 }

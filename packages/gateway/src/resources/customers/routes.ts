@@ -5,6 +5,7 @@ import { booleanParam, predicateVariables, repeated, single, versionParam } from
 import { requestContext } from '../context.js';
 import { expanding, locatorOf } from '../route-helpers.js';
 import type { CustomerService } from './service.js';
+import { signIn } from './sign-in.js';
 
 type Params = { projectKey: string; storeKey?: string; id?: string; key?: string };
 type Query = Record<string, string | string[] | undefined>;
@@ -13,6 +14,8 @@ const VIEW = { auth: { anyOf: ['view_customers', 'manage_customers'] } } as cons
 const MANAGE = { auth: { anyOf: ['manage_customers'] } } as const;
 /** `GET /{projectKey}/me`: the token's own customer (password flow token). */
 const ME = { auth: { anyOf: ['view_my_profile', 'manage_my_profile'], me: 'customer' } } as const;
+/** `POST /{projectKey}/me/login`: any token with `manage_my_profile`, an anonymous session's too (me.raml). */
+const MY_LOGIN = { auth: { anyOf: ['manage_my_profile'] } } as const;
 
 /**
  * Customers, project-wide (`/{projectKey}/customers`) and per store
@@ -68,10 +71,31 @@ export function registerCustomerRoutes(app: FastifyInstance, service: CustomerSe
     }
   }
 
+  registerSignInRoutes(app, service, documents);
+
   app.get('/:projectKey/me', { config: ME }, expanding(documents, async (request, expansion) => {
     const { projectKey } = request.params as Params;
     const customerId = request.auth?.customerId;
     if (customerId === undefined) throw resourceNotFound('The token names no customer.');
     return expansion.one(await service.get(projectKey, { id: customerId }, undefined));
   }));
+}
+
+/**
+ * Sign-in (login.raml, me.raml and in-store.raml): `POST /{projectKey}/login` for API clients
+ * (`manage_customers`), `POST /{projectKey}/me/login` for front ends (`manage_my_profile`), each
+ * also under `/in-store/key={storeKey}`; 200 with a CustomerSignInResult, 400 InvalidCredentials.
+ */
+function registerSignInRoutes(app: FastifyInstance, service: CustomerService, documents: DocumentStore): void {
+  for (const prefix of ['/:projectKey', '/:projectKey/in-store/key=:storeKey']) {
+    const routes: Array<[string, { auth: { anyOf: readonly string[] } }]> = [[`${prefix}/login`, MANAGE], [`${prefix}/me/login`, MY_LOGIN]];
+    for (const [path, config] of routes) {
+      app.post(path, { config }, expanding(documents, async (request, expansion) => {
+        const { projectKey, storeKey } = request.params as Params;
+        const result = await signIn(service, documents, projectKey, request.body, storeKey);
+        const customer = await expansion.one(result.customer);
+        return result.cart === undefined ? { customer } : { customer, cart: await expansion.one(result.cart) };
+      }));
+    }
+  }
 }

@@ -8,7 +8,7 @@ import { applyActions, parseUpdateBody, type ActionHandlers } from '../update-ac
 import { notFoundMessage } from '../versioned-routes.js';
 import { customerActions } from './actions.js';
 import type { CustomerCredentials } from './credentials.js';
-import { CUSTOMER_TYPE_ID, storeKeyOf, type Customer } from './customer.js';
+import { belongsToStore, CUSTOMER_TYPE_ID, withRequiredFields, type Customer } from './customer.js';
 import { parseCustomerDraft } from './draft.js';
 
 /** Revokes a deleted customer's tokens (the OAuth module). */
@@ -44,10 +44,12 @@ export class CustomerService implements CustomerLogin {
    */
   async create(ctx: RequestContext, body: unknown, storeKey: string | undefined): Promise<Customer> {
     if (storeKey !== undefined) await this.requireStore(ctx.projectKey, storeKey);
-    const { fields, password } = await parseCustomerDraft(body, ctx);
+    const { fields, stores: drafted, password } = await parseCustomerDraft(body, ctx);
     const { credentials, documents } = this.deps;
-    if (await credentials.emailTaken(documents.db, ctx.projectKey, fields.email, storeKey)) {
-      throw duplicateField('email', fields.email);
+    // An in-store sign-up belongs to the store of the path, besides any the draft names.
+    const stores = storeKey === undefined ? drafted : [{ typeId: 'store' as const, key: storeKey }, ...drafted.filter((store) => store.key !== storeKey)];
+    for (const scope of stores.length === 0 ? [undefined] : stores.map((store) => store.key)) {
+      if (await credentials.emailTaken(documents.db, ctx.projectKey, fields.email, scope)) throw duplicateField('email', fields.email);
     }
     const id = randomUUID();
     await credentials.savePassword(ctx.projectKey, id, await scryptHash(password), this.deps.clock.now().toISOString());
@@ -55,7 +57,7 @@ export class CustomerService implements CustomerLogin {
       return await documents.create<Customer>(
         ctx.write,
         CUSTOMER_TYPE_ID,
-        { id, ...fields, stores: storeKey === undefined ? [] : [{ typeId: 'store', key: storeKey }] },
+        { id, ...fields, stores },
         (customer) => [{ type: 'CustomerCreated', customer }],
       );
     } catch (error) {
@@ -68,7 +70,7 @@ export class CustomerService implements CustomerLogin {
     if (storeKey !== undefined) await this.requireStore(projectKey, storeKey);
     const customer = await this.deps.documents.get<Customer>(projectKey, CUSTOMER_TYPE_ID, locator);
     if (customer === undefined || !inScope(customer, storeKey)) throw resourceNotFound(notFoundMessage(CUSTOMER_TYPE_ID, locator));
-    return customer;
+    return withRequiredFields(customer);
   }
 
   /** §5.3 password flow: in a store that exists, like every other in-store route. */
@@ -93,11 +95,16 @@ export class CustomerService implements CustomerLogin {
   async mayActInStore(projectKey: string, customerId: string, storeKey: string): Promise<boolean> {
     const customer = await this.deps.documents.get<Customer>(projectKey, CUSTOMER_TYPE_ID, { id: customerId });
     if (customer === undefined) return false;
-    const own = storeKeyOf(customer);
-    return own === '' || own === storeKey;
+    return withRequiredFields(customer).stores.length === 0 || belongsToStore(customer, storeKey);
   }
 
   async query(projectKey: string, request: QueryRequest, storeKey: string | undefined): Promise<PagedQueryResponse<Customer>> {
+    const page = await this.queryDocuments(projectKey, request, storeKey);
+    page.results = page.results.map(withRequiredFields);
+    return page;
+  }
+
+  private async queryDocuments(projectKey: string, request: QueryRequest, storeKey: string | undefined): Promise<PagedQueryResponse<Customer>> {
     if (storeKey === undefined) return this.deps.documents.query<Customer>(projectKey, CUSTOMER_TYPE_ID, request);
     await this.requireStore(projectKey, storeKey);
     return runPagedQuery<Customer>(
@@ -118,7 +125,7 @@ export class CustomerService implements CustomerLogin {
     let attempted: Customer | undefined;
     try {
       return await this.deps.documents.update<Customer>(ctx.write, CUSTOMER_TYPE_ID, locator, version, async (current, reader) => {
-        if (!inScope(current, storeKey)) throw resourceNotFound(notFoundMessage(CUSTOMER_TYPE_ID, locator));
+        if (!inScope(withRequiredFields(current), storeKey)) throw resourceNotFound(notFoundMessage(CUSTOMER_TYPE_ID, locator));
         const messages = await applyActions(this.actions, current, actions, { ctx, reader });
         attempted = current;
         return { doc: current, messages };
@@ -151,7 +158,8 @@ export class CustomerService implements CustomerLogin {
     const deleted = await documents.db.transaction(async (tx) => {
       const doc = await documents.within(tx).delete<Customer>(ctx.write, CUSTOMER_TYPE_ID, { id: customer.id }, version, {
         dataErasure,
-        messages: () => [{ type: 'CustomerDeleted' }],
+        // CustomerDeletedMessagePayload: the e-mail of the deleted customer.
+        messages: (gone) => [{ type: 'CustomerDeleted', email: gone.email }],
       });
       await credentials.deletePassword(ctx.projectKey, doc.id, tx);
       await tokens.deleteCustomerTokens(tx, doc.id);
@@ -187,6 +195,7 @@ export class CustomerService implements CustomerLogin {
   }
 }
 
+/** In-store routes see the customers that belong to the store (one of their stores). */
 function inScope(customer: Customer, storeKey: string | undefined): boolean {
-  return storeKey === undefined || storeKeyOf(customer) === storeKey;
+  return storeKey === undefined || belongsToStore(customer, storeKey);
 }
