@@ -31,6 +31,12 @@ export interface CheckOptions {
   readonly extraFields?: Readonly<Record<string, readonly string[]>>;
   /** The first segment of every path; default: the type name. */
   readonly label?: string;
+  /**
+   * Values at these paths (`CloudEventsPayload.data`) are checked as instances of all the listed
+   * types at once (see `checkAll`) instead of their declared type: for what the product spec
+   * says a value holds beyond its reference type, as a message delivery's payload fields.
+   */
+  readonly asTypes?: Readonly<Record<string, readonly string[]>>;
 }
 
 /** More legal values than this are summarised instead of listed. */
@@ -45,7 +51,7 @@ export class ReferenceChecker {
 
   /** Checks `value` against a type name or type expression (`Store`, `Store[]`, `nil | Store`). */
   check(type: string, value: unknown, options: CheckOptions = {}): Violation[] {
-    const walk = new Walk(this.index, options.extraFields ?? {}, new Set());
+    const walk = new Walk(this.index, options, new Set());
     walk.expression(parseTypeExpression(type), value, options.label ?? type);
     return walk.violations;
   }
@@ -56,28 +62,9 @@ export class ReferenceChecker {
    * apply, and a top-level field is unknown only when none of them declares it.
    */
   checkAll(types: readonly string[], value: unknown, options: CheckOptions = {}): Violation[] {
-    const label = options.label ?? types.join(' & ');
-    const declared = types.map((type) => this.declaredNames(type, value));
-    const seen = new Set<string>();
-    const violations: Violation[] = [];
-    types.forEach((type, i) => {
-      const others = new Set(declared.filter((_, j) => j !== i).flatMap((names) => [...names]));
-      const walk = new Walk(this.index, options.extraFields ?? {}, others);
-      walk.expression(parseTypeExpression(type), value, label);
-      for (const violation of walk.violations) {
-        if (seen.has(violation.message)) continue;
-        seen.add(violation.message);
-        violations.push(violation);
-      }
-    });
-    return violations;
-  }
-
-  /** The property names the type (resolved to its subtype by the value's discriminator) declares. */
-  private declaredNames(type: string, value: unknown): ReadonlySet<string> {
-    const probe = new Walk(this.index, {}, new Set());
-    const resolved = isRecord(value) && this.index.fact(type) !== undefined ? probe.subtypeFor(type, value, '') : undefined;
-    return new Set(resolved === undefined ? [] : this.index.shape(resolved).properties.keys());
+    const walk = new Walk(this.index, options, new Set());
+    walk.intersection(types, value, options.label ?? types.join(' & '));
+    return walk.violations;
   }
 }
 
@@ -88,9 +75,32 @@ class Walk {
 
   constructor(
     private readonly index: TypeIndex,
-    private readonly extraFields: Readonly<Record<string, readonly string[]>>,
+    private readonly options: CheckOptions,
     private readonly rootExtras: ReadonlySet<string>,
   ) {}
+
+  /** The value at `path` is an instance of every one of `types` (see ReferenceChecker.checkAll). */
+  intersection(types: readonly string[], value: unknown, path: string): void {
+    const declared = types.map((type) => this.declaredNames(type, value));
+    const seen = new Set(this.violations.map((violation) => violation.message));
+    types.forEach((type, i) => {
+      const others = new Set(declared.filter((_, j) => j !== i).flatMap((names) => [...names]));
+      const walk = new Walk(this.index, this.options, others);
+      walk.expression(parseTypeExpression(type), value, path);
+      for (const violation of walk.violations) {
+        if (seen.has(violation.message)) continue;
+        seen.add(violation.message);
+        this.violations.push(violation);
+      }
+    });
+  }
+
+  /** The property names a type (resolved to its subtype by the value's discriminator) declares. */
+  private declaredNames(type: string, value: unknown): ReadonlySet<string> {
+    const probe = new Walk(this.index, {}, new Set());
+    const resolved = isRecord(value) && this.index.fact(type) !== undefined ? probe.subtypeFor(type, value, '') : undefined;
+    return new Set(resolved === undefined ? [] : this.index.shape(resolved).properties.keys());
+  }
 
   expression(expression: TypeExpression, value: unknown, path: string): void {
     switch (expression.kind) {
@@ -186,10 +196,16 @@ class Walk {
   }
 
   private isAcceptedExtra(name: string, key: string): boolean {
-    return this.index.ancestry(name).names.some((owner) => Object.hasOwn(this.extraFields, owner) && (this.extraFields[owner] ?? []).includes(key));
+    const extraFields = this.options.extraFields ?? {};
+    return this.index.ancestry(name).names.some((owner) => Object.hasOwn(extraFields, owner) && (extraFields[owner] ?? []).includes(key));
   }
 
   private property(type: PropertyFact, value: unknown, path: string): void {
+    const asTypes = this.options.asTypes;
+    if (asTypes !== undefined && Object.hasOwn(asTypes, path)) {
+      this.intersection(asTypes[path] ?? [], value, path);
+      return;
+    }
     if (typeof type === 'string') {
       this.expression(parseTypeExpression(type), value, path);
       return;
@@ -219,7 +235,7 @@ class Walk {
    */
   private union(expression: Extract<TypeExpression, { kind: 'union' }>, value: unknown, path: string): void {
     const attempts = expression.members.map((member) => {
-      const walk = new Walk(this.index, this.extraFields, this.atRoot ? this.rootExtras : new Set());
+      const walk = new Walk(this.index, this.options, this.atRoot ? this.rootExtras : new Set());
       walk.atRoot = this.atRoot;
       walk.expression(member, value, path);
       return walk.violations;

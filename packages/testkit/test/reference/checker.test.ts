@@ -147,6 +147,26 @@ describe('checkAgainstReference on the vendored facts', () => {
     ]);
   });
 
+  it('checks the value at a path as several types at once when asked (a CloudEvents message delivery)', () => {
+    const event = {
+      specversion: '1.0',
+      id: 'a6c3c0d8-5b73-4b6e-9a52-8f3c3b1f0e11',
+      type: 'com.commercetools.store.message.StoreCreated',
+      source: '/shop/stores',
+      subject: ID,
+      time: AT,
+      sequence: '1',
+      sequencetype: 'Integer',
+      data: storeCreatedDelivery(),
+    };
+    const asTypes = { 'CloudEventsPayload.data': ['MessageDeliveryPayload', 'Message'] };
+    expect(check('CloudEventsPayload', event, { asTypes })).toEqual([]);
+    // Without it, `data` is only a DeliveryPayload, which declares none of the message's fields.
+    expect(check('CloudEventsPayload', event)).toContain('CloudEventsPayload.data.type: unknown field (not in MessageDeliveryPayload)');
+    const broken = { ...event, time: 'yesterday', data: { ...storeCreatedDelivery(), languages: 'en' } };
+    expect(check('CloudEventsPayload', broken, { asTypes })).toEqual(['CloudEventsPayload.time: not a datetime', 'CloudEventsPayload.data.languages: not an array']);
+  });
+
   it('checks type expressions: arrays of a type, unions with nil', () => {
     expect(check('Address[]', [{ country: 'DE' }, { city: 'Paris' }])).toEqual(['Address[][1].country: required field missing']);
     expect(check('nil | Address', null)).toEqual([]);
