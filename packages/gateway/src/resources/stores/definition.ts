@@ -3,8 +3,11 @@ import type { Queryable, ServerFields } from '@herald/store';
 import { referenceExists, referencingType } from '../reference-exists.js';
 import { asDraft, LANGUAGE_TAG, localizedString, stringArray, validKey } from '../validation.js';
 import type { ResourceDefinition } from '../versioned-routes.js';
-import type { Store } from './store.js';
+import { withStoreDefaults, type Store } from './store.js';
 import { customFieldActions, customFromDraft } from '../custom-fields.js';
+import { countryActions, storeCountries } from './countries.js';
+import { missingReferenceActions, storeDraftLists } from './missing-references.js';
+import { storefrontActions, storefrontFromDraft } from './storefront.js';
 
 /**
  * Every stored reference to a Store: all are KeyReferences (`{typeId: 'store', key}`), so they
@@ -36,15 +39,34 @@ export const storeDefinition: ResourceDefinition<Store> = {
     const fields: Omit<Store, ServerFields> = {
       key: validKey(draft.key),
       languages: draft.languages === undefined ? [] : stringArray(draft.languages, 'languages', LANGUAGE_TAG),
+      countries: storeCountries(draft.countries),
+      ...storeDraftLists(draft),
     };
     if (draft.name !== undefined && draft.name !== null) fields.name = localizedString(draft.name, 'name');
+    const storefront = storefrontFromDraft(draft.storefront);
+    if (storefront !== undefined) fields.storefront = storefront;
     const custom = await customFromDraft(draft.custom, 'store', ctx);
     if (custom !== undefined) fields.custom = custom;
     return fields;
   },
 
-  createdMessages: (store) => [{ type: 'StoreCreated', name: store.name, languages: store.languages }],
+  /** The reference's StoreCreated carries every field of the Store a draft can set. */
+  createdMessages: (store) => [
+    {
+      type: 'StoreCreated',
+      ...(store.name === undefined ? {} : { name: store.name }),
+      languages: store.languages,
+      countries: store.countries,
+      distributionChannels: store.distributionChannels,
+      supplyChannels: store.supplyChannels,
+      productSelections: store.productSelections,
+      ...(store.custom === undefined ? {} : { custom: store.custom }),
+    },
+  ],
   deletedMessages: () => [{ type: 'StoreDeleted' }],
+
+  /** Stores written before a required field existed answer with its empty default. */
+  present: (store) => withStoreDefaults(store),
 
   /**
    * A Store that any resource still references (STORE_HOLDERS) is not deleted: 400
@@ -90,6 +112,9 @@ export const storeDefinition: ResourceDefinition<Store> = {
       store.languages = languages;
       return [{ type: 'StoreLanguagesChanged', addedLanguages: added, removedLanguages: removed }];
     },
+    ...countryActions,
+    ...missingReferenceActions,
+    ...storefrontActions,
     ...customFieldActions<Store>('store'),
   },
 };
