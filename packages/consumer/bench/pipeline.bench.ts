@@ -213,7 +213,7 @@ async function floor(store: DedupStore, bodies: Arrivals, redis: Redis): Promise
       const requests: ClaimRequest[] = [];
       for (let index = first; index < Math.min(bodies.length, first + BATCH); index++) {
         const parsed = parseDelivery({ source: 'sqs', body: bodies.body(index) });
-        if (parsed.kind !== 'delivery') throw new Error('the bench produced an unparsable delivery');
+        if (parsed.kind !== 'delivery' || parsed.delivery.notificationType === 'Event') throw new Error('the bench produced an unparsable delivery');
         const payload = parsed.delivery.payload;
         const stream = resourceStreamKey(payload);
         const ordinal = payload.notificationType === 'Message' ? payload.sequenceNumber : payload.version * 2;

@@ -1,4 +1,5 @@
 import type {
+  DeliveryPayload,
   MessageDeliveryPayload,
   PayloadNotIncluded,
   ResourceCreatedDeliveryPayload,
@@ -76,8 +77,48 @@ export interface ResourceDeletedDelivery {
 
 export type ChangeDelivery = ResourceCreatedDelivery | ResourceUpdatedDelivery | ResourceDeletedDelivery;
 
-/** A typed delivery, discriminated by `notificationType`. */
+/**
+ * What the platform's event subscriptions deliver (reference: types/subscription/
+ * EventDeliveryPayload.raml, types/event/Event.raml; §6.2 does not list them). Unlike messages and
+ * changes it has no projectKey, resource, sequence number or version: it is deduplicated by `id`
+ * and never ordered.
+ */
+export interface EventDeliveryPayload {
+  readonly notificationType: 'Event';
+  /** Unique identifier of the event: the deduplication key. */
+  readonly id: string;
+  /** The EventType, for example `ImportContainerCreated` or `CheckoutPaymentCharged`. */
+  readonly type: string;
+  /** EventSubscriptionResourceTypeId: `checkout`, `import-api` … */
+  readonly resourceType: string;
+  /** The event's details; their shape depends on `type`. */
+  readonly data: Readonly<Record<string, unknown>>;
+  readonly createdAt: string;
+}
+
+export interface EventDelivery {
+  readonly notificationType: 'Event';
+  readonly payload: EventDeliveryPayload;
+  readonly origin: DeliveryOrigin;
+}
+
+/** Every payload a subscription delivers: a message, a change notification or an event. */
+export type AnyDeliveryPayload = DeliveryPayload | EventDeliveryPayload;
+
+/** A typed delivery about a resource (what `handler` gets), discriminated by `notificationType`. */
 export type Delivery = MessageDelivery | ChangeDelivery;
+
+/** Anything a subscription delivers: a resource's delivery, or an event (what `onEvent` gets). */
+export type AnyDelivery = Delivery | EventDelivery;
+
+/**
+ * Is this the test notification the platform puts into the destination when a subscription is
+ * created or its destination changed (§4.2: `ResourceCreated` for resourceTypeId `subscription`)?
+ * It is usually the first delivery a new queue receives, and carries no business event.
+ */
+export function isSubscriptionTestNotification(delivery: Delivery): boolean {
+  return delivery.notificationType === 'ResourceCreated' && delivery.payload.resource.typeId === 'subscription';
+}
 
 /** The message type of a message delivery, whether or not its payload was included. */
 export function messageTypeOf(delivery: MessageDelivery): string {

@@ -5,6 +5,7 @@ export type {
   DeliveryContext,
   DeliveryHandler,
   DeliveryOutcome,
+  EventHandler,
   ItemOutcome,
   MessageFilter,
   OrderingOptions,
@@ -23,18 +24,22 @@ export { createMessagesApiFetcher, loadNotIncludedPayload, MessagesApiError, wit
 export type { MessageFetcher, MessageLocator, MessagesApiFetcherOptions } from './parse/messages-api.js';
 
 export type {
+  AnyDelivery,
+  AnyDeliveryPayload,
   ChangeDelivery,
   CloudEventAttributes,
   Delivery,
   DeliveryEnvelope,
   DeliveryOrigin,
   DeliverySource,
+  EventDelivery,
+  EventDeliveryPayload,
   MessageDelivery,
   ResourceCreatedDelivery,
   ResourceDeletedDelivery,
   ResourceUpdatedDelivery,
 } from './delivery.js';
-export { messageTypeOf } from './delivery.js';
+export { isSubscriptionTestNotification, messageTypeOf } from './delivery.js';
 
 export { MemoryDedupStore } from './dedup/memory-dedup-store.js';
 export { RedisDedupStore, type RedisDedupStoreOptions } from './dedup/redis-dedup-store.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { deduplicationKey, resourceStreamKey, type DeliveryPayload } from '@herald/model';
+import { deduplicationKey, resourceStreamKey } from '@herald/model';
 import { systemClock, type Clock } from '../clock.js';
 import { instrumentStore } from '../dedup/instrumented-store.js';
 import { LeaseKeeper, type LeaseHolder } from '../dedup/lease-keeper.js';
@@ -9,7 +9,8 @@ import { MicroBatcher } from '../micro-batcher.js';
 import { positiveInteger, resolveOrdering, resolveRetry, type ResolvedRetry } from './options.js';
 import { TaskLimiter } from './task-limiter.js';
 import type { ClaimRequest, ClaimResult, CompleteRequest, DedupStore, PositionLane, PositionRef, StreamPositions } from '../dedup/dedup-store.js';
-import type { Delivery, MessageDelivery } from '../delivery.js';
+import type { AnyDelivery, AnyDeliveryPayload, Delivery, MessageDelivery } from '../delivery.js';
+import { eventDeduplicationKey, eventStreamKey } from '../dedup/event-keys.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { createConsumerMetrics, silentMetrics, type ConsumerMetrics, type DeferReason, type DeliveryMeter } from '../metrics/consumer-metrics.js';
 import type { GapNotice } from '../ordering/gap-notice.js';
@@ -25,6 +26,7 @@ import type {
   DeliveryContext,
   DeliveryHandler,
   DeliveryOutcome,
+  EventHandler,
   ItemOutcome,
   ParseErrorDecision,
   ParseErrorPolicy,
@@ -63,8 +65,8 @@ class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryCont
     readonly stream: string,
     readonly lane: PositionLane,
     readonly ordinal: number,
-    readonly payload: DeliveryPayload,
-    readonly delivery: Delivery,
+    readonly payload: AnyDeliveryPayload,
+    readonly delivery: AnyDelivery,
     readonly deliveryAttempt: number | undefined,
     readonly owner: string,
     readonly meter: DeliveryMeter,
@@ -104,6 +106,7 @@ const NOT_ADVANCED: FinishReport = Object.freeze({ advanced: false });
 class HeraldConsumer implements Consumer {
   readonly instanceId: string;
   private readonly handler: DeliveryHandler;
+  private readonly onEvent: EventHandler | undefined;
   private readonly store: DedupStore;
   private readonly clock: Clock;
   private readonly logger: Logger;
@@ -129,6 +132,7 @@ class HeraldConsumer implements Consumer {
     this.instanceId = options.instanceId ?? `${hostname()}-${process.pid}-${randomUUID().slice(0, 8)}`;
     if (this.instanceId.includes('|')) throw new RangeError('instanceId must not contain "|"');
     this.handler = options.handler;
+    this.onEvent = options.onEvent;
     this.clock = options.clock ?? systemClock;
     this.logger = options.logger ?? silentLogger;
     this.metrics = options.metrics ? createConsumerMetrics(options.metrics.registry, { bufferDepth: () => this.bufferedCount }) : silentMetrics;
@@ -224,6 +228,16 @@ class HeraldConsumer implements Consumer {
     return parsed.kind === 'error' ? this.rejectInput(parsed.error, raw) : this.admit(parsed.delivery, raw).then(onlyItem);
   }
 
+  /** An event without an `onEvent` handler is an input this consumer cannot handle (see ConsumerOptions.onEvent). */
+  private noEventHandler(delivery: AnyDelivery): Promise<ProcessOutcome> {
+    const error: ParseError = {
+      reason: 'no-event-handler',
+      message: `an event subscription's delivery (${delivery.payload.notificationType === 'Event' ? delivery.payload.type : ''}) and no onEvent handler`,
+      source: delivery.origin.source,
+    };
+    return this.rejectInput(error, { source: 'raw', body: '' }).then(combineOne);
+  }
+
   private async rejectInput(error: ParseError, raw: RawDelivery): Promise<ItemOutcome> {
     this.metrics.parseError(error.source, error.reason);
     let decision: ParseErrorDecision;
@@ -238,15 +252,18 @@ class HeraldConsumer implements Consumer {
   }
 
   /** Takes a parsed delivery in; settles with its outcome as `process` reports it. */
-  private admit(delivery: Delivery, raw: RawDelivery): Promise<ProcessOutcome> {
+  private admit(delivery: AnyDelivery, raw: RawDelivery): Promise<ProcessOutcome> {
     const payload = delivery.payload;
     const source = delivery.origin.source;
-    const meter = this.metrics.meter(source, payload.notificationType, payload.resource.typeId);
+    // Events are deduplicated by id and never ordered (see dedup/event-keys.ts).
+    const isEvent = payload.notificationType === 'Event';
+    if (isEvent && this.onEvent === undefined) return this.noEventHandler(delivery);
+    const meter = this.metrics.meter(source, payload.notificationType, isEvent ? payload.resourceType : payload.resource.typeId);
     meter.count('received');
     if (delivery.origin.sentAt !== undefined) this.metrics.queueWait(source, (this.clock.now() - delivery.origin.sentAt) / 1000);
 
-    const stream = resourceStreamKey(payload);
-    const key = deduplicationKey(payload, this.store.keyPrefix, stream);
+    const stream = isEvent ? eventStreamKey(payload) : resourceStreamKey(payload);
+    const key = isEvent ? eventDeduplicationKey(payload, this.store.keyPrefix, stream) : deduplicationKey(payload, this.store.keyPrefix, stream);
     if (this.closing) {
       return Promise.resolve(combineOne(this.count({ status: 'deferred', dedupKey: key, reason: 'closing', retryAfterMs: 0 }, meter)));
     }
@@ -261,22 +278,22 @@ class HeraldConsumer implements Consumer {
         return outcome.status === 'processed' ? combineOne({ status: 'duplicate', dedupKey: key }) : first;
       });
     }
-    const messageLane = payload.notificationType === 'Message';
+    const ordered = this.sequencer !== undefined && !isEvent;
     const work = new Work(
       key,
       stream,
-      messageLane ? 'm' : 'c',
-      messageLane ? payload.sequenceNumber : changeOrdinal(payload),
+      payload.notificationType === 'Message' || isEvent ? 'm' : 'c',
+      payload.notificationType === 'Message' ? payload.sequenceNumber : isEvent ? 0 : changeOrdinal(payload),
       payload,
       delivery,
       raw.deliveryAttempt ?? delivery.origin.deliveryAttempt,
       this.instanceId,
       meter,
-      this.sequencer !== undefined,
+      ordered,
       this.leases,
     );
     this.inProcess.set(key, work);
-    if (this.sequencer) this.sequencer.submit(work);
+    if (ordered) this.sequencer?.submit(work);
     else this.run(work, NEXT);
     return work.promise;
   }
@@ -339,11 +356,11 @@ class HeraldConsumer implements Consumer {
     this.invokeHandler(work, delivery);
   }
 
-  private invokeHandler(work: Work, delivery: Delivery): void {
+  private invokeHandler(work: Work, delivery: AnyDelivery): void {
     const startedAt = this.timed ? performance.now() : undefined;
     let result: Promise<void> | void;
     try {
-      result = this.handler(delivery, work);
+      result = delivery.notificationType === 'Event' ? (this.onEvent as EventHandler)(delivery, work) : this.handler(delivery, work);
     } catch (error) {
       return this.handlerEnded(work, error, false, startedAt);
     }

@@ -1,7 +1,7 @@
 import type { Registry } from 'prom-client';
 import type { Clock } from '../clock.js';
 import type { DedupStore } from '../dedup/dedup-store.js';
-import type { Delivery } from '../delivery.js';
+import type { Delivery, EventDelivery } from '../delivery.js';
 import type { Logger } from '../logger.js';
 import type { DeferReason } from '../metrics/consumer-metrics.js';
 import type { GapNotice } from '../ordering/gap-notice.js';
@@ -28,6 +28,13 @@ export interface DeliveryContext {
 
 /** The user's code. Resolve to acknowledge; throw (reject) to have the delivery retried. */
 export type DeliveryHandler = (delivery: Delivery, context: DeliveryContext) => Promise<void> | void;
+
+/**
+ * The user's code for event subscriptions' deliveries (`notificationType: 'Event'`), which are
+ * about no resource: deduplicated by their `id` and never ordered (`context.streamKey` is
+ * `events:{resourceType}`, `context.gap` never set).
+ */
+export type EventHandler = (delivery: EventDelivery, context: DeliveryContext) => Promise<void> | void;
 
 /**
  * What to do with an input that is not a delivery (a poison message):
@@ -125,6 +132,11 @@ export interface RetryOptions {
 
 export interface ConsumerOptions {
   readonly handler: DeliveryHandler;
+  /**
+   * Handles event subscriptions' deliveries. Without it such a delivery is not a delivery this
+   * consumer can handle: a `no-event-handler` parse error for `onParseError` (dead-letter by default).
+   */
+  readonly onEvent?: EventHandler;
   /** `RedisDedupStore` (shared by instances) or `MemoryDedupStore` (one process). */
   readonly dedup: DedupStore;
   /** Per-resource ordering; off when absent (deduplication only, no waiting). */

@@ -61,8 +61,9 @@ export const silentMetrics: ConsumerMetrics = {
   redisCommand: ignore,
 };
 
-const KNOWN_RESOURCE_TYPES = new Set<string>(SUBSCRIBABLE_RESOURCE_TYPE_IDS);
-const KNOWN_NOTIFICATION_TYPES = new Set(['Message', 'ResourceCreated', 'ResourceUpdated', 'ResourceDeleted']);
+// Event subscriptions' resource types (reference: EventSubscriptionResourceTypeId) besides §2.4's.
+const KNOWN_RESOURCE_TYPES = new Set<string>([...SUBSCRIBABLE_RESOURCE_TYPE_IDS, 'checkout', 'import-api']);
+const KNOWN_NOTIFICATION_TYPES = new Set(['Message', 'ResourceCreated', 'ResourceUpdated', 'ResourceDeleted', 'Event']);
 
 /** Label values come from payloads: anything outside the known sets collapses to `other` (bounded cardinality). */
 function resourceTypeLabel(typeId: string): string {

@@ -1,4 +1,5 @@
 import type { DeliveryPayload } from '@herald/model';
+import type { AnyDeliveryPayload } from '../delivery.js';
 import type { PositionLane } from '../dedup/dedup-store.js';
 
 /*
@@ -35,8 +36,11 @@ export function positionValueOf(lane: PositionLane, ordinal: number): number {
  * stored)? Without a position only a stream's true start is next: sequenceNumber 1, or
  * ResourceCreated; everything else waits (see `unknownStart`).
  */
-export function isNextInLane(position: number | undefined, payload: DeliveryPayload): boolean {
+export function isNextInLane(position: number | undefined, payload: AnyDeliveryPayload): boolean {
   switch (payload.notificationType) {
+    case 'Event':
+      // Events have no order (reference: EventDeliveryPayload has neither sequence nor version).
+      return true;
     case 'Message':
       return position === undefined ? payload.sequenceNumber === 1 : payload.sequenceNumber === position + 1;
     case 'ResourceCreated':

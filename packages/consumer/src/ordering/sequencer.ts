@@ -1,6 +1,6 @@
-import type { DeliveryPayload } from '@herald/model';
 import type { Clock, TimerHandle } from '../clock.js';
 import type { PositionLane, StreamPositions } from '../dedup/dedup-store.js';
+import type { AnyDeliveryPayload } from '../delivery.js';
 import type { Logger } from '../logger.js';
 import type { GapNotice } from './gap-notice.js';
 import { isNextInLane, positionValueOf } from './order-rules.js';
@@ -12,7 +12,7 @@ export interface SequencedItem {
   readonly stream: string;
   readonly lane: PositionLane;
   readonly ordinal: number;
-  readonly payload: DeliveryPayload;
+  readonly payload: AnyDeliveryPayload;
 }
 
 /**
@@ -498,7 +498,7 @@ export class Sequencer {
    */
   private holdsBriefly(lane: ResourceLane, item: SequencedItem): boolean {
     if (lane.positions[item.lane] === undefined) return this.options.unknownStart === 'hold';
-    return item.lane === 'm' && this.isFiltered(item.payload.resource.typeId);
+    return item.payload.notificationType === 'Message' && this.isFiltered(item.payload.resource.typeId);
   }
 
   private isFiltered(resourceTypeId: string): boolean {

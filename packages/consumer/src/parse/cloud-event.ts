@@ -1,6 +1,5 @@
-import type { DeliveryPayload } from '@herald/model';
 import { HTTP } from 'cloudevents';
-import type { CloudEventAttributes } from '../delivery.js';
+import type { AnyDeliveryPayload, CloudEventAttributes } from '../delivery.js';
 import { base64ToText, isJsonContentType, isJsonObject, parseJsonText } from './json-body.js';
 import { invalid, isInvalid, type Invalid } from './parse-error.js';
 import { plainConstructor } from './plain-constructor.js';
@@ -10,7 +9,7 @@ import type { HttpHeaders } from './raw-delivery.js';
 /** A CloudEvent whose data is a valid Platform payload. */
 export interface ValidCloudEvent {
   readonly attributes: CloudEventAttributes;
-  readonly payload: DeliveryPayload;
+  readonly payload: AnyDeliveryPayload;
 }
 
 // CloudEvents 1.0 §3.1.1 / RFC 3339 §5.6 date-time.

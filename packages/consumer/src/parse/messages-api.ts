@@ -1,6 +1,6 @@
 import type { Message, MessageDeliveryPayload } from '@herald/model';
 import PQueue from 'p-queue';
-import type { Delivery, MessageDelivery } from '../delivery.js';
+import type { AnyDelivery, MessageDelivery } from '../delivery.js';
 
 /** Which message to load. */
 export interface MessageLocator {
@@ -104,7 +104,7 @@ export function withFetchedPayload(delivery: MessageDelivery, message: Message):
  * option): a message delivered with `payloadNotIncluded` completed from the Messages API; any other
  * delivery as it is. A message the API does not have stays as delivered (`payloadFetched: false`).
  */
-export async function loadNotIncludedPayload(delivery: Delivery, fetchMessage: MessageFetcher): Promise<Delivery> {
+export async function loadNotIncludedPayload<D extends AnyDelivery>(delivery: D, fetchMessage: MessageFetcher): Promise<D | MessageDelivery> {
   if (delivery.notificationType !== 'Message' || delivery.payloadNotIncluded === undefined) return delivery;
   const message = await fetchMessage({ projectKey: delivery.payload.projectKey, messageId: delivery.payload.id });
   return message === undefined ? delivery : withFetchedPayload(delivery, message);

@@ -1,5 +1,16 @@
 import type { DeliveryPayload, MessageDeliveryPayload } from '@herald/model';
-import type { ChangeDelivery, CloudEventAttributes, Delivery, DeliveryEnvelope, DeliveryOrigin, DeliverySource, MessageDelivery } from '../delivery.js';
+import type {
+  AnyDelivery,
+  AnyDeliveryPayload,
+  ChangeDelivery,
+  CloudEventAttributes,
+  DeliveryEnvelope,
+  DeliveryOrigin,
+  DeliverySource,
+  EventDelivery,
+  EventDeliveryPayload,
+  MessageDelivery,
+} from '../delivery.js';
 import {
   hasBinaryCloudEventAttributes,
   readAttributeBinaryCloudEvent,
@@ -13,7 +24,7 @@ import { validatePlatformPayload } from './platform-payload.js';
 import type { HttpHeaders, RawDelivery, SingleRawDelivery } from './raw-delivery.js';
 
 export type SingleParseResult =
-  | { readonly kind: 'delivery'; readonly delivery: Delivery }
+  | { readonly kind: 'delivery'; readonly delivery: AnyDelivery }
   | { readonly kind: 'error'; readonly error: ParseError };
 
 /** A CloudEvents batch: each event parsed on its own, so one bad event does not hide the others. */
@@ -34,7 +45,7 @@ interface Frame {
   readonly deliveryAttempt?: number;
 }
 
-type Parsed = Delivery | Invalid;
+type Parsed = AnyDelivery | Invalid;
 
 const PUBSUB_CE_PREFIXES = ['ce-'];
 // CloudEvents AMQP binding §3.1.3: `cloudEvents:` (and `cloudEvents_` for JMS-friendly brokers).
@@ -77,13 +88,20 @@ const ParsedChange = plainConstructor<ChangeDelivery, [ChangePayload, DeliveryOr
   this.origin = origin;
 });
 
+const ParsedEvent = plainConstructor<EventDelivery, [EventDeliveryPayload, DeliveryOrigin]>(function (payload, origin) {
+  this.notificationType = 'Event';
+  this.payload = payload;
+  this.origin = origin;
+});
+
 function originOf(frame: Frame, attributes: CloudEventAttributes | undefined, mode: 'structured' | 'binary' | undefined): DeliveryOrigin {
   const format = attributes === undefined ? 'Platform' : 'CloudEvents';
   return new Origin(frame.source, frame.envelope, format, mode, attributes, frame.transportMessageId, frame.sentAt, frame.deliveryAttempt);
 }
 
-function toDelivery(payload: DeliveryPayload, origin: DeliveryOrigin): Delivery {
+function toDelivery(payload: AnyDeliveryPayload, origin: DeliveryOrigin): AnyDelivery {
   if (payload.notificationType === 'Message') return new ParsedMessage(payload, origin);
+  if (payload.notificationType === 'Event') return new ParsedEvent(payload, origin);
   return new ParsedChange(payload, origin);
 }
 

@@ -7,6 +7,8 @@ import type { DeliverySource } from '../delivery.js';
 export type ParseErrorReason =
   /** No body, or an empty one. */
   | 'empty-body'
+  /** An event subscription's delivery reached a consumer without an `onEvent` handler. */
+  | 'no-event-handler'
   /** The body is not JSON (or not UTF-8 / base64 where that is required). */
   | 'invalid-json'
   /** JSON, but none of the shapes a delivery can take. */

@@ -1,4 +1,4 @@
-import type { DeliveryPayload } from '@herald/model';
+import type { AnyDeliveryPayload } from '../delivery.js';
 import { invalid, type Invalid } from './parse-error.js';
 
 /*
@@ -94,8 +94,15 @@ function checkChange(payload: Record<string, unknown>, notificationType: string,
   return undefined;
 }
 
-/** Validates a Platform payload (§6.2) in place; returns it typed, or why it is not one. */
-export function validatePlatformPayload(value: unknown, path: string): DeliveryPayload | Invalid {
+/** An event subscription's payload (reference: EventDeliveryPayload): id, type, resourceType, data, createdAt. */
+function checkEvent(payload: Record<string, unknown>, path: string): Invalid | undefined {
+  const problem = checkString(payload, 'id', path) ?? checkString(payload, 'type', path) ?? checkString(payload, 'resourceType', path) ?? checkString(payload, 'createdAt', path);
+  if (problem) return problem;
+  return isObject(payload.data) ? undefined : missingOrWrong(payload, 'data', 'an object', path);
+}
+
+/** Validates a Platform payload (§6.2, and the reference's EventDeliveryPayload) in place; returns it typed, or why it is not one. */
+export function validatePlatformPayload(value: unknown, path: string): AnyDeliveryPayload | Invalid {
   if (!isObject(value)) return invalid('invalid-payload', `${path} must be a JSON object`, path);
   const notificationType = value.notificationType;
   let problem: Invalid | undefined;
@@ -108,10 +115,13 @@ export function validatePlatformPayload(value: unknown, path: string): DeliveryP
     case 'ResourceDeleted':
       problem = checkCommon(value, path) ?? checkChange(value, notificationType, path);
       break;
+    case 'Event':
+      problem = checkEvent(value, path);
+      break;
     default:
       return notificationType === undefined
         ? invalid('invalid-payload', `${path}.notificationType is missing`, `${path}.notificationType`)
-        : invalid('invalid-payload', `${path}.notificationType ${JSON.stringify(notificationType)} is not one of Message, ResourceCreated, ResourceUpdated, ResourceDeleted`, `${path}.notificationType`);
+        : invalid('invalid-payload', `${path}.notificationType ${JSON.stringify(notificationType)} is not one of Message, ResourceCreated, ResourceUpdated, ResourceDeleted, Event`, `${path}.notificationType`);
   }
-  return problem ?? (value as unknown as DeliveryPayload);
+  return problem ?? (value as unknown as AnyDeliveryPayload);
 }

@@ -1,6 +1,6 @@
 import { deepStrictEqual } from 'node:assert/strict';
 import { describe, expect, it } from 'vitest';
-import { parseDelivery, type Delivery, type ParseResult } from '../../src/index.js';
+import { parseDelivery, type AnyDelivery, type ParseResult } from '../../src/index.js';
 import { cloudEventOf, createdPayload, deletedPayload, messagePayload, updatedPayload } from '../support/fixtures.js';
 
 /*
@@ -10,7 +10,7 @@ import { cloudEventOf, createdPayload, deletedPayload, messagePayload, updatedPa
  * business.
  */
 
-function delivered(result: ParseResult): Delivery {
+function delivered(result: ParseResult): AnyDelivery {
   if (result.kind !== 'delivery') throw new Error(`expected a delivery, got ${JSON.stringify(result)}`);
   return result.delivery;
 }

@@ -44,6 +44,12 @@ const DEFAULT_QUERY_PARAMETER = 'code';
 const DEFAULT_HEADER = 'aeg-sas-key';
 const DEFAULT_ROLE = 'AzureEventGridSecureWebhookSubscriber';
 
+/** A query parameter of a request target; URLSearchParams never throws, whatever the target holds. */
+function queryParameterOf(target: string, name: string): string | undefined {
+  const query = target.indexOf('?');
+  return query === -1 ? undefined : (new URLSearchParams(target.slice(query + 1)).get(name) ?? undefined);
+}
+
 class SharedKeyVerifier implements PushVerifier {
   private readonly digests: Buffer[];
   private readonly queryParameter: string;
@@ -58,7 +64,7 @@ class SharedKeyVerifier implements PushVerifier {
   }
 
   async verify(request: PushRequest): Promise<PushVerdict> {
-    const given = headerValue(request.headers, this.header) ?? new URL(request.url, 'http://localhost').searchParams.get(this.queryParameter) ?? undefined;
+    const given = headerValue(request.headers, this.header) ?? queryParameterOf(request.url, this.queryParameter);
     if (given === undefined) return absent;
     return matchesSharedKey(given, this.digests) ? acceptedAsReceived(request) : rejected('the shared key does not match');
   }
