@@ -18,14 +18,28 @@ export interface ResourceIdentifier<TypeId extends string = string> {
   key?: string;
 }
 
-/** §6.2: identifiers the user chose for the resource, sent beside `resource` in deliveries. */
+/** A Custom Object's identity: its key is unique only within its container (reference type ContainerAndKey). */
+export interface ContainerAndKey {
+  key: string;
+  container: string;
+}
+
+/**
+ * §6.2: identifiers the user chose for the resource, sent beside `resource` in messages and
+ * deliveries (structure of the reference type UserProvidedIdentifiers; every field optional, `{}`
+ * for a resource that has none).
+ */
 export interface UserProvidedIdentifiers {
   key?: string;
   externalId?: string;
   orderNumber?: string;
   customerNumber?: string;
+  /** The SKU of a product variant (resources such as inventory entries and standalone prices). */
   sku?: string;
-  slug?: Record<string, string>;
+  /** A product's (or category's) slug. */
+  slug?: LocalizedString;
+  /** A Custom Object's container and key. */
+  containerAndKey?: ContainerAndKey;
 }
 
 /** Who made a change (`createdBy` / `lastModifiedBy`, beta in §2.1). */

@@ -15,15 +15,15 @@ export interface TestNotificationContext {
 
 /** §4.2 rule 1: a `ResourceCreated` change notification for the subscription itself. */
 export function testNotificationPayload(context: TestNotificationContext): ResourceCreatedDeliveryPayload {
-  const payload: ResourceCreatedDeliveryPayload = {
+  return {
     notificationType: 'ResourceCreated',
     projectKey: context.projectKey,
     resource: { typeId: 'subscription', id: context.subscriptionId },
+    // As in every change notification: the subscription's key, or `{}` (store/documents/identifiers.ts).
+    resourceUserProvidedIdentifiers: context.subscriptionKey === undefined ? {} : { key: context.subscriptionKey },
     version: context.subscriptionVersion ?? 1,
     modifiedAt: context.clock.now().toISOString(),
   };
-  if (context.subscriptionKey !== undefined) payload.resourceUserProvidedIdentifiers = { key: context.subscriptionKey };
-  return payload;
 }
 
 /**

@@ -126,9 +126,8 @@ export function expectTestNotification(document: Json, projectKey: string, subsc
     resource: { typeId: 'subscription', id: subscription.id },
     version: 1,
   });
-  if (subscription.key !== undefined) {
-    expect(payloadOf(document).resourceUserProvidedIdentifiers).toEqual({ key: subscription.key });
-  }
+  // As in every change notification: the subscription's key, or `{}` without one.
+  expect(payloadOf(document).resourceUserProvidedIdentifiers).toEqual(subscription.key === undefined ? {} : { key: subscription.key });
 }
 
 /**

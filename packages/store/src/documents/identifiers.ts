@@ -1,16 +1,45 @@
-import type { BaseResource, UserProvidedIdentifiers } from '@herald/model';
+import type { BaseResource, ContainerAndKey, LocalizedString, UserProvidedIdentifiers } from '@herald/model';
+
+type Fields = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Fields => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A LocalizedString: an object of strings (a slug). */
+function localizedString(value: unknown): LocalizedString | undefined {
+  if (!isObject(value)) return undefined;
+  return Object.values(value).every((text) => typeof text === 'string') ? (value as LocalizedString) : undefined;
+}
+
+/** The slug of a product's current projection, or a resource's own `slug` (a category's). */
+function slugOf(doc: Fields): LocalizedString | undefined {
+  const masterData = doc.masterData;
+  const current = isObject(masterData) && isObject(masterData.current) ? masterData.current : undefined;
+  return localizedString(current?.slug ?? doc.slug);
+}
+
+/** A Custom Object (`key-value-document`) is identified by its container and key together. */
+function containerAndKeyOf(doc: Fields): ContainerAndKey | undefined {
+  return typeof doc.container === 'string' && typeof doc.key === 'string' ? { key: doc.key, container: doc.container } : undefined;
+}
 
 /**
  * §6.2 `resourceUserProvidedIdentifiers`: the identifiers a user chose for the resource, sent with
- * every delivery so consumers need not look the resource up. Spread into payloads: empty when the
- * resource has none.
+ * every message and change notification so consumers need not look the resource up. Structure and
+ * field order of the reference type UserProvidedIdentifiers; always present, `{}` when the resource
+ * has none (as in the reference's MessageDeliveryPayload example). Spread into payloads.
  */
-export function userProvidedIdentifiers(doc: BaseResource): { resourceUserProvidedIdentifiers?: UserProvidedIdentifiers } {
-  const source = doc as BaseResource & Partial<Record<'customerNumber' | 'orderNumber' | 'externalId', unknown>>;
+export function userProvidedIdentifiers(doc: BaseResource): { resourceUserProvidedIdentifiers: UserProvidedIdentifiers } {
+  const source = doc as unknown as Fields;
   const identifiers: UserProvidedIdentifiers = {};
-  if (typeof source.key === 'string') identifiers.key = source.key;
-  if (typeof source.customerNumber === 'string') identifiers.customerNumber = source.customerNumber;
-  if (typeof source.orderNumber === 'string') identifiers.orderNumber = source.orderNumber;
+  const containerAndKey = containerAndKeyOf(source);
+  // A Custom Object's key alone is unique only within its container: containerAndKey says it.
+  if (typeof source.key === 'string' && containerAndKey === undefined) identifiers.key = source.key;
   if (typeof source.externalId === 'string') identifiers.externalId = source.externalId;
-  return Object.keys(identifiers).length === 0 ? {} : { resourceUserProvidedIdentifiers: identifiers };
+  if (typeof source.orderNumber === 'string') identifiers.orderNumber = source.orderNumber;
+  if (typeof source.customerNumber === 'string') identifiers.customerNumber = source.customerNumber;
+  if (typeof source.sku === 'string') identifiers.sku = source.sku;
+  const slug = slugOf(source);
+  if (slug !== undefined) identifiers.slug = slug;
+  if (containerAndKey !== undefined) identifiers.containerAndKey = containerAndKey;
+  return { resourceUserProvidedIdentifiers: identifiers };
 }
