@@ -29,9 +29,20 @@ export function cloudEventType(payload: DeliveryPayload, prefix = DEFAULT_CLOUDE
   return `${prefix}.${typeId}.change.${payload.notificationType}`;
 }
 
-/** `source`: the REST path of the resource including the project key (§6.2). */
-export function cloudEventSource(projectKey: string, typeId: string, id: string): string {
-  return `/${projectKey}/${resourcePathSegment(typeId)}/${id}`;
+/**
+ * `source`: the default REST path of the resource type, including the project key, e.g.
+ * `/my-shop/quote-requests` (§6.2 "REST path of the resource including the project key", read as
+ * the official CloudEventsPayload type and its example define it: the collection, not the resource).
+ * The resource's id is the event's `subject`; `source` + `id` is what identifies an event.
+ */
+export function cloudEventSource(projectKey: string, typeId: string): string;
+/**
+ * @deprecated The resource id is not part of `source` (it is the event's `subject`) and is ignored:
+ * pass the project key and the type id only.
+ */
+export function cloudEventSource(projectKey: string, typeId: string, resourceId: string): string;
+export function cloudEventSource(projectKey: string, typeId: string): string {
+  return `/${projectKey}/${resourcePathSegment(typeId)}`;
 }
 
 /** `dataref`: where the message can be fetched from the Messages API. */

@@ -17,7 +17,8 @@ export const CLOUDEVENTS_JSON_CONTENT_TYPE = 'application/cloudevents+json';
  *
  * - `id`: the delivery id (message id, or `<resourceId>-<notificationType>-<version>`)
  * - `type`: `<prefix>.<resourceTypeId>.message.<Type>` / `….change.<NotificationType>`
- * - `source`: `/<projectKey>/<resource path>/<id>`; `subject`: the resource id
+ * - `source`: `/<projectKey>/<resource path>`, the resource type's collection (reference
+ *   CloudEventsPayload and its example); `subject`: the resource id
  * - `time`: the resource's lastModifiedAt at trigger time (message `lastModifiedAt`, change `modifiedAt`)
  * - messages only: `sequence` (string) with `sequencetype` `Integer`, and `dataref` to the Messages API
  *   unless `messageRetrievable` is false: §6.2 gives `dataref` only "if messages are enabled", and a
@@ -32,7 +33,7 @@ export function cloudEventAttributes(
     specversion: '1.0',
     id: deliveryId(payload),
     type: cloudEventType(payload, typePrefix),
-    source: cloudEventSource(payload.projectKey, payload.resource.typeId, payload.resource.id),
+    source: cloudEventSource(payload.projectKey, payload.resource.typeId),
     subject: payload.resource.id,
     datacontenttype: 'application/json',
   } as const;

@@ -65,7 +65,8 @@ function expectSpecAttributes(event: CloudEvent<unknown>, payload: DeliveryPaylo
   const delivered = event.data as DeliveryPayload;
   expect(event.specversion).toBe('1.0');
   expect(event.subject).toBe(payload.resource.id);
-  expect(event.source).toBe(`/${payload.projectKey}/${pathOf(payload.resource.typeId)}/${payload.resource.id}`);
+  // The resource type's collection, as the reference CloudEventsPayload example has it; the id is `subject`.
+  expect(event.source).toBe(`/${payload.projectKey}/${pathOf(payload.resource.typeId)}`);
   if (payload.notificationType === 'Message') {
     expect(event.id).toBe(payload.id);
     expect(event.type).toBe(`com.commercetools.${payload.resource.typeId}.message.${payload.type ?? ''}`);
