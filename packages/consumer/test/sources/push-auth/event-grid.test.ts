@@ -175,6 +175,22 @@ describe('One endpoint for several pushers', () => {
   });
 });
 
+describe('createHttpDeliveryHandler with a shared key', () => {
+  it('reads the key from the query of any request target, even one that is not a valid URL', async () => {
+    const handled: string[] = [];
+    const consumer = createConsumer({ dedup: new MemoryDedupStore(), handler: (delivery) => void handled.push(delivery.payload.resource.id) });
+    const handle = createHttpDeliveryHandler(consumer, { authentication: { eventGrid: { sharedKey: { keys: 'k' } } } });
+    const request = (url: string) => ({ method: 'POST', url, headers: { 'content-type': 'application/cloudevents+json' }, body: JSON.stringify(cloudEventOf(messagePayload(1, { id: url }))) });
+    try {
+      expect((await handle(request('//[?code=k'))).statusCode).toBe(204);
+      expect((await handle(request('//[?code=x'))).statusCode).toBe(403);
+      expect(handled).toEqual(['//[?code=k']);
+    } finally {
+      await consumer.close();
+    }
+  });
+});
+
 describe('Configuration', () => {
   it('refuses authentication options that name no check, when the endpoint is made', async () => {
     const consumer = createConsumer({ dedup: new MemoryDedupStore(), handler: () => undefined });
