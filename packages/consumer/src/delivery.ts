@@ -26,7 +26,16 @@ export interface CloudEventAttributes {
   readonly sequence?: string;
   readonly sequencetype?: string;
   readonly dataref?: string;
+  /**
+   * Extension attributes (CloudEvents 1.0 §3.3: any other context attribute, for example
+   * `traceparent` of the distributed-tracing extension or `partitionkey`), as sent. Present only
+   * when the event has some.
+   */
+  readonly extensions?: Readonly<Record<string, CloudEventExtensionValue>>;
 }
+
+/** The JSON types a CloudEvents extension attribute may take (CloudEvents 1.0 §3.1.1: String, Boolean, Integer …). */
+export type CloudEventExtensionValue = string | number | boolean;
 
 /** How a delivery reached the consumer: useful for logs and metrics, never needed for handling. */
 export interface DeliveryOrigin {

@@ -1,5 +1,5 @@
 import { HTTP } from 'cloudevents';
-import type { AnyDeliveryPayload, CloudEventAttributes } from '../delivery.js';
+import type { AnyDeliveryPayload, CloudEventAttributes, CloudEventExtensionValue } from '../delivery.js';
 import { base64ToText, isJsonContentType, isJsonObject, parseJsonText } from './json-body.js';
 import { invalid, isInvalid, type Invalid } from './parse-error.js';
 import { plainConstructor } from './plain-constructor.js';
@@ -17,6 +17,25 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:
 
 const REQUIRED_ATTRIBUTES = ['id', 'source', 'type'] as const;
 const OPTIONAL_STRING_ATTRIBUTES = ['subject', 'dataschema', 'sequence', 'sequencetype', 'dataref'] as const;
+/** Everything that is not an extension attribute (CloudEvents 1.0 §3.1, JSON format §3.1 for data / data_base64). */
+const NOT_EXTENSIONS = new Set<string>(['specversion', ...REQUIRED_ATTRIBUTES, ...OPTIONAL_STRING_ATTRIBUTES, 'time', 'datacontenttype', 'data', 'data_base64']);
+
+/**
+ * The extension attributes of an event (CloudEvents 1.0 §3.3), or undefined when it has none (the
+ * usual case, which allocates nothing). Values other than a string, number or boolean are not
+ * attribute values (§3.1.1) and are left out.
+ */
+function extensionsOf(event: Record<string, unknown>): Record<string, CloudEventExtensionValue> | undefined {
+  let extensions: Record<string, CloudEventExtensionValue> | undefined;
+  for (const name in event) {
+    if (NOT_EXTENSIONS.has(name)) continue;
+    const value = event[name];
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue;
+    extensions ??= {};
+    extensions[name] = value;
+  }
+  return extensions;
+}
 
 function attributeProblem(event: Record<string, unknown>, path: string): Invalid | undefined {
   const specversion = event.specversion;
@@ -71,6 +90,8 @@ const Attributes = plainConstructor<CloudEventAttributes, [Record<string, unknow
   if (event.sequence !== undefined) this.sequence = event.sequence as string;
   if (event.sequencetype !== undefined) this.sequencetype = event.sequencetype as string;
   if (event.dataref !== undefined) this.dataref = event.dataref as string;
+  const extensions = extensionsOf(event);
+  if (extensions !== undefined) this.extensions = extensions;
 });
 
 /** The event's data as JSON: `data`, or `data_base64` decoded (CloudEvents JSON format §3.1). */
@@ -138,7 +159,10 @@ export function readHttpBinaryCloudEvent(headers: HttpHeaders, body: string, pat
   if (Array.isArray(decoded) || !isJsonObject(decoded)) {
     return invalid('unrecognized-shape', 'binary-mode headers with a batch body', `${path}.body`);
   }
-  return readStructuredCloudEvent({ ...decoded }, path);
+  // The package rewrites `time` as an ISO string in UTC with milliseconds (an offset and further
+  // digits are lost): the attribute is kept as sent (its format is checked like a structured one's).
+  const time = headerValue(headers, 'ce-time');
+  return readStructuredCloudEvent(time === undefined ? { ...decoded } : { ...decoded, time }, path);
 }
 
 /**
