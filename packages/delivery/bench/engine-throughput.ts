@@ -98,6 +98,7 @@ await runWithSourceConditions(async () => {
       destination: { type: 'SQS', queueUrl, accessKey: 'bench', accessSecret: 'bench', region },
       messages: [],
       changes: [{ resourceTypeId: 'store' }],
+      events: [],
       format: { type: 'Platform' },
       status: 'Healthy',
     });

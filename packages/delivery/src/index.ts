@@ -4,6 +4,7 @@ export * from './destinations/registry.js';
 export * from './destinations/pool.js';
 export * from './destinations/normalize.js';
 export * from './destinations/mask.js';
+export * from './destinations/answer.js';
 export * from './destinations/test-notification.js';
 export { classifyNetworkError, lastError } from './destinations/failure.js';
 export { partnerEventSourceName } from './destinations/eventbridge/source-name.js';

@@ -5,6 +5,7 @@ export * from './notifications.js';
 export * from './cloudevents.js';
 export * from './delivery-keys.js';
 export * from './subscriptions.js';
+export * from './event-types.js';
 export * from './errors.js';
 export * from './api-error.js';
 export * from './settles-within.js';

@@ -21,25 +21,58 @@ export const DESTINATION_TYPE_ALIASES: ReadonlyMap<string, DestinationType> = ne
   ['GoogleCloudPubSub', 'ProviderCPubSub'],
 ]);
 
-export interface SqsDestination {
-  type: 'SQS';
-  queueUrl: string;
+/**
+ * How Herald authenticates to an SQS queue or SNS topic (reference type AwsAuthenticationMode; the
+ * spec's §2.4 shows only the keys, which are the `Credentials` mode and stay the default):
+ * - `Credentials`: the destination's own `accessKey` and `accessSecret`;
+ * - `IAM`: Herald's own AWS identity, from the AWS SDK's default credential provider chain (the
+ *   queue's or topic's policy grants that identity the right to send or publish). No keys.
+ */
+export type AwsAuthenticationMode = 'Credentials' | 'IAM';
+
+export const AWS_AUTHENTICATION_MODES: readonly AwsAuthenticationMode[] = ['Credentials', 'IAM'];
+
+/** Keys of the destination's own. Documents stored before the field existed have no `authenticationMode`. */
+export interface AwsKeyAuthentication {
   accessKey: string;
   accessSecret: string;
-  region: string;
+  authenticationMode?: 'Credentials';
 }
 
-export interface SnsDestination {
+/** Herald's own AWS credentials; the destination holds no keys. */
+export interface AwsIamAuthentication {
+  accessKey?: never;
+  accessSecret?: never;
+  authenticationMode: 'IAM';
+}
+
+export type AwsAuthentication = AwsKeyAuthentication | AwsIamAuthentication;
+
+export type SqsDestination = {
+  type: 'SQS';
+  queueUrl: string;
+  region: string;
+} & AwsAuthentication;
+
+export type SnsDestination = {
   type: 'SNS';
   topicArn: string;
-  accessKey: string;
-  accessSecret: string;
+} & AwsAuthentication;
+
+/** Whether an SQS or SNS destination sends with Herald's own AWS identity (no keys of its own). */
+export function usesIamAuthentication(destination: SqsDestination | SnsDestination): destination is (SqsDestination | SnsDestination) & AwsIamAuthentication {
+  return destination.authenticationMode === 'IAM';
 }
 
 export interface EventBridgeDestination {
   type: 'EventBridge';
   region: string;
   accountId: string;
+  /**
+   * Answers only: the partner event source Herald puts the subscription's events on (the reference
+   * type's required `source`). Derived from the subscription, never stored; ignored on input.
+   */
+  source?: string;
 }
 
 export interface ServiceBusDestination {
@@ -78,6 +111,12 @@ export interface ChangeSubscription {
   resourceTypeId: string;
 }
 
+/** Reference type EventSubscription (beta): events of a resource type; empty or absent `types` = all. */
+export interface EventSubscription {
+  resourceTypeId: string;
+  types?: string[];
+}
+
 export type SubscriptionHealthStatus =
   | 'Healthy'
   | 'ConfigurationError'
@@ -88,6 +127,8 @@ export interface Subscription extends BaseResource {
   destination: Destination;
   messages: MessageSubscription[];
   changes: ChangeSubscription[];
+  /** Always answered (`[]` by default), as the reference's Subscription type requires it. */
+  events: EventSubscription[];
   format: Format;
   status: SubscriptionHealthStatus;
 }

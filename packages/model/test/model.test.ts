@@ -5,6 +5,8 @@ import {
   cloudEventType,
   concurrentModification,
   deduplicationKey,
+  isEventResourceTypeId,
+  isKnownEventType,
   isKnownMessageType,
   isResourceTypeId,
   messageDataRef,
@@ -61,10 +63,12 @@ describe('CloudEvents naming (§6.2)', () => {
     expect(cloudEventType(stripped)).toBe('com.commercetools.quote-request.message.QuoteRequestCreated');
   });
 
-  it('derives source and dataref from REST paths', () => {
-    expect(cloudEventSource('shop', 'quote-request', 'q1')).toBe('/shop/quote-requests/q1');
-    expect(cloudEventSource('shop', 'category', 'c1')).toBe('/shop/categories/c1');
-    expect(cloudEventSource('shop', 'key-value-document', 'k')).toBe('/shop/custom-objects/k');
+  it('derives source (the collection path, as the reference CloudEventsPayload defines it) and dataref from REST paths', () => {
+    expect(cloudEventSource('shop', 'quote-request')).toBe('/shop/quote-requests');
+    expect(cloudEventSource('shop', 'category')).toBe('/shop/categories');
+    expect(cloudEventSource('shop', 'key-value-document')).toBe('/shop/custom-objects');
+    // Older callers passed the resource id too: it is ignored (it is the event's `subject`).
+    expect(cloudEventSource('shop', 'product', 'b32d1013')).toBe('/shop/products');
     expect(messageDataRef('shop', 'm1')).toBe('/shop/messages/m1');
     expect(resourcePathSegment('business-unit')).toBe('business-units');
   });
@@ -76,6 +80,15 @@ describe('resource and message types (§2.4)', () => {
     expect(isResourceTypeId('standalone-price')).toBe(true);
     expect(isResourceTypeId('quote-requests')).toBe(false);
     expect(isResourceTypeId(7)).toBe(false);
+  });
+
+  it('validates event types per event resource type (reference EventSubscriptionResourceTypeId, EventType)', () => {
+    expect(isEventResourceTypeId('import-api')).toBe(true);
+    expect(isEventResourceTypeId('checkout')).toBe(true);
+    expect(isEventResourceTypeId('constructor')).toBe(false);
+    expect(isKnownEventType('import-api', 'ImportContainerCreated')).toBe(true);
+    expect(isKnownEventType('checkout', 'ImportContainerCreated')).toBe(false);
+    expect(isKnownEventType('checkout', 'CheckoutPaymentCharged')).toBe(true);
   });
 
   it('validates message types per resource type', () => {

@@ -1,4 +1,4 @@
-import type { Destination } from '@herald/model';
+import { usesIamAuthentication, type Destination } from '@herald/model';
 import { looksSealed } from '../secrets/index.js';
 import { maskConnectionStringKey } from './service-bus/connection-string.js';
 
@@ -19,6 +19,8 @@ export function maskDestinationSecrets(destination: Destination): Destination {
   switch (destination.type) {
     case 'SQS':
     case 'SNS':
+      // IAM: no secret of the destination's own to hide.
+      if (usesIamAuthentication(destination)) return { ...destination };
       return { ...destination, accessSecret: maskSecret(destination.accessSecret) };
     case 'EventGrid':
       return { ...destination, accessKey: maskSecret(destination.accessKey) };

@@ -1,4 +1,11 @@
-import { DESTINATION_TYPE_ALIASES, DESTINATION_TYPES, type Destination, type DestinationType } from '@herald/model';
+import {
+  AWS_AUTHENTICATION_MODES,
+  DESTINATION_TYPE_ALIASES,
+  DESTINATION_TYPES,
+  type AwsAuthentication,
+  type Destination,
+  type DestinationType,
+} from '@herald/model';
 import { looksSealed } from '../secrets/secret-box.js';
 import { parseServiceBusConnectionString } from './service-bus/connection-string.js';
 import { regionOfTopicArn } from './sns/topic-arn.js';
@@ -50,6 +57,26 @@ class FieldChecker {
   check(condition: boolean, message: string): void {
     if (!condition) this.errors.push(message);
   }
+
+  /**
+   * SQS/SNS authentication (reference type AwsAuthenticationMode): `Credentials`, the default,
+   * requires the keys; `IAM` sends with Herald's own AWS identity and takes no keys, since keys
+   * given beside it would be stored and never used.
+   */
+  awsAuthentication(): AwsAuthentication {
+    const mode = this.input.authenticationMode ?? 'Credentials';
+    if (mode === 'Credentials') return { accessKey: this.string('accessKey'), accessSecret: this.secret('accessSecret'), authenticationMode: 'Credentials' };
+    if (mode !== 'IAM') {
+      this.errors.push(`destination.authenticationMode: must be one of ${AWS_AUTHENTICATION_MODES.join(', ')} (got ${JSON.stringify(mode)}).`);
+      return { authenticationMode: 'IAM' };
+    }
+    for (const field of ['accessKey', 'accessSecret']) {
+      // Never echoed: the value may be a secret.
+      const value = this.input[field];
+      if (value !== undefined && value !== null) this.errors.push(`destination.${field}: must not be set with authenticationMode IAM.`);
+    }
+    return { authenticationMode: 'IAM' };
+  }
 }
 
 type Normalizer<K extends DestinationType> = (fields: FieldChecker) => Extract<Destination, { type: K }>;
@@ -60,13 +87,8 @@ const NORMALIZERS: { [K in DestinationType]: Normalizer<K> } = {
     const queueUrl = f.url('queueUrl');
     // §2.4: FIFO queues are unsupported (AWS names them `*.fifo`; the attribute is checked on verify).
     f.check(!(queueUrl?.pathname.endsWith('.fifo') ?? false), 'destination.queueUrl: FIFO queues are not supported.');
-    return {
-      type: 'SQS',
-      queueUrl: queueUrl?.toString() ?? '',
-      accessKey: f.string('accessKey'),
-      accessSecret: f.secret('accessSecret'),
-      region: f.string('region'),
-    };
+    const authentication = f.awsAuthentication();
+    return { type: 'SQS', queueUrl: queueUrl?.toString() ?? '', region: f.string('region'), ...authentication };
   },
   SNS: (f) => {
     const topicArn = f.string('topicArn');
@@ -76,8 +98,10 @@ const NORMALIZERS: { [K in DestinationType]: Normalizer<K> } = {
         `destination.topicArn: '${topicArn}' is not an SNS topic ARN (arn:aws:sns:<region>:<account>:<topic>).`,
       );
     }
-    return { type: 'SNS', topicArn, accessKey: f.string('accessKey'), accessSecret: f.secret('accessSecret') };
+    return { type: 'SNS', topicArn, ...f.awsAuthentication() };
   },
+  // `source` is not read: it is the partner event source Herald names after the subscription
+  // (answered, never taken from a draft; the official SDK's type requires it, so clients send one).
   EventBridge: (f) => {
     const accountId = f.string('accountId');
     if (accountId !== '') f.check(/^\d{12}$/.test(accountId), 'destination.accountId: must be a 12-digit account id.');

@@ -1,4 +1,4 @@
-import type { Destination } from '@herald/model';
+import { usesIamAuthentication, type Destination } from '@herald/model';
 import type { SecretBox } from './secret-box.js';
 
 /** The secret fields of each destination kind (§2.4: "partially hidden on retrieval"). */
@@ -6,6 +6,8 @@ function mapSecrets(destination: Destination, transform: (value: string) => stri
   switch (destination.type) {
     case 'SQS':
     case 'SNS':
+      // IAM: Herald's own credentials, none stored with the destination.
+      if (usesIamAuthentication(destination)) return destination;
       return { ...destination, accessSecret: transform(destination.accessSecret) };
     case 'EventGrid':
       return { ...destination, accessKey: transform(destination.accessKey) };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   AesGcmSecretBox,
+  answerDestination,
   createDestinationEnvironment,
   DESTINATION_FACTORIES,
   destinationKey,
@@ -59,6 +60,41 @@ describe('normalizeDestination (§2.4)', () => {
     expect(normalizeDestination(null)).toEqual({ ok: false, errors: ['destination: an object with a type is required.'] });
   });
 
+  it('SQS and SNS: authenticationMode Credentials (the default, keys required) or IAM (no keys), always set', () => {
+    const queue = { type: 'SQS', queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/q', region: 'eu-west-1' };
+    const topic = { type: 'SNS', topicArn: 'arn:aws:sns:eu-west-1:123456789012:t' };
+    expect(normalizeDestination({ ...queue, authenticationMode: 'IAM' })).toEqual({ ok: true, destination: { ...queue, authenticationMode: 'IAM' } });
+    expect(normalizeDestination({ ...topic, authenticationMode: 'IAM', accessKey: null })).toEqual({ ok: true, destination: { ...topic, authenticationMode: 'IAM' } });
+    const keys = { accessKey: 'AKIA1', accessSecret: 's3cr3t' };
+    for (const input of [{ ...queue, ...keys }, { ...queue, ...keys, authenticationMode: 'Credentials' }, { ...queue, ...keys, authenticationMode: null }]) {
+      expect(normalizeDestination(input)).toEqual({ ok: true, destination: { ...queue, ...keys, authenticationMode: 'Credentials' } });
+    }
+    expect(normalizeDestination({ ...topic, authenticationMode: 'Credentials' })).toEqual({
+      ok: false,
+      errors: ['destination.accessKey: a non-empty string is required.', 'destination.accessSecret: a non-empty string is required.'],
+    });
+  });
+
+  it('SQS and SNS: keys beside IAM, or an unknown mode, are refused without echoing the keys', () => {
+    const queue = { type: 'SQS', queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/q', region: 'eu-west-1' };
+    const withKeys = normalizeDestination({ ...queue, authenticationMode: 'IAM', accessKey: 'AKIA-SHOWN-NOWHERE', accessSecret: 'hunter2' });
+    expect(withKeys).toEqual({
+      ok: false,
+      errors: ['destination.accessKey: must not be set with authenticationMode IAM.', 'destination.accessSecret: must not be set with authenticationMode IAM.'],
+    });
+    expect(normalizeDestination({ type: 'SNS', topicArn: 'arn:aws:sns:eu-west-1:1:t', authenticationMode: 'iam' })).toEqual({
+      ok: false,
+      errors: ['destination.authenticationMode: must be one of Credentials, IAM (got "iam").'],
+    });
+  });
+
+  it('EventBridge: ignores a `source` in the draft (it is answered, derived from the subscription)', () => {
+    expect(normalizeDestination({ type: 'EventBridge', region: 'eu-west-1', accountId: '123456789012', source: 'aws.partner/x/y' })).toEqual({
+      ok: true,
+      destination: { type: 'EventBridge', region: 'eu-west-1', accountId: '123456789012' },
+    });
+  });
+
   it('rejects a FIFO queue URL, a bad topic ARN, a bad account id', () => {
     const fifo = normalizeDestination({ type: 'SQS', queueUrl: 'https://sqs.eu-west-1.amazonaws.com/1/q.fifo', accessKey: 'a', accessSecret: 'b', region: 'r' });
     expect(fifo).toEqual({ ok: false, errors: ['destination.queueUrl: FIFO queues are not supported.'] });
@@ -104,6 +140,11 @@ describe('maskDestinationSecrets (§2.4 "partially hidden on retrieval")', () =>
     });
   });
 
+  it('an IAM destination has no secret: answered as it is', () => {
+    const iam = { type: 'SNS', topicArn: 'arn:aws:sns:eu-west-1:1:t', authenticationMode: 'IAM' } as const;
+    expect(maskDestinationSecrets(iam)).toEqual(iam);
+  });
+
   it('is idempotent and hides short secrets entirely', () => {
     const once = maskDestinationSecrets({ type: 'SNS', topicArn: 't', accessKey: 'k', accessSecret: 'abc' });
     expect(once).toMatchObject({ accessSecret: '****' });
@@ -115,6 +156,31 @@ describe('maskDestinationSecrets (§2.4 "partially hidden on retrieval")', () =>
     const connectionString = sealed.seal(SB_CONNECTION);
     expect(maskDestinationSecrets({ type: 'ProviderBServiceBus', connectionString })).toEqual({ type: 'ProviderBServiceBus', connectionString: 'enc:****' });
     expect(maskDestinationSecrets({ type: 'EventGrid', uri: 'u', accessKey: sealed.seal('abcdefgh') })).toMatchObject({ accessKey: 'enc:****' });
+  });
+});
+
+describe('answerDestination: what every API answer shows', () => {
+  const context = { projectKey: 'shop', subscriptionId: 'sub-1', eventBridgePartnerName: 'herald' };
+
+  it('answers authenticationMode, Credentials for destinations stored before the field existed, with the secret masked', () => {
+    const stored = { type: 'SQS', queueUrl: 'u', accessKey: 'AKIAXYZ', accessSecret: 'wJalrXUtnFEMI', region: 'r' } as const;
+    expect(answerDestination(stored, context)).toEqual({ ...stored, accessSecret: 'wJal****', authenticationMode: 'Credentials' });
+    const iam = { type: 'SQS', queueUrl: 'u', region: 'r', authenticationMode: 'IAM' } as const;
+    expect(answerDestination(iam, context)).toEqual(iam);
+  });
+
+  it("answers an EventBridge destination's partner event source, named after the subscription", () => {
+    expect(answerDestination({ type: 'EventBridge', region: 'eu-west-1', accountId: '123456789012' }, context)).toEqual({
+      type: 'EventBridge',
+      region: 'eu-west-1',
+      accountId: '123456789012',
+      source: 'aws.partner/herald/shop/sub-1',
+    });
+  });
+
+  it('leaves the other kinds to the masking alone', () => {
+    expect(answerDestination({ type: 'ProviderCPubSub', projectId: 'p', topic: 't' }, context)).toEqual({ type: 'ProviderCPubSub', projectId: 'p', topic: 't' });
+    expect(answerDestination({ type: 'EventGrid', uri: 'u', accessKey: 'abcdefgh' }, context)).toEqual({ type: 'EventGrid', uri: 'u', accessKey: 'abcd****' });
   });
 });
 

@@ -99,6 +99,7 @@ export async function createSqsSubscription(
     destination: { type: 'SQS', queueUrl: target.queueUrl, accessKey: 'test', accessSecret: 'test', region: target.region },
     messages: draft.messages ?? [],
     changes: draft.changes ?? [],
+    events: [],
     format: draft.format ?? { type: 'Platform' },
     status: 'Healthy',
   });

@@ -1,6 +1,6 @@
 import {
+  answerDestination,
   DeliveryAdmin,
-  maskDestinationSecrets,
   normalizeDestination,
   openDestination,
   sealDestination,
@@ -20,7 +20,8 @@ export function subscriptionDelivery(pool: DestinationPool, admin: DeliveryAdmin
   return {
     normalizeDestination,
     validateFormat: (input, destination) => validateFormat(input, destination.type),
-    maskDestination: maskDestinationSecrets,
+    answerDestination: (destination, subscription) =>
+      answerDestination(destination, { ...subscription, eventBridgePartnerName: pool.env.eventBridge.partnerName }),
     sealDestination: (destination) => sealDestination(destination, secrets),
     openDestination(destination) {
       try {

@@ -344,7 +344,7 @@ describe('Subscriptions API: CRUD and validation', { timeout: 60_000 }, () => {
     }
 
     it('setMessages with an empty list while changes are empty', async () => {
-      expect((await unchanged([{ action: 'setMessages', messages: [] }])).message).toContain("Either 'messages' or 'changes'");
+      expect((await unchanged([{ action: 'setMessages', messages: [] }])).message).toContain("Either 'messages', 'changes' or 'events' must be set");
       await unchanged([{ action: 'setMessages' }]);
     });
 

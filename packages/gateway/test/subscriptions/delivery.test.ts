@@ -280,7 +280,8 @@ describe('Subscriptions deliver messages and change notifications end to end', {
       expect(event).toMatchObject({
         specversion: '1.0',
         type: isMessage ? `${TYPE_PREFIX}.${typeId}.message.${data.type}` : `${TYPE_PREFIX}.${typeId}.change.${data.notificationType}`,
-        source: `/${P}/${path}/${id}`,
+        // The resource type's collection (reference CloudEventsPayload); the resource is the subject.
+        source: `/${P}/${path}`,
         subject: id,
         time: isMessage ? data.lastModifiedAt : data.modifiedAt,
       });
@@ -298,7 +299,7 @@ describe('Subscriptions deliver messages and change notifications end to end', {
     }
     const updated = cloudEvents.find((d) => d.type === `${TYPE_PREFIX}.store.change.ResourceUpdated`) as Json;
     expect(updated).toMatchObject({
-      source: `/${P}/stores/${store.created.id}`,
+      source: `/${P}/stores`,
       subject: store.created.id,
       time: store.updated.lastModifiedAt,
       data: { version: 2, oldVersion: 1 },
@@ -319,8 +320,16 @@ describe('Subscriptions deliver messages and change notifications end to end', {
     await eventBridge.waitFor(5, WAIT_MS);
     await drained('eventBridge');
     const events = eventBridge.received;
-    // The source created for the subscription, named after its id.
+    // The source created for the subscription, named after its id, and answered as the
+    // destination's `source` (the official EventBridgeDestination requires it).
     expect(eventBridgeShim.createdSources).toEqual([`aws.partner/herald/${P}/${subscriptions.eventBridge?.id}`]);
+    expect(subscriptions.eventBridge?.destination).toEqual({
+      type: 'EventBridge',
+      region: 'eu-central-1',
+      accountId: '123456789012',
+      source: eventBridgeShim.createdSources[0],
+    });
+    expect((await api.read(`/${P}/subscriptions/key=e2e-eventbridge`)).destination.source).toBe(eventBridgeShim.createdSources[0]);
     expect(events.every((event) => event.Source === eventBridgeShim.createdSources[0])).toBe(true);
     expect(labels(events.map((event) => event.Detail as Json))).toEqual(storeOnlyLabels('eventBridge'));
     const updated = events.find((event) => event.DetailType === 'ResourceUpdated');
@@ -348,7 +357,7 @@ describe('Subscriptions deliver messages and change notifications end to end', {
     expect(labels(events)).toEqual(storeOnlyLabels('eventGrid'));
     expect(events.find((event) => event.type === `${TYPE_PREFIX}.store.message.StoreCreated`)).toMatchObject({
       specversion: '1.0',
-      source: `/${P}/stores/${store.created.id}`,
+      source: `/${P}/stores`,
       subject: store.created.id,
       sequence: '1',
       data: { type: 'StoreCreated', sequenceNumber: 1 },

@@ -21,6 +21,9 @@ export const AWS_COMMON_CODES: ErrorCodeTable = {
     'AccessDeniedException',
     'AuthFailure',
     'AuthorizationError',
+    // IAM mode (reference type AwsAuthenticationMode): the SDK's default provider chain found no credentials
+    // for Herald itself. The SDK's own error class, thrown before any request is sent.
+    'CredentialsProviderError',
     'ExpiredToken',
     'ExpiredTokenException',
     'IncompleteSignature',

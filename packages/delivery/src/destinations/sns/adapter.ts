@@ -1,5 +1,6 @@
 import type { SnsDestination } from '@herald/model';
 import { lazyAwsClient } from '../aws/client.js';
+import { awsClientCredentials } from '../aws/credentials.js';
 import { awsBatchResults, classifyAwsError } from '../aws/errors.js';
 import { defineAdapter } from '../define-adapter.js';
 import type { DestinationEnvironment } from '../environment.js';
@@ -20,7 +21,7 @@ export function createSnsAdapter(destination: SnsDestination, env: DestinationEn
       const client = new sdk.SNSClient({
         // Validation guarantees a parseable ARN; the fallback only keeps the type honest.
         region: regionOfTopicArn(destination.topicArn) ?? 'us-east-1',
-        credentials: { accessKeyId: destination.accessKey, secretAccessKey: destination.accessSecret },
+        ...awsClientCredentials(destination),
         ...(endpoint === undefined ? {} : { endpoint }),
         maxAttempts: 1,
       });

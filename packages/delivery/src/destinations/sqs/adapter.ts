@@ -1,5 +1,6 @@
 import type { SqsDestination } from '@herald/model';
 import { lazyAwsClient } from '../aws/client.js';
+import { awsClientCredentials } from '../aws/credentials.js';
 import { awsBatchResults, classifyAwsError } from '../aws/errors.js';
 import { isAwsHost } from '../aws/endpoint.js';
 import { defineAdapter } from '../define-adapter.js';
@@ -30,7 +31,7 @@ export function createSqsAdapter(destination: SqsDestination, env: DestinationEn
     const endpoint = sqsEndpoint(destination.queueUrl, env);
     const client = new sdk.SQSClient({
       region: destination.region,
-      credentials: { accessKeyId: destination.accessKey, secretAccessKey: destination.accessSecret },
+      ...awsClientCredentials(destination),
       ...(endpoint === undefined ? {} : { endpoint }),
       useQueueUrlAsEndpoint: false,
       // The engine owns retrying (§6.2 retry windows); one attempt per request here.

@@ -19,6 +19,8 @@ export interface AwsFaultProxy {
   readonly forwardedBatchSizes: number[];
   /** Entry count of each batch request the proxy received. */
   readonly receivedBatchSizes: number[];
+  /** The access key id each request was signed with (SigV4 `Credential=<id>/…`), in arrival order. */
+  readonly signingAccessKeyIds: string[];
   /**
    * The next batch request: the entries at these positions fail with a server-side per-entry error
    * (`SenderFault: false`, `InternalError`) and are not forwarded, so they arrive only if resent.
@@ -56,12 +58,16 @@ const FAULT_ANSWERS: Record<'unknown-entity' | 'bad-credentials' | 'throttled' |
   },
 };
 
+/** `Authorization: AWS4-HMAC-SHA256 Credential=<access key id>/<date>/<region>/<service>/aws4_request, …`. */
+const SIGNING_KEY = /\bCredential=([^/,\s]+)\//;
+
 export async function startAwsFaultProxy(target: string, protocol: AwsProtocol): Promise<AwsFaultProxy> {
   const faults = new FaultSchedule();
   const targetUrl = new URL(target);
   const sockets = new Set<Socket>();
   const forwardedBatchSizes: number[] = [];
   const receivedBatchSizes: number[] = [];
+  const signingAccessKeyIds: string[] = [];
   let failNext: readonly number[] = [];
 
   const server = createServer((req, res) => {
@@ -76,6 +82,8 @@ export async function startAwsFaultProxy(target: string, protocol: AwsProtocol):
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const body = await readBody(req);
+    const signedWith = SIGNING_KEY.exec(req.headers.authorization ?? '')?.[1];
+    if (signedWith !== undefined) signingAccessKeyIds.push(signedWith);
     const fault = faults.take();
     if (fault?.kind === 'hang') return;
     if (fault?.kind === 'drop-connection') {
@@ -133,6 +141,7 @@ export async function startAwsFaultProxy(target: string, protocol: AwsProtocol):
     faults,
     forwardedBatchSizes,
     receivedBatchSizes,
+    signingAccessKeyIds,
     failEntries(indices) {
       failNext = [...indices];
     },

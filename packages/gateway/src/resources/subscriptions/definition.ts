@@ -6,10 +6,18 @@ import { asDraft, optionalKey } from '../validation.js';
 import type { ResourceDefinition } from '../versioned-routes.js';
 import type { SubscriptionDelivery } from './delivery-port.js';
 import { requireRoomForSubscription } from './limit.js';
-import { requireMessagesOrChanges, validateChangeSubscriptions, validateMessageSubscriptions } from './subscription-scopes.js';
+import {
+  requireSomethingSubscribed,
+  validateChangeSubscriptions,
+  validateEventSubscriptions,
+  validateMessageSubscriptions,
+} from './subscription-scopes.js';
 
-/** Stored without `status`: health lives in the delivery tables so it never bumps `version`. */
-export type StoredSubscription = Omit<Subscription, 'status'>;
+/**
+ * Stored without `status`: health lives in the delivery tables so it never bumps `version`.
+ * `events` is absent from documents written before it existed (answered as `[]`).
+ */
+export type StoredSubscription = Omit<Subscription, 'status' | 'events'> & { events?: Subscription['events'] };
 
 function destinationOf(delivery: SubscriptionDelivery, input: unknown): Destination {
   const result = delivery.normalizeDestination(input);
@@ -56,7 +64,8 @@ export function subscriptionDefinition(
       const format = formatOf(delivery, draft.format, destination);
       const messages = validateMessageSubscriptions(draft.messages);
       const changes = validateChangeSubscriptions(draft.changes);
-      requireMessagesOrChanges(messages, changes);
+      const events = validateEventSubscriptions(draft.events);
+      requireSomethingSubscribed({ messages, changes, events });
       // A full project answers before its destination gets a test notification. This count is not
       // the limit itself: concurrent creates all pass it. The create counts again, under a lock, in
       // the transaction that inserts (subscriptionDocuments, subscription-documents.ts).
@@ -72,6 +81,7 @@ export function subscriptionDefinition(
         destination: delivery.sealDestination(destination),
         messages,
         changes,
+        events,
         format,
       };
       if (key !== undefined) fields.key = key;
@@ -86,11 +96,16 @@ export function subscriptionDefinition(
       },
       setMessages(subscription, action) {
         subscription.messages = validateMessageSubscriptions(action.messages);
-        requireMessagesOrChanges(subscription.messages, subscription.changes);
+        requireSomethingSubscribed(subscription);
       },
       setChanges(subscription, action) {
         subscription.changes = validateChangeSubscriptions(action.changes);
-        requireMessagesOrChanges(subscription.messages, subscription.changes);
+        requireSomethingSubscribed(subscription);
+      },
+      // Reference SubscriptionSetEventsAction: "can only be unset if either messages or changes is set".
+      setEvents(subscription, action) {
+        subscription.events = validateEventSubscriptions(action.events);
+        requireSomethingSubscribed(subscription);
       },
       async changeDestination(subscription, action, { ctx }) {
         const destination = destinationOf(delivery, action.destination);
@@ -123,9 +138,11 @@ export function subscriptionDefinition(
     },
 
     async present(subscription, ctx): Promise<Subscription> {
+      const identity = { projectKey: ctx.projectKey, subscriptionId: subscription.id };
       return {
         ...subscription,
-        destination: delivery.maskDestination(delivery.openDestination(subscription.destination)),
+        destination: delivery.answerDestination(delivery.openDestination(subscription.destination), identity),
+        events: subscription.events ?? [],
         status: await delivery.health(ctx.projectKey, subscription.id),
       };
     },

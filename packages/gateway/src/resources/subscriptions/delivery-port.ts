@@ -12,8 +12,11 @@ export interface SubscriptionDelivery {
   /** Normalises aliases and validates a destination; errors are user-facing sentences. */
   normalizeDestination(input: unknown): { ok: true; destination: Destination } | { ok: false; errors: string[] };
   validateFormat(input: unknown, destination: Destination): { ok: true; format: Format } | { ok: false; errors: string[] };
-  /** Partially hides secrets for responses. */
-  maskDestination(destination: Destination): Destination;
+  /**
+   * The destination as answers show it: secrets partially hidden, and the fields the reference's
+   * destination types require that are not stored (SQS/SNS `authenticationMode`, EventBridge `source`).
+   */
+  answerDestination(destination: Destination, subscription: { projectKey: string; subscriptionId: string }): Destination;
   sealDestination(destination: Destination): Destination;
   openDestination(destination: Destination): Destination;
   sendTestNotification(

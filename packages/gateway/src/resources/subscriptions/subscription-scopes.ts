@@ -1,9 +1,13 @@
 import {
+  EVENT_TYPES,
   invalidInput,
+  isEventResourceTypeId,
+  isKnownEventType,
   isKnownMessageType,
   isResourceTypeId,
   MESSAGE_TYPES,
   type ChangeSubscription,
+  type EventSubscription,
   type MessageSubscription,
 } from '@herald/model';
 
@@ -63,9 +67,49 @@ export function validateChangeSubscriptions(value: unknown): ChangeSubscription[
   return entries(value, 'changes').map((entry, index) => ({ resourceTypeId: resourceTypeId(entry, `changes[${index}]`) }));
 }
 
-/** §2.4: either `messages` or `changes` must be set (also after setMessages/setChanges). */
-export function requireMessagesOrChanges(messages: readonly unknown[], changes: readonly unknown[]): void {
-  if (messages.length === 0 && changes.length === 0) {
-    throw invalidInput("Either 'messages' or 'changes' must be set.", { field: 'messages' });
+/**
+ * EventSubscription (beta; the spec is silent, so the reference types): `resourceTypeId` one of
+ * EventSubscriptionResourceTypeId, `types` valid EventTypes of it; empty or absent = all events.
+ * Herald emits no events (it has neither Checkout nor the Import API): accepted, delivering nothing.
+ */
+export function validateEventSubscriptions(value: unknown): EventSubscription[] {
+  if (value === undefined || value === null) return [];
+  return entries(value, 'events').map((entry, index) => {
+    const field = `events[${index}]`;
+    const typeId = entry.resourceTypeId;
+    if (!isEventResourceTypeId(typeId)) {
+      throw invalidInput(
+        `'${field}.resourceTypeId' ${JSON.stringify(typeId ?? null)} is not an event resource type (${[...EVENT_TYPES.keys()].join(', ')}).`,
+        { field: `${field}.resourceTypeId`, invalidValue: typeId },
+      );
+    }
+    if (entry.types === undefined || entry.types === null) return { resourceTypeId: typeId };
+    const known = EVENT_TYPES.get(typeId) ?? [];
+    if (!Array.isArray(entry.types) || entry.types.length > MAX_ENTRIES) {
+      throw invalidInput(`'${field}.types' must be an array of event types.`, { field: `${field}.types` });
+    }
+    for (const type of entry.types) {
+      if (!isKnownEventType(typeId, type)) {
+        throw invalidInput(`'${field}.types' contains ${JSON.stringify(type)}, which is not an event type of '${typeId}' (known: ${known.join(', ')}).`, {
+          field: `${field}.types`,
+          invalidValue: type,
+        });
+      }
+    }
+    return { resourceTypeId: typeId, types: entry.types as string[] };
+  });
+}
+
+/**
+ * §2.4 "Either `messages` or `changes` must be set", and the reference's SubscriptionDraft adds
+ * `events`: one of the three, also after setMessages/setChanges/setEvents.
+ */
+export function requireSomethingSubscribed(subscription: {
+  messages: readonly unknown[];
+  changes: readonly unknown[];
+  events?: readonly unknown[] | undefined;
+}): void {
+  if (subscription.messages.length === 0 && subscription.changes.length === 0 && (subscription.events ?? []).length === 0) {
+    throw invalidInput("Either 'messages', 'changes' or 'events' must be set.", { field: 'messages' });
   }
 }
