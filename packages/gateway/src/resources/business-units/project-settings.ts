@@ -28,6 +28,8 @@ export const businessUnitProjectActions: ProjectActions = {
     if (!isOneOf(BUSINESS_UNIT_STATUSES, status)) {
       throw invalidInput(`'status' must be one of ${BUSINESS_UNIT_STATUSES.join(', ')}.`, { field: 'status', invalidValue: status });
     }
-    project.businessUnits = { ...businessUnitConfiguration(project), myBusinessUnitStatusOnCreation: status };
+    // Other settings of the configuration (myBusinessUnitAssociateRoleOnCreation) stay as they are.
+    const stored = typeof project.businessUnits === 'object' && project.businessUnits !== null ? project.businessUnits : {};
+    project.businessUnits = { ...stored, myBusinessUnitStatusOnCreation: status };
   },
 };

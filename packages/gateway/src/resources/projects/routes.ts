@@ -4,6 +4,9 @@ import { parseUpdateBody, type ActionHandlers } from '../update-actions.js';
 import { requestContext, type ResourceDeps } from '../context.js';
 import type { ProjectCache } from '../project-resolver.js';
 import { updateProject } from './update.js';
+import { presentProject } from './configuration.js';
+import { projectSettingsActions } from './settings-actions.js';
+import { searchIndexingActions } from './search-indexing.js';
 
 /** Project update actions; each feature module contributes its own (messages, external OAuth, …). */
 export type ProjectActions = ActionHandlers<Project>;
@@ -16,10 +19,12 @@ export function registerProjectRoutes(
   cache: ProjectCache,
   actions: ProjectActions,
 ): void {
-  app.get('/:projectKey', { config: { auth: { anyOf: VIEW } } }, async (request) => request.project);
+  // The reference's own project actions first; a feature module's action of the same name wins.
+  const all: ProjectActions = { ...projectSettingsActions, ...searchIndexingActions, ...actions };
+  app.get('/:projectKey', { config: { auth: { anyOf: VIEW } } }, async (request) => (request.project === undefined ? undefined : presentProject(request.project)));
 
   app.post('/:projectKey', { config: { auth: { anyOf: ['manage_project_settings'] } } }, async (request) => {
     const { version, actions: requested } = parseUpdateBody(request.body);
-    return updateProject({ ...deps, cache, actions }, requestContext(request, deps.documents), version, requested);
+    return presentProject(await updateProject({ ...deps, cache, actions: all }, requestContext(request, deps.documents), version, requested));
   });
 }
