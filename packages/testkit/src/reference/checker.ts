@@ -123,6 +123,7 @@ class Walk {
     const actual = value[base.property];
     if (typeof actual !== 'string' || this.index.fact(name)?.discriminatorValue === actual) return name;
     const subtype = Object.hasOwn(base.subtypes, actual) ? base.subtypes[actual] : undefined;
+    if (subtype === undefined && name === base.name && this.index.baseAdmits(base, actual)) return name;
     if (subtype !== undefined && this.index.fact(subtype) === undefined) {
       this.report(path, `facts for ${subtype} (${base.property} '${actual}') are not vendored: add it to scripts/reference/roots.ts and regenerate`);
       return undefined;

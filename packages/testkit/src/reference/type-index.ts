@@ -72,11 +72,33 @@ export class TypeIndex {
     return undefined;
   }
 
-  /** The discriminator values a value of type `name` may carry: its own and its vendored descendants'. */
+  /**
+   * The discriminator values a value of type `name` may carry: its vendored descendants', and on
+   * the base itself also every value of the discriminator's own enum (see baseAdmits).
+   */
   admittedValues(name: string, base: DiscriminatorBase): string[] {
-    return Object.entries(base.subtypes)
+    const values = Object.entries(base.subtypes)
       .filter(([, subtype]) => name === base.name || (this.fact(subtype) !== undefined && this.inherits(subtype, name)))
       .map(([value]) => value);
+    if (name === base.name) values.push(...(this.discriminatorEnum(base) ?? []).filter((value) => !values.includes(value)));
+    return values;
+  }
+
+  /**
+   * Whether a value is an instance of the base itself: its discriminator's declared type is an
+   * enum that lists the value, though no subtype is selected by it (Reference.typeId
+   * `subscription`: ReferenceTypeId lists it, no SubscriptionReference exists).
+   */
+  baseAdmits(base: DiscriminatorBase, value: string): boolean {
+    return this.discriminatorEnum(base)?.includes(value) ?? false;
+  }
+
+  private discriminatorEnum(base: DiscriminatorBase): readonly string[] | undefined {
+    const declared = this.shape(base.name).properties.get(base.property)?.type;
+    if (declared === undefined) return undefined;
+    if (typeof declared !== 'string') return declared.enum;
+    const legal = this.ancestry(declared).names.flatMap((owner) => this.fact(owner)?.enum ?? []);
+    return legal.length === 0 ? undefined : legal;
   }
 
   shape(name: string): ObjectShape {

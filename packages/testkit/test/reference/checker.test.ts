@@ -120,6 +120,11 @@ describe('checkAgainstReference on the vendored facts', () => {
     expect(check('Subscription', { ...subscription, format: { type: 'Platform' }, destination: { type: 'Kafka' } })).toEqual([
       "Subscription.destination.type: 'Kafka' not one of AzureServiceBus|ConfluentCloud|EventBridge|EventGrid|GoogleCloudPubSub|IronMQ|SNS|SQS",
     ]);
+    // A value the discriminator's enum lists, with no subtype of its own, is the base type
+    // (ReferenceTypeId lists 'subscription'; the reference has no SubscriptionReference).
+    expect(check('Reference', { typeId: 'subscription', id: ID })).toEqual([]);
+    expect(check('Reference', { typeId: 'subscription', id: ID, obj: {} })).toEqual(['Reference.obj: unknown field (not in Reference)']);
+    expect(check('Reference', { typeId: 'subscriptions', id: ID })[0]).toMatch(/^Reference\.typeId: 'subscriptions' not one of the \d+ legal values/);
     // A subtype's own discriminator value: a CustomerReference is not a cart reference.
     expect(check('CustomerReference', { typeId: 'cart', id: ID })).toEqual(["CustomerReference.typeId: 'cart' not one of customer"]);
   });
