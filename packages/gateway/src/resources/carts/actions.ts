@@ -17,12 +17,16 @@ import {
   recalculate,
 } from './line-items.js';
 import { moneyInCurrency, multiply } from './money.js';
+import { itemShippingActions, revalidateShippingDetails } from './item-shipping.js';
+import { lineItemActions, merchantItemActions } from './item-actions.js';
 import { keyReference } from './references.js';
 import { cartDeleteDays } from './retention.js';
+import { mySettingsActions, settingsActions } from './settings-actions.js';
 
 /*
- * Cart update actions. Carts have no messages in Herald's catalogue (MESSAGE_TYPES.cart is empty):
- * subscribers learn about cart changes from the store's change notifications.
+ * Cart update actions (the reference's CartUpdateAction and MyCartUpdateAction, where Herald holds
+ * the fields they change). The reference has almost no cart messages (CartPurchaseOrderNumberSet
+ * is one, settings-actions.ts): subscribers learn about cart changes from change notifications.
  */
 
 function setQuantity(cart: Cart, itemId: string, count: number, externalPrice: unknown): void {
@@ -37,6 +41,7 @@ function setQuantity(cart: Cart, itemId: string, count: number, externalPrice: u
   }
   item.quantity = count;
   item.totalPrice = multiply(item.price.value, count, 'lineItems');
+  revalidateShippingDetails(cart);
 }
 
 /** Actions that a buyer may use on their own cart (`/me/carts`). */
@@ -48,6 +53,7 @@ export const myCartActions: ActionHandlers<Cart> = {
     mergeLineItem(cart.lineItems, await lineItemFromDraft(action, 'addLineItem', cart.totalPrice.currencyCode, ctx));
     assertUniqueItemKeys(cart);
     recalculate(cart);
+    revalidateShippingDetails(cart);
   },
   removeLineItem(cart, action) {
     const item = findItem(cart.lineItems, action, 'lineItemId', 'lineItemKey');
@@ -109,11 +115,16 @@ export const myCartActions: ActionHandlers<Cart> = {
     cart.discountCodes = cart.discountCodes.filter((entry) => entry.code !== code);
   },
   ...customFieldActions<Cart>(CART_CUSTOM_FIELDS_TYPE_ID, { messages: false }),
+  ...lineItemActions,
+  ...itemShippingActions,
+  ...mySettingsActions,
 };
 
 /** Actions of API clients (`/carts`, `/in-store/key=…/carts`): also re-assigning the customer. */
 export const cartActions: ActionHandlers<Cart> = {
   ...myCartActions,
+  ...merchantItemActions,
+  ...settingsActions,
   async setCustomerId(cart, action, { reader }) {
     if (action.customerId === undefined || action.customerId === null) {
       delete cart.customerId;

@@ -3,13 +3,15 @@ import { invalidInput, type KeyReference } from '@herald/model';
 import type { ServerFields } from '@herald/store';
 import { customFromDraft } from '../custom-fields.js';
 import type { RequestContext } from '../context.js';
-import { asDraft, optionalKey, optionalString, stringArray, type Draft } from '../validation.js';
+import { asDraft, LANGUAGE_TAG, optionalKey, optionalString, stringArray, type Draft } from '../validation.js';
 import { countryCode } from '../address.js';
 import { itemShippingAddresses, optionalAddress } from './address.js';
 import type { Buyer } from './buyer.js';
 import {
   CART_CUSTOM_FIELDS_TYPE_ID,
+  CART_ORIGINS,
   INVENTORY_MODES,
+  SHIPPING_MODES,
   TAX_CALCULATION_MODES,
   TAX_MODES,
   TAX_ROUNDING_MODES,
@@ -71,6 +73,27 @@ async function storeOf(draft: Draft, origin: CartOrigin, ctx: RequestContext): P
   return store;
 }
 
+/** Cart.locale: a language tag (the reference's Locale). */
+export function optionalLocale(value: unknown, field = 'locale'): string | undefined {
+  const locale = optionalString(value, field, 64);
+  if (locale !== undefined && !LANGUAGE_TAG.test(locale)) {
+    throw invalidInput(`'${field}' must be an IETF language tag such as "en" or "de-DE".`, { field, invalidValue: locale });
+  }
+  return locale;
+}
+
+/** The optional text fields of a CartDraft that Herald keeps as given. */
+function optionalTexts(draft: Draft): Pick<CartFields, 'customerEmail' | 'locale' | 'purchaseOrderNumber'> {
+  const texts: Pick<CartFields, 'customerEmail' | 'locale' | 'purchaseOrderNumber'> = {};
+  const customerEmail = optionalString(draft.customerEmail, 'customerEmail', 256);
+  if (customerEmail !== undefined) texts.customerEmail = customerEmail;
+  const locale = optionalLocale(draft.locale);
+  if (locale !== undefined) texts.locale = locale;
+  const purchaseOrderNumber = optionalString(draft.purchaseOrderNumber, 'purchaseOrderNumber', 256);
+  if (purchaseOrderNumber !== undefined) texts.purchaseOrderNumber = purchaseOrderNumber;
+  return texts;
+}
+
 async function ownerOf(draft: Draft, origin: CartOrigin, ctx: RequestContext): Promise<Pick<Cart, 'customerId' | 'anonymousId'>> {
   // `/me` carts belong to the token's buyer; the draft cannot choose someone else.
   if (origin.buyer !== undefined) return { ...origin.buyer };
@@ -97,7 +120,9 @@ export async function cartFromDraft(body: unknown, ctx: RequestContext, origin: 
   }
   const cart: CartFields = {
     cartState: 'Active',
+    origin: oneOf(CART_ORIGINS, draft.origin, 'origin', 'Customer'),
     ...(await ownerOf(draft, origin, ctx)),
+    ...optionalTexts(draft),
     lineItems,
     customLineItems,
     totalPrice: emptyTotal(currency),
@@ -106,8 +131,12 @@ export async function cartFromDraft(body: unknown, ctx: RequestContext, origin: 
     directDiscounts: [],
     inventoryMode: oneOf(INVENTORY_MODES, draft.inventoryMode, 'inventoryMode', 'None'),
     taxMode: oneOf(TAX_MODES, draft.taxMode, 'taxMode', 'Platform'),
+    priceRoundingMode: oneOf(TAX_ROUNDING_MODES, draft.priceRoundingMode, 'priceRoundingMode', 'HalfEven'),
     taxRoundingMode: oneOf(TAX_ROUNDING_MODES, draft.taxRoundingMode, 'taxRoundingMode', 'HalfEven'),
     taxCalculationMode: oneOf(TAX_CALCULATION_MODES, draft.taxCalculationMode, 'taxCalculationMode', 'LineItemLevel'),
+    shippingMode: oneOf(SHIPPING_MODES, draft.shippingMode, 'shippingMode', 'Single'),
+    shipping: [],
+    refusedGifts: [],
     deleteDaysAfterLastModification: cartDeleteDays(draft.deleteDaysAfterLastModification, 'deleteDaysAfterLastModification', ctx.project),
   };
   const key = optionalKey(draft.key);

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { invalidInput } from '@herald/model';
 import { customFromDraft } from '../custom-fields.js';
 import type { RequestContext } from '../context.js';
 import { localizedString, optionalKey, optionalString, type Draft } from '../validation.js';
-import type { Cart, CustomLineItem, LineItem } from './cart.js';
+import type { Cart, CustomLineItem, ItemEngineFields, LineItem } from './cart.js';
 import { centPrecision, moneyInCurrency, multiply, sum } from './money.js';
 
 const MAX_QUANTITY = 1_000_000;
@@ -34,6 +34,30 @@ function variantId(value: unknown, field: string): number | undefined {
   return value;
 }
 
+/** The empty engine arrays every (custom) line item carries (cart.ts ItemEngineFields). */
+export function engineFields(): ItemEngineFields {
+  return { discountedPricePerQuantity: [], taxedPricePortions: [], perMethodTaxRate: [], state: [] };
+}
+
+/**
+ * The reference requires `productType` on a line item; Herald has no catalogue and no product
+ * types, so every line item names the nil UUID: a reference that visibly resolves to nothing.
+ */
+export const NO_PRODUCT_TYPE = { typeId: 'product-type', id: '00000000-0000-0000-0000-000000000000' } as const;
+
+/**
+ * `productId` is required on a line item. A draft that names the product by `sku` only gets a
+ * name-based UUID (RFC 9562 version 5 layout over SHA-1 of the SKU): the same SKU always has the
+ * same product id, so clients that group line items by product see them together.
+ */
+export function productIdForSku(sku: string): string {
+  const bytes = createHash('sha1').update(`herald:sku:${sku}`).digest().subarray(0, 16);
+  bytes[6] = ((bytes[6] as number) & 0x0f) | 0x50;
+  bytes[8] = ((bytes[8] as number) & 0x3f) | 0x80;
+  const hex = bytes.toString('hex');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
 /**
  * A LineItemDraft (or the fields of `addLineItem`). Without a catalogue the product is named by
  * `productId` and/or `sku`, and `name` and `externalPrice` are required.
@@ -57,19 +81,20 @@ export async function lineItemFromDraft(value: unknown, field: string, currency:
   const count = quantity(draft.quantity, `${field}.quantity`, 1);
   const item: LineItem = {
     id: randomUUID(),
-    variant: {},
+    productId: productId ?? productIdForSku(sku as string),
+    productType: { ...NO_PRODUCT_TYPE },
+    // Without `variantId` the platform takes the product's master variant, whose id is always 1.
+    variant: { id: variantId(draft.variantId, `${field}.variantId`) ?? 1 },
     name: localizedString(draft.name, `${field}.name`),
     quantity: count,
     price: { id: randomUUID(), value: unit },
     priceMode: 'ExternalPrice',
     lineItemMode: 'Standard',
     totalPrice: multiply(unit, count, field),
+    ...engineFields(),
   };
   const key = optionalKey(draft.key, `${field}.key`);
   if (key !== undefined) item.key = key;
-  if (productId !== undefined) item.productId = productId;
-  const id = variantId(draft.variantId, `${field}.variantId`);
-  if (id !== undefined) item.variant.id = id;
   if (sku !== undefined) item.variant.sku = sku;
   const custom = await customFromDraft(draft.custom, 'line-item', ctx);
   if (custom !== undefined) item.custom = custom;
@@ -107,6 +132,7 @@ export async function customLineItemFromDraft(
     money,
     totalPrice: multiply(money, count, field),
     priceMode,
+    ...engineFields(),
   };
   const key = optionalKey(draft.key, `${field}.key`);
   if (key !== undefined) item.key = key;
@@ -183,8 +209,14 @@ export function findItem<T extends { id: string; key?: string }>(
   return item;
 }
 
-/** `totalPrice` (§2.3): the sum of the line item and custom line item totals. */
-export function recalculate(cart: Pick<Cart, 'lineItems' | 'customLineItems' | 'totalPrice'>): void {
+/**
+ * `totalPrice` (§2.3): the sum of the line item and custom line item totals; and
+ * `totalLineItemQuantity`, which the reference's Cart has only while it has line items.
+ */
+export function recalculate(cart: Pick<Cart, 'lineItems' | 'customLineItems' | 'totalPrice' | 'totalLineItemQuantity'>): void {
+  const count = cart.lineItems.reduce((total, item) => total + item.quantity, 0);
+  if (cart.lineItems.length === 0) delete cart.totalLineItemQuantity;
+  else cart.totalLineItemQuantity = count;
   const currency = cart.totalPrice.currencyCode;
   cart.totalPrice = sum(currency, [
     ...cart.lineItems.map((item) => item.totalPrice),
