@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createPrivateKey, generateKeyPairSync, sign, type KeyObject } from 'node:crypto';
+import { createPrivateKey, generateKeyPair, sign, type KeyObject } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -83,8 +83,11 @@ export interface JwtSigningKey {
   readonly publicJwk: Record<string, unknown>;
 }
 
-export function makeJwtSigningKey(kid: string): JwtSigningKey {
-  const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+const generateRsaKeyPair = promisify(generateKeyPair);
+
+/** Generated off the event loop: a synchronous key generation stalls the loopback servers of the same test process. */
+export async function makeJwtSigningKey(kid: string): Promise<JwtSigningKey> {
+  const { privateKey, publicKey } = await generateRsaKeyPair('rsa', { modulusLength: 2048 });
   return { kid, privateKey, publicJwk: { ...publicKey.export({ format: 'jwk' }), kid, alg: 'RS256', use: 'sig' } };
 }
 

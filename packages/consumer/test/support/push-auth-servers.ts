@@ -16,6 +16,9 @@ export interface RecordingServer {
 }
 
 async function listen(server: Server, scheme: 'http' | 'https'): Promise<Pick<RecordingServer, 'origin' | 'close'>> {
+  // Longer than any pause of a loaded test machine: fetch() reuses kept-alive sockets, and one the
+  // server closes at its default 5 s just as a request goes out fails that request.
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     origin: `${scheme}://127.0.0.1:${(server.address() as AddressInfo).port}`,

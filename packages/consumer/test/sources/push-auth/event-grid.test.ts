@@ -14,8 +14,8 @@ let googleKey: JwtSigningKey;
 let keys: RecordingServer;
 
 beforeAll(async () => {
-  entraKey = makeJwtSigningKey('entra-key');
-  googleKey = makeJwtSigningKey('google-key');
+  entraKey = await makeJwtSigningKey('entra-key');
+  googleKey = await makeJwtSigningKey('google-key');
   keys = await startHttpPeer({
     '/entra/keys': text(JSON.stringify({ keys: [entraKey.publicJwk] }), 'application/json'),
     '/google/certs': text(JSON.stringify({ keys: [googleKey.publicJwk] }), 'application/json'),

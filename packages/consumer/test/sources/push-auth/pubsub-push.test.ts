@@ -10,10 +10,13 @@ const AUDIENCE = 'https://consumer.example.com/events';
 const SERVICE_ACCOUNT = 'herald-push@my-project.iam.gserviceaccount.com';
 
 let googleKey: JwtSigningKey;
+/** Another key under Google's key id: a forger's. */
+let forgerKey: JwtSigningKey;
 let jwks: RecordingServer;
 
 beforeAll(async () => {
-  googleKey = makeJwtSigningKey('google-key-1');
+  googleKey = await makeJwtSigningKey('google-key-1');
+  forgerKey = await makeJwtSigningKey(googleKey.kid);
   jwks = await startHttpPeer({ '/oauth2/v3/certs': text(JSON.stringify({ keys: [googleKey.publicJwk] }), 'application/json') });
 });
 afterAll(async () => {
@@ -98,7 +101,6 @@ describe.each(['node:http handler', 'Fastify plugin'])('Pub/Sub push with OIDC a
   });
 
   it('answers 403 to a token signed by another key under Google key id, HS256 with the public key as secret, alg none, or garbage', async () => {
-    const forgerKey = { ...makeJwtSigningKey(googleKey.kid) };
     const header = Buffer.from(JSON.stringify({ alg: 'HS256', typ: 'JWT', kid: googleKey.kid })).toString('base64url');
     const payload = Buffer.from(JSON.stringify(googleClaims())).toString('base64url');
     const hmac = createHmac('sha256', JSON.stringify(googleKey.publicJwk)).update(`${header}.${payload}`).digest('base64url');
