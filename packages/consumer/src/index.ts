@@ -28,6 +28,7 @@ export type {
   AnyDeliveryPayload,
   ChangeDelivery,
   CloudEventAttributes,
+  CloudEventExtensionValue,
   Delivery,
   DeliveryEnvelope,
   DeliveryOrigin,
@@ -58,7 +59,7 @@ export type {
 export type { GapNotice } from './ordering/gap-notice.js';
 export { CONSUMER_METRIC_NAMES, type ConsumerMetricName, type DeferReason } from './metrics/consumer-metrics.js';
 export { systemClock, type Clock, type TimerHandle } from './clock.js';
-export type { Logger } from './logger.js';
+export { createJsonLogger, silentLogger, type JsonLoggerOptions, type Logger, type LogLevel } from './logger.js';
 
 export { SqsPoller, type SqsPollerOptions } from './sources/sqs-poller.js';
 export { ServiceBusSource, type ServiceBusEntity, type ServiceBusSourceOptions } from './sources/service-bus-source.js';

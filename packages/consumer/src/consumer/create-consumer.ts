@@ -11,7 +11,7 @@ import { TaskLimiter } from './task-limiter.js';
 import type { ClaimRequest, ClaimResult, CompleteRequest, DedupStore, PositionLane, PositionRef, StreamPositions } from '../dedup/dedup-store.js';
 import type { AnyDelivery, AnyDeliveryPayload, Delivery, MessageDelivery } from '../delivery.js';
 import { eventDeduplicationKey, eventStreamKey } from '../dedup/event-keys.js';
-import { silentLogger, type Logger } from '../logger.js';
+import { createJsonLogger, type Logger } from '../logger.js';
 import { createConsumerMetrics, silentMetrics, type ConsumerMetrics, type DeferReason, type DeliveryMeter } from '../metrics/consumer-metrics.js';
 import type { GapNotice } from '../ordering/gap-notice.js';
 import { changeOrdinal } from '../ordering/order-rules.js';
@@ -109,7 +109,7 @@ class HeraldConsumer implements Consumer {
   private readonly onEvent: EventHandler | undefined;
   private readonly store: DedupStore;
   private readonly clock: Clock;
-  private readonly logger: Logger;
+  readonly logger: Logger;
   private readonly metrics: ConsumerMetrics;
   private readonly onParseError: ParseErrorPolicy;
   private readonly fetchMessage: MessageFetcher | undefined;
@@ -134,7 +134,7 @@ class HeraldConsumer implements Consumer {
     this.handler = options.handler;
     this.onEvent = options.onEvent;
     this.clock = options.clock ?? systemClock;
-    this.logger = options.logger ?? silentLogger;
+    this.logger = options.logger ?? createJsonLogger();
     this.metrics = options.metrics ? createConsumerMetrics(options.metrics.registry, { bufferDepth: () => this.bufferedCount }) : silentMetrics;
     this.store = options.metrics ? instrumentStore(options.dedup, this.metrics) : options.dedup;
     this.onParseError = options.onParseError ?? defaultParseErrorPolicy;
@@ -247,7 +247,8 @@ class HeraldConsumer implements Consumer {
       this.logger.error({ err: policyError }, 'onParseError threw; the input will be retried');
       decision = 'retry';
     }
-    this.logger.info({ parseError: error, decision }, 'input is not a delivery');
+    // A poison message (and where it goes: dead-letter, drop or retry) is something to look at.
+    this.logger.warn({ parseError: error, decision }, decision === 'dead-letter' ? 'input is not a delivery: dead-lettered' : 'input is not a delivery');
     return { status: 'parse-error', error, decision };
   }
 

@@ -145,6 +145,10 @@ export interface ConsumerOptions {
   readonly concurrency?: number;
   /** Registers `herald_consumer_*` metrics on this registry (never the global one). */
   readonly metrics?: { readonly registry: Registry };
+  /**
+   * pino-compatible `{ debug, info, warn, error }(fields, message)`. Default: JSON lines on standard
+   * error at `info` (`createJsonLogger()`); `silentLogger` turns logging off.
+   */
   readonly logger?: Logger;
   /** Default: `systemClock`. */
   readonly clock?: Clock;
@@ -193,6 +197,8 @@ export interface ProcessOutcome {
 
 export interface Consumer {
   readonly instanceId: string;
+  /** The consumer's logger (`options.logger`, or the default JSON logger); the bundled sources log through it unless given their own. */
+  readonly logger: Logger;
   /**
    * Parses, deduplicates, orders and hands the input's deliveries to the handler; resolves when
    * all of them are settled (after `settlement` was called, when given). Never rejects for bad

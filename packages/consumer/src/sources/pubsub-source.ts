@@ -1,7 +1,7 @@
 import type { Message, PubSub, Subscription } from '@google-cloud/pubsub';
 import { systemClock, type Clock } from '../clock.js';
 import type { Consumer, Settlement } from '../consumer/types.js';
-import { silentLogger, type Logger } from '../logger.js';
+import type { Logger } from '../logger.js';
 import { AttemptCounter } from './attempt-counter.js';
 import { HandlingSlots } from './handling-slots.js';
 import { holdBeforeRetry } from './hold.js';
@@ -63,7 +63,7 @@ export class PubSubSource {
     this.pubsub = deps.pubsub;
     this.consumer = deps.consumer;
     this.clock = deps.clock ?? systemClock;
-    this.logger = deps.logger ?? silentLogger;
+    this.logger = deps.logger ?? deps.consumer.logger;
     this.options = options;
     this.slots = new HandlingSlots(this.consumer, this.clock, options.flowControl?.maxMessages ?? DEFAULT_MAX_MESSAGES);
   }

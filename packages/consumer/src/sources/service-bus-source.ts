@@ -1,7 +1,7 @@
 import type { ServiceBusClient, ServiceBusReceivedMessage, ServiceBusReceiver } from '@azure/service-bus';
 import { systemClock, type Clock } from '../clock.js';
 import type { Consumer, Settlement } from '../consumer/types.js';
-import { silentLogger, type Logger } from '../logger.js';
+import type { Logger } from '../logger.js';
 import { HandlingSlots } from './handling-slots.js';
 import { holdBeforeRetry } from './hold.js';
 
@@ -44,7 +44,7 @@ export class ServiceBusSource {
     this.client = deps.client;
     this.consumer = deps.consumer;
     this.clock = deps.clock ?? systemClock;
-    this.logger = deps.logger ?? silentLogger;
+    this.logger = deps.logger ?? deps.consumer.logger;
     this.options = options;
     this.slots = new HandlingSlots(this.consumer, this.clock, options.maxConcurrentCalls ?? 16);
   }

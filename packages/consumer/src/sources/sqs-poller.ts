@@ -1,7 +1,7 @@
 import type { Message, SQSClient } from '@aws-sdk/client-sqs';
 import { sleep, systemClock, type Clock, type TimerHandle } from '../clock.js';
 import type { Consumer, ProcessOutcome } from '../consumer/types.js';
-import { silentLogger, type Logger } from '../logger.js';
+import type { Logger } from '../logger.js';
 import type { DeferReason } from '../metrics/consumer-metrics.js';
 import { MicroBatcher } from '../micro-batcher.js';
 import { HandlingSlots } from './handling-slots.js';
@@ -101,7 +101,7 @@ export class SqsPoller {
     this.client = deps.client;
     this.consumer = deps.consumer;
     this.clock = deps.clock ?? systemClock;
-    this.logger = deps.logger ?? silentLogger;
+    this.logger = deps.logger ?? deps.consumer.logger;
     this.queueUrl = options.queueUrl;
     this.slots = new HandlingSlots(this.consumer, this.clock, clampInteger('maxInFlight', options.maxInFlight ?? 100, 1, 100_000));
     this.batchSize = clampInteger('batchSize', options.batchSize ?? 10, 1, 10);

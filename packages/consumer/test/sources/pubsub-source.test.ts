@@ -39,7 +39,7 @@ const sequenceOf = (delivery: Delivery | undefined) => (delivery?.notificationTy
 describe('PubSubSource against the Pub/Sub peer (gRPC StreamingPull)', () => {
   it('acks structured CloudEvents and Platform messages after handling them in order', async () => {
     const handled: Delivery[] = [];
-    await startSource({ ordering: { maxWaitMs: 30_000 } }, handled);
+    await startSource({ ordering: { maxWaitMs: 30_000, unknownStart: 'wait' } }, handled);
     await publish(cloudEventOf(messagePayload(3)), { 'content-type': 'application/cloudevents+json' });
     const second = cloudEventOf(messagePayload(2));
     await publish(messagePayload(2), { 'ce-specversion': '1.0', 'ce-id': 'e-2', 'ce-type': second.type, 'ce-source': second.source, 'content-type': 'application/json' });

@@ -106,7 +106,7 @@ describe('SqsPoller against fauxqs', () => {
     const handled: number[] = [];
     const consumer = createConsumer({
       dedup: new MemoryDedupStore(),
-      ordering: { maxWaitMs: 600_000 },
+      ordering: { maxWaitMs: 600_000, unknownStart: 'wait' },
       handler: (delivery) => void handled.push(delivery.notificationType === 'Message' ? delivery.payload.sequenceNumber : 0),
     });
     const poller = new SqsPoller({ client, consumer }, { queueUrl, waitTimeSeconds: 1, maxInFlight: 3, batchSize: 3 });
@@ -185,7 +185,7 @@ describe('SqsPoller against fauxqs', () => {
     const consumer = createConsumer({
       dedup: new MemoryDedupStore({ clock }),
       clock,
-      ordering: { maxWaitMs: 60_000 },
+      ordering: { maxWaitMs: 60_000, unknownStart: 'wait' },
       handler: (delivery) => {
         if (delivery.notificationType === 'Message') handled.push(delivery.payload.sequenceNumber);
       },
