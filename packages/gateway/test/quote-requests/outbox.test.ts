@@ -95,7 +95,8 @@ describe('Quote request messages in the outbox and the Messages API', () => {
     ]);
     const refused = await seller.post(`/${P}/quote-requests/${created.id}`, {
       version: 2,
-      actions: [{ action: 'changeQuoteRequestState', quoteRequestState: 'Accepted' }],
+      // A refused move (no quote request goes back to Submitted) writes no message.
+      actions: [{ action: 'changeQuoteRequestState', quoteRequestState: 'Submitted' }],
     });
     expect(refused.status).toBe(400);
     const deleted = await seller.delete(`/${P}/quote-requests/${created.id}?version=2`);

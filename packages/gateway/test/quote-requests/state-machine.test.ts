@@ -8,12 +8,26 @@ const STATES = ['Submitted', 'Accepted', 'Closed', 'Rejected', 'Cancelled'] as c
 type QuoteRequestState = (typeof STATES)[number];
 
 /**
- * §3.1 and the task's negotiation rules, as a table: what each party may do from each state.
- * Everything else, including "changing" to the current state, is a 400 InvalidOperation.
+ * §3.1 and the negotiation rules, as a table: what each party may do from each state. The buyer
+ * only cancels a Submitted request (§3.1); the seller sets any state the reference allows it
+ * (including Cancelled) except back to Submitted, into Closed from anything but Accepted, and out
+ * of Closed (§2.3's meanings). Everything else, including "changing" to the current state, is a
+ * 400 InvalidOperation.
  */
 const ALLOWED = {
   buyer: new Set(['Submitted>Cancelled']),
-  seller: new Set(['Submitted>Accepted', 'Submitted>Rejected', 'Accepted>Closed']),
+  seller: new Set([
+    'Submitted>Accepted',
+    'Submitted>Rejected',
+    'Submitted>Cancelled',
+    'Accepted>Rejected',
+    'Accepted>Cancelled',
+    'Accepted>Closed',
+    'Rejected>Accepted',
+    'Rejected>Cancelled',
+    'Cancelled>Accepted',
+    'Cancelled>Rejected',
+  ]),
 };
 
 /** The buyer can ask on `/me/quote-requests` or, with a manage scope, on `/quote-requests`. */

@@ -1,4 +1,5 @@
-import { invalidOperation, type MessagePayload } from '@herald/model';
+import { invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
+import { identifierLocator, loadReferenced } from '../carts/references.js';
 import { customFieldActions } from '../custom-fields.js';
 import type { ActionHandler, ActionHandlers } from '../update-actions.js';
 import { QUOTE_REQUEST_CUSTOM_FIELDS_TYPE_ID } from './draft.js';
@@ -23,11 +24,25 @@ function changeState(fixedParty?: Party): ActionHandler<QuoteRequest> {
 }
 
 /**
- * §4.1 update actions. Custom fields produce no messages: the platform's quote request messages
+ * The reference's changeCustomer {customer}: a new owner (an existing Customer); the customer
+ * group is not updated. Message QuoteRequestCustomerChanged {customer, previousCustomer}.
+ */
+const changeCustomer: ActionHandler<QuoteRequest> = async (quoteRequest, action, { reader }): Promise<MessagePayload[]> => {
+  if (action.customer === undefined || action.customer === null) throw invalidInput("'customer' is required.", { field: 'customer' });
+  const customer = await loadReferenced(reader.get, 'customer', identifierLocator(action.customer, 'customer', 'customer'));
+  const previousCustomer = quoteRequest.customer;
+  if (previousCustomer.id === customer.id) return [];
+  quoteRequest.customer = { typeId: 'customer', id: customer.id };
+  return [{ type: 'QuoteRequestCustomerChanged', customer: quoteRequest.customer, previousCustomer }];
+};
+
+/**
+ * §4.1 update actions, and the reference's changeCustomer. Custom fields produce no messages: the platform's quote request messages
  * are the five of MESSAGE_TYPES['quote-request'].
  */
 export const quoteRequestActions: ActionHandlers<QuoteRequest> = {
   changeQuoteRequestState: changeState(),
+  changeCustomer,
   transitionState,
   ...customFieldActions<QuoteRequest>(QUOTE_REQUEST_CUSTOM_FIELDS_TYPE_ID, { messages: false }),
 };

@@ -8,7 +8,9 @@ import { customFromDraft } from '../custom-fields.js';
 import type { RequestContext } from '../context.js';
 import type { State } from '../states/state.js';
 import { asDraft, optionalKey, optionalString, type Draft } from '../validation.js';
-import type { QuoteRequest, TaxedPrice } from './quote-request.js';
+import type { Project } from '@herald/store';
+import { TAX_ROUNDING_MODES, type TaxRoundingMode } from '../carts/cart.js';
+import { DEFAULT_PRICE_ROUNDING_MODE, type QuoteRequest, type TaxedPrice } from './quote-request.js';
 
 export type QuoteRequestFields = Omit<QuoteRequest, ServerFields>;
 
@@ -67,12 +69,29 @@ export async function quoteRequestStateReference(load: RequestContext['load'], v
   return state;
 }
 
+function isRoundingMode(value: unknown): value is TaxRoundingMode {
+  return typeof value === 'string' && (TAX_ROUNDING_MODES as readonly string[]).includes(value);
+}
+
+/**
+ * The reference's required `priceRoundingMode`: the cart's when it has one, else the project's
+ * (CartsConfiguration.priceRoundingMode), else the reference's default HalfEven.
+ */
+function priceRoundingModeOf(cart: Cart, project: Project): TaxRoundingMode {
+  const ofCart: unknown = (cart as Cart & { priceRoundingMode?: unknown }).priceRoundingMode;
+  if (isRoundingMode(ofCart)) return ofCart;
+  const ofProject: unknown = (project.carts as Readonly<Record<string, unknown>> | undefined)?.priceRoundingMode;
+  return isRoundingMode(ofProject) ? ofProject : DEFAULT_PRICE_ROUNDING_MODE;
+}
+
 /** The fields a quote request copies from its cart (§2.3). */
-function copiedFromCart(cart: Cart & { customerId: string }): QuoteRequestFields {
+function copiedFromCart(cart: Cart & { customerId: string }, project: Project): QuoteRequestFields {
   const copy = structuredClone(cart);
   const fields: QuoteRequestFields = {
     quoteRequestState: 'Submitted',
     customer: { typeId: 'customer', id: copy.customerId },
+    cart: { typeId: 'cart', id: copy.id },
+    priceRoundingMode: priceRoundingModeOf(copy, project),
     lineItems: copy.lineItems,
     customLineItems: copy.customLineItems,
     totalPrice: copy.totalPrice,
@@ -123,7 +142,7 @@ export async function quoteRequestFromDraft(
     ctx.auth,
   );
 
-  const fields = copiedFromCart(cart);
+  const fields = copiedFromCart(cart, ctx.project);
   const key = optionalKey(draft.key);
   if (key !== undefined) fields.key = key;
   const comment = optionalString(draft.comment, 'comment', 4096);

@@ -27,7 +27,11 @@ export interface TaxedPrice {
   taxPortions: [];
 }
 
-/** §2.3 QuoteRequest (customerGroup, shippingInfo and paymentInfo: Herald has no source for them). */
+/**
+ * §2.3 QuoteRequest (customerGroup, shippingInfo and paymentInfo: Herald has no source for them).
+ * `priceRoundingMode` is required by the reference's QuoteRequest type; `cart` (optional there)
+ * names the cart the request was made from.
+ */
 export interface QuoteRequest extends BaseResource {
   key?: string;
   quoteRequestState: QuoteRequestState;
@@ -43,6 +47,7 @@ export interface QuoteRequest extends BaseResource {
   billingAddress?: Address;
   inventoryMode: InventoryMode;
   taxMode: TaxMode;
+  priceRoundingMode: TaxRoundingMode;
   taxRoundingMode: TaxRoundingMode;
   taxCalculationMode: TaxCalculationMode;
   country?: string;
@@ -50,5 +55,15 @@ export interface QuoteRequest extends BaseResource {
   itemShippingAddresses: Address[];
   directDiscounts: DirectDiscount[];
   state?: Reference<'state'>;
+  cart?: Reference<'cart'>;
   custom?: CustomFields;
+}
+
+/** The reference's RoundingMode default (Project CartsConfiguration.priceRoundingMode). */
+export const DEFAULT_PRICE_ROUNDING_MODE: TaxRoundingMode = 'HalfEven';
+
+/** A quote request with every required field, also one stored before `priceRoundingMode` existed. */
+export function withQuoteRequestDefaults(quoteRequest: QuoteRequest): QuoteRequest {
+  const stored = quoteRequest as Omit<QuoteRequest, 'priceRoundingMode'> & { priceRoundingMode?: TaxRoundingMode };
+  return { ...quoteRequest, priceRoundingMode: stored.priceRoundingMode ?? DEFAULT_PRICE_ROUNDING_MODE };
 }

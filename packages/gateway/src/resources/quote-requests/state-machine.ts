@@ -13,20 +13,13 @@ export function partyOf(auth: AuthContext | undefined): Party {
 }
 
 /**
- * The negotiation (§3.1, §2.3). The spec states only the buyer's cancel from Submitted; the
- * seller's moves follow the meaning of the states: a seller decides a Submitted request (Accepted
- * or Rejected) and closes an Accepted one. Closed, Rejected and Cancelled are final. Everything
- * not listed here is refused, including "changing" to the current state.
+ * The negotiation (§3.1, §2.3). A buyer may only cancel, and only from Submitted (§3.1; the
+ * reference's changeQuoteRequestState states the same rule and no rule for the seller). The seller
+ * (the merchant's API client) may set every state but two moves that would contradict §2.3's
+ * meanings: back to Submitted ("seller has not decided") and into Closed from anything but
+ * Accepted ("accepted earlier"); Closed is final for both ("no further action by any party").
+ * "Changing" to the current state is refused too.
  */
-const ALLOWED: Readonly<Record<Party, ReadonlyArray<readonly [QuoteRequestState, QuoteRequestState]>>> = {
-  buyer: [['Submitted', 'Cancelled']],
-  seller: [
-    ['Submitted', 'Accepted'],
-    ['Submitted', 'Rejected'],
-    ['Accepted', 'Closed'],
-  ],
-};
-
 export const FINAL_STATES: ReadonlySet<QuoteRequestState> = new Set(['Closed', 'Rejected', 'Cancelled']);
 
 export function quoteRequestState(value: unknown, field = 'quoteRequestState'): QuoteRequestState {
@@ -36,10 +29,21 @@ export function quoteRequestState(value: unknown, field = 'quoteRequestState'): 
   return value as QuoteRequestState;
 }
 
+function buyerRefusal(from: QuoteRequestState, to: QuoteRequestState): string | undefined {
+  if (from === 'Submitted' && to === 'Cancelled') return undefined;
+  if (FINAL_STATES.has(from)) return `The quote request is ${from}, a final state; it cannot change any more.`;
+  return `A buyer can only cancel a quote request, and only while it is Submitted (it is ${from}).`;
+}
+
+function sellerRefusal(from: QuoteRequestState, to: QuoteRequestState): string | undefined {
+  if (from === 'Closed') return 'The quote request is Closed, a final state; it cannot change any more.';
+  if (from === to) return `The quote request is ${from} already.`;
+  if (to === 'Submitted') return 'A quote request cannot go back to Submitted: that state means the seller has not decided yet.';
+  if (to === 'Closed' && from !== 'Accepted') return `Only an Accepted quote request can be Closed (it is ${from}).`;
+  return undefined;
+}
+
 /** Why `party` may not move a quote request from `from` to `to`; undefined when it may. */
 export function stateChangeRefusal(from: QuoteRequestState, to: QuoteRequestState, party: Party): string | undefined {
-  if (ALLOWED[party].some(([allowedFrom, allowedTo]) => allowedFrom === from && allowedTo === to)) return undefined;
-  if (FINAL_STATES.has(from)) return `The quote request is ${from}, a final state; it cannot change any more.`;
-  if (party === 'buyer') return `A buyer can only cancel a quote request, and only while it is Submitted (it is ${from}).`;
-  return `A seller cannot change a quote request from ${from} to ${to}; allowed are Submitted to Accepted or Rejected, and Accepted to Closed.`;
+  return party === 'buyer' ? buyerRefusal(from, to) : sellerRefusal(from, to);
 }
