@@ -149,10 +149,21 @@ export function validateCustomFields(type: TypeDocument, fields: Record<string, 
   }
 }
 
+/**
+ * Resource type ids a Type may name for a resource besides its own: the reference's ResourceTypeId
+ * has `quote` for quote requests, staged quotes and quotes, where Herald used `quote-request`.
+ */
+const RESOURCE_TYPE_ID_ALIASES: Readonly<Record<string, readonly string[]>> = { 'quote-request': ['quote'] };
+
+function servesResourceType(type: TypeDocument, resourceTypeId: string): boolean {
+  const accepted = [resourceTypeId, ...(RESOURCE_TYPE_ID_ALIASES[resourceTypeId] ?? [])];
+  return accepted.some((id) => type.resourceTypeIds.includes(id));
+}
+
 async function loadType(load: Load, identifier: unknown, resourceTypeId: string, field: string): Promise<TypeDocument> {
   const type = await load<TypeDocument>('type', identifierLocator(identifier, field));
   if (type === undefined) throw invalidInput(`The Type referenced by '${field}' does not exist.`, { field });
-  if (!type.resourceTypeIds.includes(resourceTypeId)) {
+  if (!servesResourceType(type, resourceTypeId)) {
     throw invalidInput(`The Type '${type.key}' cannot be used for resources of type '${resourceTypeId}'.`, { field });
   }
   return type;
@@ -220,10 +231,12 @@ function customFieldHandlers<D extends Customizable>(resourceTypeId: string): Ac
   const name = prefix(resourceTypeId);
   return {
     async setCustomType(doc, action, { reader }): Promise<MessagePayload[]> {
+      // The reference's *CustomTypeSet/*CustomTypeRemoved carry the previous Type as `oldTypeId`.
+      const oldTypeId = doc.custom?.type.id;
+      const previous = oldTypeId === undefined ? {} : { oldTypeId };
       if (action.type === undefined || action.type === null) {
-        const hadType = doc.custom !== undefined;
         delete doc.custom;
-        return hadType ? [{ type: `${name}CustomTypeRemoved` }] : [];
+        return oldTypeId !== undefined ? [{ type: `${name}CustomTypeRemoved`, ...previous }] : [];
       }
       const type = await loadType(reader.get, action.type, resourceTypeId, 'type');
       const fields = fieldMap(action.fields, 'fields');
@@ -232,7 +245,7 @@ function customFieldHandlers<D extends Customizable>(resourceTypeId: string): Ac
       // The same type and values again change nothing: no message, so no new version either.
       if (isDeepStrictEqual(custom, doc.custom)) return [];
       doc.custom = custom;
-      return [{ type: `${name}CustomTypeSet`, customFields: doc.custom }];
+      return [{ type: `${name}CustomTypeSet`, customFields: doc.custom, ...previous }];
     },
     async setCustomField(doc, action, { reader }): Promise<MessagePayload[]> {
       const fieldName = customFieldName(action.name);
@@ -250,9 +263,12 @@ function customFieldHandlers<D extends Customizable>(resourceTypeId: string): Ac
         return [{ type: `${name}CustomFieldRemoved`, name: fieldName }];
       }
       validateCustomFields(type, { [fieldName]: action.value }, false);
-      if (existed && isDeepStrictEqual(doc.custom.fields[fieldName], action.value)) return [];
+      const oldValue: unknown = doc.custom.fields[fieldName];
+      if (existed && isDeepStrictEqual(oldValue, action.value)) return [];
       doc.custom.fields[fieldName] = action.value;
-      return [{ type: existed ? `${name}CustomFieldChanged` : `${name}CustomFieldAdded`, name: fieldName, value: action.value }];
+      // The reference's *CustomFieldChanged carries the value it replaced as `oldValue`.
+      if (existed) return [{ type: `${name}CustomFieldChanged`, name: fieldName, value: action.value, oldValue }];
+      return [{ type: `${name}CustomFieldAdded`, name: fieldName, value: action.value }];
     },
   };
 }

@@ -5,6 +5,9 @@ import { asDraft, localizedString, stringArray, validKey } from '../validation.j
 import type { ResourceDefinition } from '../versioned-routes.js';
 import { assertUniqueNames, fieldDefinition, fieldDefinitions } from './field-definitions.js';
 import { CUSTOMIZABLE_RESOURCE_TYPE_IDS, type Type } from './type.js';
+import { enumActions } from './enum-actions.js';
+import { fieldDefinitionActions } from './field-actions.js';
+import { fieldNamed } from './field-lookup.js';
 
 function resourceTypeIds(value: unknown): string[] {
   const ids = stringArray(value, 'resourceTypeIds');
@@ -19,14 +22,6 @@ function resourceTypeIds(value: unknown): string[] {
     }
   }
   return [...new Set(ids)];
-}
-
-function fieldNamed(type: Type, name: unknown) {
-  const definition = type.fieldDefinitions.find((candidate) => candidate.name === name);
-  if (definition === undefined) {
-    throw invalidInput(`The Type '${type.key}' has no field definition ${JSON.stringify(name)}.`, { field: 'fieldName' });
-  }
-  return definition;
 }
 
 /**
@@ -134,9 +129,8 @@ export function typeDefinition(documents: DocumentStore): ResourceDefinition<Typ
         const definition = fieldNamed(type, action.fieldName);
         type.fieldDefinitions = type.fieldDefinitions.filter((candidate) => candidate !== definition);
       },
-      changeLabel(type, action) {
-        fieldNamed(type, action.fieldName).label = localizedString(action.label, 'label');
-      },
+      ...fieldDefinitionActions,
+      ...enumActions,
     },
   };
 }

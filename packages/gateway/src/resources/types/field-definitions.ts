@@ -3,10 +3,15 @@ import { assertFieldNameAllowed } from '../custom-fields.js';
 import { asDraft, localizedString } from '../validation.js';
 import type { FieldType, InputHint, TypeFieldDefinition } from './type.js';
 
-const FIELD_NAME = /^[A-Za-z0-9_-]{2,36}$/;
+/**
+ * FieldDefinition.name: the reference's pattern and minimum length. Its maxLength (36) is not
+ * what the platform enforces: the official SDK's integration tests create field names of 52
+ * characters (`type-field-name-` and a UUID) and expect 201, so Herald allows the key length, 256.
+ */
+const FIELD_NAME = /^[A-Za-z0-9_-]{2,256}$/;
 const SIMPLE_TYPES = new Set(['Boolean', 'String', 'LocalizedString', 'Number', 'Money', 'Date', 'Time', 'DateTime']);
-/** Reference targets beyond the subscribable resource types. */
-const EXTRA_REFERENCE_TYPE_IDS = new Set(['associate-role', 'attribute-group']);
+/** Reference targets beyond the subscribable resource types (reference: CustomFieldReferenceValue). */
+const EXTRA_REFERENCE_TYPE_IDS = new Set(['associate-role', 'attribute-group', 'variant']);
 const MAX_ENUM_VALUES = 500;
 
 function enumValues<L>(value: unknown, field: string, label: (value: unknown, field: string) => L): Array<{ key: string; label: L }> {
@@ -15,17 +20,23 @@ function enumValues<L>(value: unknown, field: string, label: (value: unknown, fi
   }
   const keys = new Set<string>();
   return value.map((item, index) => {
-    const entry = asDraft(item, `${field}[${index}]`);
-    if (typeof entry.key !== 'string' || entry.key.length === 0 || entry.key.length > 256) {
-      throw invalidInput(`'${field}[${index}].key' must be a non-empty string.`, { field });
-    }
+    const entry = enumValue(item, `${field}[${index}]`, label);
     if (keys.has(entry.key)) throw invalidInput(`'${field}' contains the key '${entry.key}' twice.`, { field });
     keys.add(entry.key);
-    return { key: entry.key, label: label(entry.label, `${field}[${index}].label`) };
+    return entry;
   });
 }
 
-function plainLabel(value: unknown, field: string): string {
+/** One CustomFieldEnumValue or CustomFieldLocalizedEnumValue `{key, label}`. */
+export function enumValue<L>(value: unknown, field: string, label: (value: unknown, field: string) => L): { key: string; label: L } {
+  const entry = asDraft(value, field);
+  if (typeof entry.key !== 'string' || entry.key.length === 0 || entry.key.length > 256) {
+    throw invalidInput(`'${field}.key' must be a non-empty string.`, { field });
+  }
+  return { key: entry.key, label: label(entry.label, `${field}.label`) };
+}
+
+export function plainLabel(value: unknown, field: string): string {
   if (typeof value !== 'string') throw invalidInput(`'${field}' must be a string.`, { field });
   return value;
 }
@@ -57,7 +68,7 @@ export function fieldType(value: unknown, field: string, insideSet = false): Fie
 export function fieldDefinition(value: unknown, field: string): TypeFieldDefinition {
   const draft = asDraft(value, field);
   if (typeof draft.name !== 'string' || !FIELD_NAME.test(draft.name)) {
-    throw invalidInput(`'${field}.name' must be 2 to 36 characters of letters, digits, '_' and '-'.`, {
+    throw invalidInput(`'${field}.name' must be 2 to 256 characters of letters, digits, '_' and '-'.`, {
       field,
       invalidValue: draft.name,
     });
@@ -76,7 +87,7 @@ export function fieldDefinition(value: unknown, field: string): TypeFieldDefinit
   return definition;
 }
 
-function inputHint(value: unknown, field: string): InputHint {
+export function inputHint(value: unknown, field: string): InputHint {
   if (value !== 'SingleLine' && value !== 'MultiLine') throw invalidInput(`'${field}' must be SingleLine or MultiLine.`, { field });
   return value;
 }

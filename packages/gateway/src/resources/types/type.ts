@@ -30,8 +30,10 @@ export interface Type extends TypeDocument {
 }
 
 /**
- * The platform's resource type ids for custom fields. Carts use `order` (one Type serves carts
- * and orders), so `cart` is not among them.
+ * The platform's resource type ids for custom fields (reference: ResourceTypeId). Carts use
+ * `order` (one Type serves carts and orders), so `cart` is not among them; quote requests use the
+ * reference's `quote` (one Type serves quote requests, staged quotes and quotes) and, as before,
+ * Herald's own `quote-request` (custom-fields.ts accepts either).
  */
 export const CUSTOMIZABLE_RESOURCE_TYPE_IDS = [
   'address',
@@ -57,12 +59,16 @@ export const CUSTOMIZABLE_RESOURCE_TYPE_IDS = [
   'order-return-item',
   'payment',
   'payment-interface-interaction',
+  'payment-method',
+  'payment-method-info',
   'product-price',
   'product-selection',
   'product-tailoring',
   'quote',
   'quote-request',
   'recurrence-policy',
+  'recurring-order',
+  'reservation',
   'review',
   'shipping',
   'shipping-method',
