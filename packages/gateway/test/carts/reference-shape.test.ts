@@ -221,4 +221,17 @@ describe('carts in the reference shape', () => {
       expect((await admin.get(`/${P}/me/active-cart`)).status).toBe(403);
     });
   });
+
+  // Runs last: it changes the project's cart defaults.
+  it('defaults priceRoundingMode and taxRoundingMode to the project\'s CartsConfiguration, which changeCartsConfiguration keeps', async () => {
+    const project = await admin.read(`/${P}`);
+    const changed = await admin.update(`/${P}`, project.version, [
+      { action: 'changePriceRoundingMode', priceRoundingMode: 'HalfUp' },
+      { action: 'changeTaxRoundingMode', taxRoundingMode: 'HalfDown' },
+      { action: 'changeCartsConfiguration', cartsConfiguration: { deleteDaysAfterLastModification: 30 } },
+    ]);
+    expect(changed.carts).toMatchObject({ priceRoundingMode: 'HalfUp', taxRoundingMode: 'HalfDown', deleteDaysAfterLastModification: 30 });
+    const cart = await admin.ok(`/${P}/carts`, { currency: 'EUR' }, 201);
+    expect(cart).toMatchObject({ priceRoundingMode: 'HalfUp', taxRoundingMode: 'HalfDown', deleteDaysAfterLastModification: 30 });
+  });
 });

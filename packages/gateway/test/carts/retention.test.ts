@@ -66,7 +66,7 @@ describe('Carts are deleted after deleteDaysAfterLastModification days without a
     }
 
     const project = await api.read(`/${P}`);
-    expect(project.carts).toEqual({ deleteDaysAfterLastModification: 90 });
+    expect(project.carts).toMatchObject({ deleteDaysAfterLastModification: 90 });
     const refused = await api.post(`/${P}`, {
       version: project.version,
       actions: [{ action: 'changeCartsConfiguration', cartsConfiguration: { deleteDaysAfterLastModification: 0 } }],
@@ -75,7 +75,7 @@ describe('Carts are deleted after deleteDaysAfterLastModification days without a
     const changed = await api.update(`/${P}`, project.version, [
       { action: 'changeCartsConfiguration', cartsConfiguration: { deleteDaysAfterLastModification: 30 } },
     ]);
-    expect(changed.carts).toEqual({ deleteDaysAfterLastModification: 30 });
+    expect(changed.carts).toMatchObject({ deleteDaysAfterLastModification: 30 });
     expect((await createCart()).deleteDaysAfterLastModification).toBe(30);
     // Existing carts keep theirs; the update action sets a value, or the project's without one.
     expect((await api.read(`/${P}/carts/${byDefault.id}`)).deleteDaysAfterLastModification).toBe(90);

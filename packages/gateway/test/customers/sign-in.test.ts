@@ -81,3 +81,46 @@ describe('customer sign-in', () => {
     expect(signedIn.customer.email).toBe('anon-login@example.com');
   });
 });
+
+describe('sign-in with an anonymous cart', () => {
+  const Q = 'customer-sign-in-anonymous';
+  let gateway: TestGateway;
+  let admin: Caller;
+
+  beforeAll(async () => {
+    gateway = await startTestGateway({ projects: [Q] });
+    admin = await callerWith(gateway, Q, ['manage_project']);
+  });
+  afterAll(() => gateway.close());
+
+  it('/me/login: the session\'s cart becomes the customer\'s when it has none', async () => {
+    const { customer } = await admin.ok(`/${Q}/customers`, { email: 'first@example.com', password: 'pw' }, 201);
+    const anonymous = await anonymousWithToken(gateway, Q, ['manage_my_profile', 'manage_my_orders']);
+    const cart = await anonymous.caller.ok(`/${Q}/me/carts`, { currency: 'EUR', lineItems: [lineItem('A', 100)] }, 201);
+    const signedIn = await anonymous.caller.ok(`/${Q}/me/login`, { email: 'first@example.com', password: 'pw' });
+    expect(signedIn.cart).toMatchObject({ id: cart.id, customerId: customer.id, cartState: 'Active' });
+    expect((await admin.read(`/${Q}/carts/customer-id=${customer.id}`)).id).toBe(cart.id);
+  });
+
+  it('/login with anonymousCart: merged into the customer\'s active cart (same products add up), the anonymous cart is Merged and frozen', async () => {
+    const { customer } = await admin.ok(`/${Q}/customers`, { email: 'second@example.com', password: 'pw' }, 201);
+    const own = await admin.ok(`/${Q}/carts`, { currency: 'EUR', customerId: customer.id, lineItems: [lineItem('A', 100, 1)] }, 201);
+    const anonymousCart = await admin.ok(`/${Q}/carts`, { currency: 'EUR', anonymousId: 'anon-2', lineItems: [lineItem('A', 100, 2), lineItem('B', 50, 1)] }, 201);
+    const signedIn = await admin.ok(`/${Q}/login`, { email: 'second@example.com', password: 'pw', anonymousCart: { id: anonymousCart.id, typeId: 'cart' } });
+    expect(signedIn.cart).toMatchObject({ id: own.id, totalLineItemQuantity: 4, totalPrice: { centAmount: 350 } });
+    const merged = await admin.read(`/${Q}/carts/${anonymousCart.id}`);
+    expect(merged.cartState).toBe('Merged');
+    const refused = await admin.post(`/${Q}/carts/${anonymousCart.id}`, { version: merged.version, actions: [{ action: 'setLocale', locale: 'en' }] });
+    expect({ status: refused.status, code: refused.body.errors[0].code }).toEqual({ status: 400, code: 'InvalidOperation' });
+  });
+
+  it('UseAsNewActiveCustomerCart: the anonymous cart (found by anonymousId) becomes the active one', async () => {
+    const { customer } = await admin.ok(`/${Q}/customers`, { email: 'third@example.com', password: 'pw' }, 201);
+    await admin.ok(`/${Q}/carts`, { currency: 'EUR', customerId: customer.id }, 201);
+    const anonymousCart = await admin.ok(`/${Q}/carts`, { currency: 'EUR', anonymousId: 'anon-3' }, 201);
+    const signedIn = await admin.ok(`/${Q}/login`, { email: 'third@example.com', password: 'pw', anonymousId: 'anon-3', anonymousCartSignInMode: 'UseAsNewActiveCustomerCart' });
+    expect(signedIn.cart).toMatchObject({ id: anonymousCart.id, customerId: customer.id });
+    const bad = await admin.post(`/${Q}/login`, { email: 'third@example.com', password: 'pw', anonymousCartSignInMode: 'Whatever' });
+    expect(bad.body.errors[0]).toMatchObject({ code: 'InvalidInput', field: 'anonymousCartSignInMode' });
+  });
+});

@@ -1,6 +1,6 @@
 import { readerLookup } from '../business-units/associates.js';
 import { requireBusinessUnitBuyer } from './business-unit-buyer.js';
-import { duplicateField, invalidInput } from '@herald/model';
+import { duplicateField, invalidInput, invalidOperation } from '@herald/model';
 import { customFieldActions } from '../custom-fields.js';
 import type { ActionHandlers } from '../update-actions.js';
 import { countryCode } from '../address.js';
@@ -44,8 +44,21 @@ function setQuantity(cart: Cart, itemId: string, count: number, externalPrice: u
   revalidateShippingDetails(cart);
 }
 
+/** CartState `Merged`: no further operations are allowed on the cart (reference CartState). */
+function onlyWhileActive(handlers: ActionHandlers<Cart>): ActionHandlers<Cart> {
+  return Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [
+      name,
+      (cart: Cart, action: Parameters<typeof handler>[1], scope: Parameters<typeof handler>[2]) => {
+        if (cart.cartState !== 'Active') throw invalidOperation(`The cart is ${cart.cartState}: it cannot be changed any more.`);
+        return handler(cart, action, scope);
+      },
+    ]),
+  );
+}
+
 /** Actions that a buyer may use on their own cart (`/me/carts`). */
-export const myCartActions: ActionHandlers<Cart> = {
+const buyerActions: ActionHandlers<Cart> = {
   setDeleteDaysAfterLastModification(cart, action, { ctx }) {
     cart.deleteDaysAfterLastModification = cartDeleteDays(action.deleteDaysAfterLastModification, 'deleteDaysAfterLastModification', ctx.project);
   },
@@ -120,9 +133,11 @@ export const myCartActions: ActionHandlers<Cart> = {
   ...mySettingsActions,
 };
 
+export const myCartActions: ActionHandlers<Cart> = onlyWhileActive(buyerActions);
+
 /** Actions of API clients (`/carts`, `/in-store/key=…/carts`): also re-assigning the customer. */
-export const cartActions: ActionHandlers<Cart> = {
-  ...myCartActions,
+export const cartActions: ActionHandlers<Cart> = onlyWhileActive({
+  ...buyerActions,
   ...merchantItemActions,
   ...settingsActions,
   async setCustomerId(cart, action, { reader }) {
@@ -132,4 +147,4 @@ export const cartActions: ActionHandlers<Cart> = {
     }
     cart.customerId = await existingCustomerId(action.customerId, 'customerId', { load: reader.get });
   },
-};
+});

@@ -108,7 +108,8 @@ export interface DirectDiscount {
  */
 export interface Cart extends BaseResource {
   key?: string;
-  cartState: 'Active';
+  /** `Merged`: an anonymous cart whose items went into the customer's cart at sign-in (sign-in-carts.ts). */
+  cartState: 'Active' | 'Merged';
   origin: CartOrigin;
   customerId?: string;
   customerEmail?: string;

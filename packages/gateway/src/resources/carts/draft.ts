@@ -51,6 +51,15 @@ export function shippingRateInput(value: unknown, field: string): ShippingRateIn
   throw invalidInput(`'${field}' must be {"type": "Classification", "key": …} or {"type": "Score", "score": …}.`, { field });
 }
 
+/**
+ * CartDraft `priceRoundingMode`/`taxRoundingMode`: "If not set, the default value configured in
+ * the Project's CartsConfiguration is used" (HalfEven where the project has none).
+ */
+function projectRoundingMode(project: RequestContext['project'], field: 'priceRoundingMode' | 'taxRoundingMode'): (typeof TAX_ROUNDING_MODES)[number] {
+  const configured = (project.carts as Record<string, unknown> | undefined)?.[field];
+  return TAX_ROUNDING_MODES.find((mode) => mode === configured) ?? 'HalfEven';
+}
+
 /** `customerId` set by an API client: the customer must exist (§1.4: carts belong to customers). */
 export async function existingCustomerId(value: unknown, field: string, ctx: Pick<RequestContext, 'load'>): Promise<string> {
   if (typeof value !== 'string' || value === '') throw invalidInput(`'${field}' must be a customer id.`, { field });
@@ -131,8 +140,8 @@ export async function cartFromDraft(body: unknown, ctx: RequestContext, origin: 
     directDiscounts: [],
     inventoryMode: oneOf(INVENTORY_MODES, draft.inventoryMode, 'inventoryMode', 'None'),
     taxMode: oneOf(TAX_MODES, draft.taxMode, 'taxMode', 'Platform'),
-    priceRoundingMode: oneOf(TAX_ROUNDING_MODES, draft.priceRoundingMode, 'priceRoundingMode', 'HalfEven'),
-    taxRoundingMode: oneOf(TAX_ROUNDING_MODES, draft.taxRoundingMode, 'taxRoundingMode', 'HalfEven'),
+    priceRoundingMode: oneOf(TAX_ROUNDING_MODES, draft.priceRoundingMode, 'priceRoundingMode', projectRoundingMode(ctx.project, 'priceRoundingMode')),
+    taxRoundingMode: oneOf(TAX_ROUNDING_MODES, draft.taxRoundingMode, 'taxRoundingMode', projectRoundingMode(ctx.project, 'taxRoundingMode')),
     taxCalculationMode: oneOf(TAX_CALCULATION_MODES, draft.taxCalculationMode, 'taxCalculationMode', 'LineItemLevel'),
     shippingMode: oneOf(SHIPPING_MODES, draft.shippingMode, 'shippingMode', 'Single'),
     shipping: [],

@@ -39,7 +39,8 @@ export const cartsProjectActions: ProjectActions = {
   changeCartsConfiguration(project, action) {
     const configuration = asDraft(action.cartsConfiguration ?? {}, 'cartsConfiguration');
     const days = configuration.deleteDaysAfterLastModification ?? DEFAULT_CART_DELETE_DAYS;
-    project.carts = { deleteDaysAfterLastModification: cartDeleteDays(days, 'cartsConfiguration.deleteDaysAfterLastModification', project) };
+    // Other CartsConfiguration fields (rounding modes, tax rate fallback) have their own project actions: kept.
+    project.carts = { ...project.carts, deleteDaysAfterLastModification: cartDeleteDays(days, 'cartsConfiguration.deleteDaysAfterLastModification', project) };
   },
 };
 

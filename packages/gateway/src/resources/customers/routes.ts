@@ -5,7 +5,7 @@ import { booleanParam, predicateVariables, repeated, single, versionParam } from
 import { requestContext } from '../context.js';
 import { expanding, locatorOf } from '../route-helpers.js';
 import type { CustomerService } from './service.js';
-import { signIn } from './sign-in.js';
+import { signIn, type SignInKind } from './sign-in.js';
 
 type Params = { projectKey: string; storeKey?: string; id?: string; key?: string };
 type Query = Record<string, string | string[] | undefined>;
@@ -88,11 +88,15 @@ export function registerCustomerRoutes(app: FastifyInstance, service: CustomerSe
  */
 function registerSignInRoutes(app: FastifyInstance, service: CustomerService, documents: DocumentStore): void {
   for (const prefix of ['/:projectKey', '/:projectKey/in-store/key=:storeKey']) {
-    const routes: Array<[string, { auth: { anyOf: readonly string[] } }]> = [[`${prefix}/login`, MANAGE], [`${prefix}/me/login`, MY_LOGIN]];
-    for (const [path, config] of routes) {
+    const routes: Array<[string, { auth: { anyOf: readonly string[] } }, SignInKind]> = [
+      [`${prefix}/login`, MANAGE, 'customer'],
+      [`${prefix}/me/login`, MY_LOGIN, 'my'],
+    ];
+    for (const [path, config, kind] of routes) {
       app.post(path, { config }, expanding(documents, async (request, expansion) => {
-        const { projectKey, storeKey } = request.params as Params;
-        const result = await signIn(service, documents, projectKey, request.body, storeKey);
+        const { storeKey } = request.params as Params;
+        const ctx = requestContext(request, documents);
+        const result = await signIn(service, documents, ctx, request.body, { kind, storeKey });
         const customer = await expansion.one(result.customer);
         return result.cart === undefined ? { customer } : { customer, cart: await expansion.one(result.cart) };
       }));
