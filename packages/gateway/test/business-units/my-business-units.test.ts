@@ -259,7 +259,13 @@ describe('My business units', () => {
       expect((await outsider.rest('GET', '/me/business-units/key=mine')).status).toBe(404);
 
       const created = await buyer.ok('POST', '/me/business-units', { key: 'buyers-own', name: 'Own', unitType: 'Company' }, 201);
-      expect(created.associates).toEqual([{ roles: ['Admin'], customer: { typeId: 'customer', id: buyer.customerId } }]);
+      expect(created.associates).toEqual([
+        {
+          roles: ['Admin'],
+          associateRoleAssignments: [{ associateRole: { typeId: 'associate-role', key: 'Admin' }, inheritance: 'Disabled' }],
+          customer: { typeId: 'customer', id: buyer.customerId },
+        },
+      ]);
       const updated = await buyer.ok('POST', '/me/business-units/key=buyers-own', { version: 1, actions: [{ action: 'changeName', name: 'Own Ltd' }] });
       expect(updated).toMatchObject({ version: 2, name: 'Own Ltd' });
 

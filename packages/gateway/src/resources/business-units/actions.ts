@@ -22,6 +22,7 @@ import {
 } from './business-unit.js';
 import { MAX_STORES, optionalEmail, requiredName, storeModeOf, storeReferences } from './draft.js';
 import { assertNotBelow, childAncestry, loadParent, setAncestry } from './hierarchy.js';
+import { withRoleAssignments } from './modes.js';
 
 /*
  * The 25 update actions of §4.3, named as the GraphQL members (REST sends `{action: 'changeName',
@@ -74,6 +75,14 @@ function setDefault(list: AddressIdList, defaultField: 'defaultShippingAddressId
     if (!unit[list].includes(address.id)) unit[list].push(address.id);
     return [{ type: messageType, address }];
   };
+}
+
+/** The reference's AddressRole list of an address (BusinessUnitAddressChanged/Removed `addressRoles`). */
+function addressRoles(unit: BusinessUnit, addressId: string): Array<'Shipping' | 'Billing'> {
+  const roles: Array<'Shipping' | 'Billing'> = [];
+  if (unit.shippingAddressIds.includes(addressId)) roles.push('Shipping');
+  if (unit.billingAddressIds.includes(addressId)) roles.push('Billing');
+  return roles;
 }
 
 function requireExplicitStores(unit: BusinessUnit): void {
@@ -194,7 +203,8 @@ export const businessUnitActions: Record<BusinessUnitActionName, Handler> = {
     }
     if (status === unit.status) return [];
     unit.status = status;
-    return [{ type: 'BusinessUnitStatusChanged', status }];
+    // §6.1 names the field `status`; the reference's BusinessUnitStatusChanged names it `active`.
+    return [{ type: 'BusinessUnitStatusChanged', status, active: status }];
   },
 
   /**
@@ -219,18 +229,20 @@ export const businessUnitActions: Record<BusinessUnitActionName, Handler> = {
   },
 
   async changeAddress(unit, action, { reader }) {
-    const address = await changedAddress(unit, findAddress(unit, action), required(action, 'address'), reader.get);
-    return [{ type: 'BusinessUnitAddressChanged', address }];
+    const current = findAddress(unit, action);
+    const address = await changedAddress(unit, current, required(action, 'address'), reader.get);
+    return [{ type: 'BusinessUnitAddressChanged', address, addressRoles: addressRoles(unit, current.id) }];
   },
 
   removeAddress(unit, action) {
     const address = findAddress(unit, action);
+    const roles = addressRoles(unit, address.id);
     unit.addresses = unit.addresses.filter((candidate) => candidate.id !== address.id);
     unit.shippingAddressIds = unit.shippingAddressIds.filter((id) => id !== address.id);
     unit.billingAddressIds = unit.billingAddressIds.filter((id) => id !== address.id);
     if (unit.defaultShippingAddressId === address.id) delete unit.defaultShippingAddressId;
     if (unit.defaultBillingAddressId === address.id) delete unit.defaultBillingAddressId;
-    return [{ type: 'BusinessUnitAddressRemoved', address }];
+    return [{ type: 'BusinessUnitAddressRemoved', address, addressRoles: roles }];
   },
 
   addShippingAddressId: addToList('shippingAddressIds', 'BusinessUnitShippingAddressAdded'),
@@ -266,7 +278,8 @@ export const businessUnitActions: Record<BusinessUnitActionName, Handler> = {
     const associate = associateOf(unit, customer.id);
     if (associate === undefined) throw invalidOperation(`The customer '${customer.id}' is not an associate of '${unit.key}'.`);
     unit.associates = unit.associates.filter((known) => known.customer.id !== customer.id);
-    return [{ type: 'BusinessUnitAssociateRemoved', associate }];
+    // An associate stored before role assignments existed gets them derived from its roles.
+    return [{ type: 'BusinessUnitAssociateRemoved', associate: withRoleAssignments(associate) }];
   },
 
   async setAssociates(unit, action, { reader }) {

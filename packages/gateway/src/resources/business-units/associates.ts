@@ -2,6 +2,7 @@ import { ApiError, invalidInput, type BaseResource } from '@herald/model';
 import type { Locator, TransactionReader } from '@herald/store';
 import { identifierLocator, loadReferenced, referencedResourceNotFound } from '../carts/references.js';
 import type { Load } from './address.js';
+import { roleAssignment, roleAssignmentsFromDraft } from './modes.js';
 import {
   ASSOCIATE_ROLES,
   BUSINESS_UNIT_TYPE_ID,
@@ -34,13 +35,32 @@ export async function customerReference(value: unknown, field: string, load: Loa
   return { typeId: 'customer', id: customer.id };
 }
 
-/** §2.2 AssociateDraft `{roles, customer}`: an existing customer with at least one role. */
+const given = (value: unknown): boolean => value !== undefined && value !== null;
+
+/**
+ * §2.2 AssociateDraft `{roles, customer}`: an existing customer with at least one role. The
+ * reference's form `{associateRoleAssignments, customer}` is accepted too (and both together);
+ * the associate keeps its roles in both forms.
+ */
 export async function associateFromDraft(value: unknown, field: string, load: Load): Promise<Associate> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw invalidInput(`'${field}' must be an AssociateDraft {roles, customer}.`, { field });
   }
-  const draft = value as { roles?: unknown; customer?: unknown };
-  return { roles: roles(draft.roles, `${field}.roles`), customer: await customerReference(draft.customer, `${field}.customer`, load) };
+  const draft = value as { roles?: unknown; associateRoleAssignments?: unknown; customer?: unknown };
+  const assignments = given(draft.associateRoleAssignments)
+    ? roleAssignmentsFromDraft(draft.associateRoleAssignments, `${field}.associateRoleAssignments`)
+    : [];
+  // An empty `roles` beside assignments (the reference's deprecated field, left empty) names none.
+  const rolesGiven = Array.isArray(draft.roles) ? draft.roles.length > 0 : given(draft.roles);
+  const named = rolesGiven || assignments.length === 0 ? roles(draft.roles, `${field}.roles`) : [];
+  for (const role of named) {
+    if (!assignments.some((assignment) => assignment.associateRole.key === role)) assignments.push(roleAssignment(role));
+  }
+  return {
+    roles: assignments.map((assignment) => assignment.associateRole.key),
+    associateRoleAssignments: assignments,
+    customer: await customerReference(draft.customer, `${field}.customer`, load),
+  };
 }
 
 /** A list of AssociateDrafts; a customer may appear once. */

@@ -20,9 +20,14 @@ export type StoreMode = (typeof STORE_MODES)[number];
 
 export type BusinessUnitKeyReference = KeyReference<'business-unit'>;
 
-/** §2.2 Associate, as stored: the customer by id (GraphQL `customerRef`), its roles. */
+/**
+ * §2.2 Associate, as stored: the customer by id (GraphQL `customerRef`), its roles, and the same
+ * roles as the reference's `associateRoleAssignments` (modes.ts; absent on associates stored
+ * before, which answer them derived from `roles`).
+ */
 export interface Associate {
   roles: AssociateRole[];
+  associateRoleAssignments?: Array<{ associateRole: { typeId: 'associate-role'; key: AssociateRole }; inheritance: 'Enabled' | 'Disabled' }>;
   customer: Reference<'customer'>;
 }
 
@@ -48,6 +53,9 @@ export interface BusinessUnit extends BaseResource {
   status: BusinessUnitStatus;
   unitType: BusinessUnitType;
   storeMode: StoreMode;
+  /** Required by the reference; absent on units stored before (modes.ts withOfficialFields). */
+  associateMode?: 'Explicit' | 'ExplicitAndFromParent';
+  approvalRuleMode?: 'Explicit' | 'ExplicitAndFromParent';
   stores: Array<KeyReference<'store'>>;
   addresses: BusinessUnitAddress[];
   shippingAddressIds: string[];

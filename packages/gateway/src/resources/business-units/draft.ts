@@ -7,6 +7,7 @@ import { asDraft, validKey, type Draft } from '../validation.js';
 import { addressFromInput, addressList, assertUniqueAddressKeys, newAddressId, type Load } from './address.js';
 import { assertAssociate, associatesFromDrafts, customerReference } from './associates.js';
 import {
+  BUSINESS_UNIT_STATUSES,
   BUSINESS_UNIT_TYPE_ID,
   BUSINESS_UNIT_TYPES,
   STORE_MODES,
@@ -18,6 +19,7 @@ import {
   type StoreMode,
 } from './business-unit.js';
 import { childAncestry, companyAncestry, loadParent, requireDivisionParent, type Ancestry } from './hierarchy.js';
+import { inheritableMode, withRoleAssignments } from './modes.js';
 
 export type BusinessUnitFields = Omit<BusinessUnit, ServerFields>;
 
@@ -148,7 +150,20 @@ async function storesOf(draft: Draft, unitType: BusinessUnit['unitType'], load: 
 async function associatesOf(draft: Draft, origin: DraftOrigin, load: Load): Promise<Associate[]> {
   if (origin.kind === 'client') return associatesFromDrafts(draft.associates, 'associates', load);
   // §4.3 "a customer who creates a unit becomes its Admin associate".
-  return [{ roles: ['Admin'], customer: await customerReference({ id: origin.customerId }, 'customer', load) }];
+  const creator: Associate = { roles: ['Admin'], customer: await customerReference({ id: origin.customerId }, 'customer', load) };
+  return [withRoleAssignments(creator)];
+}
+
+/**
+ * The reference's BusinessUnitDraft `status` (default Active): API clients may set it; units
+ * created through the My operations take the project's setting (§3.2), whatever the draft says.
+ */
+function statusOf(draft: Draft, origin: DraftOrigin, projectStatus: BusinessUnitStatus): BusinessUnitStatus {
+  if (origin.kind === 'customer' || draft.status === undefined || draft.status === null) return projectStatus;
+  if (!isOneOf(BUSINESS_UNIT_STATUSES, draft.status)) {
+    throw invalidInput(`'status' must be one of ${BUSINESS_UNIT_STATUSES.join(', ')}.`, { field: 'status', invalidValue: draft.status });
+  }
+  return draft.status;
 }
 
 /** MyBusinessUnitDraft has no `stores` and no `associates` (§2.2); sending them is a mistake, not a no-op. */
@@ -188,9 +203,11 @@ export async function businessUnitFromDraft(
   const fields: BusinessUnitFields = {
     key,
     name,
-    status,
+    status: statusOf(draft, origin, status),
     unitType,
     ...(await storesOf(draft, unitType, ctx.load)),
+    associateMode: inheritableMode(draft.associateMode, 'associateMode', unitType),
+    approvalRuleMode: inheritableMode(draft.approvalRuleMode, 'approvalRuleMode', unitType),
     addresses,
     ...addressRoles(draft, addresses),
     associates: await associatesOf(draft, origin, ctx.load),

@@ -8,6 +8,11 @@ import { expanding, locatorOf } from '../route-helpers.js';
 import { parseUpdateBody } from '../update-actions.js';
 import { MANAGE_BUSINESS_UNITS, MANAGE_MY_BUSINESS_UNITS, VIEW_BUSINESS_UNITS } from './scopes.js';
 import { CLIENT, type Actor, type BusinessUnitService } from './service.js';
+import { withOfficialFields } from './modes.js';
+import type { BusinessUnit } from './business-unit.js';
+
+/** Every REST answer has the reference's required fields, also for units stored before them. */
+const present = (unit: BusinessUnit): BusinessUnit => withOfficialFields(unit);
 
 type Params = { projectKey: string; id?: string; key?: string };
 type Query = Record<string, string | string[] | undefined>;
@@ -52,25 +57,25 @@ export function registerBusinessUnitRoutes(app: FastifyInstance, service: Busine
         },
         actor(request),
       );
-      page.results = await expansion.all(page.results);
+      page.results = (await expansion.all(page.results)).map(present);
       return page;
     }));
 
     app.post(base, { config: manage }, expanding(documents, async (request, expansion, reply) => {
       const unit = await service.create(requestContext(request, documents), request.body, actor(request));
-      return reply.status(201).send(await expansion.one(unit));
+      return reply.status(201).send(present(await expansion.one(unit)));
     }));
 
     for (const path of [`${base}/:id`, `${base}/key=:key`]) {
       app.get(path, { config: view }, expanding(documents, async (request, expansion) => {
         const params = request.params as Params;
-        return expansion.one(await service.get(params.projectKey, locatorOf(params), actor(request)));
+        return present(await expansion.one(await service.get(params.projectKey, locatorOf(params), actor(request))));
       }));
 
       app.post(path, { config: manage }, expanding(documents, async (request, expansion) => {
         const { version, actions } = parseUpdateBody(request.body);
         const ctx = requestContext(request, documents);
-        return expansion.one(await service.update(ctx, locatorOf(request.params as Params), version, actions, actor(request)));
+        return present(await expansion.one(await service.update(ctx, locatorOf(request.params as Params), version, actions, actor(request))));
       }));
     }
   }
@@ -80,7 +85,7 @@ export function registerBusinessUnitRoutes(app: FastifyInstance, service: Busine
       const query = request.query as Query;
       const ctx = requestContext(request, documents);
       const deleted = await service.delete(ctx, locatorOf(request.params as Params), versionParam(query), booleanParam(query, 'dataErasure', false));
-      return expansion.one(deleted);
+      return present(await expansion.one(deleted));
     }));
   }
 }

@@ -10,6 +10,10 @@ import { BUSINESS_UNIT_TYPE_ID, type BusinessUnit } from './business-unit.js';
 import { businessUnitFromDraft } from './draft.js';
 import { hasChildren, propagateAncestry, sameAncestry, type Ancestry } from './hierarchy.js';
 import { myBusinessUnitStatusOnCreation } from './project-settings.js';
+import { modeActions } from './modes.js';
+
+/** API clients' actions: §4.3's members and the reference's REST-only mode actions. */
+const clientActions = { ...businessUnitActions, ...modeActions };
 
 /**
  * Who acts: an API client (`manage_business_units`, `view_business_units`), or a customer through
@@ -101,7 +105,7 @@ export class BusinessUnitService {
       // Visibility and role first, so neither a 409 nor a 400 tells an outsider anything.
       assertAssociate(await this.get(ctx.projectKey, locator, actor), actor.customerId, 'Admin');
     }
-    const handlers = actor.kind === 'client' ? businessUnitActions : myBusinessUnitActions;
+    const handlers = actor.kind === 'client' ? clientActions : myBusinessUnitActions;
     return documents.update<BusinessUnit>(ctx.write, BUSINESS_UNIT_TYPE_ID, locator, version, async (current, reader) => {
       if (actor.kind === 'customer') {
         if (!visibleTo(current, actor)) throw resourceNotFound(notFoundMessage(BUSINESS_UNIT_TYPE_ID, locator));
