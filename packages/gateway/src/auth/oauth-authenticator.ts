@@ -40,12 +40,19 @@ interface ValidatedToken {
 
 const MAX_CACHED_TOKENS = 100_000;
 
-const invalidToken = (description: string) => oauthError('invalid_token', description);
+/*
+ * Where the platform's wording is known it is used as it is (clients compare it): a request
+ * without a token, an unknown or expired token (`invalid_token`, the reference's AuthErrorResponse
+ * example), a missing scope (InsufficientScopeError's message). Herald's explanation goes to
+ * `errors[0].detail`.
+ */
+const invalidToken = (detail: string) => oauthError('invalid_token', 'invalid_token', { detail });
 const insufficientScope = (description: string) => oauthError('insufficient_scope', description);
+const MISSING_TOKEN = 'This endpoint requires an access token. You can get one from the authorization server.';
 
 /** §5.1: only `Authorization: Bearer <token>`. */
 function bearerToken(header: string | undefined): string {
-  if (header === undefined || header === '') throw invalidToken('Missing access token: send it as Authorization: Bearer <token>.');
+  if (header === undefined || header === '') throw oauthError('invalid_token', MISSING_TOKEN);
   const match = /^Bearer[ ]+([\x21-\x7e]+)[ ]*$/i.exec(header);
   if (match?.[1] === undefined) throw invalidToken('The Authorization header must be "Bearer <token>".');
   return match[1];
@@ -102,7 +109,7 @@ export class OAuthAuthenticator implements Authenticator, RevocationListener {
     const context = contextFor(validated, projectKey);
     if (context.scopes.size === 0) throw insufficientScope(`The access token grants no scope for the project '${projectKey}'.`);
     if (!impliesAny(context.scopes, required.anyOf)) {
-      throw insufficientScope(`Insufficient scope: one of ${required.anyOf.map((scope) => `${scope}:${projectKey}`).join(', ')} is needed.`);
+      throw insufficientScope(`Insufficient scope. One of the following scopes is missing: ${required.anyOf.map((scope) => `${scope}:${projectKey}`).join(', ')}`);
     }
     if (required.me !== undefined) {
       await this.checkSubject(validated.grant, context, required.me);

@@ -32,7 +32,7 @@ export class OAuthError extends ApiError {
   readonly headers: Record<string, string>;
 
   constructor(error: OAuthErrorCode, description: string, options: OAuthErrorOptions = {}) {
-    super(OAUTH_ERROR_STATUS[error], { code: options.code ?? error, message: description });
+    super(OAUTH_ERROR_STATUS[error], { code: options.code ?? error, message: description, ...(options.detail === undefined ? {} : { detail: options.detail }) });
     this.name = 'OAuthError';
     this.oauth = { error, error_description: description };
     this.headers = options.headers ?? {};
@@ -43,6 +43,11 @@ export interface OAuthErrorOptions {
   headers?: Record<string, string>;
   /** `errors[0].code` when the platform has a more specific one (e.g. `AnonymousIdAlreadyInUse`). */
   code?: string;
+  /**
+   * Herald's own explanation, as `errors[0].detail`, where the description must be the platform's
+   * exact, terse wording (clients compare it) and says less than a developer needs.
+   */
+  detail?: string;
 }
 
 /** RFC 6750 §3 and RFC 6749 §5.2: 401s tell the client which authentication scheme to use. */

@@ -57,19 +57,42 @@ export interface TokenServiceOptions {
 
 const ANONYMOUS_ID = /^[\x21-\x7e]{1,256}$/;
 
+/*
+ * The descriptions below are the platform's own wording (§5 does not fix them; clients compare
+ * them, e.g. a storefront telling "wrong password" from "misconfigured client"): the official
+ * SDKs' test fixtures record them. Herald's explanation goes to `errors[0].detail`.
+ */
 function required(form: FormParameters, name: string): string {
   const value = form.get(name);
-  if (value === undefined || value === '') throw oauthError('invalid_request', `The parameter '${name}' is required.`);
+  if (value === undefined || value === '') throw oauthError('invalid_request', `Missing required parameter: ${name}.`);
   return value;
 }
 
 function expectGrantType(form: FormParameters, allowed: readonly string[]): string {
   const grantType = required(form, 'grant_type');
   if (!allowed.includes(grantType)) {
-    throw oauthError('unsupported_grant_type', `The grant type '${grantType.slice(0, 64)}' is not supported here (use ${allowed.join(' or ')}).`);
+    throw oauthError('unsupported_grant_type', `Invalid parameter: grant_type: Invalid grant type: '${grantType.slice(0, 64)}'`, {
+      detail: `This endpoint takes grant_type ${allowed.join(' or ')}.`,
+    });
   }
   return grantType;
 }
+
+/** Every refused `scope` parameter answers alike, as the platform does; `detail` says why. */
+const invalidScope = (detail: string) => oauthError('invalid_scope', 'Malformed parameter: scope: Invalid scope.', { detail });
+
+/**
+ * The password flow issues a refresh token unless the request says `refresh_token=false`
+ * (clients that keep no refresh token ask for none, so none lingers in the store).
+ */
+function wantsRefreshToken(form: FormParameters): boolean {
+  const value = form.get('refresh_token');
+  if (value === undefined || value === 'true') return true;
+  if (value === 'false') return false;
+  throw oauthError('invalid_request', 'Invalid parameter: refresh_token: must be true or false.');
+}
+
+const REFRESH_TOKEN_NOT_FOUND = 'The refresh token was not found. It may have expired.';
 
 const invalidCustomerCredentials = () =>
   oauthError('invalid_customer_account_credentials', 'Customer account with the given credentials not found.');
@@ -87,15 +110,15 @@ export function resolveScopes(client: ApiClientRecord, requested: string | undef
   const ofProject = (scope: string) => projectKey === undefined || parseProjectScope(scope)?.projectKey === projectKey;
   if (requested === undefined || requested.trim() === '') {
     const all = client.scopes.filter(ofProject);
-    if (all.length === 0) throw oauthError('invalid_scope', `The client has no scope for the project '${projectKey ?? ''}'.`);
+    if (all.length === 0) throw invalidScope(`The client has no scope for the project '${projectKey ?? ''}'.`);
     return all;
   }
   return splitScopes(requested).map((scope) => {
     const parsed = parseProjectScope(scope);
-    if (parsed === undefined) throw oauthError('invalid_scope', `'${shown(scope)}' is not a scope of the form <scope>:<projectKey>.`);
-    if (!ofProject(scope)) throw oauthError('invalid_scope', `'${shown(scope)}' is not a scope of the project '${projectKey ?? ''}'.`);
+    if (parsed === undefined) throw invalidScope(`'${shown(scope)}' is not a scope of the form <scope>:<projectKey>.`);
+    if (!ofProject(scope)) throw invalidScope(`'${shown(scope)}' is not a scope of the project '${projectKey ?? ''}'.`);
     if (!implies(scopeNamesFor(client.scopes, parsed.projectKey), parsed.name)) {
-      throw oauthError('invalid_scope', `The client may not request the scope '${shown(scope)}'.`);
+      throw invalidScope(`The client may not request the scope '${shown(scope)}'.`);
     }
     return scope;
   });
@@ -121,6 +144,7 @@ export class TokenService {
     const email = required(form, 'username');
     const password = required(form, 'password');
     const scopes = resolveScopes(client, form.get('scope'), projectKey);
+    const refresh = wantsRefreshToken(form);
     const customer = await this.deps.customers.findForLogin(projectKey, email, storeKey);
     // Verify against a dummy hash when the e-mail is unknown: the answer takes as long either way.
     const matches = await verifySecret(password, customer?.passwordHash ?? UNMATCHABLE_PASSWORD_HASH);
@@ -131,7 +155,7 @@ export class TokenService {
       customerId: customer.customerId,
     };
     try {
-      return await this.issue(grant, { refresh: true, customer: { projectKey, customerId: customer.customerId } });
+      return await this.issue(grant, { refresh, customer: { projectKey, customerId: customer.customerId } });
     } catch (error) {
       // Deleted while its password was being checked: as if it had never been found.
       if (error instanceof CustomerGone) throw invalidCustomerCredentials();
@@ -214,7 +238,7 @@ export class TokenService {
       expiresAt: this.accessTokenExpiry(),
     });
     if (!outcome.ok) {
-      throw oauthError('invalid_grant', outcome.reason === 'expired' ? 'The refresh token has expired.' : 'The refresh token was not found. It may have expired.');
+      throw oauthError('invalid_grant', REFRESH_TOKEN_NOT_FOUND, outcome.reason === 'expired' ? { detail: 'The refresh token has expired.' } : {});
     }
     return this.response(outcome.grant, accessToken, undefined);
   }

@@ -41,7 +41,8 @@ describe('token lifetimes, caches, the refresh token cap and rate limits (inject
     clock.advance(2 * SECOND);
     const expired = await get(gateway, `/${P}/stores`, issued.access_token);
     expect(expired.statusCode).toBe(401);
-    expect(expired.json()).toMatchObject({ error: 'invalid_token', error_description: 'The access token has expired.' });
+    // The platform's words (the reference's AuthErrorResponse); Herald's reason in errors[0].detail.
+    expect(expired.json()).toMatchObject({ error: 'invalid_token', error_description: 'invalid_token', errors: [{ detail: 'The access token has expired.' }] });
     expect((await postForm(gateway, '/oauth/introspect', frontend, { token: issued.access_token })).json()).toEqual({ active: false });
   });
 
@@ -65,7 +66,11 @@ describe('token lifetimes, caches, the refresh token cap and rate limits (inject
     clock.advance(185 * DAY);
     const expired = await refresh(refresh_token);
     expect(expired.statusCode).toBe(400);
-    expect(expired.json()).toMatchObject({ error: 'invalid_grant', error_description: 'The refresh token has expired.' });
+    expect(expired.json()).toMatchObject({
+      error: 'invalid_grant',
+      error_description: 'The refresh token was not found. It may have expired.',
+      errors: [{ detail: 'The refresh token has expired.' }],
+    });
   });
 
   it('beyond the cap the least recently used refresh tokens go, and new ones keep working (§8)', async () => {
@@ -162,7 +167,11 @@ describe('the sweep of expired tokens', () => {
 
     moveTo('2025-09-01T12:00:00.000Z');
     const expired = await postForm(gateway, '/oauth/token', frontend, { grant_type: 'refresh_token', refresh_token: refreshToken });
-    expect(expired.json()).toMatchObject({ error: 'invalid_grant', error_description: 'The refresh token has expired.' });
+    expect(expired.json()).toMatchObject({
+      error: 'invalid_grant',
+      error_description: 'The refresh token was not found. It may have expired.',
+      errors: [{ detail: 'The refresh token has expired.' }],
+    });
     await sweep();
     expect(await stored()).toBe(0);
   });

@@ -83,6 +83,6 @@ describe('token endpoint error answers (RFC 6749 §5.2, §3.1)', () => {
     expect(response.statusCode, response.body).toBe(200);
     expect(response.json().scope).toBe(`view_stores:${P}`);
     const noGrant = await postForm(gateway, '/oauth/token', plain, { grant_type: '' });
-    expect(noGrant.json()).toMatchObject({ error: 'invalid_request', error_description: "The parameter 'grant_type' is required." });
+    expect(noGrant.json()).toMatchObject({ error: 'invalid_request', error_description: 'Missing required parameter: grant_type.' });
   });
 });
