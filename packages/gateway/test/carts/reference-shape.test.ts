@@ -222,6 +222,37 @@ describe('carts in the reference shape', () => {
     });
   });
 
+  it('completes carts stored before Herald kept the required fields, in answers', async () => {
+    const money = (centAmount: number) => ({ type: 'centPrecision', currencyCode: 'EUR', centAmount, fractionDigits: 2 });
+    // The shape Herald stored before (no origin, rounding/shipping modes, line item product fields or engine arrays).
+    const legacy = await gateway.gateway.documents.create<{ id: string; version: number; createdAt: string; lastModifiedAt: string } & Json>({ projectKey: P }, 'cart', {
+      cartState: 'Active',
+      customerId: bea.id,
+      lineItems: [{ id: 'li-1', variant: { sku: 'OLD' }, name: { en: 'Old' }, quantity: 2, price: { id: 'p-1', value: money(100) }, priceMode: 'ExternalPrice', lineItemMode: 'Standard', totalPrice: money(200) }],
+      customLineItems: [],
+      totalPrice: money(200),
+      itemShippingAddresses: [],
+      discountCodes: [],
+      directDiscounts: [],
+      inventoryMode: 'None',
+      taxMode: 'Platform',
+      taxRoundingMode: 'HalfEven',
+      taxCalculationMode: 'LineItemLevel',
+      deleteDaysAfterLastModification: 90,
+    });
+    const expected = {
+      origin: 'Customer',
+      priceRoundingMode: 'HalfEven',
+      shippingMode: 'Single',
+      shipping: [],
+      refusedGifts: [],
+      totalLineItemQuantity: 2,
+      lineItems: [{ ...ENGINE_ARRAYS, productId: expect.any(String), productType: { typeId: 'product-type' }, variant: { id: 1, sku: 'OLD' } }],
+    };
+    expect(await admin.read(`/${P}/carts/${legacy.id}`)).toMatchObject(expected);
+    expect(await admin.read(`/${P}/carts/customer-id=${bea.id}`)).toMatchObject({ id: legacy.id, ...expected });
+  });
+
   // Runs last: it changes the project's cart defaults.
   it('defaults priceRoundingMode and taxRoundingMode to the project\'s CartsConfiguration, which changeCartsConfiguration keeps', async () => {
     const project = await admin.read(`/${P}`);

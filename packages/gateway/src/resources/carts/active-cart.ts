@@ -1,6 +1,7 @@
 import type { Queryable } from '@herald/store';
 import type { Buyer } from './buyer.js';
 import type { Cart } from './cart.js';
+import { withRequiredCartFields } from './required-fields.js';
 
 /**
  * The active cart of a buyer, as the reference's "Get Cart by Customer ID", "Get My active Cart"
@@ -20,5 +21,6 @@ export async function findActiveCart(db: Queryable, projectKey: string, buyer: B
      LIMIT 1`,
     [projectKey, ownerPath, owner, ...(storeKey === undefined ? [] : [storeKey])],
   );
-  return result.rows[0]?.doc;
+  const cart = result.rows[0]?.doc;
+  return cart === undefined ? undefined : withRequiredCartFields(cart);
 }

@@ -2,6 +2,7 @@ import type { ResourceDefinition } from '../versioned-routes.js';
 import { cartActions } from './actions.js';
 import type { Cart } from './cart.js';
 import { cartFromDraft } from './draft.js';
+import { withRequiredCartFields } from './required-fields.js';
 
 export const CART_SCOPES = { view: ['view_orders'], manage: ['manage_orders'] } as const;
 /** `/me/carts` act for the token's buyer (§5.3: `manage_my_orders`). */
@@ -16,4 +17,5 @@ export const cartDefinition: ResourceDefinition<Cart> = {
   actions: cartActions,
   // Carts hold names and addresses: deletes accept `dataErasure` (§4.4.9).
   personalData: true,
+  present: withRequiredCartFields,
 };

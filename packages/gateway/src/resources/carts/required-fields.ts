@@ -1,0 +1,41 @@
+import type { Cart, CustomLineItem, LineItem } from './cart.js';
+import { engineFields, NO_PRODUCT_TYPE, productIdForSku } from './line-items.js';
+
+/*
+ * Carts written before Herald kept every field the reference's Cart, LineItem and CustomLineItem
+ * require get them, with the values new carts get, whenever they are read for an answer. The
+ * stored document is not changed (its next update writes the full shape).
+ */
+
+function lineItemWithRequiredFields(item: LineItem): LineItem {
+  const stored: Partial<LineItem> = item;
+  const sku = item.variant.sku ?? '';
+  return {
+    ...engineFields(),
+    ...item,
+    productId: stored.productId ?? productIdForSku(sku),
+    productType: stored.productType ?? { ...NO_PRODUCT_TYPE },
+    variant: { ...item.variant, id: (item.variant as Partial<LineItem['variant']>).id ?? 1 },
+  };
+}
+
+function customLineItemWithRequiredFields(item: CustomLineItem): CustomLineItem {
+  return { ...engineFields(), ...item };
+}
+
+export function withRequiredCartFields(cart: Cart): Cart {
+  const stored: Partial<Cart> = cart;
+  const lineItems = cart.lineItems.map(lineItemWithRequiredFields);
+  const quantity = lineItems.reduce((total, item) => total + item.quantity, 0);
+  return {
+    ...cart,
+    origin: stored.origin ?? 'Customer',
+    priceRoundingMode: stored.priceRoundingMode ?? 'HalfEven',
+    shippingMode: stored.shippingMode ?? 'Single',
+    shipping: stored.shipping ?? [],
+    refusedGifts: stored.refusedGifts ?? [],
+    lineItems,
+    customLineItems: cart.customLineItems.map(customLineItemWithRequiredFields),
+    ...(lineItems.length === 0 ? {} : { totalLineItemQuantity: quantity }),
+  };
+}
