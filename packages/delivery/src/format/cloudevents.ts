@@ -20,6 +20,8 @@ export const CLOUDEVENTS_JSON_CONTENT_TYPE = 'application/cloudevents+json';
  * - `source`: `/<projectKey>/<resource path>`, the resource type's collection (reference
  *   CloudEventsPayload and its example); `subject`: the resource id
  * - `time`: the resource's lastModifiedAt at trigger time (message `lastModifiedAt`, change `modifiedAt`)
+ * - no `datacontenttype`: neither §6.2 nor the reference CloudEventsPayload has it, and in the JSON
+ *   event format `data` holding JSON needs none (CloudEvents JSON format §3.1)
  * - messages only: `sequence` (string) with `sequencetype` `Integer`, and `dataref` to the Messages API
  *   unless `messageRetrievable` is false: §6.2 gives `dataref` only "if messages are enabled", and a
  *   message written while they were not is not in the Messages API (the link would answer 404)
@@ -35,7 +37,6 @@ export function cloudEventAttributes(
     type: cloudEventType(payload, typePrefix),
     source: cloudEventSource(payload.projectKey, payload.resource.typeId),
     subject: payload.resource.id,
-    datacontenttype: 'application/json',
   } as const;
   if (payload.notificationType === 'Message') {
     const time = payload.lastModifiedAt;

@@ -46,9 +46,10 @@ afterAll(() => {
   expect([...outbound.addresses].filter((address) => !isLoopback(address))).toEqual([]);
 });
 
-/** The document a consumer must receive for this payload in this format. */
-function expectedDocument(payload: DeliveryPayload, format: Format): unknown {
-  return JSON.parse(formatDelivery(payload, format, { cloudEventsTypePrefix: CLOUDEVENTS_PREFIX }).json);
+/** The document a consumer must receive for this payload in this format, through this destination. */
+function expectedDocument(harness: DestinationHarness, payload: DeliveryPayload, format: Format): unknown {
+  const document = JSON.parse(formatDelivery(payload, format, { cloudEventsTypePrefix: CLOUDEVENTS_PREFIX }).json) as object;
+  return format.type === 'CloudEvents' ? { ...document, ...harness.cloudEventAttributesAddedBySdk } : document;
 }
 
 function failureOf(outcome: SendOutcome | undefined): { class: FailureClass; code: string } {
@@ -123,7 +124,7 @@ describe.each(HARNESSES.map((make) => [make().type, make] as const))('%s adapter
       const outcomes = await adapter.send(encodeAll(adapter, [payload], format, context));
       expect(outcomes).toEqual([{ status: 'delivered' }]);
       const arrivals = await harness.arrivals(1);
-      expect(arrivals.map((arrival) => arrival.document)).toEqual([expectedDocument(payload, format)]);
+      expect(arrivals.map((arrival) => arrival.document)).toEqual([expectedDocument(harness, payload, format)]);
       checkBinding(harness, arrivals[0]?.meta ?? {}, payload, format, context);
     });
 
@@ -136,7 +137,7 @@ describe.each(HARNESSES.map((make) => [make().type, make] as const))('%s adapter
       expect(outcomes).toEqual(payloads.map(() => ({ status: 'delivered' })));
       const arrivals = await harness.arrivals(payloads.length);
       expect(arrivals.map((arrival) => documentKey(arrival.document)).sort()).toEqual(
-        payloads.map((payload) => documentKey(expectedDocument(payload, format))).sort(),
+        payloads.map((payload) => documentKey(expectedDocument(harness, payload, format))).sort(),
       );
       const sizes = harness.acceptedBatchSizes();
       if (sizes !== undefined) {
@@ -154,7 +155,7 @@ describe.each(HARNESSES.map((make) => [make().type, make] as const))('%s adapter
       expect(await adapter.send(encoded)).toEqual([{ status: 'delivered' }]);
       const [arrival] = await harness.arrivals(1);
       const expected = withoutMessagePayload(payload, adapter.limits.maxMessageBytes);
-      expect(arrival?.document).toEqual(expectedDocument(expected, format));
+      expect(arrival?.document).toEqual(expectedDocument(harness, expected, format));
       expect(expected.payloadNotIncluded).toEqual({
         reason: `Payload exceeds destination size limit of ${adapter.limits.maxMessageBytes} bytes`,
         payloadType: 'BusinessUnitAssociatesSet',
@@ -266,7 +267,7 @@ describe.each(HARNESSES.map((make) => [make().type, make] as const))('%s adapter
     expect(harness.receivedBatchSizes?.()).toEqual([5, 2]);
     const arrivals = await harness.arrivals(5);
     expect(arrivals.map((arrival) => documentKey(arrival.document)).sort()).toEqual(
-      payloads.map((payload) => documentKey(expectedDocument(payload, defaultFormat))).sort(),
+      payloads.map((payload) => documentKey(expectedDocument(harness, payload, defaultFormat))).sort(),
     );
   });
 });

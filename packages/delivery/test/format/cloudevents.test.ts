@@ -85,6 +85,9 @@ function expectSpecAttributes(event: CloudEvent<unknown>, payload: DeliveryPaylo
   }
 }
 
+/** The properties of the reference's CloudEventsPayload type. */
+const REFERENCE_FIELDS: ReadonlySet<string> = new Set(['specversion', 'id', 'type', 'source', 'subject', 'time', 'sequence', 'sequencetype', 'dataref', 'data']);
+
 const pathOf = (typeId: string): string => (typeId.endsWith('s') ? typeId : `${typeId}s`);
 
 describe('CloudEvents produced by every binding parse with the cloudevents package (validation on)', () => {
@@ -96,6 +99,8 @@ describe('CloudEvents produced by every binding parse with the cloudevents packa
       expectSpecAttributes(event, payload);
       // The JSON body form also constructs directly, strict.
       expect(() => new CloudEvent(JSON.parse(body) as Record<string, unknown>, true)).not.toThrow();
+      // Only the fields of the reference type CloudEventsPayload (no `datacontenttype`).
+      expect(Object.keys(JSON.parse(body) as object).filter((name) => !REFERENCE_FIELDS.has(name))).toEqual([]);
     });
   });
 

@@ -31,6 +31,12 @@ export interface EventGridNativeEvent {
   extensionAttributes: Record<string, string>;
 }
 
+/**
+ * Herald's CloudEvents carry no `datacontenttype` (§6.2, reference CloudEventsPayload), but the
+ * Azure SDK writes one into every event it sends: its bytes count towards the 1 MB request limit.
+ */
+const DATA_CONTENT_TYPE_BYTES = Buffer.byteLength(',"datacontenttype":"application/json"');
+
 /** §2.4: an Event Grid destination takes the CloudEvents format only. */
 export function encodeEventGrid(
   payload: DeliveryPayload,
@@ -62,7 +68,7 @@ export function encodeEventGrid(
         data: formatted.payload,
         extensionAttributes,
       },
-      sizeBytes: Buffer.byteLength(formatted.json),
+      sizeBytes: Buffer.byteLength(formatted.json) + DATA_CONTENT_TYPE_BYTES,
     };
   });
 }

@@ -18,6 +18,8 @@ export interface DestinationHarness {
   readonly type: DestinationType;
   /** Formats the destination accepts (Event Grid: CloudEvents only). */
   readonly formats: readonly Format[];
+  /** Attributes the vendor's SDK writes into every CloudEvent it sends (Event Grid: `datacontenttype`). */
+  readonly cloudEventAttributesAddedBySdk?: Readonly<Record<string, string>>;
   /** The vendor's documented entries per request (not the adapter's own idea of it). */
   readonly vendorMaxBatchEntries: number;
   start(): Promise<void>;

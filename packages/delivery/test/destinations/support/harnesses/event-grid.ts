@@ -9,6 +9,8 @@ export class EventGridHarness implements DestinationHarness {
   readonly vendorMaxBatchEntries = Number.POSITIVE_INFINITY;
   /** §2.4: Event Grid takes CloudEvents only. */
   readonly formats: readonly Format[] = [{ type: 'CloudEvents', cloudEventsVersion: '1.0' }];
+  /** Event Grid's CloudEvents schema: the Azure SDK names the data's media type on every event. */
+  readonly cloudEventAttributesAddedBySdk = { datacontenttype: 'application/json' };
   private peer!: EventGridPeer;
   private receivedOffset = 0;
   private batchOffset = 0;
