@@ -9,7 +9,8 @@ import { GRAPHQL_SCOPES } from './access.js';
 import { createLoaders, type GraphQLContext, type ProjectSettings } from './context.js';
 import { formatError, requestError } from './errors.js';
 import { graphiqlPage } from './graphiql.js';
-import { MAX_DOCUMENT_TOKENS, MAX_QUERY_COST, queryCost } from './query-cost.js';
+import { IntrospectionBounds, isIntrospection } from './introspection.js';
+import { MAX_DOCUMENT_TOKENS, MAX_QUERY_COST, operationCost, operationDepth, runnableOperation, type RunnableOperation } from './query-cost.js';
 import { ReadBudget } from './read-budget.js';
 import { mercuriusResolvers } from './resolvers/index.js';
 import { typeDefs } from './schema/index.js';
@@ -29,6 +30,26 @@ export interface GraphqlOptions {
 
 /** Deep queries (ancestors of parents of …) are bounded; the tree itself is a handful of levels. */
 const MAX_QUERY_DEPTH = 12;
+
+/**
+ * Why a document is refused before it runs, or undefined: data queries by their depth and by what
+ * they could read (query-cost.ts), introspection documents by their own bounds (introspection.ts),
+ * so that the standard introspection query of GraphiQL, Apollo and graphql-codegen is answered.
+ */
+function limitRefusal(operation: RunnableOperation, introspection: IntrospectionBounds): { code: string; message: string; cost?: number } | undefined {
+  if (isIntrospection(operation)) return introspection.refusal(operation);
+  const cost = operationCost(operation);
+  if (cost > MAX_QUERY_COST) {
+    return {
+      code: 'QueryComplexityExceeded',
+      cost,
+      message: `The query could read about ${Math.min(cost, 1e9)} documents; at most ${MAX_QUERY_COST} per request. Lower the page limits or split the query.`,
+    };
+  }
+  const depth = operationDepth(operation);
+  if (depth > MAX_QUERY_DEPTH) return { code: 'QueryDepthExceeded', message: `The query nests ${depth} levels deep; at most ${MAX_QUERY_DEPTH}.` };
+  return undefined;
+}
 
 /**
  * Nesting of `{`, `[` and `(` in a document's text, checked before graphql-js parses it: its
@@ -108,21 +129,19 @@ function isMercuriusValidationError(error: unknown): error is MercuriusValidatio
 
 /**
  * Why mercurius refused to execute a document, as an error code. It reports syntax errors,
- * validation errors, variable coercion and the depth limit alike; parsing again (only on this
- * error path) tells syntax apart, the depth limit has its own error code, and the rest are
- * request errors of a well-formed document.
+ * validation errors and variable coercion alike; parsing again (only on this error path) tells
+ * syntax apart, and the rest are request errors of a well-formed document.
  *
  * Only `parse` and plain properties are used here: under vitest this module and mercurius load
  * two copies of graphql-js, so neither `instanceof GraphQLError` nor mercurius's schema object
  * may cross between them.
  */
-function refusalCode(query: string, error: MercuriusValidationError): string {
+function refusalCode(query: string): string {
   try {
     parse(query, { maxTokens: MAX_DOCUMENT_TOKENS });
   } catch {
     return 'GraphQLSyntaxError';
   }
-  if (error.errors.some((cause) => cause.code === 'MER_ERR_GQL_QUERY_DEPTH')) return 'QueryDepthExceeded';
   return 'GraphQLValidationError';
 }
 
@@ -132,7 +151,7 @@ function refusedBecause(cause: Error, code: string): GraphQLFormattedError {
 }
 
 function refusal(query: string, error: MercuriusValidationError): { errors: GraphQLFormattedError[] } {
-  const code = refusalCode(query, error);
+  const code = refusalCode(query);
   return { errors: error.errors.map((cause) => refusedBecause(cause, code)) };
 }
 
@@ -158,13 +177,13 @@ function isRequestError(execution: { data?: unknown; errors: ReadonlyArray<{ pat
  *   like every other endpoint, before GraphQL is involved.
  */
 export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps, options: GraphqlOptions): void {
+  const introspection = new IntrospectionBounds(typeDefs);
   void app.register(async (scope) => {
     await scope.register(mercurius, {
       schema: typeDefs,
       resolvers: mercuriusResolvers,
       routes: false,
       graphiql: false,
-      queryDepth: MAX_QUERY_DEPTH,
       graphql: { parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS } },
       errorFormatter: (execution, context) => {
         const budget = (context as unknown as Partial<GraphQLContext>).readBudget;
@@ -194,12 +213,11 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps, options
         request.log.info({ code: 'QueryDepthExceeded' }, 'GraphQL document refused');
         return reply.status(400).send(requestError(`The document nests selections, lists and objects more than ${MAX_DOCUMENT_NESTING} levels deep.`, 'QueryDepthExceeded'));
       }
-      const cost = queryCost(body.query, body.operationName, body.variables);
-      if (cost !== undefined && cost > MAX_QUERY_COST) {
-        request.log.info({ code: 'QueryComplexityExceeded', cost }, 'GraphQL document refused');
-        return reply
-          .status(400)
-          .send(requestError(`The query could read about ${Math.min(cost, 1e9)} documents; at most ${MAX_QUERY_COST} per request. Lower the page limits or split the query.`, 'QueryComplexityExceeded'));
+      const operation = runnableOperation(body.query, body.operationName, body.variables);
+      const refused = operation === undefined ? undefined : limitRefusal(operation, introspection);
+      if (refused !== undefined) {
+        request.log.info({ code: refused.code, ...(refused.cost === undefined ? {} : { cost: refused.cost }) }, 'GraphQL document refused');
+        return reply.status(400).send(requestError(refused.message, refused.code));
       }
       const auth = request.auth;
       if (auth === undefined) throw new Error('GraphQL route reached without authentication');

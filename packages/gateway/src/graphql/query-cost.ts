@@ -18,10 +18,10 @@ export const MAX_DOCUMENT_TOKENS = 10_000;
 
 /* The AST is walked through plain properties (`kind` strings), not graphql-js classes: under vitest
    this module and mercurius may load different copies of graphql-js (see plugin.ts). */
-interface Node {
+export interface Node {
   readonly kind: string;
 }
-interface NameNode extends Node {
+export interface NameNode extends Node {
   readonly value: string;
 }
 interface ValueNode extends Node {
@@ -32,10 +32,10 @@ interface ArgumentNode extends Node {
   readonly name: NameNode;
   readonly value: ValueNode;
 }
-interface SelectionSetNode extends Node {
+export interface SelectionSetNode extends Node {
   readonly selections: readonly SelectionNode[];
 }
-interface SelectionNode extends Node {
+export interface SelectionNode extends Node {
   readonly name?: NameNode;
   readonly arguments?: readonly ArgumentNode[];
   readonly selectionSet?: SelectionSetNode;
@@ -44,7 +44,7 @@ interface VariableDefinitionNode extends Node {
   readonly variable: { readonly name: NameNode };
   readonly defaultValue?: ValueNode;
 }
-interface DefinitionNode extends Node {
+export interface DefinitionNode extends Node {
   readonly name?: NameNode;
   readonly selectionSet: SelectionSetNode;
   readonly variableDefinitions?: readonly VariableDefinitionNode[];
@@ -74,18 +74,22 @@ function pageLimit(field: SelectionNode, variables: ReadonlyMap<string, unknown>
   return typeof limit === 'number' && Number.isFinite(limit) ? Math.min(MAX_LIMIT, Math.max(1, Math.trunc(limit))) : DEFAULT_LIMIT;
 }
 
+/** The operation a request runs, with the document's fragments and the variables' values. */
+export interface RunnableOperation {
+  operation: DefinitionNode;
+  fragments: ReadonlyMap<string, DefinitionNode>;
+  variables: ReadonlyMap<string, unknown>;
+}
+
 /**
- * The cost of the operation a request runs (see MAX_QUERY_COST), or `undefined` when the document
- * does not parse or names no runnable operation (mercurius then refuses it with the exact reason).
- * Costs grow linearly with the count of parent documents, so each fragment is costed once per
- * parent document and reused: a chain of fragments spreading each other twice costs its sum, not a
- * walk of every path. Cycles cost nothing here (validation refuses them).
+ * The operation a request runs, or `undefined` when the document does not parse or names no
+ * runnable operation (mercurius then refuses it with the exact reason).
  */
-export function queryCost(query: string, operationName: string | undefined, variables: Readonly<Record<string, unknown>> = {}): number | undefined {
+export function runnableOperation(query: string, operationName: string | undefined, variables: Readonly<Record<string, unknown>> = {}): RunnableOperation | undefined {
   let definitions: readonly DefinitionNode[];
   try {
     // The same token bound as mercurius's parse: without it a chain of 5,000 fragments parses here,
-    // and the walk below recurses once per link until the stack overflows (a 500).
+    // and the walks over it recurse once per link until the stack overflows (a 500).
     definitions = parse(query, { noLocation: true, maxTokens: MAX_DOCUMENT_TOKENS }).definitions as unknown as readonly DefinitionNode[];
   } catch {
     return undefined;
@@ -93,8 +97,47 @@ export function queryCost(query: string, operationName: string | undefined, vari
   const operations = definitions.filter((definition) => definition.kind === 'OperationDefinition');
   const operation = operationName === undefined ? (operations.length === 1 ? operations[0] : undefined) : operations.find((candidate) => candidate.name?.value === operationName);
   if (operation === undefined) return undefined;
-  const values = effectiveVariables(operation, variables);
   const fragments = new Map(definitions.filter((definition) => definition.kind === 'FragmentDefinition').map((definition) => [definition.name?.value ?? '', definition]));
+  return { operation, fragments, variables: effectiveVariables(operation, variables) };
+}
+
+/**
+ * How deeply the operation nests fields (fragments add no level of their own). Fragments are
+ * measured once each; a cycle measures nothing (validation refuses it).
+ */
+export function operationDepth({ operation, fragments }: RunnableOperation): number {
+  const fragmentDepths = new Map<string, number>();
+  const measuring = new Set<string>();
+  function fragmentDepth(name: string): number {
+    const known = fragmentDepths.get(name);
+    if (known !== undefined) return known;
+    const fragment = fragments.get(name);
+    if (fragment === undefined || measuring.has(name)) return 0;
+    measuring.add(name);
+    const depth = selectionDepth(fragment.selectionSet);
+    measuring.delete(name);
+    fragmentDepths.set(name, depth);
+    return depth;
+  }
+  function selectionDepth(selectionSet: SelectionSetNode): number {
+    let depth = 0;
+    for (const selection of selectionSet.selections) {
+      if (selection.kind === 'FragmentSpread') depth = Math.max(depth, fragmentDepth(selection.name?.value ?? ''));
+      else if (selection.kind === 'InlineFragment' && selection.selectionSet) depth = Math.max(depth, selectionDepth(selection.selectionSet));
+      else if (selection.kind === 'Field') depth = Math.max(depth, 1 + (selection.selectionSet ? selectionDepth(selection.selectionSet) : 0));
+    }
+    return depth;
+  }
+  return selectionDepth(operation.selectionSet);
+}
+
+/**
+ * The cost of the operation a request runs (see MAX_QUERY_COST). Costs grow linearly with the
+ * count of parent documents, so each fragment is costed once per parent document and reused: a
+ * chain of fragments spreading each other twice costs its sum, not a walk of every path. Cycles
+ * cost nothing here (validation refuses them).
+ */
+export function operationCost({ operation, fragments, variables }: RunnableOperation): number {
   const fragmentCosts = new Map<string, number>();
   const costing = new Set<string>();
 
@@ -119,7 +162,7 @@ export function queryCost(query: string, operationName: string | undefined, vari
       else if (selection.kind === 'Field' && selection.selectionSet) {
         // A page reads `limit` documents (its `results` below cost one each); any other object
         // field one document per parent, plus what is below it.
-        if (selection.name?.value === 'businessUnits') cost += pageLimit(selection, values) * Math.max(1, selectionCost(selection.selectionSet));
+        if (selection.name?.value === 'businessUnits') cost += pageLimit(selection, variables) * Math.max(1, selectionCost(selection.selectionSet));
         else cost += 1 + selectionCost(selection.selectionSet);
       }
       if (cost > Number.MAX_SAFE_INTEGER) return Number.POSITIVE_INFINITY;
@@ -128,4 +171,10 @@ export function queryCost(query: string, operationName: string | undefined, vari
   }
 
   return selectionCost(operation.selectionSet);
+}
+
+/** The cost of the operation a request runs, or `undefined` when there is none (runnableOperation). */
+export function queryCost(query: string, operationName: string | undefined, variables: Readonly<Record<string, unknown>> = {}): number | undefined {
+  const runnable = runnableOperation(query, operationName, variables);
+  return runnable === undefined ? undefined : operationCost(runnable);
 }

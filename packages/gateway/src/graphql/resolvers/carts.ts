@@ -1,4 +1,4 @@
-import { ApiError, resourceNotFound } from '@herald/model';
+import { ApiError, resourceNotFound, type KeyReference } from '@herald/model';
 import type { Locator, TransactionReader } from '@herald/store';
 import { readerLookup, requireAssociate } from '../../resources/business-units/associates.js';
 import { cartActions, myCartActions } from '../../resources/carts/actions.js';
@@ -6,7 +6,8 @@ import type { Buyer } from '../../resources/carts/buyer.js';
 import type { Cart } from '../../resources/carts/cart.js';
 import { applyActions, expectedVersion, type ActionHandlers } from '../../resources/update-actions.js';
 import { notFoundMessage } from '../../resources/versioned-routes.js';
-import { requireBuyer, requireScope } from '../access.js';
+import type { Store } from '../../resources/stores/store.js';
+import { hasScope, requireBuyer, requireScope, VIEW_STORES } from '../access.js';
 import type { GraphQLContext } from '../context.js';
 import { locatorOf, restActions, type InputObject } from '../inputs.js';
 import type { IdOrKey } from './types.js';
@@ -59,6 +60,17 @@ async function updateCart(context: GraphQLContext, locator: Locator, version: nu
 function actingCustomer(context: GraphQLContext): Buyer | undefined {
   return context.auth.customerId === undefined ? undefined : { customerId: context.auth.customerId };
 }
+
+/** The official schema's Cart fields beside what the cart stores (schema/carts.ts). */
+export const cartFieldResolvers = {
+  businessUnitRef: (cart: Cart): KeyReference<'business-unit'> | null => cart.businessUnit ?? null,
+  storeRef: (cart: Cart): KeyReference<'store'> | null => cart.store ?? null,
+  /** Like BusinessUnit.stores: the Store needs view_stores, as REST reference expansion does. */
+  async store(cart: Cart, _args: unknown, context: GraphQLContext): Promise<Store | null> {
+    if (cart.store === undefined || !hasScope(context.auth, VIEW_STORES)) return null;
+    return (await context.loaders.storeByKey.load(cart.store.key)) ?? null;
+  },
+};
 
 export const cartMutationResolvers = {
   updateCart(_root: unknown, args: UpdateCartArgs, context: GraphQLContext): Promise<Cart> {

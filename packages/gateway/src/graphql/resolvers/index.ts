@@ -10,9 +10,9 @@ import {
   meResolvers,
   storeResolvers,
 } from './business-units.js';
-import { cartMutationResolvers } from './carts.js';
+import { cartFieldResolvers, cartMutationResolvers } from './carts.js';
 import { projectFieldResolvers, projectMutationResolvers, projectQueryResolvers } from './project.js';
-import { DateTime, Json, Long } from './scalars.js';
+import { Country, DateTime, Json, Locale, Long } from './scalars.js';
 
 type MutationResolver = (root: never, args: never, context: GraphQLContext) => unknown;
 
@@ -41,6 +41,8 @@ const resolvers = {
   Long,
   DateTime,
   Json,
+  Country,
+  Locale,
   Query: { ...businessUnitQueryResolvers, ...projectQueryResolvers },
   Mutation: clearingLoadersAfterEach({ ...businessUnitMutationResolvers, ...cartMutationResolvers, ...projectMutationResolvers }),
   Me: meResolvers,
@@ -49,6 +51,7 @@ const resolvers = {
   CustomFieldsType: customFieldsResolvers,
   Initiator: initiatorResolvers,
   Store: storeResolvers,
+  Cart: cartFieldResolvers,
   ProjectProjection: projectFieldResolvers,
 } satisfies IResolvers<never, GraphQLContext>;
 

@@ -36,6 +36,28 @@ export const DateTime: ScalarBehaviour<string, string> = {
   },
 };
 
+/**
+ * A scalar carried as a string: `Country` and `Locale` (the official schema's names). Their format
+ * is checked where REST checks it, by the services, so both APIs refuse the same values alike.
+ */
+function textScalar(name: string): ScalarBehaviour<string, string> {
+  const text = (value: unknown): string => {
+    if (typeof value === 'string') return value;
+    throw new GraphQLError(`${name} must be a string (got ${JSON.stringify(value)}).`);
+  };
+  return {
+    serialize: text,
+    parseValue: text,
+    parseLiteral(ast) {
+      if (ast.kind !== Kind.STRING) throw new GraphQLError(`${name} must be a string literal.`);
+      return ast.value;
+    },
+  };
+}
+
+export const Country = textScalar('Country');
+export const Locale = textScalar('Locale');
+
 /** Custom field values: any JSON. */
 export const Json: ScalarBehaviour<unknown, unknown> = {
   serialize: (value) => value,

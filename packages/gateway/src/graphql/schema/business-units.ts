@@ -39,16 +39,25 @@ const ACTION_INPUTS = {
   setStoreMode: ['SetBusinessUnitStoreMode', 'stores: [ResourceIdentifierInput!]\n    storeMode: String'],
 } as const satisfies Record<BusinessUnitActionName, readonly [string, string]>;
 
-function actionInputTypes(): string {
-  return BUSINESS_UNIT_ACTIONS.map((member) => {
-    const [name, fields] = ACTION_INPUTS[member];
-    return `  input ${name} {\n    ${fields}\n  }`;
-  }).join('\n\n');
+/**
+ * The input type of a member: `AddBusinessUnitAddress` for BusinessUnitUpdateAction, and for
+ * MyBusinessUnitUpdateAction the official schema's own type of the same fields
+ * (`AddMyBusinessUnitAddress`): §4.3 fixes the members and their fields, not these names.
+ */
+type ActionFlavour = 'BusinessUnit' | 'MyBusinessUnit';
+
+function inputTypeName(member: BusinessUnitActionName, flavour: ActionFlavour): string {
+  const name = ACTION_INPUTS[member][0];
+  return flavour === 'BusinessUnit' ? name : name.replace('BusinessUnit', 'MyBusinessUnit');
 }
 
-function actionUnion(typeName: string, description: string, members: readonly BusinessUnitActionName[]): string {
-  const fields = members.map((member) => `    ${member}: ${ACTION_INPUTS[member][0]}`).join('\n');
-  return `  "${description}"\n  input ${typeName} {\n${fields}\n  }`;
+function actionInputTypes(members: readonly BusinessUnitActionName[], flavour: ActionFlavour): string {
+  return members.map((member) => `  input ${inputTypeName(member, flavour)} {\n    ${ACTION_INPUTS[member][1]}\n  }`).join('\n\n');
+}
+
+function actionUnion(description: string, members: readonly BusinessUnitActionName[], flavour: ActionFlavour): string {
+  const fields = members.map((member) => `    ${member}: ${inputTypeName(member, flavour)}`).join('\n');
+  return `  "${description}"\n  input ${flavour}UpdateAction {\n${fields}\n  }`;
 }
 
 const DRAFT_FIELDS = `
@@ -159,11 +168,13 @@ export const businessUnitTypeDefs = /* GraphQL */ `
   input MyBusinessUnitDraft {${DRAFT_FIELDS}
   }
 
-${actionInputTypes()}
+${actionInputTypes(BUSINESS_UNIT_ACTIONS, 'BusinessUnit')}
 
-${actionUnion('BusinessUnitUpdateAction', 'Exactly one member per action.', BUSINESS_UNIT_ACTIONS)}
+${actionInputTypes(MY_BUSINESS_UNIT_ACTIONS, 'MyBusinessUnit')}
 
-${actionUnion('MyBusinessUnitUpdateAction', 'Exactly one member per action; for Admin associates.', MY_BUSINESS_UNIT_ACTIONS)}
+${actionUnion('Exactly one member per action.', BUSINESS_UNIT_ACTIONS, 'BusinessUnit')}
+
+${actionUnion('Exactly one member per action; for Admin associates.', MY_BUSINESS_UNIT_ACTIONS, 'MyBusinessUnit')}
 
   "The business units of the token's customer (associate of them)."
   type Me {

@@ -4,6 +4,9 @@ import { ADDRESS_TEXT_FIELDS } from '../../resources/address.js';
  * Types shared by Herald's GraphQL subset: scalars, references (§2.1), custom fields, addresses,
  * initiators, and the Store and Customer projections that business units link to. §2.1 names
  * these nested types without their field lists; the fields here are the ones Herald stores.
+ * Where the spec is silent, names and types are the official schema's (the reference's
+ * graphql/schema.sdl), so documents generated against it (graphql-codegen) validate here too:
+ * e.g. `Address.country` is a `Country`, `Store.name(locale:)` takes a `Locale`.
  */
 /** The Address text fields, from the list the REST and GraphQL validators share. */
 const ADDRESS_TEXT_FIELD_LINES = ADDRESS_TEXT_FIELDS.map((field) => `    ${field}: String`).join('\n');
@@ -17,6 +20,12 @@ export const commonTypeDefs = /* GraphQL */ `
 
   "Any JSON value (custom field values)."
   scalar Json
+
+  "A two-letter country code (ISO 3166-1 alpha-2), e.g. DE."
+  scalar Country
+
+  "A language tag (IETF BCP 47), e.g. en or de-CH."
+  scalar Locale
 
   "§2.1: a reference by id."
   type Reference {
@@ -76,7 +85,7 @@ export const commonTypeDefs = /* GraphQL */ `
     id: String
     key: String
 ${ADDRESS_TEXT_FIELD_LINES}
-    country: String!
+    country: Country!
     custom: CustomFieldsType
   }
 
@@ -84,12 +93,12 @@ ${ADDRESS_TEXT_FIELD_LINES}
   input AddressInput {
     key: String
 ${ADDRESS_TEXT_FIELD_LINES}
-    country: String!
+    country: Country!
     custom: CustomFieldsDraft
   }
 
   type LocalizedString {
-    locale: String!
+    locale: Locale!
     value: String!
   }
 
@@ -97,9 +106,9 @@ ${ADDRESS_TEXT_FIELD_LINES}
     id: String!
     version: Long!
     key: String!
-    name(locale: String): String
+    name(locale: Locale): String
     nameAllLocales: [LocalizedString!]
-    languages: [String!]
+    languages: [Locale!]
     createdAt: DateTime!
     lastModifiedAt: DateTime!
   }
