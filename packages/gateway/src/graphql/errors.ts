@@ -15,7 +15,9 @@ export function formatError(error: GraphQLError, log: FastifyBaseLogger): GraphQ
   const base = { message: error.message, ...(error.locations === undefined ? {} : { locations: error.locations }), ...(error.path === undefined ? {} : { path: error.path }) };
   if (original instanceof ApiError) {
     const { message: _message, code, ...details } = original.errors[0] ?? { code: original.code, message: original.message };
-    log.info({ code, statusCode: original.statusCode }, original.message);
+    // A 5xx (the database out of reach) is the server's problem: logged at error with its cause.
+    if (original.statusCode >= 500) log.error({ code, statusCode: original.statusCode, err: original.cause ?? original }, original.message);
+    else log.info({ code, statusCode: original.statusCode }, original.message);
     return { ...base, message: original.message, extensions: { code, statusCode: original.statusCode, ...details } };
   }
   // By name, not instanceof: mercurius and this module may load different copies of graphql-js.

@@ -1,4 +1,4 @@
-import type { DocumentStore } from '@herald/store';
+import { DatabaseUnavailableError, type DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parse, type GraphQLFormattedError } from 'graphql';
 import mercurius from 'mercurius';
@@ -7,6 +7,7 @@ import type { BusinessUnitService } from '../resources/business-units/service.js
 import { requestContext } from '../resources/context.js';
 import { GRAPHQL_SCOPES } from './access.js';
 import { createLoaders, type GraphQLContext, type ProjectSettings } from './context.js';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../http/errors.js';
 import { formatError, requestError } from './errors.js';
 import { graphiqlPage } from './graphiql.js';
 import { IntrospectionBounds, isIntrospection } from './introspection.js';
@@ -190,6 +191,12 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps, options
         if (budget?.exceeded === true) {
           context.reply.log.info({ code: 'QueryComplexityExceeded' }, 'GraphQL request stopped');
           return { statusCode: 400, response: requestError(budget.message, 'QueryComplexityExceeded') };
+        }
+        // The database out of reach fails the request as on REST: 503 with Retry-After, the
+        // errors in the GraphQL shape (code OverCapacity, see http/errors.ts), no partial data.
+        if (execution.errors.some((error) => error.originalError instanceof DatabaseUnavailableError)) {
+          void context.reply.header('Retry-After', String(DATABASE_RETRY_AFTER_SECONDS));
+          return { statusCode: 503, response: { data: null, errors: execution.errors.map((error) => formatError(error, context.reply.log)) } };
         }
         if (isRequestError(execution)) {
           context.reply.log.info({ code: 'GraphQLValidationError' }, 'GraphQL document refused');

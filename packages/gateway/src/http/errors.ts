@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ApiError, type ErrorResponse } from '@herald/model';
-import { sqlState } from '@herald/store';
+import { DatabaseUnavailableError, sqlState } from '@herald/store';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { correlationIdFor, newCorrelationId } from './correlation.js';
 import { urlAndHeadersLimitError } from './guards.js';
@@ -57,7 +57,27 @@ function fromFastifyError(error: FastifyError): ApiError | undefined {
  */
 const UNSTORABLE_INPUT = new Set(['22021', '22P05', '22P02', '54001']);
 
+/** Seconds a client is asked to wait (`Retry-After`) while the database cannot be reached. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The database cannot be reached (stopped, restarting, unreachable, not answering): 503 with the
+ * reference's code for "retry with backoff" (errorable.raml lists OverCapacity and PendingOperation
+ * under 503; the spec names none) and `Retry-After`. The request changed nothing: every write is
+ * one transaction, which the server rolls back when its connection is lost.
+ */
+export class DatabaseOutageError extends ApiError {
+  readonly headers = { 'Retry-After': String(DATABASE_RETRY_AFTER_SECONDS) };
+
+  constructor(cause: DatabaseUnavailableError) {
+    super(503, { code: 'OverCapacity', message: 'The service cannot reach its database at the moment; retry later.' });
+    this.name = 'DatabaseOutageError';
+    this.cause = cause;
+  }
+}
+
 export function fromDatabaseError(error: unknown): ApiError | undefined {
+  if (error instanceof DatabaseUnavailableError) return new DatabaseOutageError(error);
   if (error instanceof ApiError || !UNSTORABLE_INPUT.has(sqlState(error) ?? '')) return undefined;
   return new ApiError(400, {
     code: 'InvalidInput',
@@ -73,7 +93,7 @@ export function installErrorBoundary(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = error instanceof ApiError ? error : fromFastifyError(error);
     if (apiError !== undefined) {
-      request.log.info({ code: apiError.code, statusCode: apiError.statusCode }, apiError.message);
+      logApiError(request, apiError);
       for (const [name, value] of Object.entries(apiErrorHeaders(apiError))) reply.header(name, value);
       return reply.status(apiError.statusCode).send(errorBody(apiError));
     }
@@ -91,7 +111,14 @@ export function installErrorBoundary(app: FastifyInstance): void {
   });
 }
 
-/** Headers an error asks for (e.g. `Retry-After` on 429, `WWW-Authenticate` on 401). */
+/** Client errors log at info; a 5xx (the database out of reach) at error, with its cause. */
+function logApiError(request: FastifyRequest, error: ApiError): void {
+  const fields = { code: error.code, statusCode: error.statusCode };
+  if (error.statusCode >= 500) request.log.error({ ...fields, err: error.cause ?? error }, error.message);
+  else request.log.info(fields, error.message);
+}
+
+/** Headers an error asks for (e.g. `Retry-After` on 429 and 503, `WWW-Authenticate` on 401). */
 function apiErrorHeaders(error: ApiError): Record<string, string> {
   return (error as ApiError & { headers?: Record<string, string> }).headers ?? {};
 }

@@ -1,6 +1,7 @@
 import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { settlesWithin } from '@herald/model';
-import { DatabaseUnavailableError, formatPostgresTarget, postgresTarget } from './target.js';
+import { asUnavailable } from './connection-failure.js';
+import { DatabaseUnavailableError, formatPostgresTarget, postgresTarget, type PostgresTarget } from './target.js';
 import type { Database, Queryable, QueryOptions, QueryResult } from './types.js';
 
 /**
@@ -37,8 +38,9 @@ const UNBOUNDED_MS = 2 ** 31 - 1;
 /** node-postgres reads a per-statement `query_timeout`, which its types do not declare. */
 type TimedQueryConfig = QueryConfig & { query_timeout?: number };
 
-/** The error node-postgres rejects a statement with when its `query_timeout` elapses. */
+/** The error node-postgres rejects a statement with when its `query_timeout` elapses (also as a cause). */
 function isQueryTimeout(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailableError) return isQueryTimeout(error.cause);
   return error instanceof Error && error.message === 'Query read timeout';
 }
 
@@ -62,15 +64,16 @@ class StatementNames {
 
 /**
  * `onTimeout` hears of a statement whose `query_timeout` elapsed: its connection still waits for the
- * answer and must not run anything else (a transaction discards it).
+ * answer and must not run anything else (a transaction discards it). A statement that could not
+ * reach the server fails with DatabaseUnavailableError (connection-failure.ts).
  */
-function wrap(target: Pool | PoolClient, statements: StatementNames, onTimeout?: (error: Error) => void): Queryable {
+function wrap(target: Pool | PoolClient, server: PostgresTarget | undefined, statements: StatementNames, onTimeout?: (error: Error) => void): Queryable {
   const run = async (config: TimedQueryConfig) => {
     try {
       return await target.query(config);
     } catch (error) {
       if (onTimeout !== undefined && isQueryTimeout(error)) onTimeout(error as Error);
-      throw error;
+      throw asUnavailable(error, server);
     }
   };
   return {
@@ -128,7 +131,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // would crash the process. The next query gets a fresh connection.
   pool.on('error', () => undefined);
   // The first round trip is bounded as a whole: connecting, and the answer to the statement.
-  const target = formatPostgresTarget(postgresTarget(url));
+  const server = postgresTarget(url);
+  const target = formatPostgresTarget(server);
   const started = performance.now();
   try {
     await pool.query({ text: 'select 1', query_timeout: connectTimeoutMs } as TimedQueryConfig);
@@ -145,13 +149,15 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     );
   }
   const statements = new StatementNames();
-  const base = wrap(pool, statements);
+  const base = wrap(pool, server, statements);
   return {
     driver: 'postgres',
     query: base.query,
     exec: base.exec,
     async transaction(work) {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown) => {
+        throw asUnavailable(error, server);
+      });
       // A checked-out client that loses its connection (server restart, admin termination) emits
       // 'error' besides rejecting its query; the pool listens only to idle clients, and an unheard
       // 'error' event would crash the process. The failed query already carries the error.
@@ -162,7 +168,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
       client.on('error', onError);
       try {
         await client.query('BEGIN');
-        const result = await work(wrap(client, statements, onError));
+        const result = await work(wrap(client, server, statements, onError));
         await client.query('COMMIT');
         return result;
       } catch (error) {
@@ -175,7 +181,10 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
             .query({ text: 'ROLLBACK', query_timeout: connectTimeoutMs } as TimedQueryConfig)
             .catch((rollbackError: unknown) => onError(rollbackError instanceof Error ? rollbackError : new Error(String(rollbackError))));
         }
-        throw error;
+        // BEGIN or COMMIT may have failed on a lost connection too. A COMMIT whose answer was
+        // lost leaves the outcome unknown, as any 5xx does (the reference's GeneralError says so);
+        // the transaction is still all or nothing.
+        throw asUnavailable(error, server);
       } finally {
         client.off('error', onError);
         // A broken connection is destroyed by the pool instead of being handed to the next caller.
