@@ -1,0 +1,186 @@
+/**
+ * The resources Herald serves, as the reference conformance test drives them through HTTP: how
+ * to create, query and update one, and which official type each answer is. Rows run in order and
+ * may use what earlier rows made; deletable rows are deleted at the end in reverse order.
+ */
+import { address, eur, lineItem, type Json } from '../carts/commerce.js';
+
+export const PROJECT = 'reference-conformance';
+
+/** What earlier rows made, by row name: the resource as the last answer showed it. */
+export type Made = Record<string, Json>;
+
+export interface ResourceRow {
+  /** Row name, used in test titles and by later rows. */
+  readonly name: string;
+  /** REST collection under the project: `/{projectKey}/{path}`. */
+  readonly path: string;
+  /** The reference type of the resource (get, update, delete answers). */
+  readonly type: string;
+  /** The reference type of a paged query response. */
+  readonly page: string;
+  /** The reference type of the create answer, where it is not the resource (CustomerSignInResult). */
+  readonly createdType?: string;
+  /** The resource inside the create answer (default: the answer). */
+  readonly resourceOf?: (answer: Json) => Json;
+  /** Change notifications of this row are subscribed to under this resource type id (§2.4). */
+  readonly changeTypeId?: string;
+  readonly draft: (made: Made) => Json;
+  /** Update actions on the created resource; none for resources without updates (API clients). */
+  readonly actions?: (resource: Json, made: Made) => Json[];
+  /** The query that finds the resource (default: `where=id = "<id>"`). */
+  readonly query?: (resource: Json) => string;
+  readonly deletable: boolean;
+}
+
+/** The default query: the resource by its id. */
+export const byId = (resource: Json) => `where=${encodeURIComponent(`id = "${resource.id as string}"`)}`;
+
+export const RESOURCE_ROWS: readonly ResourceRow[] = [
+  {
+    name: 'type',
+    path: 'types',
+    type: 'Type',
+    page: 'TypePagedQueryResponse',
+    changeTypeId: 'type',
+    draft: () => ({
+      key: 'reference-type',
+      name: { en: 'Reference extras' },
+      description: { en: 'Custom fields of the conformance test' },
+      resourceTypeIds: ['store', 'order'],
+      fieldDefinitions: [
+        { name: 'note', label: { en: 'Note' }, required: false, type: { name: 'String' }, inputHint: 'SingleLine' },
+        { name: 'priority', label: { en: 'Priority' }, required: false, type: { name: 'Enum', values: [{ key: 'low', label: 'Low' }] } },
+      ],
+    }),
+    actions: () => [{ action: 'changeName', name: { en: 'Reference extras, renamed' } }],
+    deletable: true,
+  },
+  {
+    name: 'store',
+    path: 'stores',
+    type: 'Store',
+    page: 'StorePagedQueryResponse',
+    changeTypeId: 'store',
+    draft: () => ({
+      key: 'reference-store',
+      name: { en: 'Berlin', de: 'Berlin' },
+      languages: ['en', 'de'],
+      custom: { type: { typeId: 'type', key: 'reference-type' }, fields: { note: 'flagship' } },
+    }),
+    actions: () => [
+      { action: 'setName', name: { en: 'Berlin Mitte' } },
+      { action: 'setLanguages', languages: ['en'] },
+    ],
+    deletable: true,
+  },
+  {
+    name: 'state',
+    path: 'states',
+    type: 'State',
+    page: 'StatePagedQueryResponse',
+    changeTypeId: 'state',
+    draft: () => ({ key: 'reference-state', type: 'QuoteRequestState', initial: true, name: { en: 'In review' } }),
+    actions: () => [{ action: 'setName', name: { en: 'Under review' } }],
+    deletable: true,
+  },
+  {
+    name: 'customer',
+    path: 'customers',
+    type: 'Customer',
+    page: 'CustomerPagedQueryResponse',
+    createdType: 'CustomerSignInResult',
+    resourceOf: (answer) => answer.customer as Json,
+    changeTypeId: 'customer',
+    draft: () => ({
+      key: 'reference-customer',
+      email: 'reference-customer@example.com',
+      password: 'reference-password',
+      firstName: 'Erika',
+      addresses: [address('DE', { key: 'home' }), address('AT', { key: 'office', company: 'ACME' })],
+      defaultShippingAddress: 0,
+      billingAddresses: [1],
+    }),
+    actions: () => [
+      { action: 'setLastName', lastName: 'Mustermann' },
+      { action: 'setFirstName', firstName: 'Erika Maria' },
+    ],
+    deletable: true,
+  },
+  {
+    name: 'cart',
+    path: 'carts',
+    type: 'Cart',
+    page: 'CartPagedQueryResponse',
+    changeTypeId: 'cart',
+    draft: (made) => ({
+      key: 'reference-cart',
+      currency: 'EUR',
+      customerId: made.customer?.id,
+      store: { typeId: 'store', key: 'reference-store' },
+      country: 'DE',
+      lineItems: [lineItem('SKU-1', 1000, 2)],
+      customLineItems: [{ name: { en: 'Setup' }, slug: 'setup', money: eur(700), quantity: 1 }],
+      shippingAddress: address('DE'),
+      billingAddress: address('DE', { company: 'ACME' }),
+    }),
+    actions: () => [{ action: 'addLineItem', ...lineItem('SKU-2', 250, 3) }],
+    deletable: true,
+  },
+  {
+    name: 'quote request',
+    path: 'quote-requests',
+    type: 'QuoteRequest',
+    page: 'QuoteRequestPagedQueryResponse',
+    changeTypeId: 'quote-request',
+    draft: (made) => ({ key: 'reference-quote-request', cart: { typeId: 'cart', id: made.cart?.id }, cartVersion: made.cart?.version, comment: 'Please quote' }),
+    actions: () => [
+      { action: 'transitionState', state: { typeId: 'state', key: 'reference-state' } },
+      { action: 'changeQuoteRequestState', quoteRequestState: 'Accepted' },
+    ],
+    deletable: true,
+  },
+  {
+    name: 'company',
+    path: 'business-units',
+    type: 'BusinessUnit',
+    page: 'BusinessUnitPagedQueryResponse',
+    changeTypeId: 'business-unit',
+    draft: (made) => ({
+      key: 'reference-company',
+      name: 'Reference Co',
+      unitType: 'Company',
+      contactEmail: 'info@reference.example',
+      addresses: [address('DE', { key: 'hq' }), address('FR', { key: 'paris' })],
+      defaultShippingAddress: 0,
+      billingAddresses: [1],
+      stores: [{ typeId: 'store', key: 'reference-store' }],
+      associates: [{ roles: ['Admin', 'Buyer'], customer: { typeId: 'customer', id: made.customer?.id } }],
+    }),
+    actions: () => [
+      { action: 'changeName', name: 'Reference Company' },
+      { action: 'setContactEmail', contactEmail: 'sales@reference.example' },
+    ],
+    deletable: true,
+  },
+  {
+    name: 'division',
+    path: 'business-units',
+    type: 'BusinessUnit',
+    page: 'BusinessUnitPagedQueryResponse',
+    changeTypeId: 'business-unit',
+    draft: () => ({ key: 'reference-division', name: 'Reference Division', unitType: 'Division', parentUnit: { typeId: 'business-unit', key: 'reference-company' } }),
+    actions: () => [{ action: 'changeName', name: 'Reference Division East' }],
+    deletable: true,
+  },
+  {
+    name: 'api client',
+    path: 'api-clients',
+    type: 'ApiClient',
+    page: 'ApiClientPagedQueryResponse',
+    draft: () => ({ name: 'reference client', scope: `view_stores:${PROJECT}` }),
+    // The API clients endpoint has no predicates: the page is read as a whole.
+    query: () => 'limit=500',
+    deletable: true,
+  },
+];
