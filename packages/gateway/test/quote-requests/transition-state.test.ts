@@ -22,8 +22,9 @@ describe('transitionState (§3.1)', () => {
     messages = await callerWith(gateway, P, ['view_messages']);
     const admin = await callerWith(gateway, P, ['manage_customers', 'manage_states']);
     buyer = await customerWithToken(gateway, P, admin, BUYER_SCOPES);
+    // The reference's StateDraft makes a State initial unless `initial: false` says otherwise.
     const create = async (draft: Json) => {
-      state[draft.key as string] = await admin.ok(`/${P}/states`, { type: 'QuoteRequestState', ...draft }, 201);
+      state[draft.key as string] = await admin.ok(`/${P}/states`, { type: 'QuoteRequestState', initial: false, ...draft }, 201);
     };
     await create({ key: 'open-c' });
     await create({ key: 'middle-b', transitions: [{ key: 'open-c' }] });

@@ -18,7 +18,8 @@ describe('States /{projectKey}/states', () => {
 
   it('creates States with defaults and resolves transitions by key to references by id', async () => {
     const done = await admin.ok(`/${P}/states`, { key: 'qr-done', type: 'QuoteRequestState' }, 201);
-    expect(done).toMatchObject({ version: 1, key: 'qr-done', type: 'QuoteRequestState', initial: false, builtIn: false, roles: [] });
+    // The reference's StateDraft: `initial` defaults to true.
+    expect(done).toMatchObject({ version: 1, key: 'qr-done', type: 'QuoteRequestState', initial: true, builtIn: false, roles: [] });
     expect(done.transitions).toBeUndefined();
 
     const start = await admin.ok(
@@ -34,7 +35,8 @@ describe('States /{projectKey}/states', () => {
     const expanded = await viewer.read(`/${P}/states/${start.id}?expand=transitions[*]`);
     expect(expanded.transitions[0].obj).toMatchObject({ id: done.id, key: 'qr-done' });
     const page = await viewer.read(`/${P}/states?where=${encodeURIComponent('type = "QuoteRequestState" and initial = true')}&withTotal=false`);
-    expect(page.results.map((state: { key: string }) => state.key)).toEqual(['qr-start']);
+    // Both are initial: qr-done by the draft's default.
+    expect(page.results.map((state: { key: string }) => state.key).sort()).toEqual(['qr-done', 'qr-start']);
     expect(page.total).toBeUndefined();
   });
 
@@ -52,7 +54,8 @@ describe('States /{projectKey}/states', () => {
   });
 
   it('updates with its actions, and a State may list itself', async () => {
-    const state = await admin.ok(`/${P}/states`, { key: 'loop', type: 'QuoteRequestState' }, 201);
+    // A LineItemState: the role Return applies to that type only (the reference's StateRoleEnum).
+    const state = await admin.ok(`/${P}/states`, { key: 'loop', type: 'LineItemState', initial: false }, 201);
     const updated = await admin.update(`/${P}/states/${state.id}`, 1, [
       { action: 'setTransitions', transitions: [{ key: 'loop' }] },
       { action: 'changeInitial', initial: true },

@@ -1,8 +1,9 @@
 import { invalidInput, type BaseResource, type Reference } from '@herald/model';
 import type { DocumentStore, Locator, Queryable, ServerFields } from '@herald/store';
-import { asDraft, localizedString, stringArray, validKey } from '../validation.js';
+import { asDraft, localizedString, validKey } from '../validation.js';
 import type { ResourceDefinition } from '../versioned-routes.js';
-import { STATE_ROLES, STATE_TYPES, type State, type StateRole, type StateType } from './state.js';
+import { STATE_TYPES, type State, type StateType } from './state.js';
+import { roleActions, roles } from './roles.js';
 import { identifierLocator } from '../carts/references.js';
 import { referencingType } from '../reference-exists.js';
 
@@ -13,17 +14,6 @@ function stateType(value: unknown): StateType {
     throw invalidInput(`'type' must be one of ${STATE_TYPES.join(', ')}.`, { field: 'type', invalidValue: value });
   }
   return value as StateType;
-}
-
-function roles(value: unknown): StateRole[] {
-  if (value === undefined || value === null) return [];
-  const given = stringArray(value, 'roles');
-  for (const role of given) {
-    if (!(STATE_ROLES as readonly string[]).includes(role)) {
-      throw invalidInput(`'roles' must contain only ${STATE_ROLES.join(', ')}.`, { field: 'roles', invalidValue: role });
-    }
-  }
-  return [...new Set(given)] as StateRole[];
 }
 
 function booleanField(value: unknown, field: string, fallback: boolean): boolean {
@@ -102,7 +92,8 @@ export function stateDefinition(documents: DocumentStore): ResourceDefinition<St
       const fields: Omit<State, ServerFields> = {
         key: validKey(draft.key),
         type,
-        initial: booleanField(draft.initial, 'initial', false),
+        // The reference's StateDraft: `initial` defaults to true.
+        initial: booleanField(draft.initial, 'initial', true),
         builtIn: false,
         roles: roles(draft.roles),
       };
@@ -160,9 +151,7 @@ export function stateDefinition(documents: DocumentStore): ResourceDefinition<St
         if (typeof action.initial !== 'boolean') throw invalidInput("'initial' must be a boolean.", { field: 'initial' });
         state.initial = action.initial;
       },
-      setRoles(state, action) {
-        state.roles = roles(action.roles);
-      },
+      ...roleActions,
       async setTransitions(state, action, { reader }) {
         // A State may list itself: it exists by now, so the in-transaction read finds it.
         const targets = await transitions(action.transitions, state.type, reader.get, state.id);

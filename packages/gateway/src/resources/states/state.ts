@@ -3,6 +3,7 @@ import type { BaseResource, LocalizedString, Reference } from '@herald/model';
 /** The platform's State types; quote request workflows use `QuoteRequestState` (§3.1). */
 export const STATE_TYPES = [
   'OrderState',
+  'RecurringOrderState',
   'LineItemState',
   'ProductState',
   'ReviewState',
@@ -15,6 +16,12 @@ export type StateType = (typeof STATE_TYPES)[number];
 
 export const STATE_ROLES = ['ReviewIncludedInStatistics', 'Return'] as const;
 export type StateRole = (typeof STATE_ROLES)[number];
+
+/** The reference's StateRoleEnum: each role "only applies for" one State type. */
+export const ROLE_STATE_TYPE: Readonly<Record<StateRole, StateType>> = {
+  ReviewIncludedInStatistics: 'ReviewState',
+  Return: 'LineItemState',
+};
 
 /**
  * A State of a custom workflow (`/{projectKey}/states`). `transitions` lists the States this one
