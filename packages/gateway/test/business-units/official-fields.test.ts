@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { WriteContext } from '@herald/store';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { address, apiClient, lastMessageOf, messagesOf, type Client, type Json } from './support.js';
+import { address, apiClient, customerClient, lastMessageOf, messagesOf, type Client, type Json } from './support.js';
 
 const P = 'bu-official';
 
@@ -138,5 +138,19 @@ describe('business units: the reference\'s required fields, modes and messages',
     const removed = await update(answer, [{ action: 'removeAssociate', customer: { id: customerId } }]);
     expect(removed.status).toBe(200);
     expect(await lastMessageOf(admin, stored.id)).toMatchObject({ type: 'BusinessUnitAssociateRemoved', associate: { associateRoleAssignments: [assignment('Admin')] } });
+  });
+
+  it("gives the creator of a My unit the project's myBusinessUnitAssociateRoleOnCreation (setMyBusinessUnitAssociateRoleOnCreation)", async () => {
+    const project = await admin.ok('GET', '');
+    const refused = await admin.rest('POST', '', { version: project.version, actions: [{ action: 'setMyBusinessUnitAssociateRoleOnCreation', associateRole: { key: 'owner' } }] });
+    expect(refused.status).toBe(400);
+    const changed = await admin.ok('POST', '', {
+      version: project.version,
+      actions: [{ action: 'setMyBusinessUnitAssociateRoleOnCreation', associateRole: { typeId: 'associate-role', key: 'buyer' } }],
+    });
+    expect(changed.businessUnits).toMatchObject({ myBusinessUnitAssociateRoleOnCreation: { typeId: 'associate-role', key: 'Buyer' } });
+    const buyer = await customerClient(gateway, P, ['manage_my_business_units']);
+    const mine = await buyer.ok('POST', '/me/business-units', { key: 'mine-buyer', name: 'Mine', unitType: 'Company' }, 201);
+    expect(mine.associates).toMatchObject([{ roles: ['Buyer'], associateRoleAssignments: [assignment('Buyer')], customer: { id: buyer.customerId } }]);
   });
 });

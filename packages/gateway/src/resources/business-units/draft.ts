@@ -13,6 +13,7 @@ import {
   STORE_MODES,
   isOneOf,
   type Associate,
+  type AssociateRole,
   type BusinessUnit,
   type BusinessUnitAddress,
   type BusinessUnitStatus,
@@ -27,7 +28,7 @@ export type BusinessUnitFields = Omit<BusinessUnit, ServerFields>;
  * Who creates the unit. API clients send a BusinessUnitDraft; a customer (the My operations)
  * sends a MyBusinessUnitDraft (§2.2: no `stores`, no `associates`) and becomes the unit's Admin.
  */
-export type DraftOrigin = { kind: 'client' } | { kind: 'customer'; customerId: string };
+export type DraftOrigin = { kind: 'client' } | { kind: 'customer'; customerId: string; creatorRole?: AssociateRole };
 
 const EMAIL = /^[^\s@]{1,128}@[^\s@]{1,127}$/;
 /** Stores one unit lists, however they got there (draft, setStores, addStore). */
@@ -150,7 +151,8 @@ async function storesOf(draft: Draft, unitType: BusinessUnit['unitType'], load: 
 async function associatesOf(draft: Draft, origin: DraftOrigin, load: Load): Promise<Associate[]> {
   if (origin.kind === 'client') return associatesFromDrafts(draft.associates, 'associates', load);
   // §4.3 "a customer who creates a unit becomes its Admin associate".
-  const creator: Associate = { roles: ['Admin'], customer: await customerReference({ id: origin.customerId }, 'customer', load) };
+  // The project's myBusinessUnitAssociateRoleOnCreation (reference: BusinessUnitConfiguration), Admin by default.
+  const creator: Associate = { roles: [origin.creatorRole ?? 'Admin'], customer: await customerReference({ id: origin.customerId }, 'customer', load) };
   return [withRoleAssignments(creator)];
 }
 

@@ -60,7 +60,7 @@ export function withOfficialFields(unit: BusinessUnit): BusinessUnit {
  * The role named by an AssociateRoleAssignmentDraft's `associateRole` (a ResourceIdentifier):
  * Herald's associate roles are `Admin` and `Buyer`, found by key (any letter case) or by id.
  */
-function assignedRole(value: unknown, field: string): AssociateRole {
+export function assignedRole(value: unknown, field: string): AssociateRole {
   const identifier = (typeof value === 'object' && value !== null ? value : {}) as { typeId?: unknown; key?: unknown; id?: unknown };
   if (identifier.typeId !== undefined && identifier.typeId !== 'associate-role') {
     throw invalidInput(`'${field}.typeId' must be 'associate-role'.`, { field, invalidValue: identifier.typeId });

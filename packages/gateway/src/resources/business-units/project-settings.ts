@@ -1,7 +1,8 @@
 import { invalidInput } from '@herald/model';
 import type { Project } from '@herald/store';
 import type { ProjectActions } from '../projects/routes.js';
-import { BUSINESS_UNIT_STATUSES, isOneOf, type BusinessUnitStatus } from './business-unit.js';
+import { BUSINESS_UNIT_STATUSES, isOneOf, type AssociateRole, type BusinessUnitStatus } from './business-unit.js';
+import { assignedRole } from './modes.js';
 
 /** §2.2 BusinessUnitConfiguration, kept in the project document as `businessUnits`. */
 export interface BusinessUnitConfiguration {
@@ -21,6 +22,19 @@ export function myBusinessUnitStatusOnCreation(project: Project): BusinessUnitSt
   return businessUnitConfiguration(project).myBusinessUnitStatusOnCreation;
 }
 
+/**
+ * The reference's `myBusinessUnitAssociateRoleOnCreation`: the role of the customer who creates a
+ * unit through the My operations (Admin unless the project says otherwise).
+ */
+export function myBusinessUnitAssociateRoleOnCreation(project: Project): AssociateRole {
+  const stored = (project.businessUnits as { myBusinessUnitAssociateRoleOnCreation?: { key?: unknown } } | undefined)?.myBusinessUnitAssociateRoleOnCreation;
+  return isOneOf(['Admin', 'Buyer'] as const, stored?.key) ? stored.key : 'Admin';
+}
+
+function storedConfiguration(project: Project): Record<string, unknown> {
+  return typeof project.businessUnits === 'object' && project.businessUnits !== null ? (project.businessUnits as Record<string, unknown>) : {};
+}
+
 /** The project action `changeMyBusinessUnitStatusOnCreation {status}` (§3.2, §4.3). */
 export const businessUnitProjectActions: ProjectActions = {
   changeMyBusinessUnitStatusOnCreation(project, action) {
@@ -29,7 +43,11 @@ export const businessUnitProjectActions: ProjectActions = {
       throw invalidInput(`'status' must be one of ${BUSINESS_UNIT_STATUSES.join(', ')}.`, { field: 'status', invalidValue: status });
     }
     // Other settings of the configuration (myBusinessUnitAssociateRoleOnCreation) stay as they are.
-    const stored = typeof project.businessUnits === 'object' && project.businessUnits !== null ? project.businessUnits : {};
-    project.businessUnits = { ...stored, myBusinessUnitStatusOnCreation: status };
+    project.businessUnits = { ...storedConfiguration(project), myBusinessUnitStatusOnCreation: status };
+  },
+  /** The reference's `setMyBusinessUnitAssociateRoleOnCreation {associateRole}`: Admin or Buyer, by key. */
+  setMyBusinessUnitAssociateRoleOnCreation(project, action) {
+    const role = assignedRole(action.associateRole, 'associateRole');
+    project.businessUnits = { ...storedConfiguration(project), myBusinessUnitAssociateRoleOnCreation: { typeId: 'associate-role', key: role } };
   },
 };

@@ -7,9 +7,9 @@ import { notFoundMessage } from '../versioned-routes.js';
 import { businessUnitActions, MY_BUSINESS_UNIT_ACTIONS, myBusinessUnitActions } from './actions.js';
 import { assertAssociate, associateOf } from './associates.js';
 import { BUSINESS_UNIT_TYPE_ID, type BusinessUnit } from './business-unit.js';
-import { businessUnitFromDraft } from './draft.js';
+import { businessUnitFromDraft, type BusinessUnitFields } from './draft.js';
 import { hasChildren, propagateAncestry, sameAncestry, type Ancestry } from './hierarchy.js';
-import { myBusinessUnitStatusOnCreation } from './project-settings.js';
+import { myBusinessUnitAssociateRoleOnCreation, myBusinessUnitStatusOnCreation } from './project-settings.js';
 import { modeActions } from './modes.js';
 
 /** API clients' actions: §4.3's members and the reference's REST-only mode actions. */
@@ -81,8 +81,13 @@ export class BusinessUnitService {
 
   /** BusinessUnitDraft (clients, status Active) or MyBusinessUnitDraft (the project's status on creation, §3.2). */
   async create(ctx: RequestContext, draft: unknown, actor: Actor = CLIENT): Promise<BusinessUnit> {
-    const status = actor.kind === 'client' ? 'Active' : myBusinessUnitStatusOnCreation((await this.deps.projects.get(ctx.projectKey)) ?? ctx.project);
-    const fields = await businessUnitFromDraft(draft, ctx, actor, status);
+    if (actor.kind === 'client') return this.createUnit(ctx, await businessUnitFromDraft(draft, ctx, actor, 'Active'));
+    const project = (await this.deps.projects.get(ctx.projectKey)) ?? ctx.project;
+    const origin = { ...actor, creatorRole: myBusinessUnitAssociateRoleOnCreation(project) };
+    return this.createUnit(ctx, await businessUnitFromDraft(draft, ctx, origin, myBusinessUnitStatusOnCreation(project)));
+  }
+
+  private async createUnit(ctx: RequestContext, fields: BusinessUnitFields): Promise<BusinessUnit> {
     return this.deps.documents.create<BusinessUnit>(ctx.write, BUSINESS_UNIT_TYPE_ID, fields, (businessUnit) => [
       { type: 'BusinessUnitCreated', businessUnit },
     ]);
