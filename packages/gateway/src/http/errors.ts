@@ -111,10 +111,13 @@ export function installErrorBoundary(app: FastifyInstance): void {
   });
 }
 
-/** Client errors log at info; a 5xx (the database out of reach) at error, with its cause. */
+/**
+ * Expected answers log at info (client errors, and the 503s of a draining server); the database out
+ * of reach is a server-side failure an operator must see: at error, with the driver's cause.
+ */
 function logApiError(request: FastifyRequest, error: ApiError): void {
   const fields = { code: error.code, statusCode: error.statusCode };
-  if (error.statusCode >= 500) request.log.error({ ...fields, err: error.cause ?? error }, error.message);
+  if (error instanceof DatabaseOutageError) request.log.error({ ...fields, err: error.cause }, error.message);
   else request.log.info(fields, error.message);
 }
 

@@ -3,7 +3,7 @@ import type { Project } from '@herald/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiClientRecord } from './api-client-store.js';
 import { basicCredentials, type ClientAuthenticator } from './client-auth.js';
-import { oauthError } from './errors.js';
+import { OAuthError, oauthError } from './errors.js';
 import { formOf, installFormBodyParser } from './form-body.js';
 import type { RateDecision, TokenBucketLimiter } from './rate-limit.js';
 import type { TokenService } from './token-service.js';
@@ -45,11 +45,16 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
     // Until its secret checked out, a request is charged to the caller's address and the client id
     // it claims: ids are not secret, so charging the claimed client would let anyone lock it out
     // with wrong secrets. Secret guessing stays limited per address. Then the attempt is given back
-    // and the request is charged to the client it authenticated as.
+    // and the request is charged to the client it authenticated as. An attempt that failed on the
+    // server's side (the database out of reach) guessed nothing and is given back too, so clients
+    // retrying through an outage get its 503, not a 429 afterwards.
     const authenticateClient = async (request: FastifyRequest): Promise<ApiClientRecord> => {
       const attempt = `attempt:${request.ip}:${basicCredentials(request.headers.authorization)?.id ?? ''}`;
       refuseIfLimited(deps.limiter.take(attempt));
-      const client = await deps.clients.authenticate(request.headers.authorization);
+      const client = await deps.clients.authenticate(request.headers.authorization).catch((error: unknown) => {
+        if (!(error instanceof OAuthError)) deps.limiter.refund(attempt);
+        throw error;
+      });
       deps.limiter.refund(attempt);
       refuseIfLimited(deps.limiter.take(`client:${client.id}`));
       return client;

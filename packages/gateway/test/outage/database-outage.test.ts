@@ -33,6 +33,8 @@ function expectOutage(response: LightMyRequestResponse): void {
 describe.skipIf(!postgresAvailable())('requests while PostgreSQL is stopped', { timeout: 120_000 }, () => {
   let cluster: StoppablePostgres;
   let gateway: GatedGateway;
+  /** The same, with the token rate limit on (3 a minute per client and address). */
+  let limited: GatedGateway;
   let accessToken: string;
 
   const read = (key: string) => gateway.app.inject({ method: 'GET', url: `/${P}/stores/key=${key}`, headers: bearer(accessToken) });
@@ -44,6 +46,7 @@ describe.skipIf(!postgresAvailable())('requests while PostgreSQL is stopped', { 
   beforeAll(async () => {
     cluster = await startStoppablePostgres();
     gateway = await startGatedGateway([P], { serverUrl: cluster.url });
+    limited = await startGatedGateway([P], { serverUrl: cluster.url, oauth: { tokenRateLimitPerMinute: 3 } });
     accessToken = (await token(gateway, bootstrap(gateway), { grant_type: 'client_credentials', scope: `manage_project:${P}` })).access_token;
     expect((await write('before')).statusCode).toBe(201);
   }, 120_000);
@@ -55,6 +58,7 @@ describe.skipIf(!postgresAvailable())('requests while PostgreSQL is stopped', { 
       // already running
     }
     await gateway?.close();
+    await limited?.close();
     cluster?.destroy();
   });
 
@@ -71,6 +75,8 @@ describe.skipIf(!postgresAvailable())('requests while PostgreSQL is stopped', { 
       expect(query.statusCode, query.body).toBe(503);
       expect(query.headers['retry-after']).toBe('5');
       expect(query.json()).toEqual({ data: null, errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'OverCapacity', statusCode: 503 }) })] });
+      // A client retrying through the outage is not charged for it: 503 every time, never 429.
+      for (let attempt = 0; attempt < 5; attempt++) expectOutage(await postForm(limited, '/oauth/token', bootstrap(limited), { grant_type: 'client_credentials' }));
     } finally {
       cluster.start();
     }
