@@ -1,4 +1,4 @@
-import { DatabaseUnavailableError, formatPostgresTarget, type PostgresTarget } from './target.js';
+import { DatabaseUnavailableError } from './target.js';
 import { sqlState } from './types.js';
 
 /**
@@ -21,10 +21,12 @@ const CONNECTION_ERRNOS: ReadonlySet<string> = new Set([
 ]);
 
 /**
- * SQLSTATEs of a server that is not serving: class 08 (connection exception), 57P01-57P03
- * (terminated by a shutdown or crash, starting up or shutting down), 53300 (too many connections).
+ * SQLSTATEs of a database that is not serving: class 08 (connection exception), 57P01-57P03
+ * (terminated by a shutdown or crash, starting up or shutting down), class 53 (insufficient
+ * resources: disk full, out of memory, too many connections) and class 58 (system error: its files
+ * cannot be read or written, e.g. PGlite's data directory gone or its disk failing).
  */
-const UNAVAILABLE_STATES = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_STATES = /^(08...|57P0[123]|53...|58...)$/;
 
 /**
  * node-postgres reports a lost or unobtainable connection with these messages and no code (its
@@ -40,7 +42,7 @@ const DRIVER_MESSAGES: ReadonlySet<string> = new Set([
   'Client has encountered a connection error and is not queryable',
 ]);
 
-/** Whether a PostgreSQL driver error means the database cannot be reached, not that a statement failed. */
+/** Whether a driver error means the database cannot be reached or cannot work, not that a statement failed. */
 export function isConnectionFailure(error: unknown): boolean {
   if (error instanceof DatabaseUnavailableError) return true;
   const state = sqlState(error);
@@ -51,12 +53,13 @@ export function isConnectionFailure(error: unknown): boolean {
 }
 
 /**
- * The error a caller sees: a connection failure becomes a DatabaseUnavailableError (keeping the
+ * The error a caller sees (`database` names it: "PostgreSQL at host:port/db", "PGlite at DIR"): a
+ * connection or storage failure becomes a DatabaseUnavailableError (keeping the
  * driver's error as `cause`, and its code), so that the layers above answer "retry later" without
  * knowing the driver; any other error is the caller's own (a constraint, a syntax error) as it is.
  */
-export function asUnavailable(error: unknown, target: PostgresTarget | undefined): unknown {
+export function asUnavailable(error: unknown, database: string): unknown {
   if (error instanceof DatabaseUnavailableError || !isConnectionFailure(error)) return error;
   const cause = error instanceof Error ? error.message : String(error);
-  return new DatabaseUnavailableError(`PostgreSQL at ${formatPostgresTarget(target)} is unavailable: ${cause}`, { cause: error });
+  return new DatabaseUnavailableError(`${database} is unavailable: ${cause}`, { cause: error });
 }

@@ -1,19 +1,31 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import { asUnavailable } from './connection-failure.js';
 import { lockDataDirectory } from './data-directory-lock.js';
 import type { Database, Queryable, QueryResult } from './types.js';
 
-function wrap(target: PGlite | Transaction): Queryable {
+/** A statement whose files PGlite cannot read or write fails with DatabaseUnavailableError. */
+function wrap(target: PGlite | Transaction, where: string): Queryable {
+  const failed = (error: unknown): never => {
+    throw asUnavailable(error, where);
+  };
   return {
     // `prepare` needs nothing here: PGlite runs in-process, without a protocol round trip to save.
     async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
-      const result = await target.query<Row>(sql, params as unknown[]);
+      const result = await target.query<Row>(sql, params as unknown[]).catch(failed);
       // pg's rowCount: rows changed by INSERT/UPDATE/DELETE, rows returned by SELECT (PGlite
       // reports affectedRows 0 for a SELECT).
       return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) };
     },
     async exec(sql: string): Promise<void> {
-      await target.exec(sql);
+      await target.exec(sql).catch(failed);
     },
+  };
+}
+
+/** A transaction's BEGIN or COMMIT that failed on PGlite's files, as its statements do. */
+function failedTransaction(where: string): (error: unknown) => never {
+  return (error) => {
+    throw asUnavailable(error, where);
   };
 }
 
@@ -36,12 +48,13 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     lock?.release();
     throw error;
   }
-  const base = wrap(pg);
+  const where = `PGlite at ${dataDir ?? 'memory'}`;
+  const base = wrap(pg, where);
   return {
     driver: 'pglite',
     query: base.query,
     exec: base.exec,
-    transaction: (work) => pg.transaction((tx) => work(wrap(tx))),
+    transaction: (work) => pg.transaction((tx) => work(wrap(tx, where))).catch(failedTransaction(where)),
     async close() {
       try {
         await pg.close();

@@ -1,7 +1,7 @@
 import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { settlesWithin } from '@herald/model';
 import { asUnavailable } from './connection-failure.js';
-import { DatabaseUnavailableError, formatPostgresTarget, postgresTarget, type PostgresTarget } from './target.js';
+import { DatabaseUnavailableError, formatPostgresTarget, postgresTarget } from './target.js';
 import type { Database, Queryable, QueryOptions, QueryResult } from './types.js';
 
 /**
@@ -67,7 +67,7 @@ class StatementNames {
  * answer and must not run anything else (a transaction discards it). A statement that could not
  * reach the server fails with DatabaseUnavailableError (connection-failure.ts).
  */
-function wrap(target: Pool | PoolClient, server: PostgresTarget | undefined, statements: StatementNames, onTimeout?: (error: Error) => void): Queryable {
+function wrap(target: Pool | PoolClient, server: string, statements: StatementNames, onTimeout?: (error: Error) => void): Queryable {
   const run = async (config: TimedQueryConfig) => {
     try {
       return await target.query(config);
@@ -131,8 +131,8 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   // would crash the process. The next query gets a fresh connection.
   pool.on('error', () => undefined);
   // The first round trip is bounded as a whole: connecting, and the answer to the statement.
-  const server = postgresTarget(url);
-  const target = formatPostgresTarget(server);
+  const target = formatPostgresTarget(postgresTarget(url));
+  const server = `PostgreSQL at ${target}`;
   const started = performance.now();
   try {
     await pool.query({ text: 'select 1', query_timeout: connectTimeoutMs } as TimedQueryConfig);
