@@ -9,3 +9,4 @@ export * from './event-types.js';
 export * from './errors.js';
 export * from './api-error.js';
 export * from './settles-within.js';
+export * from './configuration/index.js';

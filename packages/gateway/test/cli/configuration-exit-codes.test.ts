@@ -42,4 +42,18 @@ describe('configuration errors stop the process with exit code 2 and name the va
     expect(exit?.[0], process.stderr()).toBe(2);
     expect(process.stderr()).toMatch(/^herald-delivery: LOG_LEVEL must be one of .*\(got "verbose"\)/);
   });
+
+  it('herald serve with PORT=0x1F90: integers are decimal digits only, as in the worker', { timeout: 60_000 }, async () => {
+    const gateway = herald(['serve'], { DATABASE_URL: 'pglite://memory', PORT: '0x1F90' });
+    const exit = await gateway.exitWithin(45_000);
+    expect(exit?.[0], gateway.stderr()).toBe(2);
+    expect(gateway.stderr()).toBe('herald: PORT must be an integer from 0 to 65535 (got "0x1F90")\n');
+  });
+
+  it('herald-delivery with a HERALD_* name no process reads, and not with one the gateway reads', { timeout: 60_000 }, async () => {
+    const process = worker({ HERALD_TYPO: 'x', HERALD_PROJECTS: 'shop' });
+    const exit = await process.exitWithin(45_000);
+    expect(exit?.[0], process.stderr()).toBe(2);
+    expect(process.stderr()).toBe('herald-delivery: unknown variable(s) HERALD_TYPO: no Herald process reads them (see docs/configuration.md)\n');
+  });
 });
