@@ -67,13 +67,23 @@ class Arrivals {
   }
 }
 
-function arrivals(resources: number): Arrivals {
+/** Message types of the filtered stream: each message has one of these, and the subscription keeps the first. */
+const FILTER_TYPES = 5;
+
+/**
+ * The arrivals. With `filtered`, each message gets one of FILTER_TYPES types at random and only
+ * one type is kept, as a subscription with `messages[].types` would deliver it: sequenceNumbers
+ * with gaps by design, and a resource's first delivery rarely its sequenceNumber 1.
+ */
+function arrivals(resources: number, filtered = false): Arrivals {
   const next = random(42);
+  const typeOf = random(7);
   const bodies: string[] = [];
   // A few resources at a time, their messages interleaved in order, then shuffled locally.
   for (let first = 0; first < resources; first += RESOURCES_AT_A_TIME) {
     for (let sequenceNumber = 1; sequenceNumber <= MESSAGES_PER_RESOURCE; sequenceNumber++) {
       for (let resource = first; resource < Math.min(resources, first + RESOURCES_AT_A_TIME); resource++) {
+        if (filtered && Math.floor(typeOf() * FILTER_TYPES) !== 0) continue;
         const payload = messagePayload(sequenceNumber, { id: `bu-${resource}` });
         // Half Platform, half CloudEvents, as a mixed fleet of subscriptions would deliver.
         const body = JSON.stringify(resource % 2 === 0 ? payload : cloudEventOf(payload));
@@ -104,6 +114,9 @@ interface Round {
   readonly nodeMicros: number;
   /** CPU time of redis-server per delivery (µs), when measured. */
   readonly redisMicros?: number;
+  /** From `process()` to the handler, ms, p50 / p99 of a sample of the deliveries (filtered rows). */
+  readonly latencyP50?: number;
+  readonly latencyP99?: number;
 }
 
 /** redis-server's CPU seconds so far (INFO cpu), to charge the store's work per delivery. */
@@ -144,21 +157,42 @@ async function deleteKeys(redis: Redis, prefix: string): Promise<void> {
   } while (cursor !== '0');
 }
 
+/** How a round's consumer orders: the default pipeline, a filtered stream declared as such, or none. */
+type RoundOrdering = 'unfiltered' | 'filtered' | 'none';
+
+/** Every LATENCY_SAMPLE-th delivery's time to the handler is measured (a map entry each, kept small). */
+const LATENCY_SAMPLE = 16;
+
+function percentile(sorted: readonly number[], fraction: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * fraction))] ?? Number.NaN;
+}
+
 /** One round through a consumer on `store`; with `metrics`, the consumer records its Prometheus metrics. */
-async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis?: Redis, metrics?: Registry): Promise<Round> {
+async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis?: Redis, metrics?: Registry, ordering: RoundOrdering = 'unfiltered'): Promise<Round> {
   let handled = 0;
   let outOfOrder = 0;
   const lastSequence = new Map<string, number>();
+  const sampledAt = ordering === 'unfiltered' ? undefined : new Map<string, number>();
+  const latencies: number[] = [];
   const consumer = createConsumer({
     dedup: store,
     metrics: metrics ? { registry: metrics } : undefined,
-    ordering: { maxWaitMs: 30_000 },
+    ordering: ordering === 'none' ? undefined : { maxWaitMs: 30_000, filteredMessages: ordering === 'filtered' },
     concurrency: 1_000,
     handler: (delivery) => {
       handled++;
       if (delivery.notificationType !== 'Message') return;
+      if (sampledAt !== undefined) {
+        const at = sampledAt.get(delivery.payload.id);
+        if (at !== undefined) {
+          latencies.push(performance.now() - at);
+          sampledAt.delete(delivery.payload.id);
+        }
+      }
+      if (ordering === 'none') return;
       const id = delivery.payload.resource.id;
-      if (delivery.payload.sequenceNumber !== (lastSequence.get(id) ?? 0) + 1) outOfOrder++;
+      const last = lastSequence.get(id) ?? 0;
+      if (ordering === 'unfiltered' ? delivery.payload.sequenceNumber !== last + 1 : delivery.payload.sequenceNumber <= last) outOfOrder++;
       lastSequence.set(id, delivery.payload.sequenceNumber);
     },
   });
@@ -184,7 +218,10 @@ async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis
   for (let index = 0; index < bodies.length; index++) {
     while (inFlight >= IN_FLIGHT) await new Promise<void>((resolve) => (wake = resolve));
     inFlight++;
-    void consumer.process({ source: 'sqs', body: bodies.body(index) }).then(settled);
+    const body = bodies.body(index);
+    // The sample is keyed by message id, read from the body without parsing it twice.
+    if (sampledAt !== undefined && index % LATENCY_SAMPLE === 0) sampledAt.set(messageIdOf(body), performance.now());
+    void consumer.process({ source: 'sqs', body }).then(settled);
   }
   while (inFlight > 0) await new Promise<void>((resolve) => (wake = resolve));
   const seconds = (performance.now() - startedAt) / 1000;
@@ -193,7 +230,15 @@ async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis
   await consumer.close();
   const nodeMicros = (cpu.user + cpu.system) / bodies.length;
   if (outOfOrder > 0) throw new Error(`${outOfOrder} deliveries reached the handler out of order`);
-  return { store: storeName, deliveries: bodies.length, seconds, handled, duplicates, other, nodeMicros, redisMicros };
+  latencies.sort((a, b) => a - b);
+  const latency = latencies.length === 0 ? {} : { latencyP50: percentile(latencies, 0.5), latencyP99: percentile(latencies, 0.99) };
+  return { store: storeName, deliveries: bodies.length, seconds, handled, duplicates, other, nodeMicros, redisMicros, ...latency };
+}
+
+/** The `id` of a Platform message or of a CloudEvent's data (the first `"id":"msg-` in the body). */
+function messageIdOf(body: string): string {
+  const start = body.indexOf('"msg-');
+  return body.slice(start + 1, body.indexOf('"', start + 1));
 }
 
 /**
@@ -251,12 +296,19 @@ function redisRowWithLargerYoungGeneration(redisUrl: string): Row | undefined {
 }
 
 /** The Redis row's rounds: each with its own key prefix, its keys deleted afterwards. */
-function measureRedis(redis: Redis, bodies: Arrivals, withMetrics = false): Promise<Row> {
-  const name = withMetrics ? 'RedisDedupStore, metrics on (prom-client)' : 'RedisDedupStore (redis-server, loopback)';
+function measureRedis(redis: Redis, bodies: Arrivals, withMetrics = false, ordering: RoundOrdering = 'unfiltered'): Promise<Row> {
+  const name =
+    ordering === 'filtered'
+      ? 'RedisDedupStore, type-filtered stream (1 type in 5), ordering on (filteredMessages)'
+      : ordering === 'none'
+        ? 'RedisDedupStore, type-filtered stream (1 type in 5), ordering off'
+        : withMetrics
+          ? 'RedisDedupStore, metrics on (prom-client)'
+          : 'RedisDedupStore (redis-server, loopback)';
   return measured(ROUNDS, async (index) => {
     const prefix = `bench-${process.pid}-${Date.now()}-${index}`;
     try {
-      return await run(name, new RedisDedupStore({ redis }, { keyPrefix: prefix }), bodies, redis, withMetrics ? new Registry() : undefined);
+      return await run(name, new RedisDedupStore({ redis }, { keyPrefix: prefix }), bodies, redis, withMetrics ? new Registry() : undefined, ordering);
     } finally {
       await deleteKeys(redis, prefix);
     }
@@ -275,18 +327,24 @@ async function main(): Promise<void> {
     return;
   }
   // BENCH_ROWS=memory,redis,metrics,floor,semi-space picks rows (e.g. to profile one); all by default.
-  const wanted = new Set((process.env.BENCH_ROWS ?? 'memory,redis,metrics,floor,semi-space').split(','));
+  // filtered: the filtered stream (5 × the resources, so about as many deliveries), ordered and not.
+  const wanted = new Set((process.env.BENCH_ROWS ?? 'memory,redis,filtered,metrics,floor,semi-space').split(','));
   const rows: Row[] = [];
   if (wanted.has('memory')) rows.push(await measured(ROUNDS, () => run('MemoryDedupStore', new MemoryDedupStore(), bodies)));
 
   const external = process.env.REDIS_URL;
   if (!external && !redisAvailable()) {
     console.warn('no REDIS_URL and no redis-server on PATH: Redis row skipped');
-  } else if (['redis', 'metrics', 'floor', 'semi-space'].some((row) => wanted.has(row))) {
+  } else if (['redis', 'filtered', 'metrics', 'floor', 'semi-space'].some((row) => wanted.has(row))) {
     const server = external ? { url: external, stop: async () => undefined } : await startRedis();
     const redis = new Redis(server.url);
     try {
       if (wanted.has('redis')) rows.push(await measureRedis(redis, bodies));
+      if (wanted.has('filtered')) {
+        const filtered = arrivals(RESOURCES * FILTER_TYPES, true);
+        rows.push(await measureRedis(redis, filtered, false, 'filtered'));
+        rows.push(await measureRedis(redis, filtered, false, 'none'));
+      }
       if (wanted.has('metrics')) rows.push(await measureRedis(redis, bodies, true));
       if (wanted.has('floor')) {
         rows.push(
@@ -314,7 +372,7 @@ async function main(): Promise<void> {
   );
   console.log(
     markdownTable(
-      ['dedup store', 'deliveries', 'seconds', 'deliveries/s (median)', `range of ${ROUNDS} rounds`, 'consumer CPU µs/delivery', 'redis-server CPU µs/delivery', 'handler runs', 'duplicates', 'other outcomes'],
+      ['dedup store', 'deliveries', 'seconds', 'deliveries/s (median)', `range of ${ROUNDS} rounds`, 'consumer CPU µs/delivery', 'redis-server CPU µs/delivery', 'to handler p50 / p99 ms', 'handler runs', 'duplicates', 'other outcomes'],
       rows.map((row) => [
         row.store,
         row.deliveries.toLocaleString('en-US'),
@@ -323,6 +381,7 @@ async function main(): Promise<void> {
         `${formatRate(row.slowest)}–${formatRate(row.fastest)}`,
         row.nodeMicros.toFixed(1),
         row.redisMicros === undefined ? '—' : row.redisMicros.toFixed(1),
+        row.latencyP99 === undefined ? '—' : `${(row.latencyP50 ?? 0).toFixed(1)} / ${row.latencyP99.toFixed(1)}`,
         row.handled.toLocaleString('en-US'),
         row.duplicates.toLocaleString('en-US'),
         String(row.other),
@@ -333,6 +392,21 @@ async function main(): Promise<void> {
   const redisRow = rows.find((row) => row.store.startsWith('RedisDedupStore ('));
   const floorRow = rows.find((row) => row.store.startsWith('floor'));
   if (redisRow?.redisMicros !== undefined && floorRow?.redisMicros !== undefined) console.log(`\n${cpuBudget(redisRow, floorRow)}`);
+  const filteredOrdered = rows.find((row) => row.store.includes('ordering on'));
+  const filteredUnordered = rows.find((row) => row.store.includes('ordering off'));
+  if (redisRow && filteredOrdered && filteredUnordered) console.log(`\n${filteredVerdict(redisRow, filteredOrdered, filteredUnordered)}`);
+}
+
+/** Targets of the filtered stream: ordering adds ≤ 50 ms at p99, and keeps throughput within 10% of the unfiltered pipeline. */
+function filteredVerdict(unfiltered: Row, ordered: Row, unordered: Row): string {
+  const added = (ordered.latencyP99 ?? Number.NaN) - (unordered.latencyP99 ?? Number.NaN);
+  const ratio = rate(ordered) / rate(unfiltered);
+  return [
+    `Filtered stream (1 message type in ${FILTER_TYPES} kept, shuffled alike, declared with \`filteredMessages\`): ordering adds`,
+    `${added.toFixed(1)} ms at p99 from \`process()\` to the handler (${(ordered.latencyP99 ?? 0).toFixed(1)} ms ordered against ${(unordered.latencyP99 ?? 0).toFixed(1)} ms`,
+    `without ordering; target ≤ 50 ms: ${added <= 50 ? 'met' : 'not met'}); its throughput is ${(ratio * 100).toFixed(0)}% of the unfiltered pipeline's`,
+    `in the same run (target ≥ 90%: ${ratio >= 0.9 ? 'met' : 'not met'}).`,
+  ].join('\n');
 }
 
 const TARGET_PER_SECOND = 100_000;

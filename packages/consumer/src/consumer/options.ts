@@ -33,7 +33,7 @@ export function resolveRetry(retry: RetryOptions | undefined): ResolvedRetry {
 /** The time hold of a delivery whose predecessor is unknown starts here (see predecessor-window.ts). */
 const MIN_HOLD_MS = 25;
 /** Arrivals that always pass before such a hold ends by count: a few receive batches' worth of disorder. */
-const MIN_HOLD_ARRIVALS = 256;
+const MIN_HOLD_ARRIVALS = 128;
 
 export function resolveOrdering(ordering: OrderingOptions, failOpen: boolean): SequencerOptions {
   const maxWaitMs = positiveInteger('ordering.maxWaitMs', ordering.maxWaitMs ?? 10_000);
