@@ -11,6 +11,9 @@ export const ACCEPTED_EXTRA_FIELDS: Readonly<Record<string, readonly string[]>> 
   // §2.1 common conventions: `createdAt`, `lastModifiedAt` "set by the server on creation or
   // modification" — the official Project has only createdAt; Herald keeps the spec's pair.
   Project: ['lastModifiedAt'],
+  // §6.1 Messages for business units: BusinessUnitStatusChanged carries `status` (the reference
+  // names it `active`; Herald sends both).
+  BusinessUnitStatusChangedMessage: ['status'],
 
   // The reference's own example answers carry it in every `createdBy`/`lastModifiedBy`
   // (api-specs/api/examples/*.json at the pinned commit), though ClientLogging does not declare it.

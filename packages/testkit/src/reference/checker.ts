@@ -95,11 +95,17 @@ class Walk {
     });
   }
 
-  /** The property names a type (resolved to its subtype by the value's discriminator) declares. */
+  /**
+   * The property names a type (resolved to its subtype by the value's discriminator) declares, and
+   * the value's fields accepted as extras of that type: what one type accepts, the others must too.
+   */
   private declaredNames(type: string, value: unknown): ReadonlySet<string> {
     const probe = new Walk(this.index, {}, new Set());
     const resolved = isRecord(value) && this.index.fact(type) !== undefined ? probe.subtypeFor(type, value, '') : undefined;
-    return new Set(resolved === undefined ? [] : this.index.shape(resolved).properties.keys());
+    if (resolved === undefined || !isRecord(value)) return new Set();
+    const names = new Set(this.index.shape(resolved).properties.keys());
+    for (const key of Object.keys(value)) if (this.isAcceptedExtra(resolved, key)) names.add(key);
+    return names;
   }
 
   expression(expression: TypeExpression, value: unknown, path: string): void {

@@ -152,6 +152,15 @@ describe('checkAgainstReference on the vendored facts', () => {
     ]);
   });
 
+  it('a value of several types at once: an extra accepted for one of the types is accepted for all', () => {
+    const delivery = { ...storeCreatedDelivery(), region: 'eu' };
+    const extraFields = { StoreCreatedMessage: ['region'] };
+    expect(checkAgainstReferenceTypes(['MessageDeliveryPayload', 'Message'], delivery, { extraFields })).toEqual([]);
+    expect(checkAgainstReferenceTypes(['MessageDeliveryPayload', 'Message'], delivery).map((v) => v.message)).toContain(
+      'MessageDeliveryPayload & Message.region: unknown field (not in MessageDeliveryPayload)',
+    );
+  });
+
   it('checks the value at a path as several types at once when asked (a CloudEvents message delivery)', () => {
     const event = {
       specversion: '1.0',

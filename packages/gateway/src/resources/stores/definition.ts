@@ -115,6 +115,7 @@ export const storeDefinition: ResourceDefinition<Store> = {
     ...countryActions,
     ...missingReferenceActions,
     ...storefrontActions,
-    ...customFieldActions<Store>('store'),
+    // The reference has no Store custom field messages: the change is a new version only.
+    ...customFieldActions<Store>('store', { messages: false }),
   },
 };
