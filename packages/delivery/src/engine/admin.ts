@@ -175,7 +175,7 @@ export class DeliveryAdmin {
       return dropAllPending(tx, projectKey, subscriptionId, 'SubscriptionDeleted', undefined, now);
     });
     this.deps.cache?.invalidate(projectKey);
-    this.deps.metrics?.droppedDeliveries('unknown', 'SubscriptionDeleted', dropped);
+    this.deps.metrics?.forDeleted(projectKey, subscriptionId).dropped('SubscriptionDeleted', dropped);
     if (dropped > 0) this.deps.logger?.info({ projectKey, subscriptionId, dropped }, 'subscription deleted: pending deliveries dropped');
     return { dropped };
   }

@@ -1,4 +1,4 @@
-import { systemClock, type Clock, type SubscriptionHealthStatus } from '@herald/model';
+import { systemClock, type Clock, type DestinationType, type SubscriptionHealthStatus } from '@herald/model';
 import type { Database } from '@herald/store';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
@@ -126,7 +126,8 @@ export class DeliveryEngine {
   }
 
   /**
-   * Pending deliveries and health per subscription, cluster-wide, for the scrape-time gauges: one
+   * Pending deliveries per subscription and every subscription (key, destination type, health),
+   * cluster-wide, for the scrape-time gauges and the per-subscription series' zeros: one
    * read, uncached. It walks every row of `deliveries` (no index has `committed_at`, and counting
    * needs every row anyway), so scrapes reach it through `DeliveryMetrics`, which shares one read
    * between concurrent scrapes and reuses it for `gaugeRefreshMs`.
@@ -136,8 +137,15 @@ export class DeliveryEngine {
       `SELECT project_key, subscription_id, count(*)::int AS count, min(committed_at) AS oldest
        FROM deliveries GROUP BY project_key, subscription_id`,
     );
-    const health = await this.deps.db.query<{ project_key: string; id: string; status: SubscriptionHealthStatus }>(
-      `SELECT r.project_key, r.id, COALESCE(h.status, 'Healthy') AS status FROM resources r
+    const subscriptions = await this.deps.db.query<{
+      project_key: string;
+      id: string;
+      key: string | null;
+      destination_type: DestinationType | null;
+      status: SubscriptionHealthStatus;
+    }>(
+      `SELECT r.project_key, r.id, r.key, r.doc->'destination'->>'type' AS destination_type, COALESCE(h.status, 'Healthy') AS status
+       FROM resources r
        LEFT JOIN subscription_health h ON h.project_key = r.project_key AND h.subscription_id = r.id
        WHERE r.type_id = 'subscription'`,
     );
@@ -148,7 +156,13 @@ export class DeliveryEngine {
         count: row.count,
         oldestCommittedAt: new Date(row.oldest),
       })),
-      health: health.rows.map((row) => ({ projectKey: row.project_key, subscriptionId: row.id, status: row.status })),
+      subscriptions: subscriptions.rows.map((row) => ({
+        projectKey: row.project_key,
+        subscriptionId: row.id,
+        ...(row.key === null ? {} : { key: row.key }),
+        destinationType: row.destination_type ?? 'unknown',
+        status: row.status,
+      })),
     };
   }
 }

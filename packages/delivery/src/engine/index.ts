@@ -63,7 +63,14 @@ export {
   type DeliveryStatus,
 } from './types.js';
 export { DeliveryMetrics, type DeliveryGaugeSnapshot, type DeliveryMetricsDeps } from '../metrics/delivery-metrics.js';
-export { DELIVERY_METRIC, DELIVERY_METRIC_NAMES } from '../metrics/names.js';
+export { DELIVERY_METRIC, DELIVERY_METRIC_NAMES, PROCESS_METRIC, PROCESS_METRIC_NAMES } from '../metrics/names.js';
+export {
+  DATABASE_PROBE_TIMEOUT_MS,
+  registerProcessMetrics,
+  type ProcessMetricsDeps,
+  type ProcessMetricsOptions,
+} from '../metrics/process-metrics.js';
+export { SubscriptionMeter, type DestinationLabel, type SubscriptionIdentity } from '../metrics/subscription-meter.js';
 export {
   startDeliveryWorker,
   type DeliveryWorker,

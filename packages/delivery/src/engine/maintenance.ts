@@ -57,9 +57,10 @@ export class Maintenance {
       subscription_id: string;
       environment: string | null;
       destination_type: DestinationType | null;
+      subscription_key: string | null;
     }>(
       `SELECT h.project_key, h.subscription_id, p.doc->>'environment' AS environment,
-         r.doc->'destination'->>'type' AS destination_type
+         r.doc->'destination'->>'type' AS destination_type, r.key AS subscription_key
        FROM subscription_health h LEFT JOIN projects p ON p.key = h.project_key
        LEFT JOIN resources r ON r.project_key = h.project_key AND r.type_id = 'subscription' AND r.id = h.subscription_id
        WHERE h.status = 'ConfigurationError' AND h.since <= $1`,
@@ -92,7 +93,14 @@ export class Maintenance {
       stopped += 1;
       dropped += result.count;
       this.deps.cache?.noteHealth(candidate.project_key, candidate.subscription_id, result.status);
-      this.deps.metrics?.droppedDeliveries(candidate.destination_type ?? 'unknown', 'ConfigurationErrorDeliveryStopped', result.count);
+      this.deps.metrics
+        ?.meter({
+          projectKey: candidate.project_key,
+          subscriptionId: candidate.subscription_id,
+          key: candidate.subscription_key ?? undefined,
+          destinationType: candidate.destination_type ?? 'unknown',
+        })
+        .dropped('ConfigurationErrorDeliveryStopped', result.count);
       this.deps.logger.warn(
         { projectKey: candidate.project_key, subscriptionId: candidate.subscription_id, dropped: result.count },
         'configuration error window elapsed: delivery stopped (§3.3)',

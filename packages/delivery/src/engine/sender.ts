@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import { errorMessage } from '../destinations/failure.js';
 import { failed, type DeliveryFailure, type EncodedMessage, type EncodeContext, type SendOutcome } from '../destinations/port.js';
 import type { DeliveryFormat } from '../format/formatted.js';
-import type { DeliveryMetrics, DestinationLabel } from '../metrics/delivery-metrics.js';
+import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import { openDestination, plainSecretBox, type SecretBox } from '../secrets/index.js';
 import type { DestinationAdapterSource } from './adapters.js';
 import { configurationWindowEnd, nextHealth, type HealthEvent, type HealthState, type HealthTransition } from './health.js';
@@ -232,7 +232,7 @@ export class Sender {
       // since this worker's subscriptions were read, in which case this success heals it.
       const unhealthy = await deleteDeliveredSeeingHealth(db, ids(sorted.delivered), projectKey, subscriptionId);
       if (unhealthy) await this.healAfterSuccess(projectKey, subscriptionId, now, configurationWindowMs);
-      this.observe(subscription.destination.type, now, sorted, [], new Map());
+      this.observe(projectKey, subscription, now, sorted, [], new Map());
       return { claimed: group.length, delivered: sorted.delivered.length, retried: 0, dropped: 0, released: 0 };
     }
 
@@ -284,8 +284,7 @@ export class Sender {
       this.deps.cache.invalidate(projectKey);
       this.deps.logger.debug({ projectKey, subscriptionId, givenBack: sorted.failures.length }, 'failures at a replaced destination given back');
     }
-    const destinationType = subscription.destination.type;
-    this.observe(destinationType, now, sorted, written.retries, written.drops);
+    this.observe(projectKey, subscription, now, sorted, written.retries, written.drops);
     const firstFailure = sorted.failures[0];
     if (firstFailure !== undefined) {
       this.deps.logger.debug(
@@ -362,28 +361,27 @@ export class Sender {
     }));
     const counts = await this.deps.db.transaction((tx) => dropLeased(tx, lease, drops, now));
     const dropped = counts.get('SubscriptionDeleted') ?? 0;
-    this.deps.metrics?.droppedDeliveries('unknown', 'SubscriptionDeleted', dropped);
+    const first = group[0] as LeasedDelivery;
+    this.deps.metrics?.forDeleted(first.projectKey, first.subscriptionId).dropped('SubscriptionDeleted', dropped);
     return { ...NOTHING, claimed: group.length, dropped };
   }
 
   private observe(
-    destinationType: DestinationLabel,
+    projectKey: string,
+    subscription: Subscription,
     now: Date,
     sorted: GroupOutcome,
     retries: readonly Retry[],
     drops: ReadonlyMap<DropReason, number>,
   ): void {
-    const metrics = this.deps.metrics;
-    if (metrics === undefined) return;
-    metrics.delivered(
-      destinationType,
-      sorted.delivered.map((d) => Math.max(0, (now.getTime() - d.committedAt.getTime()) / 1000)),
-    );
+    const meter = this.deps.metrics?.forSubscription(projectKey, subscription);
+    if (meter === undefined) return;
+    meter.delivered(sorted.delivered.map((d) => Math.max(0, (now.getTime() - d.committedAt.getTime()) / 1000)));
     for (const cls of ['configuration', 'temporary', 'payload'] as const) {
-      metrics.failedAttempts(destinationType, cls, sorted.failures.filter((f) => f.failure.class === cls).length);
-      metrics.retried(destinationType, cls, retries.filter((r) => r.error.class === cls).length);
+      meter.failedAttempts(cls, sorted.failures.filter((f) => f.failure.class === cls).length);
+      meter.retried(cls, retries.filter((r) => r.error.class === cls).length);
     }
-    for (const [reason, count] of drops) metrics.droppedDeliveries(destinationType, reason, count);
+    for (const [reason, count] of drops) meter.dropped(reason, count);
   }
 }
 

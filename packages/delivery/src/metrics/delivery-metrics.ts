@@ -1,10 +1,15 @@
-import { systemClock, type Clock, type DestinationType, type SubscriptionHealthStatus } from '@herald/model';
+import { systemClock, type Clock, type Subscription, type SubscriptionHealthStatus } from '@herald/model';
 import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
-import type { FailureClass } from '../destinations/port.js';
-import type { DropReason } from '../engine/types.js';
 import { DELIVERY_METRIC } from './names.js';
 import { ScrapeSnapshot, type FailedRead } from './scrape-snapshot.js';
+import {
+  subscriptionCacheKey,
+  SubscriptionMeter,
+  type DestinationLabel,
+  type SubscriptionIdentity,
+  type SubscriptionSeries,
+} from './subscription-meter.js';
 
 const HEALTH_STATUSES: readonly SubscriptionHealthStatus[] = [
   'Healthy',
@@ -18,8 +23,9 @@ const HEALTH_STATUSES: readonly SubscriptionHealthStatus[] = [
  * time, not as an age, so that a snapshot served from memory still ages it at each scrape.
  */
 export interface DeliveryGaugeSnapshot {
+  /** Every subscription that exists, with its §3.3 status (Healthy when it never failed). */
+  subscriptions: readonly (SubscriptionIdentity & { status: SubscriptionHealthStatus })[];
   pending: readonly { projectKey: string; subscriptionId: string; count: number; oldestCommittedAt: Date }[];
-  health: readonly { projectKey: string; subscriptionId: string; status: SubscriptionHealthStatus }[];
 }
 
 /**
@@ -31,12 +37,9 @@ export interface DeliveryGaugeSnapshot {
  */
 export const DEFAULT_GAUGE_REFRESH_MS = 10_000;
 
-/** After a failed read, the last snapshot is served until it is this old (at least; see options). */
-export const DEFAULT_GAUGE_MAX_STALE_MS = 60_000;
-
 export interface DeliveryMetricsDeps {
   registry: Registry;
-  /** Reads the gauges' values (pending, oldest commit, health) from the database; see `gaugeRefreshMs`. */
+  /** Reads the gauges' values (subscriptions, pending, oldest commit, health) from the database; see `gaugeRefreshMs`. */
   snapshot?: () => Promise<DeliveryGaugeSnapshot>;
   /** Wall clock the oldest pending delivery's age is measured on at each scrape (default: system). */
   clock?: Clock;
@@ -52,36 +55,28 @@ export interface DeliveryMetricsOptions {
   /**
    * A gauge snapshot read less than this long ago (from the end of its read, monotonic clock) is
    * served from memory (default `DEFAULT_GAUGE_REFRESH_MS`, 10 s); 0 reads on every scrape.
-   * Concurrent scrapes share one read whatever this is.
+   * Concurrent scrapes share one read whatever this is. While reads fail, the last snapshot is
+   * served, its age in `herald_delivery_gauges_age_seconds`.
    */
   gaugeRefreshMs?: number;
-  /**
-   * While reads fail, the last good snapshot is served until it is this old; after that the gauges
-   * have no series until a read succeeds (default: the larger of 60 s and twice `gaugeRefreshMs`).
-   */
-  gaugeMaxStaleMs?: number;
 }
 
-/** Label for deliveries whose subscription no longer exists. */
-export type DestinationLabel = DestinationType | 'unknown';
+export type { DestinationLabel, SubscriptionIdentity };
 
 /**
- * The engine's Prometheus metrics on an injected registry (no global registry). Labels stay low
- * in cardinality: destination type, outcome, failure class, drop reason; only the per-subscription
- * gauges carry project and subscription (at most 50 subscriptions per project, §8).
+ * The engine's Prometheus metrics on an injected registry (no global registry). Delivery, attempt,
+ * retry, drop and latency series are per subscription (project key, subscription key or id,
+ * destination type: `SubscriptionMeter`, which bounds them); the gauges are read from the database.
  */
 export class DeliveryMetrics {
-  private readonly deliveries: Counter<'destination_type' | 'outcome'>;
-  private readonly attempts: Counter<'destination_type' | 'outcome'>;
-  private readonly retries: Counter<'destination_type' | 'failure_class'>;
-  private readonly dropped: Counter<'reason'>;
-  private readonly latency: Histogram<'destination_type'>;
+  private readonly series: SubscriptionSeries;
+  private readonly meters = new Map<string, SubscriptionMeter>();
   private readonly routedEvents: Counter;
   private readonly createdDeliveries: Counter;
   private readonly snapshots: ScrapeSnapshot<DeliveryGaugeSnapshot> | undefined;
+  private runningWorkers = 0;
 
   constructor(deps: DeliveryMetricsDeps, options: DeliveryMetricsOptions = {}) {
-    const refreshMs = options.gaugeRefreshMs ?? DEFAULT_GAUGE_REFRESH_MS;
     const logger = deps.logger;
     this.snapshots =
       deps.snapshot === undefined
@@ -89,44 +84,56 @@ export class DeliveryMetrics {
         : new ScrapeSnapshot(
             deps.snapshot,
             deps.monotonicNow ?? (() => performance.now()),
-            { refreshMs, maxStaleMs: options.gaugeMaxStaleMs ?? Math.max(DEFAULT_GAUGE_MAX_STALE_MS, 2 * refreshMs) },
+            { refreshMs: options.gaugeRefreshMs ?? DEFAULT_GAUGE_REFRESH_MS },
             logger === undefined ? undefined : (failure) => logFailedRead(logger, failure),
           );
-    const clock = deps.clock ?? systemClock;
     const registers = [deps.registry];
-    this.deliveries = new Counter({
-      name: DELIVERY_METRIC.deliveries,
-      help: 'Deliveries that reached an end, by destination type and outcome (delivered, dropped).',
-      labelNames: ['destination_type', 'outcome'] as const,
-      registers,
-    });
-    this.attempts = new Counter({
-      name: DELIVERY_METRIC.attempts,
-      help: 'Delivery attempts by destination type and outcome (delivered or the failure class).',
-      labelNames: ['destination_type', 'outcome'] as const,
-      registers,
-    });
-    this.retries = new Counter({
-      name: DELIVERY_METRIC.retries,
-      help: 'Failed attempts rescheduled for a retry, by destination type and failure class.',
-      labelNames: ['destination_type', 'failure_class'] as const,
-      registers,
-    });
-    this.dropped = new Counter({
-      name: DELIVERY_METRIC.dropped,
-      help: 'Deliveries dropped (recorded in dropped_deliveries), by reason.',
-      labelNames: ['reason'] as const,
-      registers,
-    });
-    this.latency = new Histogram({
-      name: DELIVERY_METRIC.latency,
-      help: 'End-to-end delivery latency: outbox commit to destination acknowledgement.',
-      labelNames: ['destination_type'] as const,
-      buckets: options.latencyBuckets ?? [
-        0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600,
-      ],
-      registers,
-    });
+    // The per-subscription series of every known subscription exist (at 0) before its first event.
+    const withKnownSubscriptions = async (): Promise<void> => {
+      for (const subscription of (await this.snapshot()).subscriptions) this.meter(subscription);
+    };
+    const collect = withKnownSubscriptions;
+    const subscriptionLabels = ['project', 'subscription', 'destination_type'] as const;
+    this.series = {
+      deliveries: new Counter({
+        name: DELIVERY_METRIC.deliveries,
+        help: 'Deliveries that reached an end, per subscription, by outcome (delivered, dropped).',
+        labelNames: [...subscriptionLabels, 'outcome'] as const,
+        registers,
+        collect,
+      }),
+      attempts: new Counter({
+        name: DELIVERY_METRIC.attempts,
+        help: 'Delivery attempts per subscription, by outcome (delivered or the failure class).',
+        labelNames: [...subscriptionLabels, 'outcome'] as const,
+        registers,
+        collect,
+      }),
+      retries: new Counter({
+        name: DELIVERY_METRIC.retries,
+        help: 'Failed attempts rescheduled for a retry, per subscription, by failure class.',
+        labelNames: [...subscriptionLabels, 'failure_class'] as const,
+        registers,
+        collect,
+      }),
+      dropped: new Counter({
+        name: DELIVERY_METRIC.dropped,
+        help: 'Deliveries dropped (recorded in dropped_deliveries), per subscription, by reason.',
+        labelNames: [...subscriptionLabels, 'reason'] as const,
+        registers,
+        collect,
+      }),
+      latency: new Histogram({
+        name: DELIVERY_METRIC.latency,
+        help: 'End-to-end delivery latency per subscription: outbox commit to destination acknowledgement.',
+        labelNames: subscriptionLabels,
+        buckets: options.latencyBuckets ?? [
+          0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600,
+        ],
+        registers,
+        collect,
+      }),
+    };
     this.routedEvents = new Counter({
       name: DELIVERY_METRIC.routedEvents,
       help: 'Outbox events routed to subscriptions (claimed and removed from the outbox).',
@@ -137,55 +144,59 @@ export class DeliveryMetrics {
       help: 'Pending deliveries created by routing (one per matching subscription and event).',
       registers,
     });
+    registerSubscriptionGauges(registers, () => this.snapshot(), deps.clock ?? systemClock);
+    const snapshots = this.snapshots;
+    new Gauge({
+      name: DELIVERY_METRIC.gaugesAge,
+      help: 'Age of the database read the per-subscription gauges show: they keep the last values read while reads fail.',
+      registers,
+      async collect() {
+        await snapshots?.get();
+        const ageMs = snapshots?.ageMs();
+        this.reset();
+        if (ageMs !== undefined) this.set(ageMs / 1000);
+      },
+    });
+    const workers = (): number => this.runningWorkers;
+    new Gauge({
+      name: DELIVERY_METRIC.workers,
+      help: 'Delivery workers running in this process; summed over all targets, the live workers.',
+      registers,
+      collect() {
+        this.set(workers());
+      },
+    });
+  }
 
-    // Gauges read the database on scrape; one snapshot serves all three in a scrape, and scrapes
-    // within `gaugeRefreshMs` of a read (ScrapeSnapshot). No snapshot: no series. Each collector
-    // resets and sets without an await in between, so a concurrent scrape never sees it half set.
-    const snapshot = async (): Promise<DeliveryGaugeSnapshot> => (await this.snapshots?.get()) ?? { pending: [], health: [] };
-    new Gauge({
-      name: DELIVERY_METRIC.pending,
-      help: 'Pending deliveries per subscription (cluster-wide, read from the database).',
-      labelNames: ['project', 'subscription'] as const,
-      registers,
-      async collect() {
-        const { pending } = await snapshot();
-        this.reset();
-        for (const row of pending) {
-          this.set({ project: row.projectKey, subscription: row.subscriptionId }, row.count);
-        }
-      },
+  /** The series of a subscription as the sender knows it (once per batch, not per delivery). */
+  forSubscription(projectKey: string, subscription: Subscription): SubscriptionMeter {
+    return this.meter({
+      projectKey,
+      subscriptionId: subscription.id,
+      key: subscription.key,
+      destinationType: subscription.destination.type,
     });
-    new Gauge({
-      name: DELIVERY_METRIC.oldestPendingAge,
-      help: 'Age of the oldest pending delivery per subscription, from its outbox commit.',
-      labelNames: ['project', 'subscription'] as const,
-      registers,
-      async collect() {
-        const { pending } = await snapshot();
-        this.reset();
-        // Against the time of this scrape, so that the age keeps growing while a snapshot is reused.
-        const now = clock.now().getTime();
-        for (const row of pending) {
-          const ageSeconds = Math.max(0, (now - row.oldestCommittedAt.getTime()) / 1000);
-          this.set({ project: row.projectKey, subscription: row.subscriptionId }, ageSeconds);
-        }
-      },
-    });
-    new Gauge({
-      name: DELIVERY_METRIC.health,
-      help: 'Subscription health (§3.3): 1 for the current status, 0 for the others.',
-      labelNames: ['project', 'subscription', 'status'] as const,
-      registers,
-      async collect() {
-        const { health } = await snapshot();
-        this.reset();
-        for (const row of health) {
-          for (const status of HEALTH_STATUSES) {
-            this.set({ project: row.projectKey, subscription: row.subscriptionId, status }, status === row.status ? 1 : 0);
-          }
-        }
-      },
-    });
+  }
+
+  /** The series of a subscription that was deleted: as this process last knew it, else by id. */
+  forDeleted(projectKey: string, subscriptionId: string): SubscriptionMeter {
+    return (
+      this.meters.get(subscriptionCacheKey(projectKey, subscriptionId)) ??
+      this.meter({ projectKey, subscriptionId, destinationType: 'unknown' })
+    );
+  }
+
+  /** The series of a subscription; created (every label set at 0) when first named, or renamed. */
+  meter(identity: SubscriptionIdentity): SubscriptionMeter {
+    const cacheKey = subscriptionCacheKey(identity.projectKey, identity.subscriptionId);
+    const existing = this.meters.get(cacheKey);
+    if (existing?.names(identity) === true) return existing;
+    const meter = new SubscriptionMeter(
+      { projectKey: identity.projectKey, subscriptionId: identity.subscriptionId, key: identity.key, destinationType: identity.destinationType },
+      this.series,
+    );
+    this.meters.set(cacheKey, meter);
+    return meter;
   }
 
   routed(events: number, deliveries: number): void {
@@ -193,26 +204,92 @@ export class DeliveryMetrics {
     this.createdDeliveries.inc(deliveries);
   }
 
-  delivered(destinationType: DestinationLabel, latenciesSeconds: readonly number[]): void {
-    if (latenciesSeconds.length === 0) return;
-    this.deliveries.inc({ destination_type: destinationType, outcome: 'delivered' }, latenciesSeconds.length);
-    this.attempts.inc({ destination_type: destinationType, outcome: 'delivered' }, latenciesSeconds.length);
-    for (const seconds of latenciesSeconds) this.latency.observe({ destination_type: destinationType }, seconds);
+  /** A delivery worker of this process started (`true`) or stopped (`false`). */
+  workerRunning(running: boolean): void {
+    this.runningWorkers = Math.max(0, this.runningWorkers + (running ? 1 : -1));
   }
 
-  failedAttempts(destinationType: DestinationLabel, failureClass: FailureClass, count: number): void {
-    if (count > 0) this.attempts.inc({ destination_type: destinationType, outcome: failureClass }, count);
+  private async snapshot(): Promise<DeliveryGaugeSnapshot> {
+    return (await this.snapshots?.get()) ?? { subscriptions: [], pending: [] };
   }
+}
 
-  retried(destinationType: DestinationLabel, failureClass: FailureClass, count: number): void {
-    if (count > 0) this.retries.inc({ destination_type: destinationType, failure_class: failureClass }, count);
-  }
-
-  droppedDeliveries(destinationType: DestinationLabel, reason: DropReason, count: number): void {
-    if (count <= 0) return;
-    this.dropped.inc({ reason }, count);
-    this.deliveries.inc({ destination_type: destinationType, outcome: 'dropped' }, count);
-  }
+/**
+ * The gauges read from the database at scrape time; one snapshot serves them all in a scrape, and
+ * scrapes within `gaugeRefreshMs` of a read (ScrapeSnapshot). No snapshot yet: no series. Each
+ * collector resets and sets without an await in between, so a concurrent scrape never sees it half
+ * set. Subscriptions are named by key (id without one), like the counters.
+ */
+function registerSubscriptionGauges(registers: Registry[], snapshot: () => Promise<DeliveryGaugeSnapshot>, clock: Clock): void {
+  const namesOf = (read: DeliveryGaugeSnapshot): Map<string, string> =>
+    new Map(read.subscriptions.map((s) => [subscriptionCacheKey(s.projectKey, s.subscriptionId), s.key ?? s.subscriptionId]));
+  const pendingLabels = (names: Map<string, string>, row: DeliveryGaugeSnapshot['pending'][number]) => ({
+    project: row.projectKey,
+    subscription: names.get(subscriptionCacheKey(row.projectKey, row.subscriptionId)) ?? row.subscriptionId,
+  });
+  new Gauge({
+    name: DELIVERY_METRIC.pending,
+    help: 'Pending deliveries per subscription (cluster-wide, read from the database).',
+    labelNames: ['project', 'subscription'] as const,
+    registers,
+    async collect() {
+      const read = await snapshot();
+      const names = namesOf(read);
+      this.reset();
+      for (const row of read.pending) this.set(pendingLabels(names, row), row.count);
+    },
+  });
+  new Gauge({
+    name: DELIVERY_METRIC.oldestPendingAge,
+    help: 'Age of the oldest pending delivery per subscription, from its outbox commit.',
+    labelNames: ['project', 'subscription'] as const,
+    registers,
+    async collect() {
+      const read = await snapshot();
+      const names = namesOf(read);
+      this.reset();
+      // Against the time of this scrape, so that the age keeps growing while a snapshot is reused.
+      const now = clock.now().getTime();
+      for (const row of read.pending) {
+        this.set(pendingLabels(names, row), Math.max(0, (now - row.oldestCommittedAt.getTime()) / 1000));
+      }
+    },
+  });
+  new Gauge({
+    name: DELIVERY_METRIC.health,
+    help: 'Subscription health (§3.3): 1 for the current status, 0 for the others.',
+    labelNames: ['project', 'subscription', 'status'] as const,
+    registers,
+    async collect() {
+      const { subscriptions } = await snapshot();
+      this.reset();
+      for (const row of subscriptions) {
+        const labels = { project: row.projectKey, subscription: row.key ?? row.subscriptionId };
+        for (const status of HEALTH_STATUSES) this.set({ ...labels, status }, status === row.status ? 1 : 0);
+      }
+    },
+  });
+  new Gauge({
+    name: DELIVERY_METRIC.subscriptionInfo,
+    help: 'One series per subscription (value 1): its key (subscription) with its id and destination type.',
+    labelNames: ['project', 'subscription', 'subscription_id', 'destination_type'] as const,
+    registers,
+    async collect() {
+      const { subscriptions } = await snapshot();
+      this.reset();
+      for (const row of subscriptions) {
+        this.set(
+          {
+            project: row.projectKey,
+            subscription: row.key ?? row.subscriptionId,
+            subscription_id: row.subscriptionId,
+            destination_type: row.destinationType,
+          },
+          1,
+        );
+      }
+    },
+  });
 }
 
 function logFailedRead(logger: Logger, { error, servedAgeMs }: FailedRead): void {

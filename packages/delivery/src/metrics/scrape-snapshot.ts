@@ -7,21 +7,32 @@
  *   read) is served from memory, so a process reads at most once per `refreshMs` plus the read's
  *   own duration, however many scrapers it has.
  * - Failures are never cached: the next scrape reads again. Meanwhile the last good snapshot is
- *   served while it is at most `maxStaleMs` old (a single timed-out statement neither blanks the
- *   gauges nor restarts the `for` timers of the alerts on them); older, there is none, so the
- *   gauges export no series until a read succeeds, rather than figures frozen for as long as the
- *   database is unreachable.
+ *   served, however old (issue 25: a database outage must not blank the per-subscription series,
+ *   which resolved every alert on them with nothing fixed and restarted their `for` timers after
+ *   recovery); `ageMs()` tells how old it is, and the metrics export that age so that dashboards
+ *   and rules can tell last known figures from fresh ones.
  */
 export interface ScrapeSnapshotOptions {
   refreshMs: number;
-  maxStaleMs: number;
+  /**
+   * A scrape waits at most this long for a read (default `DEFAULT_SCRAPE_WAIT_MS`); then it is
+   * served the last snapshot and the read goes on for the next scrape. A database that stopped
+   * answering must not hold the scrape past Prometheus's scrape timeout (10 s by default): the
+   * target would look down, and every series on it vanish, instead of the database showing down.
+   */
+  waitMs?: number;
 }
+
+/** Default bound of a scrape's wait for a read (5 s, half of Prometheus's default scrape timeout). */
+export const DEFAULT_SCRAPE_WAIT_MS = 5_000;
 
 export interface FailedRead {
   error: unknown;
-  /** Age of the snapshot served instead, or undefined when none is (the gauges go empty). */
+  /** Age of the snapshot served instead, or undefined when none was ever read (the gauges are empty). */
   servedAgeMs: number | undefined;
 }
+
+const WAITED: unique symbol = Symbol('waited');
 
 export class ScrapeSnapshot<T> {
   private last: { value: T; readAt: number } | undefined;
@@ -35,7 +46,7 @@ export class ScrapeSnapshot<T> {
     private readonly onFailure: (failure: FailedRead) => void = () => undefined,
   ) {}
 
-  /** The snapshot for this scrape; undefined when none was read or the last is too old to serve. */
+  /** The snapshot for this scrape: the last one read (fresh, or the last good one while reads fail); undefined before any. */
   get(): Promise<T | undefined> {
     const last = this.last;
     if (this.inFlight === undefined && last !== undefined && this.monotonicNow() - last.readAt < this.options.refreshMs) {
@@ -46,7 +57,20 @@ export class ScrapeSnapshot<T> {
     this.inFlight ??= this.refresh().finally(() => {
       this.inFlight = undefined;
     });
-    return this.inFlight;
+    return this.withinWait(this.inFlight);
+  }
+
+  private async withinWait(read: Promise<T | undefined>): Promise<T | undefined> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const waited = new Promise<typeof WAITED>((resolve) => {
+      timer = setTimeout(() => resolve(WAITED), this.options.waitMs ?? DEFAULT_SCRAPE_WAIT_MS);
+    });
+    try {
+      const first = await Promise.race([read, waited]);
+      return first === WAITED ? this.last?.value : first;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   private async refresh(): Promise<T | undefined> {
@@ -55,11 +79,13 @@ export class ScrapeSnapshot<T> {
       this.last = { value, readAt: this.monotonicNow() };
       return value;
     } catch (error) {
-      const last = this.last;
-      const ageMs = last === undefined ? undefined : this.monotonicNow() - last.readAt;
-      const served = last !== undefined && ageMs !== undefined && ageMs <= this.options.maxStaleMs ? last : undefined;
-      this.onFailure({ error, servedAgeMs: served === undefined ? undefined : ageMs });
-      return served?.value;
+      this.onFailure({ error, servedAgeMs: this.ageMs() });
+      return this.last?.value;
     }
+  }
+
+  /** Milliseconds since the last successful read ended (monotonic); undefined before the first. */
+  ageMs(): number | undefined {
+    return this.last === undefined ? undefined : this.monotonicNow() - this.last.readAt;
   }
 }

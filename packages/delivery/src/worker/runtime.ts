@@ -2,7 +2,9 @@ import type { Clock } from '@herald/model';
 import { parseDatabaseUrl, type Database } from '@herald/store';
 import type { Logger } from 'pino';
 import type { Registry } from 'prom-client';
+import { createRequire } from 'node:module';
 import { createDestinationEnvironment } from '../destinations/environment.js';
+import { registerProcessMetrics } from '../metrics/process-metrics.js';
 import { DestinationPool } from '../destinations/pool.js';
 import { secretBoxFor, type SecretBox } from '../secrets/index.js';
 import type { WorkerConfig } from './config.js';
@@ -47,6 +49,15 @@ export function destinationPoolFor(config: WorkerConfig, logger: Logger): Destin
  * (PostgreSQL LISTEN) and the worker. Used by `herald-delivery` and in-process by `herald serve`.
  */
 export async function startDeliveryRuntime(config: WorkerConfig, deps: DeliveryRuntimeDeps): Promise<DeliveryRuntime> {
+  // Database probe, outbox gauges, build info and process metrics; a gateway that registered them
+  // on this registry already (in-process delivery) keeps its own.
+  registerProcessMetrics({
+    registry: deps.registry,
+    db: deps.db,
+    version: deliveryPackageVersion(),
+    logger: deps.logger.child({ component: 'process-metrics' }),
+    ...(deps.clock === undefined ? {} : { clock: deps.clock }),
+  });
   const pool = destinationPoolFor(config, deps.logger);
   const secrets = secretBoxFor(config.secretKey);
   let outboxSignal: ListeningOutboxSignal | undefined;
@@ -91,4 +102,8 @@ export async function startDeliveryRuntime(config: WorkerConfig, deps: DeliveryR
       await pool.closeAll();
     },
   };
+}
+
+function deliveryPackageVersion(): string {
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 }

@@ -310,6 +310,8 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
   }
 
   const loops = Promise.all([routerLoop(), senderLoop(), maintenanceLoop()]);
+  // herald_delivery_workers: summed over every process, the live workers (rule HeraldNoDeliveryWorker).
+  engine.metrics?.workerRunning(true);
   logger.info('delivery worker started');
 
   let stopping: Promise<void> | undefined;
@@ -322,6 +324,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
     stop() {
       stopping ??= (async () => {
         running = false;
+        engine.metrics?.workerRunning(false);
         unsubscribe?.();
         routerWaker.wake();
         lingerWaker.wake();

@@ -647,14 +647,21 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
       expect(arrived).toHaveLength(20);
       expect(worker.healthy()).toBe(true);
       // A send is counted once its outcome is recorded, which may be a moment after the queue has it.
-      await eventually(async () => (await registry.metrics()).includes('outcome="delivered"'), 10_000, 'the deliveries counted');
+      // Per subscription: project key, subscription key (its id without one), destination type.
+      const series = `project="${projectKey}",subscription="${subscription.id}",destination_type="SQS"`;
+      await eventually(
+        async () => (await registry.metrics()).includes(`herald_deliveries_total{${series},outcome="delivered"} 20`),
+        10_000,
+        'the deliveries counted',
+      );
 
       const metrics = await registry.getMetricsAsJSON();
       expect(metrics.map((m) => m.name).sort()).toEqual([...DELIVERY_METRIC_NAMES].sort());
       const text = await registry.metrics();
-      expect(text).toContain('herald_deliveries_total{destination_type="SQS",outcome="delivered"}');
+      expect(text).toContain(`herald_delivery_attempts_total{${series},outcome="delivered"} 20`);
       expect(text).toContain(`herald_subscription_health{project="${projectKey}",subscription="${subscription.id}",status="Healthy"} 1`);
-      expect(text).toMatch(/herald_delivery_latency_seconds_count\{destination_type="SQS"\} \d+/);
+      expect(text).toContain(`herald_delivery_latency_seconds_count{${series}} 20`);
+      expect(text).toContain('herald_delivery_workers 1');
 
       // A hanging destination: the send is in flight when the worker stops.
       await waitForPending(projectKey, subscription.id, 0);

@@ -1,7 +1,8 @@
 import { once } from 'node:events';
+import { createRequire } from 'node:module';
 import type { Server } from 'node:http';
 import { settlesWithin } from '@herald/model';
-import { startDeliveryRuntime, type DeliveryRuntime } from '@herald/delivery';
+import { registerProcessMetrics, startDeliveryRuntime, type DeliveryRuntime } from '@herald/delivery';
 import { DEFAULT_DATABASE_URL, describeDatabaseUrl, openDatabase, ProjectStore, type Database } from '@herald/store';
 import { Registry } from 'prom-client';
 import { pino, type Logger } from 'pino';
@@ -31,6 +32,9 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
   const projects = new ProjectStore(db);
   for (const key of config.projects) await projects.ensure(key);
   const registry = new Registry();
+  // herald_database_up, the outbox gauges, build info and process metrics, also with HERALD_DELIVERY=off
+  // (an idle API with a dead database must still show it: issue 25).
+  registerProcessMetrics({ registry, db, version: gatewayVersion(), logger: logger.child({ component: 'process-metrics' }) });
   // In-process delivery (the default): the worker shares the database, the registry and /metrics.
   let delivery: DeliveryRuntime | undefined;
   if (config.deliveryMode === 'in-process') {
@@ -89,3 +93,7 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
  * With the default deadline (8 s) a stop that fails still ends within Docker's 10 s, by itself.
  */
 const FORCED_CLOSE_MS = 1_000;
+
+function gatewayVersion(): string {
+  return (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
+}

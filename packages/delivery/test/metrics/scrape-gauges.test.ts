@@ -3,7 +3,7 @@
  * which holds millions of rows during a destination outage. These tests scrape a real registry of a
  * real engine over a real database and count the statements the scrapes issue: concurrent scrapes
  * share one read, a recent snapshot is served from memory (its oldest age still advancing), and a
- * failed read is neither cached nor served for long.
+ * failed read is not cached; while reads fail the last snapshot is served, with its age.
  */
 import type { Subscription } from '@herald/model';
 import { DocumentStore, type Database, type Queryable, type QueryOptions, type QueryResult } from '@herald/store';
@@ -23,7 +23,8 @@ import {
   sqsPool,
   writeStores,
   type TestDatabase,
-} from './support.js';
+} from '../engine/support.js';
+import { parseExposition, type Sample } from './exposition.js';
 
 /**
  * The engine's database, observed: counts the statements that go through it, can hold them until
@@ -79,26 +80,6 @@ class ObservedDatabase implements Database {
       },
     };
   }
-}
-
-interface Sample {
-  name: string;
-  labels: Record<string, string>;
-  value: number;
-}
-
-/** The samples of a Prometheus text exposition. */
-function parseExposition(text: string): Sample[] {
-  const samples: Sample[] = [];
-  for (const line of text.split('\n')) {
-    if (line === '' || line.startsWith('#')) continue;
-    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (match === null) throw new Error(`not an exposition line: ${line}`);
-    const labels: Record<string, string> = {};
-    for (const pair of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[pair[1] as string] = pair[2] as string;
-    samples.push({ name: match[1] as string, labels, value: Number(match[3]) });
-  }
-  return samples;
 }
 
 /** One real scrape: `registry.metrics()`, parsed. */
@@ -317,31 +298,33 @@ describe.each(engineDatabaseUrls())('scrape-time delivery gauges on %s', (server
     for (const samples of result) expect(pending(samples, subscription)).toBe(2);
   });
 
-  it('stops showing a snapshot older than 60 s while reads fail: the gauges have no series until a read succeeds', async () => {
+  it('keeps showing the last snapshot however long reads fail, with its age, so that a database outage resolves no alert', async () => {
     const { registry, subscription, db, advance, logs } = await setup(2);
-    await scrape(registry);
+    const age = (samples: Sample[]) => samples.find((s) => s.name === DELIVERY_METRIC.gaugesAge)?.value;
+    expect(age(await scrape(registry))).toBe(0);
     db.failing = new Error('connection refused');
     advance(30_000);
     expect(pending(await scrape(registry), subscription)).toBe(2);
-    advance(30_000);
-    expect(pending(await scrape(registry), subscription)).toBe(2);
-    advance(1);
-    const expired = await scrape(registry);
-    expect(gaugeSeries(expired)).toEqual([]);
-    // Each failed read is logged, with what the gauges showed instead.
+    // An hour of outage: the same series, their values the last ones read, their age growing.
+    advance(3_600_000);
+    const stale = await scrape(registry);
+    expect(pending(stale, subscription)).toBe(2);
+    expect(healthy(stale, subscription)).toBe(1);
+    expect(oldestAge(stale, subscription)).toBeCloseTo(5 + 3_630, 3);
+    expect(age(stale)).toBeCloseTo(3_630, 3);
+    // Each failed read is logged, with the age of what the gauges showed instead.
     const failures = logs.filter((line) => line.component === 'delivery-metrics');
     expect(failures.map((line) => [line.level, line.snapshotAgeSeconds, line.err?.message])).toEqual([
       [40, 30, 'connection refused'],
-      [40, 60, 'connection refused'],
-      [50, undefined, 'connection refused'],
+      [40, 3_630, 'connection refused'],
     ]);
     // The rest of the scrape is unaffected.
-    expect(expired.some((s) => s.name === DELIVERY_METRIC.createdDeliveries)).toBe(true);
+    expect(stale.some((s) => s.name === DELIVERY_METRIC.createdDeliveries)).toBe(true);
 
     db.failing = undefined;
     const recovered = await scrape(registry);
     expect(pending(recovered, subscription)).toBe(2);
-    expect(healthy(recovered, subscription)).toBe(1);
+    expect(age(recovered)).toBe(0);
   });
 
   it('answers a scrape whose first read fails, without the gauges, and reads on the next one', async () => {
