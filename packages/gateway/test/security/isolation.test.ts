@@ -105,8 +105,10 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
     let probed = 0;
     for (const route of routes) {
       const names = paramNames(route.url);
-      if (!route.url.startsWith('/:projectKey') || !(names.includes('id') || names.includes('key'))) continue;
-      const seedOfA = a.seeds.get(collectionOf(route.url));
+      const addressesOne = names.includes('id') || names.includes('key') || names.includes('customerId');
+      if (!route.url.startsWith('/:projectKey') || !addressesOne) continue;
+      // A customer's active cart is addressed by the customer's id: A's cart is what must not show.
+      const seedOfA = a.seeds.get(names.includes('customerId') ? 'carts' : collectionOf(route.url));
       if (seedOfA === undefined) {
         failures.push(`${route.method} ${route.url}: no resource of A to probe with (collection '${collectionOf(route.url)}')`);
         continue;
@@ -114,7 +116,7 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
       if (names.includes('key') && seedOfA.key === undefined) continue;
       // B's project, B's own store for in-store routes, A's id or key; also A's store key.
       for (const storeKey of names.includes('storeKey') ? [b.storeKey, a.storeKey] : [b.storeKey]) {
-        const url = fillTemplate(route.url, { projectKey: B, storeKey, id: seedOfA.id, key: encodeURIComponent(seedOfA.key ?? '') });
+        const url = fillTemplate(route.url, { projectKey: B, storeKey, id: seedOfA.id, key: encodeURIComponent(seedOfA.key ?? ''), customerId: a.customer.id });
         const query = route.method === 'DELETE' ? '?version=1' : '';
         const token = route.auth === 'public' ? b.admin : tokenOf(route, b);
         const answer = await call(route, route.method, `${url}${query}`, token, bodyFor(route, b, B));
@@ -140,7 +142,13 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
 
   it("returns nothing of A from B's queries, also with predicates that match A's data", async () => {
     const queryRoutes = routes.filter(
-      (route) => route.method === 'GET' && route.auth !== 'public' && route.url.startsWith('/:projectKey/') && !/(:id|key=:key)/.test(route.url) && route.url !== '/:projectKey/me',
+      // Pages only: not the routes of one resource (by id, key or customer id, `/me`, the active cart).
+      (route) =>
+        route.method === 'GET' &&
+        route.auth !== 'public' &&
+        route.url.startsWith('/:projectKey/') &&
+        !/(:id|key=:key|:customerId|\/active-cart$)/.test(route.url) &&
+        route.url !== '/:projectKey/me',
     );
     expect(queryRoutes.length).toBeGreaterThan(10);
     const aIds = [...a.ids];
