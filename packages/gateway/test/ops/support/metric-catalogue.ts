@@ -1,4 +1,5 @@
-import { DeliveryMetrics, DELIVERY_METRIC_NAMES } from '@herald/delivery';
+import { DeliveryMetrics, DELIVERY_METRIC_NAMES, PROCESS_METRIC_NAMES, registerProcessMetrics } from '@herald/delivery';
+import type { Database } from '@herald/store';
 import Fastify from 'fastify';
 import { Registry } from 'prom-client';
 import { installHttpMetrics } from '../../../src/http/metrics.js';
@@ -9,8 +10,11 @@ export interface KnownMetric {
   name: string;
   type: 'counter' | 'gauge' | 'histogram' | 'summary';
   labels: readonly string[];
-  /** Which code registers it. */
-  owner: 'delivery' | 'consumer' | 'http';
+  /**
+   * Which code registers it: `process` is Herald's own per-process metrics (database probe, outbox,
+   * build info), `runtime` prom-client's default process metrics (not Herald's to document).
+   */
+  owner: 'delivery' | 'consumer' | 'http' | 'process' | 'runtime';
 }
 
 /** Labels Prometheus adds to every scraped series (the scrape job's target labels). */
@@ -40,7 +44,7 @@ function describe(registry: Registry, owner: KnownMetric['owner']): KnownMetric[
 export interface MetricCatalogue {
   metrics: ReadonlyMap<string, KnownMetric>;
   /** The names the packages export for this purpose (DELIVERY_METRIC_NAMES, CONSUMER_METRIC_NAMES, the HTTP histogram). */
-  exportedNames: { delivery: readonly string[]; consumer: readonly string[]; http: readonly string[] };
+  exportedNames: { delivery: readonly string[]; consumer: readonly string[]; http: readonly string[]; process: readonly string[] };
   /** The registered metric a series name belongs to (`…_bucket` → its histogram), or undefined. */
   resolve(series: string): { metric: KnownMetric; suffix: string } | undefined;
 }
@@ -53,14 +57,21 @@ export async function metricCatalogue(): Promise<MetricCatalogue> {
   const delivery = new Registry();
   new DeliveryMetrics({ registry: delivery });
   const consumer = new Registry();
-  createConsumerMetrics(consumer);
+  createConsumerMetrics(consumer, { bufferDepth: () => 0 });
+  const processRegistry = new Registry();
+  // Describing the metrics collects nothing: the database is never asked.
+  registerProcessMetrics({ registry: processRegistry, db: UNUSED_DATABASE, version: '0.0.0' });
+  const ownProcess = new Set(PROCESS_METRIC_NAMES);
+  const processMetrics = describe(processRegistry, 'process').map((metric) =>
+    ownProcess.has(metric.name) ? metric : { ...metric, owner: 'runtime' as const },
+  );
   const http = new Registry();
   const app = Fastify();
   installHttpMetrics(app, http);
   await app.close();
 
   const metrics = new Map<string, KnownMetric>();
-  for (const metric of [...describe(delivery, 'delivery'), ...describe(consumer, 'consumer'), ...describe(http, 'http')]) {
+  for (const metric of [...describe(delivery, 'delivery'), ...describe(consumer, 'consumer'), ...describe(http, 'http'), ...processMetrics]) {
     if (metrics.has(metric.name)) throw new Error(`metric ${metric.name} is registered twice`);
     metrics.set(metric.name, metric);
   }
@@ -70,6 +81,7 @@ export async function metricCatalogue(): Promise<MetricCatalogue> {
       delivery: DELIVERY_METRIC_NAMES,
       consumer: CONSUMER_METRIC_NAMES,
       http: describe(http, 'http').map((metric) => metric.name),
+      process: PROCESS_METRIC_NAMES,
     },
     resolve(series) {
       const exact = metrics.get(series);
@@ -85,3 +97,12 @@ export async function metricCatalogue(): Promise<MetricCatalogue> {
     },
   };
 }
+
+const refuse = (): Promise<never> => Promise.reject(new Error('the metric catalogue reads no database'));
+const UNUSED_DATABASE: Database = {
+  driver: 'pglite',
+  query: refuse,
+  exec: refuse,
+  transaction: refuse,
+  close: refuse,
+};

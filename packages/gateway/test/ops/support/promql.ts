@@ -85,8 +85,9 @@ export function analyse(expression: string): ExpressionInfo {
   for (const match of text.matchAll(tokens)) {
     const identifier = match[2];
     if (identifier === undefined) continue; // a number or a duration
+    if (KEYWORDS.has(identifier)) continue; // `and (…)`, `or (…)`: operators, not calls
     if (match[3] !== undefined) functions.push(identifier);
-    else if (!KEYWORDS.has(identifier)) selectors.push({ name: identifier, labels: [] });
+    else selectors.push({ name: identifier, labels: [] });
   }
   return { selectors, groupingLabels, hasBy, functions };
 }
