@@ -35,12 +35,6 @@ export function cloudEventType(payload: DeliveryPayload, prefix = DEFAULT_CLOUDE
  * the official CloudEventsPayload type and its example define it: the collection, not the resource).
  * The resource's id is the event's `subject`; `source` + `id` is what identifies an event.
  */
-export function cloudEventSource(projectKey: string, typeId: string): string;
-/**
- * @deprecated The resource id is not part of `source` (it is the event's `subject`) and is ignored:
- * pass the project key and the type id only.
- */
-export function cloudEventSource(projectKey: string, typeId: string, resourceId: string): string;
 export function cloudEventSource(projectKey: string, typeId: string): string {
   return `/${projectKey}/${resourcePathSegment(typeId)}`;
 }

@@ -67,8 +67,6 @@ describe('CloudEvents naming (§6.2)', () => {
     expect(cloudEventSource('shop', 'quote-request')).toBe('/shop/quote-requests');
     expect(cloudEventSource('shop', 'category')).toBe('/shop/categories');
     expect(cloudEventSource('shop', 'key-value-document')).toBe('/shop/custom-objects');
-    // Older callers passed the resource id too: it is ignored (it is the event's `subject`).
-    expect(cloudEventSource('shop', 'product', 'b32d1013')).toBe('/shop/products');
     expect(messageDataRef('shop', 'm1')).toBe('/shop/messages/m1');
     expect(resourcePathSegment('business-unit')).toBe('business-units');
   });

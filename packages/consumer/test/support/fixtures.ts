@@ -56,7 +56,7 @@ export function cloudEventOf(payload: DeliveryPayload): HeraldCloudEvent {
     specversion: '1.0',
     id: payload.notificationType === 'Message' ? payload.id : `${payload.resource.id}-${payload.notificationType}-${payload.version}`,
     type: cloudEventType(payload),
-    source: cloudEventSource(payload.projectKey, payload.resource.typeId, payload.resource.id),
+    source: cloudEventSource(payload.projectKey, payload.resource.typeId),
     subject: payload.resource.id,
     time: '2025-01-01T00:00:00.000Z',
     datacontenttype: 'application/json',
