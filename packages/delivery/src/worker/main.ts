@@ -2,19 +2,45 @@
 /**
  * `herald-delivery`: a delivery worker process. Run N of them against one PostgreSQL; they share
  * the outbox and the deliveries (SKIP LOCKED + leases). The only module that reads `process.env`.
- * SIGTERM/SIGINT: stop claiming, finish or release in-flight sends, exit 0.
+ * SIGTERM/SIGINT: stop claiming, finish or release in-flight sends, exit 0. They are caught from the
+ * first line: a stop during start-up lets the step in progress complete (within
+ * HERALD_DELIVERY_SHUTDOWN_GRACE_MS, else exit 1), closes what was opened and exits 0.
  */
 import { createRequire } from 'node:module';
-import { DatabaseUnavailableError, describeDatabaseUrl, openDatabase } from '@herald/store';
-import { pino } from 'pino';
-import { Registry } from 'prom-client';
-import { parseWorkerConfig, WorkerConfigError } from './config.js';
-import { startWorkerHttp } from './http.js';
-import { startDeliveryRuntime } from './runtime.js';
+
+type StopSignal = 'SIGTERM' | 'SIGINT';
+
+/** Signals received before the worker could act on them, and the one place that acts. */
+const stop: { signal: StopSignal | undefined; listener: ((signal: StopSignal) => void) | undefined } = {
+  signal: undefined,
+  listener: undefined,
+};
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, () => {
+    // A second signal, the same or the other, must not start a second stop.
+    if (stop.signal !== undefined) return;
+    stop.signal = signal;
+    stop.listener?.(signal);
+  });
+}
 
 // The AWS SDK warns once per process on Node 20; Herald supports Node >= 20.19 on purpose, and the
 // SDKs are imported lazily, after this line.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+
+// Loaded after the signals are caught: loading them takes seconds on a busy machine.
+const { ConfigurationError } = await import('@herald/model');
+const { DatabaseUnavailableError, describeDatabaseUrl, openDatabase } = await import('@herald/store');
+const { pino } = await import('pino');
+const { Registry } = await import('prom-client');
+const { parseWorkerConfig } = await import('./config.js');
+const { startWorkerHttp } = await import('./http.js');
+const { startDeliveryRuntime } = await import('./runtime.js');
+
+type Logger = import('pino').Logger;
+type Database = import('@herald/store').Database;
+type DeliveryRuntime = import('./runtime.js').DeliveryRuntime;
+type WorkerHttp = Awaited<ReturnType<typeof startWorkerHttp>>;
 
 const USAGE = `Usage: herald-delivery [-h | --help] [-v | --version]
 
@@ -40,6 +66,29 @@ function answerFlags(args: readonly string[]): number | undefined {
   return 2;
 }
 
+/** What has been started so far, stopped in this order: sends first, the database last. */
+interface Started {
+  db?: Database;
+  runtime?: DeliveryRuntime;
+  http?: WorkerHttp;
+}
+
+async function stopStarted(started: Started): Promise<void> {
+  await started.runtime?.stop();
+  await started.http?.close();
+  await started.db?.close();
+}
+
+async function stopThenExit(started: Started, logger: Logger): Promise<never> {
+  try {
+    await stopStarted(started);
+  } catch (error) {
+    logger.error({ err: error }, 'shutdown failed');
+    process.exit(1);
+  }
+  process.exit(0);
+}
+
 async function main(): Promise<void> {
   const answered = answerFlags(process.argv.slice(2));
   if (answered !== undefined) {
@@ -47,37 +96,52 @@ async function main(): Promise<void> {
     return;
   }
   const config = parseWorkerConfig(process.env);
-  const logger = pino({ level: config.logLevel, base: { service: 'herald-delivery' } });
+  // Synchronous: pino's default asynchronous destination flushes synchronously on exit and retries a
+  // failed write every 100 ms for ever, so with a standard output whose reader had gone (EPIPE) the
+  // worker never exited after SIGTERM. A synchronous one has no exit flush, and pino turns its
+  // writes into no-ops at the first EPIPE.
+  const logger = pino({ level: config.logLevel, base: { service: 'herald-delivery' } }, pino.destination({ dest: 1, sync: true }));
+  const started: Started = {};
+  let starting = true;
+  let startUpDeadline: NodeJS.Timeout | undefined;
+  stop.listener = (signal) => {
+    logger.info({ signal }, 'shutting down');
+    if (!starting) {
+      void stopThenExit(started, logger);
+      return;
+    }
+    // The step in progress completes, then start-up stops at its next checkpoint; unless it hangs.
+    startUpDeadline = setTimeout(() => {
+      logger.error({ signal, timeoutMs: config.shutdownGraceMs }, 'start-up did not complete within the shutdown grace; exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs);
+  };
+  /** Between two start-up steps: true (and the worker stops) when a signal came meanwhile. */
+  const stopRequested = (): boolean => {
+    if (stop.signal === undefined) return false;
+    clearTimeout(startUpDeadline);
+    logger.info({ signal: stop.signal }, 'stopping during start-up');
+    void stopThenExit(started, logger);
+    return true;
+  };
+  if (stopRequested()) return;
+
   // Where it connects (never the password): a start that fails or takes long shows what it waits for.
   logger.info({ database: describeDatabaseUrl(config.databaseUrl) }, 'opening the database');
-  const db = await openDatabase(config.databaseUrl);
+  started.db = await openDatabase(config.databaseUrl);
+  if (stopRequested()) return;
   const registry = new Registry();
-  const runtime = await startDeliveryRuntime(config, { db, logger, registry });
-  const worker = runtime.worker;
-  const http = await startWorkerHttp({ registry, healthy: worker.healthy, logger }, { port: config.port, host: config.host });
-  logger.info({ port: http.port, workerId: worker.workerId }, 'herald-delivery listening for /metrics and /healthz');
-
-  let exiting = false;
-  const shutdown = (signal: string): void => {
-    if (exiting) return;
-    exiting = true;
-    logger.info({ signal }, 'shutting down');
-    void (async () => {
-      await runtime.stop();
-      await http.close();
-      await db.close();
-      process.exit(0);
-    })().catch((error: unknown) => {
-      logger.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    });
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  started.runtime = await startDeliveryRuntime(config, { db: started.db, logger, registry });
+  if (stopRequested()) return;
+  const worker = started.runtime.worker;
+  started.http = await startWorkerHttp({ registry, healthy: worker.healthy, logger }, { port: config.port, host: config.host });
+  if (stopRequested()) return;
+  starting = false;
+  logger.info({ port: started.http.port, workerId: worker.workerId }, 'herald-delivery listening for /metrics and /healthz');
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof WorkerConfigError) {
+  if (error instanceof ConfigurationError) {
     process.stderr.write(`herald-delivery: ${error.message}\n`);
     process.exit(2);
   }

@@ -3,7 +3,8 @@ import { openDatabase, ProjectStore } from '@herald/store';
 import { loadConfig } from '../config/config.js';
 import { createApiClientCommand } from '../oauth/create-api-client.js';
 import { withMaskedExternalOAuth } from '../oauth/external/settings.js';
-import { createLogger, startHerald } from '../server/start.js';
+import { serve } from './serve.js';
+import { StopSignals } from './stop-signals.js';
 
 const USAGE = `Usage: herald <command> [options]
 
@@ -52,10 +53,13 @@ function version(): string {
 /**
  * Runs one CLI command; resolves to an exit code, or undefined for a long-running server. Help and
  * version requests are answered before anything else, so they never open a database or start a
- * server, wherever the flag stands.
+ * server, wherever the flag stands. `signals`, caught by the entry point before it loaded this
+ * module, go to `serve`; every other command gives them back to their default action.
  */
-export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number | undefined> {
+export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv, signals?: StopSignals): Promise<number | undefined> {
   const [command, ...rest] = args;
+  const serving = command === 'serve' && rest.length === 0;
+  if (!serving) signals?.release();
   if (command !== undefined && VERSION_FLAGS.has(command)) return print(`herald ${version()}\n`);
   if (command === undefined) return fail(USAGE);
   if (HELP_FLAGS.has(command)) return print(USAGE);
@@ -65,7 +69,7 @@ export async function runCli(args: readonly string[], env: NodeJS.ProcessEnv): P
   if (rest.some((arg) => HELP_FLAGS.has(arg))) return print(usage);
   switch (command) {
     case 'serve':
-      return rest.length === 0 ? serve(env) : fail(`herald: serve takes no arguments\n${usage}`);
+      return serving ? serve(env, signals ?? new StopSignals()) : fail(`herald: serve takes no arguments\n${usage}`);
     case 'projects':
       return projects(rest, env);
     default:
@@ -82,30 +86,6 @@ function print(text: string): number {
 function fail(text: string): number {
   process.stderr.write(text);
   return 2;
-}
-
-async function serve(env: NodeJS.ProcessEnv): Promise<undefined> {
-  const config = loadConfig(env);
-  const logger = createLogger(config);
-  const herald = await startHerald(config, logger);
-  // stop() is bounded by HERALD_SHUTDOWN_TIMEOUT_MS: exit 0 when everything stopped in time, 1 when
-  // it failed. A second, different signal while stopping must not start a second stop.
-  let stopping = false;
-  const shutdown = (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'shutting down');
-    herald.stop().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        process.exit(1);
-      },
-    );
-  };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
-  return undefined;
 }
 
 async function projects(args: readonly string[], env: NodeJS.ProcessEnv): Promise<number> {

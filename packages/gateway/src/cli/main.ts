@@ -1,18 +1,24 @@
 #!/usr/bin/env node
-import { DatabaseUnavailableError, DataDirectoryInUseError } from '@herald/store';
-import { ConfigError } from '../config/config.js';
-import { runCli } from './commands.js';
+// Caught before anything else is loaded: a SIGTERM while the modules load, or while `herald serve`
+// starts, stops the process cleanly instead of killing it (see stop-signals.ts).
+import { StopSignals } from './stop-signals.js';
+
+const signals = new StopSignals();
 
 // The AWS SDK warns once per process on Node 20; Herald supports Node >= 20.19 on purpose, and the
 // SDKs are imported lazily, after this line.
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
 
+const { ConfigurationError } = await import('@herald/model');
+const { DatabaseUnavailableError, DataDirectoryInUseError } = await import('@herald/store');
+const { runCli } = await import('./commands.js');
+
 // The entry point: the only place that reads process.env and decides the exit code.
 try {
-  const code = await runCli(process.argv.slice(2), process.env);
+  const code = await runCli(process.argv.slice(2), process.env, signals);
   if (code !== undefined) process.exitCode = code;
 } catch (error) {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigurationError) {
     process.stderr.write(`herald: ${error.message}\n`);
     process.exitCode = 2;
   } else if (error instanceof DatabaseUnavailableError || error instanceof DataDirectoryInUseError) {
