@@ -814,7 +814,7 @@ function report(drainedAt: number): string {
     ['copies Herald sent twice (distinct SQS MessageIds for one dedup key)', String(sentTwice)],
     ['SQS redeliveries (same MessageId received again)', String(redelivered)],
     ['SQS receipts in total', String(receipts)],
-    ['absorbed by the consumer: duplicates / stale / gap timeouts', `${counter('herald_consumer_duplicates_total')} / ${counter('herald_consumer_stale_total')} / ${counter('herald_consumer_gap_timeouts_total')}`],
+    ['absorbed by the consumer: duplicates / late / gap timeouts', `${counter('herald_consumer_duplicates_total')} / ${counter('herald_consumer_late_total')} / ${counter('herald_consumer_gap_timeouts_total')}`],
     ['consumer deferrals (busy / store-unavailable / buffer-full)', `${counter('herald_consumer_deferred_total{busy}')} / ${counter('herald_consumer_deferred_total{store-unavailable}')} / ${counter('herald_consumer_deferred_total{buffer-full}')}`],
     ['latency commit → handler, all events', latencies.length === 0 ? 'n/a' : `p50 ${quantile(latencies, 0.5)} ms, p99 ${quantile(latencies, 0.99)} ms, max ${quantile(latencies, 1)} ms`],
   ];

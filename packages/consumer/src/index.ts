@@ -57,6 +57,7 @@ export type {
 } from './dedup/dedup-store.js';
 
 export type { GapNotice } from './ordering/gap-notice.js';
+export type { LateNotice } from './ordering/late-notice.js';
 export { CONSUMER_METRIC_NAMES, type ConsumerMetricName, type DeferReason } from './metrics/consumer-metrics.js';
 export { systemClock, type Clock, type TimerHandle } from './clock.js';
 export { createJsonLogger, silentLogger, type JsonLoggerOptions, type Logger, type LogLevel } from './logger.js';

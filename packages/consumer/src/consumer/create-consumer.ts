@@ -14,7 +14,8 @@ import { eventDeduplicationKey, eventStreamKey } from '../dedup/event-keys.js';
 import { createJsonLogger, type Logger } from '../logger.js';
 import { createConsumerMetrics, silentMetrics, type ConsumerMetrics, type DeferReason, type DeliveryMeter } from '../metrics/consumer-metrics.js';
 import type { GapNotice } from '../ordering/gap-notice.js';
-import { changeOrdinal } from '../ordering/order-rules.js';
+import type { LateNotice } from '../ordering/late-notice.js';
+import { changeOrdinal, positionValueOf } from '../ordering/order-rules.js';
 import { Sequencer, type FinishReport, type RejectReason, type Release, type SequencedItem } from '../ordering/sequencer.js';
 import { loadNotIncludedPayload, type MessageFetcher } from '../parse/messages-api.js';
 import { parseDelivery, type ParseResult, type SingleParseResult } from '../parse/parse-delivery.js';
@@ -51,6 +52,9 @@ class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryCont
   /** How the sequencer released it (always `next` without ordering). */
   release: Release = NEXT;
   gap: GapNotice | undefined;
+  late: LateNotice | undefined;
+  /** The stream's stored position, when the claim said the delivery is behind it (told to the sequencer when it is done). */
+  storedOrdinal: number | undefined;
   /** Set when the handler failed: the outcome once the lease is released. */
   failure: RetryOutcome | undefined;
   /**
@@ -101,7 +105,6 @@ const STORE_BATCH_SIZE = 64;
 const defaultParseErrorPolicy: ParseErrorPolicy = () => 'dead-letter';
 const NEXT: Release = Object.freeze({ kind: 'next' });
 const ADVANCED: FinishReport = Object.freeze({ advanced: true });
-const NOT_ADVANCED: FinishReport = Object.freeze({ advanced: false });
 
 class HeraldConsumer implements Consumer {
   readonly instanceId: string;
@@ -272,7 +275,7 @@ class HeraldConsumer implements Consumer {
     if (inFlight !== undefined) {
       // A copy of a delivery already here: it is settled like the first one (never run twice,
       // never acknowledged before the first is done). It is counted as a duplicate whatever the
-      // first's outcome: failed_total and stale_total count what happened to the delivery, once.
+      // first's outcome: failed_total and late_total count what happened to the delivery, once.
       return inFlight.promise.then((first) => {
         meter.count('duplicate');
         const outcome = onlyItem(first) as DeliveryOutcome;
@@ -308,17 +311,21 @@ class HeraldConsumer implements Consumer {
   private claimAnswered(work: Work, error: unknown, claim: ClaimResult | undefined): void {
     if (error === undefined) return this.claimed(work, claim as ClaimResult);
     this.logger.warn({ err: error, dedupKey: work.key }, 'dedup store unreachable');
-    if (!this.failOpen) this.finishDeferred(work, this.deferral(work, 'store-unavailable'));
-    else if (work.release.kind === 'behind') this.finish(work, { status: 'stale', dedupKey: work.key }, NOT_ADVANCED);
-    else this.execute(work, false);
+    if (!this.failOpen) return this.finishDeferred(work, this.deferral(work, 'store-unavailable'));
+    if (work.release.kind === 'late') this.markLate(work, work.release.position);
+    this.execute(work, false);
   }
 
   private claimed(work: Work, claim: ClaimResult): void {
     switch (claim.status) {
       case 'processed':
         return this.finish(work, { status: 'duplicate', dedupKey: work.key }, ADVANCED);
-      case 'stale':
-        return this.finish(work, { status: 'stale', dedupKey: work.key }, { advanced: false, storedOrdinal: claim.storedOrdinal });
+      case 'late':
+        // Another instance (or an earlier life of this one) processed a later delivery of the
+        // resource: this one is handed over all the same, marked late.
+        work.storedOrdinal = claim.storedOrdinal;
+        this.markLate(work, work.release.kind === 'late' ? Math.max(work.release.position, claim.storedOrdinal) : claim.storedOrdinal);
+        return this.execute(work, true);
       case 'busy':
         // Another instance runs it (or crashed while running it): retry once its lease may be gone.
         return this.finishDeferred(work, {
@@ -328,18 +335,26 @@ class HeraldConsumer implements Consumer {
           retryAfterMs: Math.max(this.retry.busyMinMs, claim.retryAfterMs),
         });
       case 'claimed':
-        if (work.release.kind === 'behind') {
-          // Behind the position this instance released, yet unknown to the store (its position
-          // was lost or never written): it was skipped here, so it stays skipped.
-          this.releases.enqueue(work);
-          return this.finish(work, { status: 'stale', dedupKey: work.key }, NOT_ADVANCED);
-        }
+        // Behind the position this instance released, yet not processed: late (the store may not
+        // know the later one yet: its completion is on its way).
+        if (work.release.kind === 'late') this.markLate(work, work.release.position);
         return this.execute(work, true);
     }
   }
 
+  /**
+   * A delivery about to be handed over after a later one of its lane (`alreadyReleased`, an
+   * ordinal): at-least-once comes first, so it runs, and the handler is told (`context.late`).
+   */
+  private markLate(work: Work, alreadyReleased: number): void {
+    const lane = work.lane === 'm' ? 'messages' : 'changes';
+    work.late = { lane, released: positionValueOf(work.lane, work.ordinal), alreadyReleased: positionValueOf(work.lane, alreadyReleased) };
+    work.meter.count('late');
+    this.logger.warn({ dedupKey: work.key, stream: work.stream, late: work.late }, 'a delivery arrived after a later one of its resource was handed over: handed over marked late');
+  }
+
   private execute(work: Work, leased: boolean): void {
-    if (work.release.kind === 'gap') work.gap = work.release.gap;
+    if (work.release.kind === 'gap' && work.late === undefined) work.gap = work.release.gap;
     if (leased) this.leases.hold(work);
     this.limiter.schedule(work);
   }
@@ -399,7 +414,7 @@ class HeraldConsumer implements Consumer {
     // and this record travel together, so a resource advances one round trip per delivery instead
     // of two. Safe: should this process die before the record lands, this delivery's lease expires
     // and it runs again before anything later can be recorded past it elsewhere (at-least-once).
-    this.sequencer?.finished(work, ADVANCED);
+    this.sequencer?.finished(work, this.withStoredPosition(work, ADVANCED));
     this.completions.enqueue(work);
   }
 
@@ -447,10 +462,15 @@ class HeraldConsumer implements Consumer {
     this.finish(work, outcome, { advanced: false, retryAfterMs: outcome.retryAfterMs });
   }
 
+  /** The report, with the stored position a `late` claim showed (the sequencer catches up to it). */
+  private withStoredPosition(work: Work, report: FinishReport): FinishReport {
+    return work.storedOrdinal === undefined ? report : { ...report, storedOrdinal: work.storedOrdinal };
+  }
+
   /** Settles a delivery: metrics, ordering bookkeeping, then the waiting `process` call. */
   private finish(work: Work, outcome: DeliveryOutcome, report: FinishReport | undefined): void {
     this.inProcess.delete(work.key);
-    if (report !== undefined) this.sequencer?.finished(work, report);
+    if (report !== undefined) this.sequencer?.finished(work, this.withStoredPosition(work, report));
     work.resolve(combineOne(this.count(outcome, work.meter)));
   }
 

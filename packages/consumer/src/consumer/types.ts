@@ -5,6 +5,7 @@ import type { Delivery, EventDelivery } from '../delivery.js';
 import type { Logger } from '../logger.js';
 import type { DeferReason } from '../metrics/consumer-metrics.js';
 import type { GapNotice } from '../ordering/gap-notice.js';
+import type { LateNotice } from '../ordering/late-notice.js';
 import type { MessageFetcher } from '../parse/messages-api.js';
 import type { ParseError } from '../parse/parse-error.js';
 import type { RawDelivery } from '../parse/raw-delivery.js';
@@ -17,6 +18,12 @@ export interface DeliveryContext {
   readonly streamKey: string;
   /** Set when this delivery was released past a missing predecessor (ordering only). */
   readonly gap?: GapNotice;
+  /**
+   * Set when this delivery arrived after a later one of its resource's lane was already handed
+   * over (ordering only; see LateNotice). Never set together with `gap`, never for a duplicate:
+   * a delivery already processed is acknowledged without reaching the handler.
+   */
+  readonly late?: LateNotice;
   /** The transport's delivery count, when it keeps one. */
   readonly deliveryAttempt?: number;
   /**
@@ -84,7 +91,8 @@ export interface OrderingOptions {
    * filtered lane's deliveries (see `filteredMessages`), then releases the lowest without a gap
    * notice (the resource may predate the subscription: nothing is known to be missing); `wait`
    * waits `maxWaitMs` and releases the lowest with an `unknown-start` gap notice; `immediate`
-   * releases whatever comes first (anything lower arriving later is stale).
+   * releases whatever comes first. In every mode, anything lower arriving after a delivery was
+   * released is still handed over, with `context.late`.
    */
   readonly unknownStart?: 'hold' | 'wait' | 'immediate';
   /**
@@ -93,8 +101,8 @@ export interface OrderingOptions {
    * `types` are set is filtered), or `true` / `false` for all (default `false`). In a filtered lane a
    * delivery that is not the next sequenceNumber is held only until an out-of-order predecessor
    * would have arrived (measured, at most `maxHoldMs`), then released without a gap notice; a
-   * predecessor arriving later still is dropped as stale and logged. Unfiltered lanes wait
-   * `maxWaitMs` for a missing sequenceNumber and report it as a gap.
+   * predecessor arriving later still is handed over with `context.late`, counted and logged.
+   * Unfiltered lanes wait `maxWaitMs` for a missing sequenceNumber and report it as a gap.
    */
   readonly filteredMessages?: boolean | readonly MessageFilter[];
   /**
@@ -168,7 +176,7 @@ export interface ConsumerOptions {
 
 /** Acknowledgement callbacks of one input (one queue message / one HTTP request). */
 export interface Settlement {
-  /** Done (processed, duplicate, stale or dropped): delete / complete / ack it. */
+  /** Done (processed, duplicate or dropped): delete / complete / ack it. */
   ack(): void | Promise<void>;
   /** Not done: make it available again after about `retryAfterMs`. */
   nack(retryAfterMs: number): void | Promise<void>;
@@ -177,7 +185,7 @@ export interface Settlement {
 }
 
 export type DeliveryOutcome =
-  | { readonly status: 'processed' | 'duplicate' | 'stale'; readonly dedupKey: string }
+  | { readonly status: 'processed' | 'duplicate'; readonly dedupKey: string }
   | { readonly status: 'failed'; readonly dedupKey: string; readonly error: unknown; readonly retryAfterMs: number }
   | { readonly status: 'deferred'; readonly dedupKey: string; readonly reason: DeferReason; readonly retryAfterMs: number };
 
@@ -216,8 +224,8 @@ export interface Consumer {
    * Defers (`closing`, due at once) every delivery waiting in the reorder buffer for a predecessor,
    * so its source hands it back to the transport; running ones and later inputs are not affected.
    * The bundled sources call it from `stop()` once they no longer receive: a predecessor cannot
-   * arrive any more, and waiting would release the delivery past a gap here and get its
-   * predecessor dropped as stale by the instance that receives it next. Call it from your own
+   * arrive any more, and waiting would release the delivery past a gap here and make its
+   * predecessor late (`context.late`) at the instance that receives it next. Call it from your own
    * source's shutdown too. Returns how many were handed back.
    */
   returnWaiting(): number;

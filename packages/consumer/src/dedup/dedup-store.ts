@@ -9,9 +9,11 @@
  * - `claim` is atomic per key: of concurrent claimers exactly one gets `claimed`; while its lease
  *   is alive the others get `busy` (with the time left), after it expired the next claim takes
  *   over (a crashed owner's delivery runs again); once processed, everyone gets `processed`.
- * - With a position, `claim` reports `stale` for a delivery at or behind the stream's stored
- *   position that was never processed (skipped by a gap release), and `complete` raises the
- *   position monotonically (never lowers it) in the same atomic step as marking processed.
+ * - With a position, `claim` of a delivery at or behind the stream's stored position that was
+ *   never processed claims it all the same and says so (`late`: a later delivery of its resource
+ *   was processed first); nothing is ever refused for its position, only for its key (processed,
+ *   or leased to another owner). `complete` raises the position monotonically (never lowers it)
+ *   in the same atomic step as marking processed.
  * - Every method takes a batch and costs one round trip for the whole batch.
  * - `release` and `renew` act only while the caller still owns the lease (compare-and-act).
  *
@@ -51,11 +53,15 @@ export interface ClaimRequest extends LeaseRef {
   readonly position?: PositionRef;
 }
 
+/**
+ * `claimed` and `late` both give the caller the lease; `late` adds that the delivery is at or
+ * behind the stream's stored position (`storedOrdinal`): its handler is told (`context.late`).
+ */
 export type ClaimResult =
   | { readonly status: 'claimed' }
+  | { readonly status: 'late'; readonly storedOrdinal: number }
   | { readonly status: 'processed' }
-  | { readonly status: 'busy'; readonly retryAfterMs: number }
-  | { readonly status: 'stale'; readonly storedOrdinal: number };
+  | { readonly status: 'busy'; readonly retryAfterMs: number };
 
 export interface CompleteRequest {
   readonly key: string;

@@ -81,12 +81,12 @@ export class MemoryDedupStore implements DedupStore {
     return requests.map((request) => {
       const current = this.liveState(request.key, now);
       if (current?.state === 'processed') return PROCESSED;
-      if (request.position) {
-        const stored = this.livePositions(request.position.stream, now)?.[request.position.lane];
-        if (stored !== undefined && request.position.ordinal <= stored) return { status: 'stale', storedOrdinal: stored } as const;
-      }
       if (current?.state === 'processing') return { status: 'busy', retryAfterMs: current.expiresAt - now } as const;
       this.keys.set(request.key, { state: 'processing', owner: request.owner, expiresAt: now + this.leaseMs });
+      if (request.position) {
+        const stored = this.livePositions(request.position.stream, now)?.[request.position.lane];
+        if (stored !== undefined && request.position.ordinal <= stored) return { status: 'late', storedOrdinal: stored } as const;
+      }
       return CLAIMED;
     });
   }

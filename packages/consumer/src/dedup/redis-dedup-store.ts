@@ -82,9 +82,9 @@ function positionArgument(position: PositionRef | undefined): string {
   return position === undefined ? '-,' : `${position.lane}${position.ordinal},`;
 }
 
-/** Decodes CLAIM_SCRIPT's replies: integers, or the stored position (a string) of a stale delivery. */
+/** Decodes CLAIM_SCRIPT's replies: integers, or the stored position (a string) of a late delivery. */
 function parseClaimReply(reply: number | string): ClaimResult {
-  if (typeof reply === 'string') return { status: 'stale', storedOrdinal: Number(reply) };
+  if (typeof reply === 'string') return { status: 'late', storedOrdinal: Number(reply) };
   if (reply === 0) return CLAIMED;
   if (reply === -1) return PROCESSED;
   return { status: 'busy', retryAfterMs: reply };

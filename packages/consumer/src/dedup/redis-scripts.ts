@@ -21,11 +21,13 @@
  * KEYS: pairs (delivery key, position key). ARGV: now, owner, leaseExpiresAt, keyTtlMs, the
  * positions (one per pair, joined). Replies one integer per pair (cheaper to send and parse than
  * strings): 0 claimed, -1 processed, n > 0 busy for n ms;
- * a stale delivery gets the stored position as it is stored (a string): folded into one Lua number
- * (`-2 - p`, a double), a position near 2^53 came back wrong, unlike the memory store's. Stale
- * replies are rare: the reply stays one small integer per delivery otherwise.
- * The common case, a new delivery, is one write: `SET NX GET` claims and reads in one call. A
- * stream's position is read once per batch (several deliveries of a resource often travel together).
+ * a delivery claimed at or behind its stream's stored position (late) gets the stored position as
+ * it is stored (a string): folded into one Lua number (`-2 - p`, a double), a position near 2^53
+ * came back wrong, unlike the memory store's. Late replies are rare: the reply stays one small
+ * integer per delivery otherwise.
+ * Every delivery is claimed on its key alone, whatever its position (a late one is handed to its
+ * handler, never skipped): `SET NX GET` claims and reads in one call. A stream's position is read
+ * once per batch, and only for claimed deliveries (several of a resource often travel together).
  */
 export const CLAIM_SCRIPT = `
 local now = tonumber(ARGV[1])
@@ -41,30 +43,10 @@ for i = 1, #KEYS / 2 do
   local comma = string.find(positions, ',', from, true)
   local position = string.sub(positions, from, comma - 1)
   from = comma + 1
-  local behind = false
-  if string.byte(position, 1) ~= 45 then
-    local lane = string.sub(position, 1, 1)
-    local slot = KEYS[2 * i] .. lane
-    local stored = storedAt[slot]
-    if stored == nil then
-      local text = redis.call('HGET', KEYS[2 * i], lane)
-      stored = tonumber(text) or false
-      storedAt[slot] = stored
-      storedText[slot] = text
-    end
-    if stored and tonumber(string.sub(position, 2)) <= stored then behind = storedText[slot] end
-  end
-  local current
-  if behind then
-    current = redis.call('GET', key)
-  else
-    current = redis.call('SET', key, lease, 'NX', 'GET', 'PX', keyTtl)
-  end
+  local current = redis.call('SET', key, lease, 'NX', 'GET', 'PX', keyTtl)
   local result = 0
   if current and string.byte(current, 1) == 100 and tonumber(string.sub(current, 3)) > now then
     result = -1
-  elseif behind then
-    result = behind
   elseif current then
     local left = 0
     if string.byte(current, 1) == 112 then
@@ -76,6 +58,18 @@ for i = 1, #KEYS / 2 do
     else
       redis.call('SET', key, lease, 'PX', keyTtl)
     end
+  end
+  if result == 0 and string.byte(position, 1) ~= 45 then
+    local lane = string.sub(position, 1, 1)
+    local slot = KEYS[2 * i] .. lane
+    local stored = storedAt[slot]
+    if stored == nil then
+      local text = redis.call('HGET', KEYS[2 * i], lane)
+      stored = tonumber(text) or false
+      storedAt[slot] = stored
+      storedText[slot] = text
+    end
+    if stored and tonumber(string.sub(position, 2)) <= stored then result = storedText[slot] end
   end
   results[i] = result
 end

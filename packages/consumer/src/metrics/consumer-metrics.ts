@@ -9,7 +9,7 @@ export const CONSUMER_METRIC_NAMES = [
   'herald_consumer_received_total',
   'herald_consumer_processed_total',
   'herald_consumer_duplicates_total',
-  'herald_consumer_stale_total',
+  'herald_consumer_late_total',
   'herald_consumer_failed_total',
   'herald_consumer_deferred_total',
   'herald_consumer_parse_errors_total',
@@ -26,7 +26,8 @@ export type ConsumerMetricName = (typeof CONSUMER_METRIC_NAMES)[number];
 /** Why a delivery was handed back to its source for a later retry (not a handler failure). */
 export type DeferReason = 'busy' | 'buffer-full' | 'store-unavailable' | 'closing';
 
-export type DeliveryOutcomeKind = 'received' | 'processed' | 'duplicate' | 'stale' | 'failed';
+/** `late`: handed to the handler after a later delivery of its resource (`context.late`), at each handover. */
+export type DeliveryOutcomeKind = 'received' | 'processed' | 'duplicate' | 'late' | 'failed';
 
 /**
  * The counters and handler-duration histogram of one label set (source, notification type,
@@ -83,7 +84,7 @@ const QUEUE_WAIT_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 30
 const REDIS_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1];
 
 type DeliveryLabel = 'source' | 'notification_type' | 'resource_type';
-const OUTCOME_INDEX = new Map<DeliveryOutcomeKind, number>([['received', 0], ['processed', 1], ['duplicate', 2], ['stale', 3], ['failed', 4]]);
+const OUTCOME_INDEX = new Map<DeliveryOutcomeKind, number>([['received', 0], ['processed', 1], ['duplicate', 2], ['late', 3], ['failed', 4]]);
 
 /**
  * A label set's delivery counts, kept as plain numbers and added to the prom-client counters when
@@ -162,7 +163,7 @@ export function createConsumerMetrics(registry: Registry, live: { readonly buffe
   counter('received', 'herald_consumer_received_total', 'Deliveries parsed successfully');
   counter('processed', 'herald_consumer_processed_total', 'Deliveries the handler completed');
   counter('duplicate', 'herald_consumer_duplicates_total', 'Deliveries already processed (acknowledged without running the handler)');
-  counter('stale', 'herald_consumer_stale_total', 'Deliveries behind the released position of their resource (acknowledged without running the handler)');
+  counter('late', 'herald_consumer_late_total', 'Deliveries handed to the handler after a later one of their resource (context.late), per handover');
   counter('failed', 'herald_consumer_failed_total', 'Handler failures (the delivery is retried)');
   const deferred = new Counter({ name: 'herald_consumer_deferred_total', help: 'Deliveries handed back to the source to retry later', labelNames: ['reason'], registers });
   const parseErrors = new Counter({ name: 'herald_consumer_parse_errors_total', help: 'Inputs that are not deliveries', labelNames: ['source', 'reason'], registers });

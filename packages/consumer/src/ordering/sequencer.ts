@@ -16,13 +16,17 @@ export interface SequencedItem {
 }
 
 /**
- * How an item leaves the sequencer:
- * - `next`: it is the next of its resource; the resource is locked until `finished`.
- * - `gap`: released past a missing predecessor after `maxWaitMs`; locked like `next`.
- * - `behind`: at or behind the released position: a duplicate or stale; not locked (the claim
- *   tells which).
+ * How an item leaves the sequencer; the resource is locked until it is `finished` in every case
+ * (one resource's handlers never run concurrently in one instance, late ones included):
+ * - `next`: it is the next of its resource;
+ * - `gap`: released past a missing predecessor after `maxWaitMs`;
+ * - `late`: at or behind the lane's released position (`position`, an ordinal): a duplicate or a
+ *   late arrival, which the claim tells apart (a duplicate is acknowledged, a late one handled).
  */
-export type Release = { readonly kind: 'next' } | { readonly kind: 'behind' } | { readonly kind: 'gap'; readonly gap: GapNotice };
+export type Release =
+  | { readonly kind: 'next' }
+  | { readonly kind: 'late'; readonly position: number }
+  | { readonly kind: 'gap'; readonly gap: GapNotice };
 
 export type RejectReason = 'buffer-full' | 'store-unavailable' | 'closing';
 
@@ -90,7 +94,7 @@ class Buffered {
   ) {}
 }
 
-/** A delivery released at the end of a brief hold, kept to recognise a predecessor that came too late. */
+/** A delivery released at the end of a brief hold, kept to measure how late a predecessor that came too late was. */
 class HoldRelease {
   constructor(
     readonly lane: PositionLane,
@@ -107,7 +111,6 @@ const MAX_HOLD_RELEASES = 1_024;
 
 const LANES: readonly PositionLane[] = ['m', 'c'];
 const NEXT: Release = Object.freeze({ kind: 'next' });
-const BEHIND: Release = Object.freeze({ kind: 'behind' });
 
 /**
  * What is kept of a resource with nothing in flight: its positions, in about 100 bytes, and its
@@ -253,15 +256,17 @@ export class Sequencer {
   finished(item: SequencedItem, report: FinishReport): void {
     const lane = this.lanes.get(item.stream) ?? this.revive(item.stream);
     if (lane === undefined) return;
+    if (report.storedOrdinal !== undefined) lane.raise(item.lane, report.storedOrdinal);
     if (lane.running === item) {
       lane.running = undefined;
       // The head comes back when the consumer asked the source to redeliver it, possibly later
-      // than maxWaitMs (a retry backoff, a lease held elsewhere): skipping it before would drop
-      // its redelivery as stale.
-      if (report.retryAfterMs !== undefined) lane.waitFrom = Math.max(lane.waitFrom, this.deps.clock.now() + report.retryAfterMs);
+      // than maxWaitMs (a retry backoff, a lease held elsewhere): released past before, it would
+      // come back late. A late one is behind already: nothing waits for it.
+      if (report.retryAfterMs !== undefined && !this.isBehind(lane, item)) {
+        lane.waitFrom = Math.max(lane.waitFrom, this.deps.clock.now() + report.retryAfterMs);
+      }
     }
     if (report.advanced) lane.raise(item.lane, item.ordinal);
-    if (report.storedOrdinal !== undefined) lane.raise(item.lane, report.storedOrdinal);
     this.pump(lane);
     this.afterChange(lane);
   }
@@ -276,8 +281,8 @@ export class Sequencer {
    * Rejects (`closing`) what waits for a predecessor or for its positions, so its source hands it
    * back to the transport; running deliveries and later arrivals are not affected. A source that
    * stops receiving calls it (through the consumer): the predecessor can no longer arrive here,
-   * and waiting out `maxWaitMs` would release the delivery past a gap and get the predecessor
-   * dropped as stale wherever it is delivered next.
+   * and waiting out `maxWaitMs` would release the delivery past a gap and make the predecessor
+   * late wherever it is delivered next.
    */
   returnWaiting(): number {
     let rejected = 0;
@@ -324,7 +329,7 @@ export class Sequencer {
     this.lanes.delete(lane.stream);
     // waitFrom goes along: a lane retired right after its failed or deferred head lost it, so a
     // successor arriving before the retry was released past the gap after maxWaitMs alone, and the
-    // retried delivery was dropped as stale.
+    // retried delivery came back late.
     this.idle.set(lane.stream, new IdlePositions(lane.positions.m, lane.positions.c, lane.refreshedAt, lane.waitFrom));
     if (this.idle.size > this.options.positionCacheSize) this.evictIdle();
   }
@@ -376,9 +381,9 @@ export class Sequencer {
   private isNext(lane: ResourceLane, item: SequencedItem): boolean {
     const position = lane.positions[item.lane];
     // Not on a cached absence: another instance may have released m1, m2 since, and m4 would
-    // run before m3 (and m3 be dropped as stale). Such an item waits for a refresh (see place).
+    // run before m3 (and m3 come late). Such an item waits for a refresh (see place).
     // Nor while a failed or deferred delivery of the resource may still come back (its retry time
-    // plus maxWaitMs): nothing stored yet only because it failed, it would be skipped and then lost.
+    // plus maxWaitMs): nothing stored yet only because it failed, it would be skipped and come late.
     if (
       position === undefined &&
       this.options.unknownStart === 'immediate' &&
@@ -403,26 +408,32 @@ export class Sequencer {
     return this.isNext(lane, item);
   }
 
-  private place(lane: ResourceLane, item: SequencedItem): void {
+  /** At or behind its lane's released position: a duplicate or a late arrival. */
+  private isBehind(lane: ResourceLane, item: SequencedItem): boolean {
     const position = lane.positions[item.lane];
-    if (position !== undefined && item.ordinal <= position) {
-      this.noteLateAfterHold(lane, item);
-      return this.deps.release(item, BEHIND);
-    }
-    if (lane.running === undefined && this.isNext(lane, item)) {
-      lane.running = item;
-      return this.deps.release(item, NEXT);
+    return position !== undefined && item.ordinal <= position;
+  }
+
+  private place(lane: ResourceLane, item: SequencedItem): void {
+    const behind = this.isBehind(lane, item);
+    if (behind) this.noteLateAfterHold(lane, item);
+    if (lane.running === undefined) {
+      if (behind) return this.releaseLate(lane, item);
+      if (this.isNext(lane, item)) {
+        lane.running = item;
+        return this.deps.release(item, NEXT);
+      }
     }
     const buffer = lane.buffers[item.lane];
     const full = this.totalBuffered >= this.options.maxBuffered || lane.bufferedCount() >= this.options.maxBufferedPerResource;
     // The delivery the lane waits for is never turned away: deferred, it could come back after its
-    // successors were released past it, and be dropped as stale. (A lane awaits one delivery, so
+    // successors were released past it, and come late. (A lane awaits one delivery, so
     // the caps are exceeded by little.)
     if (full && !this.isAwaited(lane, item)) {
       const highest = buffer[buffer.length - 1];
       if (highest === undefined || highest.item.ordinal <= item.ordinal) return this.deps.reject(item, 'buffer-full');
       // Lower than something its lane holds: it is needed first. Turned away, it came back (every
-      // bufferFullMs) to the same full buffer until the gap release, then was dropped as stale.
+      // bufferFullMs) to the same full buffer until the gap release, then came late.
       // The highest waiting one goes back to its source instead (it is redelivered, and released
       // after this one): one out, one in, so both caps hold.
       buffer.pop();
@@ -435,28 +446,29 @@ export class Sequencer {
     while (index > 0 && (buffer[index - 1] as Buffered).item.ordinal > item.ordinal) index--;
     const successor = buffer[index];
     // It arrived after a successor that was already waiting: how late is what holds are made of.
-    if (successor !== undefined) this.window.sample(now - successor.bufferedAt, this.arrivals - successor.arrival, now);
+    if (successor !== undefined && !behind) this.window.sample(now - successor.bufferedAt, this.arrivals - successor.arrival, now);
     const buffered = new Buffered(item, now, this.arrivals);
     buffer.splice(index, 0, buffered);
     this.totalBuffered++;
-    if (this.holdsBriefly(lane, item)) this.holds.push({ lane, buffered });
+    // A late one waits only for the running delivery of its resource (see pump).
+    if (!behind && this.holdsBriefly(lane, item)) this.holds.push({ lane, buffered });
     // A cached position may be old (another instance moved on): check before waiting long.
     if (now - lane.refreshedAt >= this.options.positionRefreshMs || this.needsStartCheck(lane)) this.refresh(lane);
   }
 
-  /** Releases what is next or behind, then, if a lane waited too long, its head past the gap. */
+  /** Releases what is behind or next, else, if a lane waited long enough, its head past the gap or hold. */
   private pump(lane: ResourceLane): void {
-    if (!lane.ready) return;
+    if (!lane.ready || lane.running !== undefined) return;
     const now = this.deps.clock.now();
     for (const laneId of LANES) {
-      const buffer = lane.buffers[laneId];
-      let position = lane.positions[laneId];
-      while (buffer.length > 0 && position !== undefined && (buffer[0] as Buffered).item.ordinal <= position) {
-        this.release(lane, laneId, now, BEHIND);
-        position = lane.positions[laneId];
+      const head = lane.buffers[laneId][0];
+      if (head !== undefined && this.isBehind(lane, head.item)) {
+        lane.buffers[laneId].shift();
+        this.totalBuffered--;
+        this.deps.observe.bufferWait(laneId, (now - head.bufferedAt) / 1000);
+        return this.releaseLate(lane, head.item);
       }
     }
-    if (lane.running !== undefined) return;
     for (const laneId of LANES) {
       const head = lane.buffers[laneId][0];
       if (head !== undefined && this.isNext(lane, head.item)) {
@@ -528,7 +540,7 @@ export class Sequencer {
 
   /**
    * Releases a held head: nothing is known to be missing, so no gap notice and no position re-read
-   * (the claim still checks the stored position, so one another instance moved past is stale).
+   * (the claim still checks the stored position, so one another instance moved past is late).
    */
   private releaseHeld(lane: ResourceLane, laneId: PositionLane, now: number): void {
     const head = lane.buffers[laneId][0] as Buffered;
@@ -545,17 +557,20 @@ export class Sequencer {
 
   /**
    * A delivery arrives behind the position. If a hold released a successor past it, it was not
-   * filtered out but late: the hold grows by what this one shows, and the loss is reported.
+   * filtered out but late: the hold grows by what this one shows (it is handed over all the same,
+   * marked late; the consumer logs it once the claim shows it is no duplicate).
    */
   private noteLateAfterHold(lane: ResourceLane, item: SequencedItem): void {
     const hold = this.holdReleases.get(lane.stream);
     if (hold === undefined || hold.lane !== item.lane || item.ordinal >= hold.to || (hold.from !== undefined && item.ordinal <= hold.from)) return;
     const now = this.deps.clock.now();
     this.window.sample(now - hold.bufferedAt, this.arrivals - hold.arrival, now);
-    this.deps.logger.warn(
-      { stream: lane.stream, lane: item.lane === 'm' ? 'messages' : 'changes', late: positionValueOf(item.lane, item.ordinal), releasedBefore: positionValueOf(hold.lane, hold.to), lateMs: now - hold.bufferedAt },
-      'a delivery arrived after a later one was released past it: it is dropped as stale (the hold grows)',
-    );
+  }
+
+  /** Hands over a delivery at or behind its lane's position, locking the resource like any other. */
+  private releaseLate(lane: ResourceLane, item: SequencedItem): void {
+    lane.running = item;
+    this.deps.release(item, { kind: 'late', position: lane.positions[item.lane] as number });
   }
 
   /** Pumps the lanes of held deliveries that enough later arrivals have passed. */

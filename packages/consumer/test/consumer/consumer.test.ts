@@ -126,7 +126,7 @@ describe('ordering per resource', () => {
     expect(maxPerResource).toBe(1);
   });
 
-  it('moves past a gap after maxWaitMs with a notice, then drops the late delivery as stale', async () => {
+  it('moves past a gap after maxWaitMs with a notice, then hands the late delivery over marked late', async () => {
     const { consumer, clock, seen, order, registry } = setup();
     await consumer.process(sqs(messagePayload(1)));
     const third = consumer.process(sqs(messagePayload(3)));
@@ -138,11 +138,19 @@ describe('ordering per resource', () => {
     expect((await third).action).toBe('ack');
     expect(seen[1]?.context.gap).toEqual({ reason: 'timeout', lane: 'messages', lastReleased: 1, released: 3, waitedMs: MAX_WAIT_MS });
 
+    // Nothing accepted is dropped: m2 still reaches the handler, which is told it is late.
     const late = await consumer.process(sqs(messagePayload(2)));
-    expect(late).toMatchObject({ action: 'ack', items: [{ status: 'stale' }] });
-    expect(order()).toEqual(['m1', 'm3']);
+    expect(late).toMatchObject({ action: 'ack', items: [{ status: 'processed' }] });
+    expect(order()).toEqual(['m1', 'm3', 'm2']);
+    expect(seen[2]?.context.late).toEqual({ lane: 'messages', released: 2, alreadyReleased: 3 });
+    expect(seen[2]?.context.gap).toBeUndefined();
     expect(await metricValue(registry, 'herald_consumer_gap_timeouts_total', { lane: 'messages', reason: 'timeout' })).toBe(1);
-    expect(await metricValue(registry, 'herald_consumer_stale_total')).toBe(1);
+    expect(await metricValue(registry, 'herald_consumer_late_total', { notification_type: 'Message' })).toBe(1);
+
+    // Once processed, a copy of it is a duplicate, not late again.
+    expect(await consumer.process(sqs(messagePayload(2)))).toMatchObject({ action: 'ack', items: [{ status: 'duplicate' }] });
+    expect(order()).toEqual(['m1', 'm3', 'm2']);
+    expect(await metricValue(registry, 'herald_consumer_late_total')).toBe(1);
   });
 
   it('does not count the wait while the source reports a backlog, for at most maxBacklogWaitMs more', async () => {
@@ -189,11 +197,13 @@ describe('ordering per resource', () => {
     expect(seen[1]?.context.gap).toBeUndefined();
   });
 
-  it('with unknownStart "immediate", releases the first one seen at once', async () => {
-    const { consumer, order } = setup({ ordering: { maxWaitMs: MAX_WAIT_MS, unknownStart: 'immediate' } });
+  it('with unknownStart "immediate", releases the first one seen at once (an earlier one arriving after it is late)', async () => {
+    const { consumer, order, seen } = setup({ ordering: { maxWaitMs: MAX_WAIT_MS, unknownStart: 'immediate' } });
     await consumer.process(sqs(updatedPayload(3, 5)));
-    expect((await consumer.process(sqs(createdPayload(1)))).items[0]).toMatchObject({ status: 'stale' });
     expect(order()).toEqual(['ResourceUpdated:5']);
+    expect((await consumer.process(sqs(createdPayload(1)))).items[0]).toMatchObject({ status: 'processed' });
+    expect(order()).toEqual(['ResourceUpdated:5', 'ResourceCreated:1']);
+    expect(seen[1]?.context.late).toEqual({ lane: 'changes', released: 1, alreadyReleased: 5 });
   });
 
   it('defers an early delivery when the resource’s buffer is full', async () => {
@@ -419,7 +429,7 @@ describe('ordering per resource', () => {
     expect(overlap).toBe(true);
     expect(gaps).toEqual([undefined, { reason: 'unknown-start', lane: 'messages', lastReleased: undefined, released: 2, waitedMs: MAX_WAIT_MS }]);
     m1.open();
-    // m1 was claimed before the gap was declared: it is still processed, not dropped as stale.
+    // m1 was claimed before the gap was declared: it is processed as it was, not as a late one.
     expect(await first).toMatchObject({ action: 'ack', items: [{ status: 'processed' }] });
   });
 });

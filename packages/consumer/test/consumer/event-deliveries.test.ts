@@ -43,7 +43,7 @@ describe('event deliveries', () => {
     const consumer = createConsumer({
       dedup: new MemoryDedupStore({ clock }),
       clock,
-      ordering: { maxWaitMs: 10_000, unknownStart: 'wait' },
+      ordering: { maxWaitMs: 10_000 },
       handler: () => {
         throw new Error('events must not reach the resource handler');
       },

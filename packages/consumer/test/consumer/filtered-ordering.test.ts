@@ -1,3 +1,4 @@
+import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { createConsumer, MemoryDedupStore, type ConsumerOptions, type Delivery, type DeliveryContext, type Logger } from '../../src/index.js';
 import { messagePayload, updatedPayload } from '../support/fixtures.js';
@@ -9,8 +10,9 @@ import { until } from '../support/until.js';
  * Ordering of streams whose gaps are expected (README, *Ordering model*): a type-filtered message
  * subscription, and the first delivery of a resource seen mid-stream, are held briefly — never
  * for maxWaitMs — and released without a gap notice; out-of-order arrivals are still put in
- * order; a predecessor that is known to exist (unfiltered sequenceNumber, ResourceUpdated's
- * oldVersion) is still waited for and reported as a gap when it does not come.
+ * order; one arriving after the hold is handed over all the same, marked late (never dropped); a
+ * predecessor that is known to exist (unfiltered sequenceNumber, ResourceUpdated's oldVersion) is
+ * still waited for and reported as a gap when it does not come.
  */
 
 const MAX_WAIT_MS = 10_000;
@@ -30,22 +32,35 @@ function recordingLogger() {
   return { logger, lines };
 }
 
-function setup(ordering: ConsumerOptions['ordering'] = { maxWaitMs: MAX_WAIT_MS, filteredMessages: filteredSubscription }) {
+function setup(
+  ordering: ConsumerOptions['ordering'] = { maxWaitMs: MAX_WAIT_MS, filteredMessages: filteredSubscription },
+  work: (delivery: Delivery) => Promise<void> | undefined = () => undefined,
+) {
   const clock = new ManualClock();
   const seen: Seen[] = [];
   const { logger, lines } = recordingLogger();
+  const registry = new Registry();
   const consumer = createConsumer({
     dedup: new MemoryDedupStore({ clock }),
     clock,
     logger,
     ordering,
+    metrics: { registry },
     handler: (delivery, context) => {
       seen.push({ delivery, context });
+      return work(delivery);
     },
   });
   const order = () =>
     seen.map(({ delivery }) => (delivery.notificationType === 'Message' ? `m${delivery.payload.sequenceNumber}` : `${delivery.notificationType}:${delivery.payload.version}`));
-  return { clock, consumer, seen, order, lines };
+  return { clock, consumer, seen, order, lines, registry };
+}
+
+async function metricValue(registry: Registry, name: string, labels: Record<string, string> = {}): Promise<number> {
+  const metric = await registry.getSingleMetric(name)?.get();
+  return (metric?.values ?? [])
+    .filter((value) => Object.entries(labels).every(([key, expected]) => value.labels[key] === expected))
+    .reduce((sum, value) => sum + value.value, 0);
 }
 
 const stateChanged = (sequenceNumber: number) => sqs(messagePayload(sequenceNumber, QUOTE_REQUEST, { type: 'QuoteRequestStateChanged' }));
@@ -96,24 +111,60 @@ describe('a type-filtered message stream', () => {
     expect(order()).toContain('m3');
   });
 
-  it('reports a predecessor that arrives after the hold as stale, at warn, and holds longer afterwards', async () => {
-    const { clock, consumer, order, lines } = setup();
+  it('hands a predecessor that arrives after the hold to the handler, marked late, counted and logged at warn; the hold grows', async () => {
+    const { clock, consumer, seen, order, lines, registry } = setup();
     await Promise.all([consumer.process(stateChanged(3)), elapse(clock, MAX_HOLD_MS)]);
     const fifth = consumer.process(stateChanged(5));
     await elapse(clock, 100, 25);
     expect(order()).toEqual(['m3', 'm5']);
     await elapse(clock, 300);
-    // m4 was a kept type after all, 400 ms late: it cannot run after m5.
-    expect((await consumer.process(stateChanged(4))).items[0]).toMatchObject({ status: 'stale' });
+    // m4 was a kept type after all, 400 ms late: it cannot run before m5 any more, but it is not
+    // lost either (at-least-once comes first): the handler gets it and is told.
+    expect((await consumer.process(stateChanged(4))).items[0]).toMatchObject({ status: 'processed' });
     await fifth;
-    expect(lines.find((line) => line.level === 'warn' && /arrived after a later one/.test(line.message ?? ''))?.fields).toMatchObject({ late: 4, releasedBefore: 5 });
+    expect(order()).toEqual(['m3', 'm5', 'm4']);
+    expect(seen.map(({ context }) => context.late)).toEqual([undefined, undefined, { lane: 'messages', released: 4, alreadyReleased: 5 }]);
+    expect(seen[2]?.context.gap).toBeUndefined();
+    expect(await metricValue(registry, 'herald_consumer_late_total', { resource_type: 'quote-request' })).toBe(1);
+    expect(lines.find((line) => line.level === 'warn' && /marked late/.test(line.message ?? ''))?.fields).toMatchObject({ late: { released: 4, alreadyReleased: 5 } });
     // The hold has grown to twice that lateness: m7 waits for m6 longer than 400 ms now.
     const seventh = consumer.process(stateChanged(7));
     await elapse(clock, 500);
-    expect(order()).toEqual(['m3', 'm5']);
+    expect(order()).toEqual(['m3', 'm5', 'm4']);
     await consumer.process(stateChanged(6));
     await seventh;
-    expect(order()).toEqual(['m3', 'm5', 'm6', 'm7']);
+    expect(order()).toEqual(['m3', 'm5', 'm4', 'm6', 'm7']);
+    expect(seen.slice(3).map(({ context }) => context.late)).toEqual([undefined, undefined]);
+  });
+
+  it('acknowledges a copy of a late predecessor that was processed as a duplicate, without the handler', async () => {
+    const { clock, consumer, order, registry } = setup();
+    await Promise.all([consumer.process(stateChanged(5)), elapse(clock, MAX_HOLD_MS)]);
+    await consumer.process(stateChanged(4));
+    expect(order()).toEqual(['m5', 'm4']);
+    expect((await consumer.process(stateChanged(4))).items[0]).toMatchObject({ status: 'duplicate' });
+    expect(order()).toEqual(['m5', 'm4']);
+    expect(await metricValue(registry, 'herald_consumer_late_total')).toBe(1);
+  });
+
+  it('runs a late predecessor only once the running delivery of its resource is done', async () => {
+    const { clock, consumer, order, seen } = setup({ maxWaitMs: MAX_WAIT_MS, filteredMessages: filteredSubscription }, (delivery) =>
+      delivery.notificationType === 'Message' && delivery.payload.sequenceNumber === 6 ? sixth.promise : undefined,
+    );
+    let openSixth!: () => void;
+    const sixth = { promise: new Promise<void>((resolve) => (openSixth = resolve)) };
+    await Promise.all([consumer.process(stateChanged(3)), elapse(clock, MAX_HOLD_MS)]);
+    const running = consumer.process(stateChanged(6));
+    await elapse(clock, MAX_HOLD_MS);
+    await until(() => order().length === 2, 'm6 runs');
+    // m5 comes after m6 was handed over: late, and it waits for m6's handler to end.
+    const late = consumer.process(stateChanged(5));
+    await settleTurns();
+    expect(order()).toEqual(['m3', 'm6']);
+    openSixth();
+    await Promise.all([running, late]);
+    expect(order()).toEqual(['m3', 'm6', 'm5']);
+    expect(seen[2]?.context.late).toEqual({ lane: 'messages', released: 5, alreadyReleased: 6 });
   });
 
   it('with filteredMessages: true, treats every messages lane as filtered', async () => {

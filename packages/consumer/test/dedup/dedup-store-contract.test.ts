@@ -66,7 +66,7 @@ function dedupStoreContract(name: string, factory: () => StoreFactory): void {
       expect(await store.claim([{ key: key('m:1'), owner: 'b' }])).toEqual([{ status: 'claimed' }]);
     });
 
-    it('raises positions monotonically and reports deliveries behind them as stale', async () => {
+    it('raises positions monotonically, and claims deliveries behind them all the same, reported late', async () => {
       const stream = 'proj:business-unit:bu-1';
       expect(await store.readPositions([stream])).toEqual([{}]);
       await store.complete([
@@ -81,7 +81,12 @@ function dedupStoreContract(name: string, factory: () => StoreFactory): void {
         { key: key('m:6'), owner: 'a', position: { stream, lane: 'm', ordinal: 6 } },
         { key: key('c:ResourceUpdated:3'), owner: 'a', position: { stream, lane: 'c', ordinal: 6 } },
       ]);
-      expect(results).toEqual([{ status: 'stale', storedOrdinal: 5 }, { status: 'processed' }, { status: 'claimed' }, { status: 'stale', storedOrdinal: 8 }]);
+      expect(results).toEqual([{ status: 'late', storedOrdinal: 5 }, { status: 'processed' }, { status: 'claimed' }, { status: 'late', storedOrdinal: 8 }]);
+      // Late claims are claims: the lease is taken (another claimer is busy) and completes as usual.
+      expect(await store.claim([{ key: key('m:4'), owner: 'b', position: { stream, lane: 'm', ordinal: 4 } }])).toEqual([{ status: 'busy', retryAfterMs: LEASE_MS }]);
+      await store.complete([{ key: key('m:4'), position: { stream, lane: 'm', ordinal: 4 } }]);
+      expect(await store.claim([{ key: key('m:4'), owner: 'b', position: { stream, lane: 'm', ordinal: 4 } }])).toEqual([{ status: 'processed' }]);
+      expect(await store.readPositions([stream])).toEqual([{ m: 5, c: 8 }]);
     });
 
     it('keeps keys and streams apart whatever characters they hold', async () => {

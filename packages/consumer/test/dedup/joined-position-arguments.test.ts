@@ -64,9 +64,9 @@ describe.skipIf(skip !== undefined)('the Redis store agrees with the memory stor
     const [memory, onRedis] = results;
     expect(memory).toEqual({
       claims: [
-        { status: 'stale', storedOrdinal: Number.MAX_SAFE_INTEGER },
+        { status: 'late', storedOrdinal: Number.MAX_SAFE_INTEGER },
         { status: 'claimed' },
-        { status: 'stale', storedOrdinal: Number.MAX_SAFE_INTEGER * 2 + 1 },
+        { status: 'late', storedOrdinal: Number.MAX_SAFE_INTEGER * 2 + 1 },
         { status: 'processed' },
         { status: 'claimed' },
         { status: 'claimed' },

@@ -24,7 +24,7 @@ afterEach(async () => {
 const publish = (body: object) => pubsub.topic('herald').publishMessage({ data: Buffer.from(JSON.stringify(body)) });
 
 describe('PubSubSource.stop() while a delivery waits in the reorder buffer', () => {
-  it('nacks the waiting message for another instance instead of acking it past a gap (which later drops its predecessor as stale)', async () => {
+  it('nacks the waiting message for another instance instead of acking it past a gap (which would make its predecessor late at the next instance)', async () => {
 
     // One store shared by both instances (a rolling deploy: A stops, B takes over).
     const { handled, consumerOf } = fleet();

@@ -17,7 +17,7 @@ afterEach(async () => {
 });
 
 describe('ServiceBusSource.stop() while a delivery waits in the reorder buffer', () => {
-  it('abandons the waiting message for another instance instead of completing it past a gap (which later drops its predecessor as stale)', async () => {
+  it('abandons the waiting message for another instance instead of completing it past a gap (which would make its predecessor late at the next instance)', async () => {
     peer = await startServiceBusPeer({ entities: ['herald'] });
     client = new ServiceBusClient(peer.connectionString(), { retryOptions: { maxRetries: 0, timeoutInMs: 5_000 } });
 

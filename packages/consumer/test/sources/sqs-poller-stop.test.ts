@@ -34,7 +34,7 @@ describe('SqsPoller.stop()', () => {
     await peer?.stop();
   });
 
-  it('hands the waiting message back to the queue instead of releasing it past a gap (which later drops its predecessor as stale)', async () => {
+  it('hands the waiting message back to the queue instead of releasing it past a gap (which would make its predecessor late at the next instance)', async () => {
     const queueUrl = peer.createQueue('stop-buffered');
 
     // Instance A receives m2 before m1 (Herald's deliveries are not ordered on the wire).

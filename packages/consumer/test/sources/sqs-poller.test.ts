@@ -106,6 +106,8 @@ describe('SqsPoller against fauxqs', () => {
     const handled: number[] = [];
     const consumer = createConsumer({
       dedup: new MemoryDedupStore(),
+      // 'wait': the backlog's start (m1) is received last; the default 'hold' would release m12 … m10
+      // after a brief hold and hand the rest over marked late (nothing lost, but not in order).
       ordering: { maxWaitMs: 600_000, unknownStart: 'wait' },
       handler: (delivery) => void handled.push(delivery.notificationType === 'Message' ? delivery.payload.sequenceNumber : 0),
     });
@@ -185,6 +187,7 @@ describe('SqsPoller against fauxqs', () => {
     const consumer = createConsumer({
       dedup: new MemoryDedupStore({ clock }),
       clock,
+      // 'wait': m2 must still be waiting for m1 when the visibility timeout would have passed.
       ordering: { maxWaitMs: 60_000, unknownStart: 'wait' },
       handler: (delivery) => {
         if (delivery.notificationType === 'Message') handled.push(delivery.payload.sequenceNumber);

@@ -1,6 +1,6 @@
 import { deduplicationKey, type DeliveryPayload } from '@herald/model';
 import { sleep } from '../../src/clock.js';
-import { createConsumer, type Consumer, type DedupStore, type GapNotice } from '../../src/index.js';
+import { createConsumer, type Consumer, type DedupStore, type GapNotice, type LateNotice, type OrderingOptions } from '../../src/index.js';
 import { orderKeyOf } from '../../src/ordering/order-rules.js';
 import { cloudEventOf, createdPayload, deletedPayload, messagePayload, snsEnvelopeOf, updatedPayload } from './fixtures.js';
 import { KillableStore } from './killable-store.js';
@@ -51,6 +51,8 @@ export interface SimulationSettings {
   /** A fresh store view per run (e.g. a Redis store with its own key prefix). */
   readonly store: DedupStore;
   readonly maxWaitMs: number;
+  /** The consumers' `ordering.unknownStart` (default `wait`: every start is waited for, so order is strict). */
+  readonly unknownStart?: OrderingOptions['unknownStart'];
   /** When a dead process' unacknowledged messages reappear. */
   readonly visibilityTimeoutMs: number;
   readonly maxSteps?: number;
@@ -60,6 +62,7 @@ export interface Completion {
   readonly key: string;
   readonly process: number;
   readonly gap: GapNotice | undefined;
+  readonly late: LateNotice | undefined;
 }
 
 export interface SimulationResult {
@@ -167,7 +170,7 @@ export async function simulate(scenario: Scenario, settings: SimulationSettings)
       // Above the number of deliveries of a run: a handler waiting for a slot would look busy forever to `idle`.
       concurrency: 64,
       instanceId: `process-${number}`,
-      ordering: scenario.ordered === false ? undefined : { maxWaitMs: settings.maxWaitMs, positionRefreshMs: 500, unknownStart: 'wait' },
+      ordering: scenario.ordered === false ? undefined : { maxWaitMs: settings.maxWaitMs, positionRefreshMs: 500, unknownStart: settings.unknownStart ?? 'wait' },
       retry: { failureBaseMs: 100, busyMinMs: 100 },
       handler: async (_delivery, context) => {
         const process = self.process as Process;
@@ -184,7 +187,7 @@ export async function simulate(scenario: Scenario, settings: SimulationSettings)
           process.sleeping--;
           if (process.dead) return new Promise<void>(() => undefined);
         }
-        completions.push({ key: context.dedupKey, process: process.number, gap: context.gap });
+        completions.push({ key: context.dedupKey, process: process.number, gap: context.gap, late: context.late });
       },
     });
     const process: Process = { number, scope, store, consumer, pending: new Set(), sleeping: 0, dead: false };
