@@ -11,13 +11,12 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { TypeFact } from '../../packages/testkit/src/reference/facts.js';
-import { GitSource, TYPES_DIR } from './git-source.js';
+import { GitSource, PINNED_COMMIT, TYPES_DIR } from './git-source.js';
 import { parseTypeIndex, typeFactOf } from './raml-types.js';
 import { renderFacts } from './render.js';
 import { MESSAGE_PREFIXES, RESOURCE_ROOTS } from './roots.js';
 import { selectTypes } from './selection.js';
 
-export const PINNED_COMMIT = '5867aa22abcab5a521bd5bf0bd3b332c5ad763ae';
 const REPOSITORY = 'commercetools/commercetools-api-reference';
 const OUTPUT = resolve(import.meta.dirname, '../../packages/testkit/src/reference/type-facts.generated.ts');
 

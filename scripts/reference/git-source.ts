@@ -7,6 +7,9 @@ import { execFileSync } from 'node:child_process';
 
 export const TYPES_DIR = 'api-specs/api/types';
 
+/** The reference commit the generated facts are made from (move it, then rerun the generators). */
+export const PINNED_COMMIT = '5867aa22abcab5a521bd5bf0bd3b332c5ad763ae';
+
 export class GitSource {
   readonly commit: string;
 

@@ -1,5 +1,13 @@
 import { invalidInput } from '@herald/model';
+import { OFFICIAL_SCOPE_NAMES } from './official-scopes.generated.js';
 import { parseProjectScope, splitScopes } from './scopes.js';
+
+/**
+ * The scope names a client may be given: the official API's, and two Herald's routes also accept
+ * (`view_my_profile` beside manage_my_profile on `/me`; `view_subscriptions` for the messages of
+ * subscriptions). A name outside them grants nothing, so it is refused rather than stored.
+ */
+export const KNOWN_SCOPE_NAMES: ReadonlySet<string> = new Set([...OFFICIAL_SCOPE_NAMES, 'view_my_profile', 'view_subscriptions']);
 
 /**
  * The scopes of a new API client: space-separated `<scope>:{projectKey}` of its own project only
@@ -18,6 +26,9 @@ export function validateClientScopes(scope: unknown, projectKey: string): string
         field: 'scope',
         invalidValue: entry.slice(0, 120),
       });
+    }
+    if (!KNOWN_SCOPE_NAMES.has(parsed.name)) {
+      throw invalidInput(`'${parsed.name}' is not a scope Herald knows.`, { field: 'scope', invalidValue: entry.slice(0, 120) });
     }
   }
   return scopes;
