@@ -131,7 +131,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   installAuthHook(app, oauth.authenticator);
   oauth.installResponseMasking(app);
   installProjectResolver(app, projectCache);
-  installHttpMetrics(app, registry);
+  installHttpMetrics(app, registry, config.metricsPort !== undefined);
   installHealthRoutes(app, deps.db);
 
   const projectActions: ProjectActions = {

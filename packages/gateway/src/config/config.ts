@@ -41,6 +41,8 @@ export interface HeraldConfig {
    */
   trustProxy: boolean | number | readonly string[];
   tls: TlsConfig | undefined;
+  /** Own listener for `GET /metrics` (HOST:port), which then leaves the API port; undefined = on the API port. */
+  metricsPort: number | undefined;
   oauth: OAuthSettings;
   /**
    * On SIGTERM/SIGINT, the time in-flight requests and the in-process delivery worker get before
@@ -131,6 +133,7 @@ export function loadConfig(env: Environment): HeraldConfig {
     bodyLimitBytes: reader.read(V.bodyLimitBytes),
     trustProxy: reader.readWith(V.trustProxy, parseTrustProxy) ?? false,
     tls: readTls(reader),
+    metricsPort: reader.read(V.metricsPort),
     oauth: readOAuth(reader),
     shutdownTimeoutMs: reader.read(V.shutdownTimeoutMs),
   };

@@ -1,8 +1,11 @@
 import type { FastifyInstance } from 'fastify';
 import { Histogram, type Registry } from 'prom-client';
 
-/** Request-duration histogram on the injected registry, and `GET /metrics` in the Prometheus format. */
-export function installHttpMetrics(app: FastifyInstance, registry: Registry): void {
+/**
+ * Request-duration histogram on the injected registry, and `GET /metrics` in the Prometheus format
+ * unless `servedElsewhere` (HERALD_METRICS_PORT: server/metrics-listener.ts serves it instead).
+ */
+export function installHttpMetrics(app: FastifyInstance, registry: Registry, servedElsewhere = false): void {
   const duration = new Histogram({
     name: 'herald_http_request_duration_seconds',
     help: 'HTTP request duration by method, route template and status code.',
@@ -18,6 +21,12 @@ export function installHttpMetrics(app: FastifyInstance, registry: Registry): vo
       reply.elapsedTime / 1000,
     );
   });
+  if (servedElsewhere) {
+    // Absent from the API port: the not-found answer of an unknown route. Without this route the
+    // path would reach `GET /{projectKey}` and answer 401 to a scraper without a token.
+    app.get('/metrics', { config: { auth: 'public' } }, async (_request, reply) => reply.callNotFound());
+    return;
+  }
   app.get('/metrics', { config: { auth: 'public' } }, async (_request, reply) => {
     reply.header('Content-Type', registry.contentType);
     return registry.metrics();

@@ -8,6 +8,7 @@ import { Registry } from 'prom-client';
 import { pino, type Logger } from 'pino';
 import { buildGateway, type Gateway } from '../app.js';
 import type { HeraldConfig } from '../config/config.js';
+import { startMetricsListener, type MetricsListener } from './metrics-listener.js';
 import { plainHttpRefuser } from './tls.js';
 
 export interface RunningHerald {
@@ -15,6 +16,8 @@ export interface RunningHerald {
   db: Database;
   /** The address the API listens on, e.g. `http://127.0.0.1:8080`. */
   url: string;
+  /** The port of the `/metrics` listener with HERALD_METRICS_PORT (bound, also for port 0); else undefined. */
+  metricsPort: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -58,8 +61,9 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
     refuser.listen(config.tls.plainHttpPort, config.host);
     await once(refuser, 'listening');
   }
+  const metrics = await listenForMetrics(config, registry, logger);
   logger.info(
-    { address, database: db.driver, projects: config.projects, delivery: config.deliveryMode },
+    { address, metricsPort: metrics?.port, database: db.driver, projects: config.projects, delivery: config.deliveryMode },
     'herald gateway listening',
   );
 
@@ -67,6 +71,7 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
     gateway,
     db,
     url: address,
+    metricsPort: metrics?.port,
     async stop() {
       refuser?.close();
       // The API and the worker stop in parallel: a slow client must not use up the time the worker
@@ -74,7 +79,7 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
       // idle connections; installDraining (server/draining.ts) closes each other one after its
       // response. The runtime's destination clients, which a request in flight may still use for a
       // test notification, close once the API has (worker.stop() is idempotent), the database last.
-      const stopped = Promise.all([gateway.app.close(), delivery?.worker.stop()])
+      const stopped = Promise.all([gateway.app.close(), delivery?.worker.stop(), metrics?.close()])
         .then(() => delivery?.stop())
         .then(() => db.close());
       if (await settlesWithin(stopped, config.shutdownTimeoutMs)) return stopped;
@@ -86,6 +91,12 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
       throw new Error(`shutdown did not finish within ${config.shutdownTimeoutMs + FORCED_CLOSE_MS} ms`);
     },
   };
+}
+
+/** HERALD_METRICS_PORT: `/metrics` on its own listener (the API port then has none). */
+async function listenForMetrics(config: HeraldConfig, registry: Registry, logger: Logger): Promise<MetricsListener | undefined> {
+  if (config.metricsPort === undefined) return undefined;
+  return startMetricsListener(registry, { port: config.metricsPort, host: config.host, logger: logger.child({ component: 'metrics' }) });
 }
 
 /**

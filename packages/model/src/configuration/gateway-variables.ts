@@ -124,6 +124,13 @@ export const GATEWAY_VARIABLES = {
     description: 'With TLS on: a plain-HTTP port that answers every request 404 with an HTML body (§1.3).',
     rule: integer(0, 65_535),
   }),
+  metricsPort: optionalVariable({
+    name: 'HERALD_METRICS_PORT',
+    readBy: SERVE,
+    description:
+      'Serves `GET /metrics` on its own plain-HTTP listener at HOST:this port, and no longer on the API port (where it then answers 404). Unset: `/metrics` is on the API port.',
+    rule: integer(0, 65_535),
+  }),
   bootstrapClient: optionalVariable({
     name: 'HERALD_BOOTSTRAP_CLIENT',
     readBy: SERVE,
