@@ -1,5 +1,6 @@
 import {
   DeliveryAdmin,
+  DeliveryMetrics,
   destinationPoolFor,
   secretBoxFor,
   type DestinationPool,
@@ -118,7 +119,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   installJsonBodyParser(app);
   const routes = requireAuthDeclaration(app);
   const projectCache = new ProjectCache(projects, clock);
-  const delivery = deps.delivery ?? ownDeliveryParts(config, deps.db, clock, app);
+  const delivery = deps.delivery ?? ownDeliveryParts(config, deps.db, clock, app, registry);
   const oauth = createOAuth({
     db: deps.db,
     clock,
@@ -160,8 +161,10 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
 }
 
 /** Delivery parts for a gateway without an in-process worker; the pool closes with the app. */
-function ownDeliveryParts(config: HeraldConfig, db: Database, clock: Clock, app: FastifyInstance): DeliveryParts {
+function ownDeliveryParts(config: HeraldConfig, db: Database, clock: Clock, app: FastifyInstance, registry: Registry): DeliveryParts {
   const pool = destinationPoolFor(config.delivery, app.log as unknown as Logger);
   app.addHook('onClose', async () => pool.closeAll());
-  return { pool, admin: new DeliveryAdmin({ db, clock }), secrets: secretBoxFor(config.delivery.secretKey) };
+  // Deleting a subscription drops its pending deliveries here: counted on this /metrics (issue 25).
+  const metrics = new DeliveryMetrics({ registry });
+  return { pool, admin: new DeliveryAdmin({ db, clock, metrics }), secrets: secretBoxFor(config.delivery.secretKey) };
 }

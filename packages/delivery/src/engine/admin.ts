@@ -1,11 +1,22 @@
-import { invalidInput, type Clock, type DeliveryPayload, type SubscriptionHealthStatus } from '@herald/model';
+import type { Clock, SubscriptionHealthStatus } from '@herald/model';
 import { parsePaging, type Database } from '@herald/store';
 import type { Logger } from 'pino';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
+import type { SubscriptionIdentity, SubscriptionMeter } from '../metrics/subscription-meter.js';
+import {
+  checkDropIds,
+  listProjectDrops,
+  purgeDrops,
+  replayDropsTo,
+  toDroppedDelivery,
+  type DroppedFilter,
+  type DroppedRow,
+  type ProjectDroppedDeliveryPage,
+} from './dropped-records.js';
 import { INITIAL_HEALTH_STATUS, nextHealth } from './health.js';
 import { dropAllPending, lockHealth, readHealth, sameHealth, writeHealth } from './records.js';
 import type { SubscriptionCache } from './subscription-cache.js';
-import type { DeliveryStatus, DropReason, DroppedDelivery, DroppedDeliveryPage, RecordedError } from './types.js';
+import type { DeliveryStatus, DroppedDeliveryPage } from './types.js';
 
 export interface DeliveryAdminDeps {
   db: Database;
@@ -22,21 +33,8 @@ export interface DroppedPaging {
   withTotal?: boolean | string;
 }
 
-interface DroppedRow {
-  id: number | string;
-  event_id: string;
-  reason: DropReason;
-  error_class: RecordedError['class'] | null;
-  error_code: string | null;
-  error_message: string | null;
-  attempts: number;
-  committed_at: Date | string;
-  first_failure_at: Date | string | null;
-  dropped_at: Date | string;
-  payload: DeliveryPayload;
-}
-
-const DROP_ID = /^\d{1,18}$/;
+/** How a deleted subscription's drops are labelled when the caller knows it (its key, its destination). */
+export type DeletedSubscriptionName = Pick<SubscriptionIdentity, 'key' | 'destinationType'>;
 
 /**
  * What the gateway needs from the engine for one subscription: its §3.3 health, its delivery
@@ -73,7 +71,7 @@ export class DeliveryAdmin {
   /** Dropped deliveries in the order they were dropped, paged like §4.4.2 (limit 1–500, offset ≤ 10000). */
   async listDropped(projectKey: string, subscriptionId: string, paging: DroppedPaging = {}): Promise<DroppedDeliveryPage> {
     const { limit, offset, withTotal } = parsePaging(paging);
-    const page = await this.deps.db.query<DroppedRow>(
+    const page = await this.deps.db.query<Omit<DroppedRow, 'subscription_id'>>(
       `SELECT id, event_id, reason, error_class, error_code, error_message, attempts, committed_at, first_failure_at,
          dropped_at, payload
        FROM dropped_deliveries WHERE project_key = $1 AND subscription_id = $2
@@ -103,8 +101,7 @@ export class DeliveryAdmin {
    */
   async replayDropped(projectKey: string, subscriptionId: string, ids: readonly string[] | 'all'): Promise<{ replayed: number }> {
     if (ids !== 'all') {
-      const invalid = ids.find((id) => !DROP_ID.test(id));
-      if (invalid !== undefined) throw invalidInput(`'${invalid}' is not the id of a dropped delivery.`, { field: 'ids' });
+      checkDropIds(ids);
       if (ids.length === 0) return { replayed: 0 };
     }
     const now = this.deps.clock.now();
@@ -154,11 +151,6 @@ export class DeliveryAdmin {
   }
 
   /**
-   * The subscription was deleted. Its pending deliveries are recorded as dropped with reason
-   * `SubscriptionDeleted` (never removed silently; the records expire with the 14-day retention)
-   * and its health row is removed. Idempotent.
-   */
-  /**
    * A subscription was created or changed: the in-process router reads the project's subscriptions
    * again before routing its next events. Other processes see it at their next refresh (§4.2 rule 2:
    * up to one minute; `HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS`, default 2 s).
@@ -167,7 +159,13 @@ export class DeliveryAdmin {
     this.deps.cache?.invalidate(projectKey);
   }
 
-  async forgetSubscription(projectKey: string, subscriptionId: string): Promise<{ dropped: number }> {
+  /**
+   * The subscription was deleted. Its pending deliveries are recorded as dropped with reason
+   * `SubscriptionDeleted` (never removed silently; the records expire with the 14-day retention)
+   * and its health row is removed. Idempotent. The drops are counted here, in the process that
+   * deleted it, whether or not it runs a worker (issue 25), under `name` when the caller gives it.
+   */
+  async forgetSubscription(projectKey: string, subscriptionId: string, name?: DeletedSubscriptionName): Promise<{ dropped: number }> {
     const now = this.deps.clock.now();
     const dropped = await this.deps.db.transaction(async (tx) => {
       // The health row before delivery rows, the order every writer takes them in (no deadlock).
@@ -175,25 +173,44 @@ export class DeliveryAdmin {
       return dropAllPending(tx, projectKey, subscriptionId, 'SubscriptionDeleted', undefined, now);
     });
     this.deps.cache?.invalidate(projectKey);
-    this.deps.metrics?.forDeleted(projectKey, subscriptionId).dropped('SubscriptionDeleted', dropped);
+    this.deletedMeter(projectKey, subscriptionId, name)?.dropped('SubscriptionDeleted', dropped);
     if (dropped > 0) this.deps.logger?.info({ projectKey, subscriptionId, dropped }, 'subscription deleted: pending deliveries dropped');
     return { dropped };
   }
-}
 
-function toDroppedDelivery(row: DroppedRow): DroppedDelivery {
-  const dropped: DroppedDelivery = {
-    id: String(row.id),
-    eventId: row.event_id,
-    reason: row.reason,
-    attempts: row.attempts,
-    committedAt: new Date(row.committed_at).toISOString(),
-    droppedAt: new Date(row.dropped_at).toISOString(),
-    payload: row.payload,
-  };
-  if (row.error_class !== null && row.error_code !== null) {
-    dropped.error = { class: row.error_class, code: row.error_code, message: row.error_message ?? '' };
+  /** Drop records of a project, by the subscription they were dropped from and their reason. */
+  listProjectDropped(projectKey: string, filter: DroppedFilter, paging: DroppedPaging = {}): Promise<ProjectDroppedDeliveryPage> {
+    return listProjectDrops(this.deps.db, projectKey, filter, paging);
   }
-  if (row.first_failure_at !== null) dropped.firstFailureAt = new Date(row.first_failure_at).toISOString();
-  return dropped;
+
+  /**
+   * Moves a subscription's drop records (all, or `filter.reason` / `filter.ids` of them) into the
+   * pending deliveries of another subscription of the project, due now: how the deliveries of a
+   * deleted subscription reach its replacement. Callers check that the target exists.
+   */
+  async replayDroppedTo(
+    projectKey: string,
+    filter: DroppedFilter & { subscriptionId: string },
+    targetSubscriptionId: string,
+  ): Promise<{ replayed: number }> {
+    if (filter.ids !== undefined) checkDropIds(filter.ids);
+    const outcome = await replayDropsTo(this.deps.db, projectKey, filter, targetSubscriptionId, this.deps.clock.now());
+    this.deps.logger?.info({ projectKey, from: filter.subscriptionId, to: targetSubscriptionId, ...outcome }, 'replaying dropped deliveries');
+    return outcome;
+  }
+
+  /** Removes a subscription's drop records (all, or those of `filter.reason` / `filter.ids`) for good. */
+  async purgeDropped(projectKey: string, filter: DroppedFilter & { subscriptionId: string }): Promise<{ purged: number }> {
+    if (filter.ids !== undefined) checkDropIds(filter.ids);
+    const outcome = await purgeDrops(this.deps.db, projectKey, filter);
+    this.deps.logger?.info({ projectKey, subscriptionId: filter.subscriptionId, ...outcome }, 'purging dropped deliveries');
+    return outcome;
+  }
+
+  /** The deleted subscription's series: as named by the caller, else as this process knew it, else by id. */
+  private deletedMeter(projectKey: string, subscriptionId: string, name: DeletedSubscriptionName | undefined): SubscriptionMeter | undefined {
+    const metrics = this.deps.metrics;
+    if (metrics === undefined) return undefined;
+    return name === undefined ? metrics.forDeleted(projectKey, subscriptionId) : metrics.meter({ projectKey, subscriptionId, ...name });
+  }
 }

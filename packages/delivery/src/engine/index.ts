@@ -12,7 +12,10 @@
  *     // { limit, offset, count, total?, results: DroppedDelivery[] }; bad paging → ApiError 400 InvalidInput
  *   admin.replayDropped(projectKey, subscriptionId, ids: string[] | 'all'): Promise<{ replayed: number }>
  *   admin.markDestinationChanged(projectKey, subscriptionId): Promise<SubscriptionHealthStatus>  // after the test message
- *   admin.forgetSubscription(projectKey, subscriptionId): Promise<{ dropped: number }>          // after delete
+ *   admin.forgetSubscription(projectKey, subscriptionId, { key?, destinationType }?): Promise<{ dropped: number }>  // after delete
+ *   admin.listProjectDropped(projectKey, { subscriptionId?, reason?, ids? }, paging?): Promise<ProjectDroppedDeliveryPage>
+ *   admin.replayDroppedTo(projectKey, { subscriptionId, reason?, ids? }, targetSubscriptionId): Promise<{ replayed: number }>
+ *   admin.purgeDropped(projectKey, { subscriptionId, reason?, ids? }): Promise<{ purged: number }>
  *
  * In the transaction that writes a subscription: recordRouteStarts(tx, …) after a create or an
  * update, forgetRouteStarts(tx, …) with a delete (where routing starts for each filter entry).
@@ -23,7 +26,8 @@
  *                                      { workerId?, routeBatchSize?, sendBatchSize?, leaseMs?, … });
  *   worker.admin; worker.wake(); worker.healthy(); await worker.stop();
  */
-export { DeliveryAdmin, type DeliveryAdminDeps, type DroppedPaging } from './admin.js';
+export { DeliveryAdmin, type DeliveryAdminDeps, type DeletedSubscriptionName, type DroppedPaging } from './admin.js';
+export type { DroppedFilter, ProjectDroppedDelivery, ProjectDroppedDeliveryPage } from './dropped-records.js';
 export type { DestinationAdapterSource } from './adapters.js';
 export { DeliveryEngine, DEFAULT_ENGINE_OPTIONS, type DeliveryEngineDeps, type DeliveryEngineOptions } from './engine.js';
 export {

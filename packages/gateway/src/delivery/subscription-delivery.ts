@@ -46,11 +46,14 @@ export function subscriptionDelivery(pool: DestinationPool, admin: DeliveryAdmin
     async destinationChanged(projectKey, id) {
       await admin.markDestinationChanged(projectKey, id);
     },
-    async subscriptionDeleted(projectKey, id) {
-      await admin.forgetSubscription(projectKey, id);
+    async subscriptionDeleted(projectKey, id, name) {
+      await admin.forgetSubscription(projectKey, id, name);
     },
     deliveryStatus: (projectKey, id) => admin.deliveryStatus(projectKey, id),
     listDropped: (projectKey, id, paging) => admin.listDropped(projectKey, id, paging),
     replayDropped: (projectKey, id, ids) => admin.replayDropped(projectKey, id, ids),
+    listProjectDropped: (projectKey, filter, paging) => admin.listProjectDropped(projectKey, filter, paging),
+    replayDroppedTo: (projectKey, from, toId) => admin.replayDroppedTo(projectKey, from, toId),
+    purgeDropped: (projectKey, filter) => admin.purgeDropped(projectKey, filter),
   };
 }

@@ -133,8 +133,10 @@ export function subscriptionDefinition(
 
     async afterDelete(subscription, ctx) {
       // Its destination client is not closed here: another subscription may share it (the pool
-      // closes clients once idle).
-      await delivery.subscriptionDeleted(ctx.projectKey, subscription.id);
+      // closes clients once idle). Its drops are counted under its key and destination type, as a
+      // worker names its series, also in a gateway without one (issue 25).
+      const name = { key: subscription.key, destinationType: subscription.destination.type };
+      await delivery.subscriptionDeleted(ctx.projectKey, subscription.id, name);
     },
 
     async present(subscription, ctx): Promise<Subscription> {

@@ -1,5 +1,12 @@
 import type { Destination, Format, SubscriptionHealthStatus } from '@herald/model';
-import type { DeliveryStatus, DroppedDeliveryPage, DroppedPaging } from '@herald/delivery';
+import type {
+  DeletedSubscriptionName,
+  DeliveryStatus,
+  DroppedDeliveryPage,
+  DroppedFilter,
+  DroppedPaging,
+  ProjectDroppedDeliveryPage,
+} from '@herald/delivery';
 
 /** The outcome of a test notification (§4.2 rules 1 and 3). */
 export type TestNotificationOutcome = { delivered: true } | { delivered: false; reason: string; errorClass: string };
@@ -28,8 +35,13 @@ export interface SubscriptionDelivery {
   destinationChanged(projectKey: string, subscriptionId: string): Promise<void>;
   /** After a create or an update: routing picks the change up without waiting for a refresh. */
   subscriptionsChanged(projectKey: string): void;
-  subscriptionDeleted(projectKey: string, subscriptionId: string): Promise<void>;
+  /** After a delete: pending deliveries are dropped (`SubscriptionDeleted`) and counted under `name`. */
+  subscriptionDeleted(projectKey: string, subscriptionId: string, name: DeletedSubscriptionName): Promise<void>;
   deliveryStatus(projectKey: string, subscriptionId: string): Promise<DeliveryStatus>;
   listDropped(projectKey: string, subscriptionId: string, paging: DroppedPaging): Promise<DroppedDeliveryPage>;
   replayDropped(projectKey: string, subscriptionId: string, ids: string[] | 'all'): Promise<{ replayed: number }>;
+  /** Project-level drop records (`/{projectKey}/subscriptions/dropped-deliveries`): deleted subscriptions' too. */
+  listProjectDropped(projectKey: string, filter: DroppedFilter, paging: DroppedPaging): Promise<ProjectDroppedDeliveryPage>;
+  replayDroppedTo(projectKey: string, from: DroppedFilter & { subscriptionId: string }, toSubscriptionId: string): Promise<{ replayed: number }>;
+  purgeDropped(projectKey: string, filter: DroppedFilter & { subscriptionId: string }): Promise<{ purged: number }>;
 }

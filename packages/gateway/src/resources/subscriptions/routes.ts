@@ -6,6 +6,7 @@ import type { ResourceDeps } from '../context.js';
 import { registerVersionedRoutes } from '../versioned-routes.js';
 import type { SubscriptionDelivery } from './delivery-port.js';
 import { subscriptionDefinition, type StoredSubscription } from './definition.js';
+import { registerDroppedDeliveriesRoutes } from './dropped-deliveries-routes.js';
 import { rejectSecretQueries } from './secret-queries.js';
 import { subscriptionDocuments } from './subscription-documents.js';
 
@@ -36,6 +37,8 @@ export function registerSubscriptionRoutes(app: FastifyInstance, deps: ResourceD
 function registerRoutes(app: FastifyInstance, deps: ResourceDeps, delivery: SubscriptionDelivery): void {
   // Writes go through the store that enforces the §8 limit and records where routing starts.
   registerVersionedRoutes(app, subscriptionDefinition(deps.documents, delivery), { ...deps, documents: subscriptionDocuments(deps.documents) });
+  // Project-level drop records, deleted subscriptions' included (a static path: `:id` never matches it).
+  registerDroppedDeliveriesRoutes(app, deps.documents, delivery);
 
   // §4.2: publicly visible, no body; the status code encodes the health (§7).
   app.get('/:projectKey/subscriptions/:id/health', { config: { auth: 'public' } }, async (request, reply) => {
