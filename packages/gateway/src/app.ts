@@ -24,6 +24,7 @@ import { installHealthRoutes } from './http/health.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installHttpMetrics } from './http/metrics.js';
 import { registerBusinessUnitApis } from './graphql/index.js';
+import { registerGraphiqlAssets } from './graphql/graphiql-assets.js';
 import { withSecretRedaction } from './oauth/log-redaction.js';
 import { createOAuth } from './oauth/index.js';
 import { businessUnitProjectActions } from './resources/business-units/project-settings.js';
@@ -151,6 +152,8 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerQuoteRequestRoutes(app, resourceDeps);
   registerMessageRoutes(app, resourceDeps, clock);
   registerBusinessUnitApis(app, { documents, projects, projectCache, projectActions, clock }, config);
+  // The development GraphiQL page's scripts and styles, from Herald's own dependencies (issue 25).
+  if (config.mode === 'development') registerGraphiqlAssets(app);
   registerSubscriptionRoutes(app, resourceDeps, subscriptionDelivery(delivery.pool, delivery.admin, delivery.secrets, clock));
 
   await oauth.registerRoutes(app);

@@ -1,7 +1,10 @@
+import { GRAPHIQL_SCRIPTS, GRAPHIQL_STYLESHEET, graphiqlAssetUrl } from './graphiql-assets.js';
+
 /**
- * The GraphiQL page of development mode (`GET /graphiql?projectKey=<key>`). It loads GraphiQL
- * from a CDN and posts to `/{projectKey}/graphql`; the bearer token goes into the headers editor.
- * Never served in production mode.
+ * The GraphiQL page of development mode (`GET /graphiql?projectKey=<key>`). Its scripts and styles
+ * are Herald's own pinned npm dependencies, served under /graphiql/assets/ (graphiql-assets.ts), so
+ * it works offline; it posts to `/{projectKey}/graphql`; the bearer token goes into the headers
+ * editor. Never served in production mode.
  */
 export function graphiqlPage(defaultProjectKey: string): string {
   // JSON in a <script>: `<` is escaped so a key can never close the tag.
@@ -12,10 +15,8 @@ export function graphiqlPage(defaultProjectKey: string): string {
   <meta charset="utf-8" />
   <title>Herald GraphQL</title>
   <style>body { margin: 0; height: 100vh; } #graphiql { height: 100vh; }</style>
-  <link rel="stylesheet" href="https://unpkg.com/graphiql@3/graphiql.min.css" />
-  <script crossorigin src="https://unpkg.com/react@18/umd/react.production.min.js"></script>
-  <script crossorigin src="https://unpkg.com/react-dom@18/umd/react-dom.production.min.js"></script>
-  <script crossorigin src="https://unpkg.com/graphiql@3/graphiql.min.js"></script>
+  <link rel="stylesheet" href="${graphiqlAssetUrl(GRAPHIQL_STYLESHEET)}" />
+${GRAPHIQL_SCRIPTS.map((script) => `  <script src="${graphiqlAssetUrl(script)}"></script>`).join('\n')}
 </head>
 <body>
   <div id="graphiql">Loading GraphiQL…</div>
