@@ -77,6 +77,9 @@ describe('dropped deliveries of a deleted subscription, by project', { timeout: 
     // Counted here, under its key, though this gateway runs no worker.
     expect(await droppedCounter('audit', 'SubscriptionDeleted')).toBe(3);
 
+    // The runbook's first step: the deleted subscription's id, from the project's SubscriptionDeleted drops.
+    const byReason = await api.read(`${BASE}?reason=SubscriptionDeleted`);
+    expect((byReason.results as Json[]).map((drop) => drop.subscriptionId)).toEqual([audit.id, audit.id, audit.id]);
     const listed = await api.read(`${BASE}?subscriptionId=${audit.id}&reason=SubscriptionDeleted`);
     expect(listed).toMatchObject({ limit: 20, offset: 0, count: 3, total: 3 });
     const drops = listed.results as Json[];
@@ -88,7 +91,7 @@ describe('dropped deliveries of a deleted subscription, by project', { timeout: 
     expect(await api.read(`${BASE}?subscriptionId=${audit.id}&reason=PayloadError`)).toMatchObject({ count: 0, total: 0 });
 
     const replayed = [drops[0], drops[1]] as Json[];
-    const replay = await api.ok(`${BASE}/replay`, { from: { subscriptionId: audit.id, ids: replayed.map((drop) => drop.id) }, to: { id: target.id } });
+    const replay = await api.ok(`${BASE}/replay`, { from: { subscriptionId: audit.id, reason: 'SubscriptionDeleted', ids: replayed.map((drop) => drop.id) }, to: { id: target.id } });
     expect(replay).toEqual({ replayed: 2 });
     startWorker();
     const arrived = await eventually(async () => {
