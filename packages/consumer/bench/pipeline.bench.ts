@@ -110,6 +110,8 @@ interface Round {
   readonly handled: number;
   readonly duplicates: number;
   readonly other: number;
+  /** Handed to the handler after a later one of their resource (`context.late`): their predecessor came after a hold ended. */
+  readonly late: number;
   /** CPU time of this process per delivery (µs). */
   readonly nodeMicros: number;
   /** CPU time of redis-server per delivery (µs), when measured. */
@@ -171,6 +173,7 @@ function percentile(sorted: readonly number[], fraction: number): number {
 async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis?: Redis, metrics?: Registry, ordering: RoundOrdering = 'unfiltered'): Promise<Round> {
   let handled = 0;
   let outOfOrder = 0;
+  let late = 0;
   const lastSequence = new Map<string, number>();
   const sampledAt = ordering === 'unfiltered' ? undefined : new Map<string, number>();
   const latencies: number[] = [];
@@ -179,7 +182,7 @@ async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis
     metrics: metrics ? { registry: metrics } : undefined,
     ordering: ordering === 'none' ? undefined : { maxWaitMs: 30_000, filteredMessages: ordering === 'filtered' },
     concurrency: 1_000,
-    handler: (delivery) => {
+    handler: (delivery, context) => {
       handled++;
       if (delivery.notificationType !== 'Message') return;
       if (sampledAt !== undefined) {
@@ -190,6 +193,11 @@ async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis
         }
       }
       if (ordering === 'none') return;
+      // Handed over after a later one, and told so: not lost, not out of order unannounced.
+      if (context.late !== undefined) {
+        late++;
+        return;
+      }
       const id = delivery.payload.resource.id;
       const last = lastSequence.get(id) ?? 0;
       if (ordering === 'unfiltered' ? delivery.payload.sequenceNumber !== last + 1 : delivery.payload.sequenceNumber <= last) outOfOrder++;
@@ -229,10 +237,10 @@ async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis
   const redisMicros = redis ? (((await redisCpuSeconds(redis)) - redisCpuBefore) * 1e6) / bodies.length : undefined;
   await consumer.close();
   const nodeMicros = (cpu.user + cpu.system) / bodies.length;
-  if (outOfOrder > 0) throw new Error(`${outOfOrder} deliveries reached the handler out of order`);
+  if (outOfOrder > 0) throw new Error(`${outOfOrder} deliveries reached the handler out of order without context.late`);
   latencies.sort((a, b) => a - b);
   const latency = latencies.length === 0 ? {} : { latencyP50: percentile(latencies, 0.5), latencyP99: percentile(latencies, 0.99) };
-  return { store: storeName, deliveries: bodies.length, seconds, handled, duplicates, other, nodeMicros, redisMicros, ...latency };
+  return { store: storeName, deliveries: bodies.length, seconds, handled, duplicates, other, late, nodeMicros, redisMicros, ...latency };
 }
 
 /** The `id` of a Platform message or of a CloudEvent's data (the first `"id":"msg-` in the body). */
@@ -271,7 +279,7 @@ async function floor(store: DedupStore, bodies: Arrivals, redis: Redis): Promise
   const seconds = (performance.now() - startedAt) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const redisMicros = (((await redisCpuSeconds(redis)) - redisCpuBefore) * 1e6) / bodies.length;
-  return { store: 'floor: parse + claim + complete only (no consumer)', deliveries: bodies.length, seconds, handled: 0, duplicates: 0, other: 0, nodeMicros: (cpu.user + cpu.system) / bodies.length, redisMicros };
+  return { store: 'floor: parse + claim + complete only (no consumer)', deliveries: bodies.length, seconds, handled: 0, duplicates: 0, other: 0, late: 0, nodeMicros: (cpu.user + cpu.system) / bodies.length, redisMicros };
 }
 
 /** Young-generation size for the re-run row: most of a delivery's objects then die young. */
@@ -372,7 +380,7 @@ async function main(): Promise<void> {
   );
   console.log(
     markdownTable(
-      ['dedup store', 'deliveries', 'seconds', 'deliveries/s (median)', `range of ${ROUNDS} rounds`, 'consumer CPU µs/delivery', 'redis-server CPU µs/delivery', 'to handler p50 / p99 ms', 'handler runs', 'duplicates', 'other outcomes'],
+      ['dedup store', 'deliveries', 'seconds', 'deliveries/s (median)', `range of ${ROUNDS} rounds`, 'consumer CPU µs/delivery', 'redis-server CPU µs/delivery', 'to handler p50 / p99 ms', 'handler runs', 'of them late', 'duplicates', 'other outcomes'],
       rows.map((row) => [
         row.store,
         row.deliveries.toLocaleString('en-US'),
@@ -383,6 +391,7 @@ async function main(): Promise<void> {
         row.redisMicros === undefined ? '—' : row.redisMicros.toFixed(1),
         row.latencyP99 === undefined ? '—' : `${(row.latencyP50 ?? 0).toFixed(1)} / ${row.latencyP99.toFixed(1)}`,
         row.handled.toLocaleString('en-US'),
+        row.late.toLocaleString('en-US'),
         row.duplicates.toLocaleString('en-US'),
         String(row.other),
       ]),

@@ -4,6 +4,7 @@ import type { AnyDeliveryPayload } from '../delivery.js';
 import type { Logger } from '../logger.js';
 import type { GapNotice } from './gap-notice.js';
 import { isNextInLane, positionValueOf } from './order-rules.js';
+import { OldestFirstMap } from './oldest-first-map.js';
 import { PredecessorWindow } from './predecessor-window.js';
 
 /** What the sequencer orders: one delivery of one resource stream. */
@@ -123,6 +124,8 @@ class IdlePositions {
     readonly c: number | undefined,
     readonly refreshedAt: number,
     readonly waitFrom: number,
+    /** See ResourceLane.positionsRead. */
+    readonly positionsRead: boolean,
   ) {}
 }
 
@@ -152,6 +155,12 @@ class ResourceLane {
    * another instance has stored since.
    */
   positionsJustRead = false;
+  /**
+   * The store's positions were read at least once. A resource first seen in a filtered lane is
+   * not read (see `placesUnread`): until it is, an absent position means "not read", and a
+   * delivery that needs to know (a change, with its exact predecessor) waits for a read.
+   */
+  positionsRead = false;
   refreshing = false;
   timer: TimerHandle | undefined;
   timerDueAt = Number.POSITIVE_INFINITY;
@@ -187,7 +196,7 @@ export class Sequencer {
    * `positionCacheSize` the oldest are dropped (their positions are read again when needed). A
    * full lane costs about 550 bytes, which a stream of new resources would turn into steady growth.
    */
-  private readonly idle = new Map<string, IdlePositions>();
+  private readonly idle = new OldestFirstMap<string, IdlePositions>();
   private totalBuffered = 0;
   private closed = false;
   /** When a source last reported more waiting in its queue. */
@@ -197,7 +206,7 @@ export class Sequencer {
   /** Held deliveries in arrival order, to release them once enough later ones arrived. */
   private readonly holds: { lane: ResourceLane; buffered: Buffered }[] = [];
   private holdsHead = 0;
-  private readonly holdReleases = new Map<string, HoldRelease>();
+  private readonly holdReleases = new OldestFirstMap<string, HoldRelease>();
   private readonly window: PredecessorWindow;
   /** `filteredMessages` per resource type, asked once. */
   private readonly filteredTypes = new Map<string, boolean>();
@@ -224,6 +233,7 @@ export class Sequencer {
     if (lane === undefined) {
       lane = new ResourceLane(item.stream);
       this.lanes.set(item.stream, lane);
+      if (this.placesUnread(item)) return this.startUnread(lane, item);
       lane.pending.push(item);
       this.load(lane);
       return;
@@ -316,6 +326,7 @@ export class Sequencer {
     if (cached.m !== undefined) lane.positions.m = cached.m;
     if (cached.c !== undefined) lane.positions.c = cached.c;
     lane.refreshedAt = cached.refreshedAt;
+    lane.positionsRead = cached.positionsRead;
     // A failed or deferred delivery may still be due back: its successors keep waiting for it.
     lane.waitFrom = cached.waitFrom;
     this.lanes.set(stream, lane);
@@ -330,7 +341,7 @@ export class Sequencer {
     // waitFrom goes along: a lane retired right after its failed or deferred head lost it, so a
     // successor arriving before the retry was released past the gap after maxWaitMs alone, and the
     // retried delivery came back late.
-    this.idle.set(lane.stream, new IdlePositions(lane.positions.m, lane.positions.c, lane.refreshedAt, lane.waitFrom));
+    this.idle.set(lane.stream, new IdlePositions(lane.positions.m, lane.positions.c, lane.refreshedAt, lane.waitFrom, lane.positionsRead));
     if (this.idle.size > this.options.positionCacheSize) this.evictIdle();
   }
 
@@ -339,8 +350,7 @@ export class Sequencer {
     const now = this.deps.clock.now();
     let kept = 0;
     while (this.idle.size > this.options.positionCacheSize) {
-      const [stream, entry] = this.idle.entries().next().value as [string, IdlePositions];
-      this.idle.delete(stream);
+      const [stream, entry] = this.idle.shiftOldest() as [string, IdlePositions];
       // Moved to the back (as if just active) rather than forgetting that its successors must wait.
       if (entry.waitFrom > now && kept++ < MAX_KEPT_PER_EVICTION) this.idle.set(stream, entry);
     }
@@ -368,8 +378,30 @@ export class Sequencer {
     );
   }
 
+  /**
+   * Does a resource first seen with this delivery skip the position read? Yes for a filtered
+   * lane's message when unknown starts are held: whatever is stored, it is either the stream's
+   * start (sequenceNumber 1, released at once) or held briefly — all the read could add is that it
+   * is exactly the next one, while costing every new resource a round trip before anything
+   * happens. A stored position past it still shows: the claim reports it (late), and the lane
+   * takes it over when the delivery is done.
+   */
+  private placesUnread(item: SequencedItem): boolean {
+    return this.options.unknownStart === 'hold' && item.payload.notificationType === 'Message' && this.isFiltered(item.payload.resource.typeId);
+  }
+
+  /** A new resource's lane, ready without a read (see `placesUnread`): its first delivery is placed at once. */
+  private startUnread(lane: ResourceLane, item: SequencedItem): void {
+    lane.ready = true;
+    // As fresh as a read for the refresh schedule: nothing to re-read during a brief hold.
+    lane.refreshedAt = this.deps.clock.now();
+    this.place(lane, item);
+    this.afterChange(lane);
+  }
+
   private becomeReady(lane: ResourceLane): void {
     lane.ready = true;
+    lane.positionsRead = true;
     lane.positionsJustRead = true;
     lane.refreshedAt = this.deps.clock.now();
     const pending = lane.pending;
@@ -453,7 +485,7 @@ export class Sequencer {
     // A late one waits only for the running delivery of its resource (see pump).
     if (!behind && this.holdsBriefly(lane, item)) this.holds.push({ lane, buffered });
     // A cached position may be old (another instance moved on): check before waiting long.
-    if (now - lane.refreshedAt >= this.options.positionRefreshMs || this.needsStartCheck(lane)) this.refresh(lane);
+    if (now - lane.refreshedAt >= this.options.positionRefreshMs || this.needsStartCheck(lane) || !this.knowsEnoughFor(lane, item)) this.refresh(lane);
   }
 
   /** Releases what is behind or next, else, if a lane waited long enough, its head past the gap or hold. */
@@ -509,8 +541,13 @@ export class Sequencer {
    * filter), as does a message of an unfiltered lane (sequenceNumber − 1): those wait `maxWaitMs`.
    */
   private holdsBriefly(lane: ResourceLane, item: SequencedItem): boolean {
-    if (lane.positions[item.lane] === undefined) return this.options.unknownStart === 'hold';
+    if (lane.positions[item.lane] === undefined) return this.options.unknownStart === 'hold' && this.knowsEnoughFor(lane, item);
     return item.payload.notificationType === 'Message' && this.isFiltered(item.payload.resource.typeId);
+  }
+
+  /** Are the lane's positions known well enough to place this item: read, or not needed (see `placesUnread`)? */
+  private knowsEnoughFor(lane: ResourceLane, item: SequencedItem): boolean {
+    return lane.positionsRead || this.placesUnread(item);
   }
 
   private isFiltered(resourceTypeId: string): boolean {
@@ -550,9 +587,8 @@ export class Sequencer {
   }
 
   private rememberHoldRelease(stream: string, release: HoldRelease): void {
-    this.holdReleases.delete(stream);
     this.holdReleases.set(stream, release);
-    if (this.holdReleases.size > MAX_HOLD_RELEASES) this.holdReleases.delete(this.holdReleases.keys().next().value as string);
+    if (this.holdReleases.size > MAX_HOLD_RELEASES) this.holdReleases.shiftOldest();
   }
 
   /**
@@ -633,6 +669,7 @@ export class Sequencer {
         // What waits now arrived before (or while) this read, like the deliveries that wait for
         // a lane's first read: an absent position is as fresh for them.
         lane.positionsJustRead = true;
+        lane.positionsRead = true;
         this.refreshed(lane, startedAt);
       },
       (error: unknown) => {

@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { createConsumer, MemoryDedupStore, type ConsumerOptions, type Delivery, type DeliveryContext, type Logger } from '../../src/index.js';
+import { createConsumer, MemoryDedupStore, silentLogger, type ConsumerOptions, type DedupStore, type Delivery, type DeliveryContext, type LateNotice, type Logger } from '../../src/index.js';
 import { messagePayload, updatedPayload } from '../support/fixtures.js';
 import { elapse, settleTurns, sqs } from '../support/deliveries.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -167,12 +167,130 @@ describe('a type-filtered message stream', () => {
     expect(seen[2]?.context.late).toEqual({ lane: 'messages', released: 5, alreadyReleased: 6 });
   });
 
+  it('marks late a delivery another instance already moved the stored position past (its own cache did not know)', async () => {
+    const clock = new ManualClock();
+    const store = new MemoryDedupStore({ clock }); // shared, as Redis is
+    const seenBy: { instance: string; sequence: number; late: LateNotice | undefined }[] = [];
+    const instance = (name: string) =>
+      createConsumer({
+        dedup: store,
+        clock,
+        logger: silentLogger,
+        instanceId: name,
+        ordering: { maxWaitMs: MAX_WAIT_MS, filteredMessages: filteredSubscription },
+        handler: (delivery, context) => {
+          if (delivery.notificationType === 'Message') seenBy.push({ instance: name, sequence: delivery.payload.sequenceNumber, late: context.late });
+        },
+      });
+    const a = instance('a');
+    const b = instance('b');
+    await b.process(stateChanged(1)); // B caches position 1
+    await Promise.all([a.process(stateChanged(3)), elapse(clock, MAX_HOLD_MS)]); // A: held, released, stored 3
+    // To B, m2 follows its cached position: released at once; the claim shows the store is past it.
+    expect((await b.process(stateChanged(2))).items[0]).toMatchObject({ status: 'processed' });
+    expect(seenBy).toEqual([
+      { instance: 'b', sequence: 1, late: undefined },
+      { instance: 'a', sequence: 3, late: undefined },
+      { instance: 'b', sequence: 2, late: { lane: 'messages', released: 2, alreadyReleased: 3 } },
+    ]);
+    // B caught up with the stored position: m4 is next there.
+    await b.process(stateChanged(4));
+    expect(seenBy[3]).toEqual({ instance: 'b', sequence: 4, late: undefined });
+  });
+
   it('with filteredMessages: true, treats every messages lane as filtered', async () => {
     const { clock, consumer, seen, order } = setup({ maxWaitMs: MAX_WAIT_MS, filteredMessages: true });
     await Promise.all([consumer.process(sqs(messagePayload(2))), elapse(clock, MAX_HOLD_MS)]);
     await Promise.all([consumer.process(sqs(messagePayload(9))), elapse(clock, MAX_HOLD_MS)]);
     expect(order()).toEqual(['m2', 'm9']);
     expect(seen.every(({ context }) => context.gap === undefined)).toBe(true);
+  });
+});
+
+describe('a resource first seen in a filtered lane (no position read)', () => {
+  /** The memory store, counting the streams whose positions are read (the round trip a new resource used to cost). */
+  function countingStore(clock: ManualClock): { store: DedupStore; streamsRead: () => number } {
+    const store = new MemoryDedupStore({ clock });
+    let streamsRead = 0;
+    const counting: DedupStore = {
+      kind: store.kind,
+      keyPrefix: store.keyPrefix,
+      leaseMs: store.leaseMs,
+      claim: (requests) => store.claim(requests),
+      renew: (leases) => store.renew(leases),
+      release: (leases) => store.release(leases),
+      complete: (requests) => store.complete(requests),
+      readPositions: (streams) => {
+        streamsRead += streams.length;
+        return store.readPositions(streams);
+      },
+    };
+    return { store: counting, streamsRead: () => streamsRead };
+  }
+
+  function instance(store: DedupStore, clock: ManualClock, seen: Seen[], name = 'a') {
+    return createConsumer({
+      dedup: store,
+      clock,
+      logger: silentLogger,
+      instanceId: name,
+      ordering: { maxWaitMs: MAX_WAIT_MS, filteredMessages: filteredSubscription },
+      handler: (delivery, context) => void seen.push({ delivery, context }),
+    });
+  }
+
+  it('is held without reading the stored position first; an unfiltered one still reads it', async () => {
+    const clock = new ManualClock();
+    const { store, streamsRead } = countingStore(clock);
+    const seen: Seen[] = [];
+    const consumer = instance(store, clock, seen);
+    const filtered = Array.from({ length: 20 }, (_, index) =>
+      consumer.process(sqs(messagePayload(3, { typeId: 'quote-request', id: `qr-${index}` }, { type: 'QuoteRequestStateChanged' }))),
+    );
+    await settleTurns();
+    expect(streamsRead()).toBe(0);
+    await Promise.all([...filtered, elapse(clock, MAX_HOLD_MS)]);
+    expect(seen).toHaveLength(20);
+    expect(seen.every(({ context }) => context.gap === undefined && context.late === undefined)).toBe(true);
+    await consumer.process(sqs(messagePayload(1, { typeId: 'business-unit', id: 'bu-9' })));
+    expect(streamsRead()).toBe(1);
+  });
+
+  it('is handed over late when another instance already stored a later position (the claim tells)', async () => {
+    const clock = new ManualClock();
+    const { store } = countingStore(clock);
+    const seen: Seen[] = [];
+    const other = instance(store, clock, [], 'other');
+    await Promise.all([other.process(stateChanged(5)), elapse(clock, MAX_HOLD_MS)]);
+    const consumer = instance(store, clock, seen);
+    await Promise.all([consumer.process(stateChanged(3)), elapse(clock, MAX_HOLD_MS)]);
+    expect(seen.map(({ context }) => context.late)).toEqual([{ lane: 'messages', released: 3, alreadyReleased: 5 }]);
+    // The lane took the stored position over: m6 is next here, released at once.
+    await consumer.process(stateChanged(6));
+    expect(seen[1]?.context.late).toBeUndefined();
+  });
+
+  it('still reads the position before placing a change of that resource, which waits for its exact predecessor', async () => {
+    const clock = new ManualClock();
+    const { store, streamsRead } = countingStore(clock);
+    const seen: Seen[] = [];
+    // Another instance released the resource's changes up to version 4.
+    const other = instance(store, clock, [], 'other');
+    await Promise.all([other.process(sqs(updatedPayload(3, 4, QUOTE_REQUEST))), elapse(clock, MAX_HOLD_MS)]);
+    const consumer = instance(store, clock, seen);
+    await Promise.all([consumer.process(stateChanged(3)), elapse(clock, MAX_HOLD_MS)]);
+    expect(streamsRead()).toBe(1); // the other instance's first change
+    // 4 → 5 is next by the stored position: released as soon as it is read, without a hold.
+    await consumer.process(sqs(updatedPayload(4, 5, QUOTE_REQUEST)));
+    expect(streamsRead()).toBe(2);
+    expect(seen.map(({ delivery }) => delivery.notificationType)).toEqual(['Message', 'ResourceUpdated']);
+    // 6 → 7 misses 5 → 6, which is known to exist: waited for maxWaitMs, then a gap notice.
+    const later = consumer.process(sqs(updatedPayload(6, 7, QUOTE_REQUEST)));
+    await elapse(clock, MAX_HOLD_MS * 2);
+    expect(seen).toHaveLength(2);
+    await elapse(clock, MAX_WAIT_MS);
+    await later;
+    expect(seen[2]?.context.gap).toMatchObject({ reason: 'timeout', lane: 'changes', lastReleased: 5, released: 7 });
   });
 });
 
