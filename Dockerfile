@@ -8,7 +8,9 @@
 # `--target examples` adds the example consumer service and the demo script (docker-compose.yml).
 # See docs/operations.md.
 
-ARG NODE_IMAGE=node:20-bookworm-slim
+# The current Node.js LTS line Herald is tested on (CI runs the consumer suite and the current-SDK
+# session on Node 24.21.0); pinned to the release, not the floating major.
+ARG NODE_IMAGE=node:24.21.0-bookworm-slim
 
 # ---- build: every dependency, then `npm run build` (turbo runs `tsc -p tsconfig.build.json` per package)
 FROM ${NODE_IMAGE} AS build

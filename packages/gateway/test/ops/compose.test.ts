@@ -4,13 +4,16 @@
  * can wait on, bind mounts of files that exist, and — by running the real configuration code on
  * each Herald service's environment — variables the gateway and the workers accept.
  */
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { parseWorkerConfig, WORKER_VARIABLES } from '@herald/delivery';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../../src/config/config.js';
 import { VARIABLES } from '../../src/config/variables.js';
 import { dockerfileStages } from './support/dockerfile.js';
 import { interpolate, isRecord, readJson, readYaml, repoPath } from './support/repository.js';
+
+/** An image tag that names a release: at least `major.minor` (or SQL Server's `2022-CU14`), and a suffix. */
+const PINNED_TAG = /^(v?\d+\.\d+(\.\d+)?|\d{4}-CU\d+)([-.][A-Za-z0-9.-]+)?$/;
 
 interface Service {
   image?: string;
@@ -83,6 +86,10 @@ describe('docker-compose.yml', () => {
     for (const name of names) expect(service(name).profiles, name).toEqual(DEMO_SERVICES.includes(name) ? ['demo'] : undefined);
   });
 
+  it('pins the Node image of the Dockerfile to an exact current LTS release', () => {
+    expect(/^ARG NODE_IMAGE=node:(\S+)$/m.exec(readFileSync(repoPath('Dockerfile'), 'utf8'))?.[1]).toMatch(/^24\.\d+\.\d+-bookworm-slim$/);
+  });
+
   it('uses pinned images, and builds Herald from ./Dockerfile stages that exist', () => {
     const stageNames = dockerfileStages().map((stage) => stage.name);
     for (const name of names) {
@@ -96,7 +103,9 @@ describe('docker-compose.yml', () => {
       } else {
         const tag = /:([^/:]+)$/.exec(image ?? '')?.[1];
         expect(tag, `${name}: ${image} must name a tag`).toBeDefined();
-        expect(tag, `${name}: ${image} must not float on "latest"`).not.toBe('latest');
+        // Pinned: a version with at least major.minor (`15-alpine`, `2022-latest` and
+        // `emulators` float to whatever is pushed next).
+        expect(tag, `${name}: ${image} must pin a version`).toMatch(PINNED_TAG);
       }
     }
   });
