@@ -39,6 +39,16 @@ import type {
 type RetryOutcome = Extract<DeliveryOutcome, { readonly retryAfterMs: number }>;
 
 /**
+ * Where a delivery is (see `admit`): waiting in the sequencer for its turn; released (its turn
+ * came, or at once without ordering: it proceeds once its claim answered too); or handed back by
+ * the sequencer (buffer full, closing).
+ */
+type Stage = 'ordering' | 'released' | 'returned';
+
+/** The claim of a delivery could not be made (the store is unreachable). */
+const STORE_UNREACHABLE = Symbol('store unreachable');
+
+/**
  * One delivery on its way through the consumer. To keep the per-delivery cost down (allocation
  * is most of it), the Work is also the store request (claim, complete and lease ref), the
  * sequencer's item and the handler's context; the abort signal is made only if the handler asks.
@@ -49,13 +59,18 @@ class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryCont
   resolve!: (outcome: ProcessOutcome) => void;
   /** The position this delivery claims and completes; the Work itself with ordering, else none. */
   readonly position: PositionRef | undefined;
+  stage: Stage = 'ordering';
   /** How the sequencer released it (always `next` without ordering). */
   release: Release = NEXT;
+  /** The claim's answer, once there: sent when the delivery arrives, used when it is released. */
+  claim: ClaimResult | typeof STORE_UNREACHABLE | undefined;
+  /** Its claim failed (store unreachable) while it waited for its turn: claimed again when released. */
+  claimAgain = false;
   gap: GapNotice | undefined;
   late: LateNotice | undefined;
-  /** The stream's stored position, when the claim said the delivery is behind it (told to the sequencer when it is done). */
+  /** The stream's stored position, when the claim said the delivery is behind it (the sequencer takes it over). */
   storedOrdinal: number | undefined;
-  /** Set when the handler failed: the outcome once the lease is released. */
+  /** Set when the handler failed or the sequencer handed it back: the outcome once the lease is released. */
   failure: RetryOutcome | undefined;
   /**
    * LeaseKeeper's marks: the claim gave this process the lease (the store was reachable) and it is
@@ -129,6 +144,8 @@ class HeraldConsumer implements Consumer {
   private readonly positions: MicroBatcher<string, StreamPositions>;
   /** Deliveries between arrival and settlement, by dedup key: a second copy waits for the first. */
   private readonly inProcess = new Map<string, Work>();
+  /** Released by the sequencer with their claims answered, to proceed in a microtask (see `released`). */
+  private releasedWaiting: Work[] = [];
   private closing = false;
 
   constructor(options: ConsumerOptions) {
@@ -176,7 +193,7 @@ class HeraldConsumer implements Consumer {
           clock: this.clock,
           logger: this.logger,
           readPositions: (stream) => this.positions.submit(stream),
-          release: (item, how) => this.run(item as Work, how),
+          release: (item, how) => this.released(item as Work, how),
           reject: (item, reason) => this.rejected(item as Work, reason),
           observe: {
             bufferWait: (lane, seconds) => this.metrics.bufferWait(lane, seconds),
@@ -297,35 +314,53 @@ class HeraldConsumer implements Consumer {
       this.leases,
     );
     this.inProcess.set(key, work);
+    // The claim goes out as the delivery arrives, while the sequencer decides when it is its turn:
+    // a resource's deliveries then run back to back once their turn comes, instead of waiting one
+    // claim round trip each (the longest part of a resource's wait in the pipeline bench). A
+    // claimed delivery keeps its lease while it waits (renewed like a running one's).
+    this.claims.enqueue(work);
     if (ordered) this.sequencer?.submit(work);
-    else this.run(work, NEXT);
+    else this.released(work, NEXT);
     return work.promise;
   }
 
-  /** Released by the sequencer (or at once without ordering): claim, then run or settle. */
-  private run(work: Work, how: Release): void {
-    work.release = how;
-    this.claims.enqueue(work);
-  }
-
   private claimAnswered(work: Work, error: unknown, claim: ClaimResult | undefined): void {
-    if (error === undefined) return this.claimed(work, claim as ClaimResult);
-    this.logger.warn({ err: error, dedupKey: work.key }, 'dedup store unreachable');
-    if (!this.failOpen) return this.finishDeferred(work, this.deferral(work, 'store-unavailable'));
-    if (work.release.kind === 'late') this.markLate(work, work.release.position);
-    this.execute(work, false);
+    // Where it was when the answer came (taking a stored position over may release it, see below).
+    const stage = work.stage;
+    if (error !== undefined) {
+      this.logger.warn({ err: error, dedupKey: work.key }, 'dedup store unreachable');
+      work.claim = STORE_UNREACHABLE;
+      // Still waiting for its turn: it claims again then (the store may be back), not deferred now.
+      work.claimAgain = stage === 'ordering';
+    } else {
+      work.claim = claim as ClaimResult;
+      if (work.claim.status === 'claimed' || work.claim.status === 'late') this.leases.hold(work);
+      if (work.claim.status === 'late' && stage !== 'returned') {
+        // Another instance (or an earlier life of this one) processed a later delivery of the
+        // resource: the sequencer takes that position over, which makes this one late (and may
+        // release it at once: `released` then proceeds).
+        work.storedOrdinal = work.claim.storedOrdinal;
+        this.sequencer?.takeStoredPosition(work);
+      }
+    }
+    if (stage === 'released') this.proceed(work);
+    else if (stage === 'returned') this.returnClaimed(work);
   }
 
-  private claimed(work: Work, claim: ClaimResult): void {
+  /** Released, with its claim's answer: run the handler, or settle. */
+  private proceed(work: Work): void {
+    const claim = work.claim as ClaimResult | typeof STORE_UNREACHABLE;
+    const how = work.release;
+    if (claim === STORE_UNREACHABLE) {
+      if (!this.failOpen) return this.finishDeferred(work, this.deferral(work, 'store-unavailable'));
+      return this.run(work, how);
+    }
     switch (claim.status) {
       case 'processed':
         return this.finish(work, { status: 'duplicate', dedupKey: work.key }, ADVANCED);
       case 'late':
-        // Another instance (or an earlier life of this one) processed a later delivery of the
-        // resource: this one is handed over all the same, marked late.
-        work.storedOrdinal = claim.storedOrdinal;
-        this.markLate(work, work.release.kind === 'late' ? Math.max(work.release.position, claim.storedOrdinal) : claim.storedOrdinal);
-        return this.execute(work, true);
+        this.markLate(work, how.kind === 'late' ? Math.max(how.position, claim.storedOrdinal) : claim.storedOrdinal);
+        return this.run(work, NEXT);
       case 'busy':
         // Another instance runs it (or crashed while running it): retry once its lease may be gone.
         return this.finishDeferred(work, {
@@ -335,12 +370,43 @@ class HeraldConsumer implements Consumer {
           retryAfterMs: Math.max(this.retry.busyMinMs, claim.retryAfterMs),
         });
       case 'claimed':
-        // Behind the position this instance released, yet not processed: late (the store may not
-        // know the later one yet: its completion is on its way).
-        if (work.release.kind === 'late') this.markLate(work, work.release.position);
-        return this.execute(work, true);
+        return this.run(work, how);
     }
   }
+
+  /**
+   * Hands it to the handler. `late`: at or behind the position released here — not processed (the
+   * claim would have said so; the store may not know the later one yet), so handed over all the same.
+   */
+  private run(work: Work, how: Release): void {
+    if (how.kind === 'late') this.markLate(work, how.position);
+    else if (how.kind === 'gap' && work.late === undefined) work.gap = how.gap;
+    this.limiter.schedule(work);
+  }
+
+  /** Its turn came (or at once without ordering): it proceeds as soon as its claim answered. */
+  private released(work: Work, how: Release): void {
+    work.stage = 'released';
+    work.release = how;
+    if (work.claimAgain) {
+      work.claimAgain = false;
+      work.claim = undefined;
+      this.claims.enqueue(work);
+      return;
+    }
+    if (work.claim === undefined) return;
+    // Not from inside the sequencer's release: settling a duplicate, or a synchronous handler,
+    // reports back to it at once (`finished`), while it is still placing or releasing deliveries.
+    this.releasedWaiting.push(work);
+    if (this.releasedWaiting.length === 1) queueMicrotask(this.proceedReleased);
+  }
+
+  /** Proceeds with what the sequencer released during the last turn of work (see `released`). */
+  private readonly proceedReleased = (): void => {
+    const released = this.releasedWaiting;
+    this.releasedWaiting = [];
+    for (const work of released) this.proceed(work);
+  };
 
   /**
    * A delivery about to be handed over after a later one of its lane (`alreadyReleased`, an
@@ -351,12 +417,6 @@ class HeraldConsumer implements Consumer {
     work.late = { lane, released: positionValueOf(work.lane, work.ordinal), alreadyReleased: positionValueOf(work.lane, alreadyReleased) };
     work.meter.count('late');
     this.logger.warn({ dedupKey: work.key, stream: work.stream, late: work.late }, 'a delivery arrived after a later one of its resource was handed over: handed over marked late');
-  }
-
-  private execute(work: Work, leased: boolean): void {
-    if (work.release.kind === 'gap' && work.late === undefined) work.gap = work.release.gap;
-    if (leased) this.leases.hold(work);
-    this.limiter.schedule(work);
   }
 
   /** Runs the handler; a synchronous handler costs no promise at all (the hot path of simple handlers). */
@@ -414,7 +474,7 @@ class HeraldConsumer implements Consumer {
     // and this record travel together, so a resource advances one round trip per delivery instead
     // of two. Safe: should this process die before the record lands, this delivery's lease expires
     // and it runs again before anything later can be recorded past it elsewhere (at-least-once).
-    this.sequencer?.finished(work, this.withStoredPosition(work, ADVANCED));
+    if (work.position !== undefined) this.sequencer?.finished(work, ADVANCED);
     this.completions.enqueue(work);
   }
 
@@ -439,7 +499,7 @@ class HeraldConsumer implements Consumer {
     this.releases.enqueue(work);
   }
 
-  /** A lease released: a failed delivery settles now; a skipped one (`behind`) already has. */
+  /** A lease released: the failed or handed-back delivery settles now. */
   private releaseAnswered(work: Work, error: unknown): void {
     if (work.failure === undefined) return;
     // If it could not be released, the lease expires on its own; the retry waits for that.
@@ -447,8 +507,20 @@ class HeraldConsumer implements Consumer {
     this.finishDeferred(work, work.failure);
   }
 
+  /** Handed back by the sequencer (buffer full, closing, positions unreadable): settled once its claim answered. */
   private rejected(work: Work, reason: RejectReason): void {
-    this.finish(work, this.deferral(work, reason), undefined);
+    work.stage = 'returned';
+    work.failure = this.deferral(work, reason);
+    if (work.claim !== undefined) this.returnClaimed(work);
+  }
+
+  /** A handed-back delivery's lease is released first, so that the instance it is redelivered to can claim it at once. */
+  private returnClaimed(work: Work): void {
+    const outcome = work.failure as RetryOutcome;
+    if (work.claim !== STORE_UNREACHABLE && work.claim?.status === 'processed') return this.finish(work, { status: 'duplicate', dedupKey: work.key }, undefined);
+    if (!work.holding) return this.finish(work, outcome, undefined);
+    this.leases.drop(work);
+    this.releases.enqueue(work);
   }
 
   private deferral(work: Work, reason: DeferReason): RetryOutcome {
@@ -462,15 +534,10 @@ class HeraldConsumer implements Consumer {
     this.finish(work, outcome, { advanced: false, retryAfterMs: outcome.retryAfterMs });
   }
 
-  /** The report, with the stored position a `late` claim showed (the sequencer catches up to it). */
-  private withStoredPosition(work: Work, report: FinishReport): FinishReport {
-    return work.storedOrdinal === undefined ? report : { ...report, storedOrdinal: work.storedOrdinal };
-  }
-
   /** Settles a delivery: metrics, ordering bookkeeping, then the waiting `process` call. */
   private finish(work: Work, outcome: DeliveryOutcome, report: FinishReport | undefined): void {
     this.inProcess.delete(work.key);
-    if (report !== undefined) this.sequencer?.finished(work, this.withStoredPosition(work, report));
+    if (report !== undefined && work.position !== undefined && work.stage === 'released') this.sequencer?.finished(work, report);
     work.resolve(combineOne(this.count(outcome, work.meter)));
   }
 

@@ -7,13 +7,15 @@ import { isNextInLane, positionValueOf } from './order-rules.js';
 import { OldestFirstMap } from './oldest-first-map.js';
 import { PredecessorWindow } from './predecessor-window.js';
 
-/** What the sequencer orders: one delivery of one resource stream. */
+/** What the sequencer orders: one delivery of one resource stream (its claim is on its way or answered). */
 export interface SequencedItem {
   readonly key: string;
   readonly stream: string;
   readonly lane: PositionLane;
   readonly ordinal: number;
   readonly payload: AnyDeliveryPayload;
+  /** The stream's stored position when its claim found the delivery behind it (another instance moved past). */
+  readonly storedOrdinal?: number | undefined;
 }
 
 /**
@@ -21,8 +23,9 @@ export interface SequencedItem {
  * (one resource's handlers never run concurrently in one instance, late ones included):
  * - `next`: it is the next of its resource;
  * - `gap`: released past a missing predecessor after `maxWaitMs`;
- * - `late`: at or behind the lane's released position (`position`, an ordinal): a duplicate or a
- *   late arrival, which the claim tells apart (a duplicate is acknowledged, a late one handled).
+ * - `late`: at or behind the lane's released position (`position`, an ordinal), here or as its
+ *   claim found it stored: a duplicate or a late arrival, which the claim tells apart (a duplicate
+ *   is acknowledged, a late one handled).
  */
 export type Release =
   | { readonly kind: 'next' }
@@ -31,12 +34,10 @@ export type Release =
 
 export type RejectReason = 'buffer-full' | 'store-unavailable' | 'closing';
 
-/** How a released item ended, as far as ordering cares. */
+/** How an item ended, as far as ordering cares. */
 export interface FinishReport {
   /** It was processed (here or elsewhere): the position moves to it. */
   readonly advanced: boolean;
-  /** The store's position, when a claim reported one (another instance moved ahead). */
-  readonly storedOrdinal?: number;
   /**
    * It was not done (its handler failed, or it was deferred: busy, store unavailable) and the
    * source redelivers it after this long. When it held its resource, its successors wait for it
@@ -266,7 +267,6 @@ export class Sequencer {
   finished(item: SequencedItem, report: FinishReport): void {
     const lane = this.lanes.get(item.stream) ?? this.revive(item.stream);
     if (lane === undefined) return;
-    if (report.storedOrdinal !== undefined) lane.raise(item.lane, report.storedOrdinal);
     if (lane.running === item) {
       lane.running = undefined;
       // The head comes back when the consumer asked the source to redeliver it, possibly later
@@ -277,6 +277,20 @@ export class Sequencer {
       }
     }
     if (report.advanced) lane.raise(item.lane, item.ordinal);
+    this.pump(lane);
+    this.afterChange(lane);
+  }
+
+  /**
+   * The item's claim found the stream's stored position at or past it (`storedOrdinal`): another
+   * instance processed a later delivery. The lane takes the position over; waiting, the item is
+   * then released as late.
+   */
+  takeStoredPosition(item: SequencedItem): void {
+    const lane = this.lanes.get(item.stream);
+    // Still loading: placing it raises the position (see place).
+    if (lane === undefined || !lane.ready || item.storedOrdinal === undefined) return;
+    lane.raise(item.lane, item.storedOrdinal);
     this.pump(lane);
     this.afterChange(lane);
   }
@@ -447,6 +461,7 @@ export class Sequencer {
   }
 
   private place(lane: ResourceLane, item: SequencedItem): void {
+    if (item.storedOrdinal !== undefined) lane.raise(item.lane, item.storedOrdinal);
     const behind = this.isBehind(lane, item);
     if (behind) this.noteLateAfterHold(lane, item);
     if (lane.running === undefined) {

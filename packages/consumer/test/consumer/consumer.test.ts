@@ -153,6 +153,20 @@ describe('ordering per resource', () => {
     expect(await metricValue(registry, 'herald_consumer_late_total')).toBe(1);
   });
 
+  it('claims deliveries as they arrive, so a resource’s waiting ones run without a claim round trip each', async () => {
+    const { consumer, store, order } = setup();
+    let claimCalls = 0;
+    const claim = store.claim.bind(store);
+    store.claim = (requests) => {
+      claimCalls++;
+      return claim(requests);
+    };
+    // Arrived together, in reverse: one claim batch for all, then m1, m2, m3 back to back.
+    await Promise.all([3, 2, 1].map((sequenceNumber) => consumer.process(sqs(messagePayload(sequenceNumber)))));
+    expect(order()).toEqual(['m1', 'm2', 'm3']);
+    expect(claimCalls).toBe(1);
+  });
+
   it('does not count the wait while the source reports a backlog, for at most maxBacklogWaitMs more', async () => {
     const { consumer, clock, order } = setup({ ordering: { maxWaitMs: MAX_WAIT_MS, maxBacklogWaitMs: 3 * MAX_WAIT_MS } });
     await consumer.process(sqs(messagePayload(1)));
