@@ -1,6 +1,6 @@
 /**
- * A Map whose oldest entries are evicted in O(1): the position cache and the hold releases of the
- * sequencer drop their least recently set entries on nearly every insert. Evicting through
+ * A Map whose oldest entries are evicted in O(1): the sequencer's position cache drops its least
+ * recently set entry on nearly every insert once full. Evicting through
  * `map.keys().next()` is not O(1) in V8: deleted entries stay in the table as holes until it is
  * rebuilt, and iteration from the start walks over all of them — at 10,000 entries evicted from
  * the front this measured about ten times slower than a queue (and was the largest ordering cost
