@@ -1,19 +1,16 @@
 import { pino, type Logger } from 'pino';
 import { loadConfig, type HeraldConfig } from '../config/config.js';
-import { LOG_REDACT_PATHS, startHerald, type RunningHerald } from '../server/start.js';
+import { createLogger, startHerald, type RunningHerald } from '../server/start.js';
 import type { StopSignal, StopSignals } from './stop-signals.js';
 
 /**
- * createLogger's logger (server/start.ts), writing synchronously. pino's default asynchronous
- * destination flushes synchronously on exit and retries a failed write every 100 ms for ever: on a
- * standard output whose reader has gone (EPIPE) the process never exited. A synchronous
- * destination has no exit flush, and pino turns its writes into no-ops at the first EPIPE.
+ * createLogger's logger, writing synchronously. pino's default asynchronous destination flushes
+ * synchronously on exit and retries a failed write every 100 ms for ever: on a standard output
+ * whose reader has gone (EPIPE) the process never exited. A synchronous destination has no exit
+ * flush, and pino turns its writes into no-ops at the first EPIPE.
  */
 function serveLogger(config: Pick<HeraldConfig, 'logLevel'>): Logger {
-  return pino(
-    { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } },
-    pino.destination({ dest: 1, sync: true }),
-  );
+  return createLogger(config, pino.destination({ dest: 1, sync: true }));
 }
 
 /**

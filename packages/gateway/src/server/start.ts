@@ -5,7 +5,7 @@ import { settlesWithin } from '@herald/model';
 import { registerProcessMetrics, startDeliveryRuntime, type DeliveryRuntime } from '@herald/delivery';
 import { DEFAULT_DATABASE_URL, describeDatabaseUrl, openDatabase, ProjectStore, type Database } from '@herald/store';
 import { Registry } from 'prom-client';
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
 import { buildGateway, type Gateway } from '../app.js';
 import type { HeraldConfig } from '../config/config.js';
 import { startMetricsListener, type MetricsListener } from './metrics-listener.js';
@@ -24,8 +24,9 @@ export interface RunningHerald {
 /** Redacts every place a secret can appear in a request log line. */
 export const LOG_REDACT_PATHS = ['req.headers.authorization', 'req.headers.cookie', 'headers.authorization'];
 
-export function createLogger(config: Pick<HeraldConfig, 'logLevel'>): Logger {
-  return pino({ level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } });
+export function createLogger(config: Pick<HeraldConfig, 'logLevel'>, destination?: DestinationStream): Logger {
+  const options = { level: config.logLevel, redact: { paths: LOG_REDACT_PATHS, censor: '[redacted]' } };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }
 
 /** `herald serve`: database, migrations, projects, the API (and its plain-HTTP refuser with TLS). */
