@@ -1,7 +1,5 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Destination } from '@herald/model';
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import { awsChainOnlyEnvironment, startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDestinationEnvironment, DestinationPool, sendTestNotification } from '../../src/index.js';
 import { startAwsFaultProxy, type AwsFaultProxy } from './support/aws-fault-proxy.js';
@@ -16,15 +14,8 @@ const DESTINATION_KEYS = { accessKey: 'AKIADESTINATIONKEYS1', accessSecret: 'des
  * config files point at nothing, and the instance metadata service is off (it is not on loopback).
  */
 function isolateAwsEnvironment(keyId: string | undefined): void {
-  const nowhere = join(tmpdir(), 'herald-no-aws-config');
-  vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', nowhere);
-  vi.stubEnv('AWS_CONFIG_FILE', nowhere);
-  vi.stubEnv('AWS_EC2_METADATA_DISABLED', 'true');
-  for (const name of ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_ROLE_ARN', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'AWS_CONTAINER_CREDENTIALS_FULL_URI']) {
-    vi.stubEnv(name, undefined);
-  }
-  vi.stubEnv('AWS_ACCESS_KEY_ID', keyId);
-  vi.stubEnv('AWS_SECRET_ACCESS_KEY', keyId === undefined ? undefined : 'herald-process-secret');
+  const credentials = keyId === undefined ? undefined : { accessKeyId: keyId, secretAccessKey: 'herald-process-secret' };
+  for (const [name, value] of Object.entries(awsChainOnlyEnvironment(credentials))) vi.stubEnv(name, value);
 }
 
 /**

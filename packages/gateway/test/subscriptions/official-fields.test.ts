@@ -1,6 +1,4 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import { awsChainOnlyEnvironment, startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -28,15 +26,8 @@ const HERALD_AWS_KEY_ID = 'AKIAHERALDOWNIDENTITY';
  * shared config files point at nothing and the instance metadata service is off (not loopback).
  */
 function heraldAwsEnvironment(keyId: string | undefined): void {
-  const nowhere = join(tmpdir(), 'herald-no-aws-config');
-  vi.stubEnv('AWS_SHARED_CREDENTIALS_FILE', nowhere);
-  vi.stubEnv('AWS_CONFIG_FILE', nowhere);
-  vi.stubEnv('AWS_EC2_METADATA_DISABLED', 'true');
-  for (const name of ['AWS_PROFILE', 'AWS_SESSION_TOKEN', 'AWS_WEB_IDENTITY_TOKEN_FILE', 'AWS_ROLE_ARN', 'AWS_CONTAINER_CREDENTIALS_RELATIVE_URI', 'AWS_CONTAINER_CREDENTIALS_FULL_URI']) {
-    vi.stubEnv(name, undefined);
-  }
-  vi.stubEnv('AWS_ACCESS_KEY_ID', keyId);
-  vi.stubEnv('AWS_SECRET_ACCESS_KEY', keyId === undefined ? undefined : 'herald-own-secret');
+  const credentials = keyId === undefined ? undefined : { accessKeyId: keyId, secretAccessKey: 'herald-own-secret' };
+  for (const [name, value] of Object.entries(awsChainOnlyEnvironment(credentials))) vi.stubEnv(name, value);
 }
 
 /**

@@ -3,3 +3,4 @@ export { startPostgres, postgresAvailable, type RunningService } from './postgre
 export { startRedis, redisAvailable } from './redis.js';
 export { testDatabaseUrls, createIsolatedDatabase } from './databases.js';
 export { nodeRuntime, NODE_RUNTIMES, type NodeRuntime } from './node-runtime.js';
+export { awsChainOnlyEnvironment } from './aws-environment.js';
