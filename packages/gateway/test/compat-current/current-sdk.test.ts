@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { createIsolatedDatabase, nodeRuntime, startSqsPeer, type SqsPeer } from '@herald/testkit';
+import { nodeRuntime, startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
-import { startHerald, type RunningHerald } from '../../src/server/start.js';
 import { TEST_BOOTSTRAP_CLIENT } from '../support/gateway.js';
+import { serveHerald, type ServedHerald } from '../compat/support.js';
 
 const P = 'current-sdk';
 const SESSION = join(import.meta.dirname, 'session.ts');
@@ -57,8 +56,7 @@ function runSession(binary: string, env: Record<string, string>): Promise<{ step
  */
 describe.skipIf(skipReason !== undefined)('the current official SDK majors on Node 24 against Herald', () => {
   let sqs: SqsPeer;
-  let database: { url: string; drop(): Promise<void> };
-  let herald: RunningHerald;
+  let served: ServedHerald;
   let session: { steps: StepReport[]; stderr: string; code: number | null };
 
   beforeAll(async () => {
@@ -67,24 +65,9 @@ describe.skipIf(skipReason !== undefined)('the current official SDK majors on No
     vi.stubEnv('AWS_SECRET_ACCESS_KEY', 'herald-current-sdk-secret');
     vi.stubEnv('AWS_EC2_METADATA_DISABLED', 'true');
     sqs = await startSqsPeer({ region: 'us-east-1' });
-    const server = process.env.DATABASE_URL;
-    database = await createIsolatedDatabase(server?.startsWith('postgres') === true ? server : 'pglite://memory');
-    herald = await startHerald(
-      loadConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_URL: database.url,
-        HERALD_PROJECTS: P,
-        HERALD_BOOTSTRAP_CLIENT: `${TEST_BOOTSTRAP_CLIENT.id}:${TEST_BOOTSTRAP_CLIENT.secret}`,
-        HERALD_TOKEN_RATE_LIMIT: '0',
-        LOG_LEVEL: 'silent',
-        HERALD_SQS_ENDPOINT: sqs.endpoint,
-        HERALD_ALLOW_INSECURE_DESTINATIONS: 'true',
-        HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS: '0',
-      }),
-    );
+    served = await serveHerald(P, { HERALD_SQS_ENDPOINT: sqs.endpoint });
     session = await runSession(node24.binary as string, {
-      HERALD_URL: herald.url,
+      HERALD_URL: served.herald.url,
       HERALD_PROJECT: P,
       HERALD_CLIENT_ID: TEST_BOOTSTRAP_CLIENT.id,
       HERALD_CLIENT_SECRET: TEST_BOOTSTRAP_CLIENT.secret,
@@ -93,8 +76,7 @@ describe.skipIf(skipReason !== undefined)('the current official SDK majors on No
   }, 120_000);
 
   afterAll(async () => {
-    await herald?.stop();
-    await database?.drop();
+    await served?.stop();
     await sqs?.stop();
     vi.unstubAllEnvs();
   });

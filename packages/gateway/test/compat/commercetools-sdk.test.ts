@@ -16,7 +16,6 @@ import {
   startPubSubPeer,
   startServiceBusPeer,
   startSqsPeer,
-  createIsolatedDatabase,
   type EventBridgePeer,
   type EventGridPeer,
   type PubSubPeer,
@@ -24,11 +23,10 @@ import {
   type SqsPeer,
 } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadConfig } from '../../src/config/config.js';
-import { startHerald, type RunningHerald } from '../../src/server/start.js';
+import type { RunningHerald } from '../../src/server/start.js';
 import { TEST_BOOTSTRAP_CLIENT } from '../support/gateway.js';
 import { startEventBridgePartnerShim, type EventBridgePartnerShim } from './eventbridge-partner-shim.js';
-import { apiRoot, baseBuilder, MemoryTokenCache, sdkFailure, type SdkTarget } from './support.js';
+import { apiRoot, baseBuilder, MemoryTokenCache, sdkFailure, serveHerald, type SdkTarget, type ServedHerald } from './support.js';
 
 const P = 'compat';
 const REGION = 'us-east-1';
@@ -57,7 +55,7 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
   let serviceBus: ServiceBusPeer;
   let eventGrid: EventGridPeer;
   let pubsub: PubSubPeer;
-  let database: { url: string; drop(): Promise<void> };
+  let served: ServedHerald;
   let herald: RunningHerald;
   let target: SdkTarget;
   /** manage_project through the client credentials flow: the application's admin client. */
@@ -91,36 +89,23 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
       startPubSubPeer(),
     ]);
     eventBridgeShim = await startEventBridgePartnerShim(eventBridge);
-    const server = process.env.DATABASE_URL;
-    database = await createIsolatedDatabase(server?.startsWith('postgres') === true ? server : 'pglite://memory');
-    herald = await startHerald(
-      loadConfig({
-        PORT: '0',
-        HOST: '127.0.0.1',
-        DATABASE_URL: database.url,
-        HERALD_PROJECTS: P,
-        HERALD_BOOTSTRAP_CLIENT: `${TEST_BOOTSTRAP_CLIENT.id}:${TEST_BOOTSTRAP_CLIENT.secret}`,
-        HERALD_TOKEN_RATE_LIMIT: '0',
-        LOG_LEVEL: 'silent',
-        HERALD_SQS_ENDPOINT: sqs.endpoint,
-        HERALD_SNS_ENDPOINT: sqs.endpoint,
-        HERALD_EVENTBRIDGE_ENDPOINT: eventBridgeShim.endpoint,
-        HERALD_PUBSUB_ENDPOINT: pubsub.apiEndpoint,
-        HERALD_ALLOW_INSECURE_DESTINATIONS: 'true',
-        HERALD_SECRET_KEY: 'compat-secret-key-0123456789',
-        HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS: '0',
-        HERALD_DELIVERY_SENDER_POLL_MS: '20',
-        HERALD_DELIVERY_SEND_TIMEOUT_MS: '5000',
-      }),
-    );
+    served = await serveHerald(P, {
+      HERALD_SQS_ENDPOINT: sqs.endpoint,
+      HERALD_SNS_ENDPOINT: sqs.endpoint,
+      HERALD_EVENTBRIDGE_ENDPOINT: eventBridgeShim.endpoint,
+      HERALD_PUBSUB_ENDPOINT: pubsub.apiEndpoint,
+      HERALD_SECRET_KEY: 'compat-secret-key-0123456789',
+      HERALD_DELIVERY_SENDER_POLL_MS: '20',
+      HERALD_DELIVERY_SEND_TIMEOUT_MS: '5000',
+    });
+    herald = served.herald;
     expect(herald.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     target = { url: herald.url, projectKey: P };
     admin = clientCredentials(['manage_project:compat']);
   });
 
   afterAll(async () => {
-    await herald?.stop();
-    await database?.drop();
+    await served?.stop();
     await eventBridgeShim?.stop();
     await Promise.all([sqs?.stop(), eventBridge?.stop(), serviceBus?.stop(), eventGrid?.stop(), pubsub?.stop()]);
     vi.unstubAllEnvs();

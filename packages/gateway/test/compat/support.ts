@@ -5,6 +5,10 @@
  */
 import { createApiBuilderFromCtpClient, type ByProjectKeyRequestBuilder } from '@commercetools/platform-sdk';
 import { ClientBuilder, type TokenCache, type TokenStore } from '@commercetools/ts-client';
+import { createIsolatedDatabase } from '@herald/testkit';
+import { loadConfig } from '../../src/config/config.js';
+import { startHerald, type RunningHerald } from '../../src/server/start.js';
+import { TEST_BOOTSTRAP_CLIENT } from '../support/gateway.js';
 
 // SDK errors are plain objects with extra fields; the assertions read them field by field.
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -49,4 +53,42 @@ export async function sdkFailure(call: Promise<unknown>): Promise<SdkError> {
     return error as SdkError;
   }
   throw new Error(`The SDK call succeeded, but it was expected to fail: ${JSON.stringify(answer).slice(0, 2000)}`);
+}
+
+/** Herald as `herald serve` starts it, on a real socket, and the database it runs on. */
+export interface ServedHerald {
+  herald: RunningHerald;
+  /** Stops Herald and drops its database. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts Herald the way `herald serve` does — `startHerald(loadConfig(env))` on 127.0.0.1, with
+ * `projectKey` and the test bootstrap client — on in-memory PGlite, or on a fresh database of the
+ * PostgreSQL server in DATABASE_URL. `env` adds the suite's own variables (peers' endpoints …).
+ */
+export async function serveHerald(projectKey: string, env: Readonly<Record<string, string>>): Promise<ServedHerald> {
+  const server = process.env.DATABASE_URL;
+  const database = await createIsolatedDatabase(server?.startsWith('postgres') === true ? server : 'pglite://memory');
+  const herald = await startHerald(
+    loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      DATABASE_URL: database.url,
+      HERALD_PROJECTS: projectKey,
+      HERALD_BOOTSTRAP_CLIENT: `${TEST_BOOTSTRAP_CLIENT.id}:${TEST_BOOTSTRAP_CLIENT.secret}`,
+      HERALD_TOKEN_RATE_LIMIT: '0',
+      LOG_LEVEL: 'silent',
+      HERALD_ALLOW_INSECURE_DESTINATIONS: 'true',
+      HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS: '0',
+      ...env,
+    }),
+  );
+  return {
+    herald,
+    async stop() {
+      await herald.stop();
+      await database.drop();
+    },
+  };
 }
