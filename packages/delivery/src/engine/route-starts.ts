@@ -141,6 +141,7 @@ export async function recordRouteStarts(
   // routes the router used), so rows another build left behind never carry over.
   const before = previous === undefined ? stored : effectiveRoutes(previous, stored);
   const routes = nextRouteStarts(before, routingKeys(next), seeingNotItself(row.now, row.me));
+  await raiseRoutingEpoch(tx, projectKey);
   await tx.query(
     `WITH gone AS (DELETE FROM subscription_routes WHERE project_key = $1 AND subscription_id = $2)
      INSERT INTO subscription_routes (project_key, subscription_id, kind, resource_type_id, message_type, start_snapshot)
@@ -178,5 +179,19 @@ export function seeingNotItself(snapshot: string, me: string): string {
 
 /** Removes the routes of a deleted subscription, in the transaction that deletes it. */
 export async function forgetRouteStarts(tx: Queryable, projectKey: string, subscriptionId: string): Promise<void> {
+  await raiseRoutingEpoch(tx, projectKey);
   await tx.query('DELETE FROM subscription_routes WHERE project_key = $1 AND subscription_id = $2', [projectKey, subscriptionId]);
+}
+
+/**
+ * Raises the project's routing epoch (migration 011) in a transaction that changes its routes:
+ * routers whose cache was read at an older epoch claim none of the project's events until they
+ * have read the routes again (router.ts). The row lock orders the project's subscription writes.
+ */
+async function raiseRoutingEpoch(tx: Queryable, projectKey: string): Promise<void> {
+  await tx.query(
+    `INSERT INTO routing_epochs (project_key, epoch) VALUES ($1, 1)
+     ON CONFLICT (project_key) DO UPDATE SET epoch = routing_epochs.epoch + 1`,
+    [projectKey],
+  );
 }

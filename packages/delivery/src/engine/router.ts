@@ -48,7 +48,9 @@ export interface RouteResult {
  * an outbox row disappears only together with its deliveries. Rows are claimed `FOR UPDATE SKIP
  * LOCKED`, so several routers share the outbox without waiting on each other.
  *
- * The statement claims only rows of projects whose subscriptions are in the cache, and joins them
+ * The statement claims only rows of projects whose subscriptions are in the cache at the project's
+ * current routing epoch (migration 011: an event written after a subscription write committed is
+ * never routed with the routes from before it; a stale project is read again), and joins them
  * with their routes (`routingKeys`, §2.4 semantics, each from its start: `route-starts.ts`). Which projects those are comes from the
  * previous statement: each one also answers the projects at the head of the outbox (no lock). So
  * routing is one round trip; a project new at the head costs one more statement, at once. The
@@ -57,6 +59,8 @@ export interface RouteResult {
 export class Router {
   /** Projects at the head of the outbox as of the last statement: the next one claims their rows. */
   private headProjects: readonly string[] = [];
+  /** Projects whose routes changed since the cache read them (their epoch moved): read again before claiming. */
+  private readonly stale = new Set<string>();
 
   constructor(
     private readonly deps: RouterDeps,
@@ -69,8 +73,9 @@ export class Router {
     if (this.headProjects.length === 0) return { events: 0, deliveries: 0 };
     const projectKeys = this.headProjects;
     const routed = await this.claimAndRoute(projectKeys, handOff);
-    // Rows of a project we did not claim for are at the head: claim them now rather than next time.
-    if (routed.events === 0 && this.headProjects.some((key) => !projectKeys.includes(key))) {
+    // Rows of a project we did not claim for are at the head, or a project's routes changed since
+    // they were read (its rows were left): claim now rather than next time.
+    if (routed.events === 0 && (this.stale.size > 0 || this.headProjects.some((key) => !projectKeys.includes(key)))) {
       return this.claimAndRoute(this.headProjects, handOff);
     }
     return routed;
@@ -90,16 +95,26 @@ export class Router {
     const { db, cache, clock } = this.deps;
     const started = performance.now();
     const routes = [];
-    for (const key of projectKeys) routes.push(...(await cache.forProject(key, db)).routes);
+    const epochs: string[] = [];
+    for (const key of projectKeys) {
+      const project = await cache.forProject(key, db, this.stale.delete(key));
+      routes.push(...project.routes);
+      epochs.push(project.epoch);
+    }
 
     const now = clock.now();
     // Unique (project, subscription, event) + DO NOTHING: routing a row twice (impossible under the
     // row lock, but a replayed outbox could) never duplicates a delivery. DISTINCT: a subscription
     // may match one event through several keys.
-    const result = await db.query<{ events: number; deliveries: number; leased: LeasedRow[] | null; heads: string[] | null }>(
-      `WITH claimed AS (
+    const result = await db.query<{ events: number; deliveries: number; leased: LeasedRow[] | null; heads: string[] | null; stale: string[] }>(
+      `WITH cached AS (
+         SELECT c.project_key, c.epoch = COALESCE(e.epoch, 0) AS current
+         FROM unnest($1::text[], $10::bigint[]) AS c(project_key, epoch)
+         LEFT JOIN routing_epochs e ON e.project_key = c.project_key),
+       claimed AS (
          DELETE FROM outbox WHERE seq IN (
-           SELECT seq FROM outbox WHERE project_key = ANY($1::text[]) ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)
+           SELECT seq FROM outbox WHERE project_key = ANY(ARRAY(SELECT project_key FROM cached WHERE current))
+           ORDER BY seq LIMIT $2 FOR UPDATE SKIP LOCKED)
          RETURNING seq, project_key, event_id, kind, resource_type_id, message_type, payload, message_stored, committed_at, xact_id),
        routed AS (
          SELECT DISTINCT ON (c.seq, r.subscription_id) c.*, r.subscription_id
@@ -132,7 +147,8 @@ export class Router {
          -- The statement still sees the rows it deleted: they are left out of the next heads (else a
          -- run of one project's rows just claimed would make the next claim walk the backlog).
          ARRAY(SELECT DISTINCT project_key FROM (SELECT project_key FROM outbox o
-           WHERE NOT EXISTS (SELECT 1 FROM claimed c WHERE c.seq = o.seq) ORDER BY seq LIMIT $2) head) AS heads`,
+           WHERE NOT EXISTS (SELECT 1 FROM claimed c WHERE c.seq = o.seq) ORDER BY seq LIMIT $2) head) AS heads,
+         ARRAY(SELECT project_key FROM cached WHERE NOT current) AS stale`,
       [
         projectKeys,
         this.options.batchSize,
@@ -143,11 +159,13 @@ export class Router {
         handOff?.limit ?? 0,
         handOff?.excluded?.map((ref) => ref.projectKey) ?? [],
         handOff?.excluded?.map((ref) => ref.subscriptionId) ?? [],
+        epochs,
       ],
       { prepare: true },
     );
     const row = result.rows[0];
     this.headProjects = row?.heads ?? [];
+    for (const key of row?.stale ?? []) this.stale.add(key);
     const routed: RouteResult = { events: row?.events ?? 0, deliveries: row?.deliveries ?? 0 };
     if (handOff !== undefined && row?.leased !== null && row?.leased !== undefined && row.leased.length > 0) {
       routed.lease = { owner: handOff.owner, expiresAt: handOff.expiresAt, deliveries: row.leased.map(toLeasedDelivery) };

@@ -24,6 +24,8 @@ export interface ProjectSubscriptions {
   routes: readonly SubscriptionRoute[];
   /** Health as last read; absent = Healthy. Senders use it to skip health writes when healthy. */
   health: ReadonlyMap<string, SubscriptionHealthStatus>;
+  /** The project's routing epoch (migration 011) as of this read: the router claims events only at it. */
+  epoch: string;
   loadedAt: number;
 }
 
@@ -95,6 +97,13 @@ export class SubscriptionCache {
 
   private async load(projectKey: string, queryable: Queryable): Promise<ProjectSubscriptions> {
     const loadedAt = this.monotonicNow();
+    // The epoch before the routes: a route change committed in between is read with the older
+    // epoch, which the router then finds stale (read again), never the reverse.
+    const project = await queryable.query<{ environment: string | null; epoch: string }>(
+      `SELECT (SELECT doc->>'environment' FROM projects WHERE key = $1) AS environment,
+         COALESCE((SELECT epoch FROM routing_epochs WHERE project_key = $1), 0)::text AS epoch`,
+      [projectKey],
+    );
     const subscriptions = await queryable.query<{ doc: Subscription; status: SubscriptionHealthStatus | null; routes: Parameters<typeof toRouteStarts>[0] | null }>(
       `SELECT r.doc, h.status,
          (SELECT json_agg(s) FROM (SELECT kind, resource_type_id, message_type, start_snapshot::text AS start_snapshot FROM subscription_routes
@@ -103,10 +112,6 @@ export class SubscriptionCache {
        LEFT JOIN subscription_health h ON h.project_key = r.project_key AND h.subscription_id = r.id
        WHERE r.project_key = $1 AND r.type_id = 'subscription'
        ORDER BY r.created_at, r.id`,
-      [projectKey],
-    );
-    const project = await queryable.query<{ environment: string | null }>(
-      `SELECT doc->>'environment' AS environment FROM projects WHERE key = $1`,
       [projectKey],
     );
     const docs = subscriptions.rows.map((row) => row.doc);
@@ -129,6 +134,7 @@ export class SubscriptionCache {
         }));
       }),
       health,
+      epoch: project.rows[0]?.epoch ?? '0',
       loadedAt,
     };
   }

@@ -50,7 +50,7 @@ describe('routing a large backlog (PostgreSQL)', () => {
     };
     const measured = Object.create(db) as Database;
     measured.query = (async (sql: string, params?: unknown[], options?: unknown) => {
-      const removedByFilter = sql.startsWith('WITH claimed AS') ? await measure(sql, params ?? []) : undefined;
+      const removedByFilter = sql.startsWith('WITH cached AS') ? await measure(sql, params ?? []) : undefined;
       const result = await (db.query as (...args: unknown[]) => Promise<{ rows: { events?: number }[] }>)(sql, params, options);
       if (removedByFilter !== undefined) scanned.push({ keys: params?.[0], events: result.rows[0]?.events ?? 0, removedByFilter });
       return result;

@@ -9,6 +9,7 @@ import { messageStored } from './007-message-stored.js';
 import { subscriptionRoutes } from './008-subscription-routes.js';
 import { fairClaims } from './009-fair-claims.js';
 import { deliveryQueues } from './010-delivery-queues.js';
+import { routingEpochs } from './011-routing-epochs.js';
 
 interface Migration {
   id: number;
@@ -28,6 +29,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 8, name: 'subscription-routes', sql: subscriptionRoutes },
   { id: 9, name: 'fair-claims', sql: fairClaims },
   { id: 10, name: 'delivery-queues', sql: deliveryQueues },
+  { id: 11, name: 'routing-epochs', sql: routingEpochs },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */
