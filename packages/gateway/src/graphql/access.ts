@@ -19,7 +19,7 @@ export const GRAPHQL_SCOPES: readonly string[] = [
 
 /**
  * Reading Store documents (`BusinessUnit.stores`): the scope REST's store routes and reference
- * expansion ask for (`EXPANSION_VIEW_SCOPES` in resources/route-helpers.ts).
+ * expansion ask for (`EXPANSION_VIEW_SCOPES` in resources/shared/route-helpers.ts).
  */
 export const VIEW_STORES = 'view_stores';
 

@@ -3,10 +3,10 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { AuthContext } from '../auth/types.js';
 import type { BusinessUnit } from '../resources/business-units/business-unit.js';
 import type { BusinessUnitService } from '../resources/business-units/service.js';
-import type { RequestContext } from '../resources/context.js';
+import type { RequestContext } from '../resources/shared/context.js';
 import type { Customer } from '../resources/customers/customer.js';
 import type { Store } from '../resources/stores/store.js';
-import type { UpdateAction } from '../resources/update-actions.js';
+import type { UpdateAction } from '../resources/shared/update-actions.js';
 import { BatchLoader, byId, byKey } from './loaders.js';
 import type { ReadBudget } from './read-budget.js';
 

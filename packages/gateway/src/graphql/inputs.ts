@@ -1,7 +1,7 @@
 import { invalidInput } from '@herald/model';
 import type { Locator } from '@herald/store';
-import { assertFieldNameAllowed } from '../resources/custom-fields.js';
-import { assertActionCount, type UpdateAction } from '../resources/update-actions.js';
+import { assertFieldNameAllowed } from '../resources/shared/custom-fields.js';
+import { assertActionCount, type UpdateAction } from '../resources/shared/update-actions.js';
 
 /**
  * GraphQL inputs turned into what the REST API receives, so both reach the same service:

@@ -4,7 +4,7 @@ import { parse, type GraphQLFormattedError } from 'graphql';
 import mercurius from 'mercurius';
 import type { HeraldConfig } from '../config/config.js';
 import type { BusinessUnitService } from '../resources/business-units/service.js';
-import { requestContext } from '../resources/context.js';
+import { requestContext } from '../resources/shared/context.js';
 import { GRAPHQL_SCOPES } from './access.js';
 import { createLoaders, type GraphQLContext, type ProjectSettings } from './context.js';
 import { DATABASE_RETRY_AFTER_SECONDS } from '../http/errors.js';

@@ -60,7 +60,7 @@ export async function registerOAuthRoutes(app: FastifyInstance, deps: OAuthRoute
       return client;
     };
 
-    // The project resolver skips `/oauth/{projectKey}/…` (resources/project-resolver.ts): the
+    // The project resolver skips `/oauth/{projectKey}/…` (resources/projects/project-resolver.ts): the
     // project is checked only once the client authenticated, so a caller without valid client
     // credentials gets the same rate-limited 401 for every project key and learns none of them.
     // An authenticated client keeps the clear answer it had: 404, the project was not found.

@@ -1,7 +1,7 @@
 import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteExpiredCarts } from '../../src/resources/carts/retention.js';
-import { scheduleCleanup } from '../../src/resources/cleanup-schedule.js';
+import { scheduleCleanup } from '../../src/resources/shared/cleanup-schedule.js';
 import { callerWith } from './commerce.js';
 import { ManualClock } from '../support/clock.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';

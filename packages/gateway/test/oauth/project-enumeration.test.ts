@@ -2,7 +2,7 @@
  * The project-specific token endpoints reveal nothing about which project keys exist before the
  * client authenticated, and probing them is rate limited.
  *
- * resources/project-resolver.ts states the rule: the project is loaded "after authentication, so a
+ * resources/projects/project-resolver.ts states the rule: the project is loaded "after authentication, so a
  * caller without a token learns nothing about which projects exist" — and resource routes keep it
  * (`GET /ghost/stores` without a token is 401). `/oauth/{projectKey}/…` are `auth: 'public'` routes
  * that authenticate the client inside the handler; the resolver (a preHandler) used to run before

@@ -9,7 +9,7 @@
 import type { DocumentStore } from '@herald/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuthContext } from '../../src/auth/types.js';
-import { expansionLoader } from '../../src/resources/route-helpers.js';
+import { expansionLoader } from '../../src/resources/shared/route-helpers.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { apiClient, customerClient, type Client, type Json } from '../business-units/support.js';
 

@@ -3,7 +3,7 @@
  * unknown type: 400 InvalidInput on create and on changeDestination, never a 500. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, tokenFor } from '../support/gateway.js';
-import { gatewayWithSqsPeer, sqsDestination } from '../subscriptions/support.js';
+import { gatewayWithSqsPeer, sqsDestination } from './support.js';
 import type { SqsPeer } from '@herald/testkit';
 import type { TestGateway } from '../support/gateway.js';
 

@@ -4,8 +4,8 @@ import { readerLookup, requireAssociate } from '../../resources/business-units/a
 import { cartActions, myCartActions } from '../../resources/carts/actions.js';
 import type { Buyer } from '../../resources/carts/buyer.js';
 import type { Cart } from '../../resources/carts/cart.js';
-import { applyActions, expectedVersion, type ActionHandlers } from '../../resources/update-actions.js';
-import { notFoundMessage } from '../../resources/versioned-routes.js';
+import { applyActions, expectedVersion, type ActionHandlers } from '../../resources/shared/update-actions.js';
+import { notFoundMessage } from '../../resources/shared/versioned-routes.js';
 import type { Store } from '../../resources/stores/store.js';
 import { hasScope, requireBuyer, requireScope, VIEW_STORES } from '../access.js';
 import type { GraphQLContext } from '../context.js';

@@ -1,4 +1,4 @@
-import { ADDRESS_TEXT_FIELDS } from '../../resources/address.js';
+import { ADDRESS_TEXT_FIELDS } from '../../resources/shared/address.js';
 
 /**
  * Types shared by Herald's GraphQL subset: scalars, references (§2.1), custom fields, addresses,

@@ -6,7 +6,7 @@ import type { ApiClientRecord, ApiClientStore } from '../../oauth/api-client-sto
 import { validateClientScopes } from '../../oauth/client-scopes.js';
 import { oauthError } from '../../oauth/errors.js';
 import { implies, parseProjectScope } from '../../oauth/scopes.js';
-import { optionalString } from '../validation.js';
+import { optionalString } from '../shared/validation.js';
 
 export interface ApiClientRoutesDeps {
   clients: ApiClientStore;

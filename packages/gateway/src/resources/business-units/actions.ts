@@ -1,8 +1,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import { invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
 import { keyReference } from '../carts/references.js';
-import { customFieldActions, customFieldName, customFromDraft, validateCustomFields, type TypeDocument } from '../custom-fields.js';
-import type { ActionHandler, ActionHandlers, UpdateAction } from '../update-actions.js';
+import { customFieldActions, customFieldName, customFromDraft, validateCustomFields, type TypeDocument } from '../shared/custom-fields.js';
+import type { ActionHandler, ActionHandlers, UpdateAction } from '../shared/update-actions.js';
 import {
   ADDRESS_CUSTOM_FIELDS_TYPE_ID,
   addressFromInput,

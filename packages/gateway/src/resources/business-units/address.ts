@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { invalidInput, type BaseResource } from '@herald/model';
 import type { Locator } from '@herald/store';
-import { customFromDraft } from '../custom-fields.js';
-import { addressFields } from '../address.js';
+import { customFromDraft } from '../shared/custom-fields.js';
+import { addressFields } from '../shared/address.js';
 import type { BusinessUnit, BusinessUnitAddress } from './business-unit.js';
 
 export type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;

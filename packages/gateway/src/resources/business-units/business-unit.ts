@@ -1,5 +1,5 @@
 import type { BaseResource, CustomFields, KeyReference, Reference } from '@herald/model';
-import type { AddressTextField } from '../address.js';
+import type { AddressTextField } from '../shared/address.js';
 
 export const BUSINESS_UNIT_TYPE_ID = 'business-unit';
 

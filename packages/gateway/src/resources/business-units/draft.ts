@@ -1,9 +1,9 @@
 import { invalidInput, requiredField, type KeyReference } from '@herald/model';
 import type { ServerFields } from '@herald/store';
 import { keyReference } from '../carts/references.js';
-import type { RequestContext } from '../context.js';
-import { customFromDraft } from '../custom-fields.js';
-import { asDraft, validKey, type Draft } from '../validation.js';
+import type { RequestContext } from '../shared/context.js';
+import { customFromDraft } from '../shared/custom-fields.js';
+import { asDraft, validKey, type Draft } from '../shared/validation.js';
 import { addressFromInput, addressList, assertUniqueAddressKeys, newAddressId, type Load } from './address.js';
 import { assertAssociate, associatesFromDrafts, customerReference } from './associates.js';
 import {

@@ -1,5 +1,5 @@
 import { invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
-import type { ActionHandlers } from '../update-actions.js';
+import type { ActionHandlers } from '../shared/update-actions.js';
 import { ASSOCIATE_ROLES, isOneOf, type Associate, type AssociateRole, type BusinessUnit, type BusinessUnitType } from './business-unit.js';
 
 /*

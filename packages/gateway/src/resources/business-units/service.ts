@@ -1,9 +1,9 @@
 import { invalidInput, resourceNotFound, type ApiError, type Clock } from '@herald/model';
 import { runPagedQuery, type DocumentStore, type Locator, type PagedQueryResponse, type Project, type QueryRequest } from '@herald/store';
-import type { RequestContext } from '../context.js';
-import { referenceExists } from '../reference-exists.js';
-import { applyActions, type UpdateAction } from '../update-actions.js';
-import { notFoundMessage } from '../versioned-routes.js';
+import type { RequestContext } from '../shared/context.js';
+import { referenceExists } from '../shared/reference-exists.js';
+import { applyActions, type UpdateAction } from '../shared/update-actions.js';
+import { notFoundMessage } from '../shared/versioned-routes.js';
 import { businessUnitActions, MY_BUSINESS_UNIT_ACTIONS, myBusinessUnitActions } from './actions.js';
 import { assertAssociate, associateOf } from './associates.js';
 import { BUSINESS_UNIT_TYPE_ID, type BusinessUnit } from './business-unit.js';

@@ -1,9 +1,9 @@
 import { readerLookup } from '../business-units/associates.js';
 import { requireBusinessUnitBuyer } from './business-unit-buyer.js';
 import { duplicateField, invalidInput, invalidOperation } from '@herald/model';
-import { customFieldActions } from '../custom-fields.js';
-import type { ActionHandlers } from '../update-actions.js';
-import { countryCode } from '../address.js';
+import { customFieldActions } from '../shared/custom-fields.js';
+import type { ActionHandlers } from '../shared/update-actions.js';
+import { countryCode } from '../shared/address.js';
 import { optionalAddress } from './address.js';
 import { CART_CUSTOM_FIELDS_TYPE_ID, type Cart } from './cart.js';
 import { existingCustomerId } from './draft.js';

@@ -2,7 +2,7 @@ import { resourceNotFound } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { single } from '../../http/query-params.js';
-import { expanding } from '../route-helpers.js';
+import { expanding } from '../shared/route-helpers.js';
 import { findActiveCart } from './active-cart.js';
 import { buyerOf, type Buyer } from './buyer.js';
 import { CART_SCOPES, MY_CART_SCOPES } from './definition.js';

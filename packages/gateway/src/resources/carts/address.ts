@@ -1,6 +1,6 @@
 import { invalidInput } from '@herald/model';
-import { addressFields, type AddressFields } from '../address.js';
-import { optionalString } from '../validation.js';
+import { addressFields, type AddressFields } from '../shared/address.js';
+import { optionalString } from '../shared/validation.js';
 
 /** A cart's address: the common fields and the client's own `id`, kept as sent. */
 export type Address = AddressFields & { id?: string };

@@ -1,4 +1,4 @@
-import type { ResourceDefinition } from '../versioned-routes.js';
+import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { cartActions } from './actions.js';
 import type { Cart } from './cart.js';
 import { cartFromDraft } from './draft.js';

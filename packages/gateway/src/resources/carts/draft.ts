@@ -1,10 +1,10 @@
 import { requireBusinessUnitBuyer } from './business-unit-buyer.js';
 import { invalidInput, type KeyReference } from '@herald/model';
 import type { ServerFields } from '@herald/store';
-import { customFromDraft } from '../custom-fields.js';
-import type { RequestContext } from '../context.js';
-import { asDraft, LANGUAGE_TAG, optionalKey, optionalString, stringArray, type Draft } from '../validation.js';
-import { countryCode } from '../address.js';
+import { customFromDraft } from '../shared/custom-fields.js';
+import type { RequestContext } from '../shared/context.js';
+import { asDraft, LANGUAGE_TAG, optionalKey, optionalString, stringArray, type Draft } from '../shared/validation.js';
+import { countryCode } from '../shared/address.js';
 import { itemShippingAddresses, optionalAddress } from './address.js';
 import type { Buyer } from './buyer.js';
 import {

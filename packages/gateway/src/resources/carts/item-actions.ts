@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { invalidInput } from '@herald/model';
-import { customFieldName, customFromDraft, validateCustomFields, type TypeDocument } from '../custom-fields.js';
-import type { ActionHandler, ActionHandlers } from '../update-actions.js';
+import { customFieldName, customFromDraft, validateCustomFields, type TypeDocument } from '../shared/custom-fields.js';
+import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
 import { INVENTORY_MODES, type Cart, type CustomLineItem, type LineItem } from './cart.js';
 import { oneOf } from './draft.js';
 import { revalidateShippingDetails } from './item-shipping.js';

@@ -1,6 +1,6 @@
 import { ApiError, invalidInput } from '@herald/model';
-import type { ActionHandler, ActionHandlers } from '../update-actions.js';
-import type { Draft } from '../validation.js';
+import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
+import type { Draft } from '../shared/validation.js';
 import { address } from './address.js';
 import type { Cart, CustomLineItem, ItemShippingDetails, ItemShippingTarget, LineItem } from './cart.js';
 import { findItem, quantity } from './line-items.js';

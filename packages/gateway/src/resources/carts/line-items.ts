@@ -1,8 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { invalidInput } from '@herald/model';
-import { customFromDraft } from '../custom-fields.js';
-import type { RequestContext } from '../context.js';
-import { localizedString, optionalKey, optionalString, type Draft } from '../validation.js';
+import { customFromDraft } from '../shared/custom-fields.js';
+import type { RequestContext } from '../shared/context.js';
+import { localizedString, optionalKey, optionalString, type Draft } from '../shared/validation.js';
 import type { Cart, CustomLineItem, ItemEngineFields, LineItem } from './cart.js';
 import { centPrecision, moneyInCurrency, multiply, sum } from './money.js';
 

@@ -2,8 +2,8 @@ import { invalidInput, type Clock } from '@herald/model';
 import type { DocumentStore, Project } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
 import type { ProjectActions } from '../projects/routes.js';
-import { scheduleCleanup } from '../cleanup-schedule.js';
-import { asDraft } from '../validation.js';
+import { scheduleCleanup } from '../shared/cleanup-schedule.js';
+import { asDraft } from '../shared/validation.js';
 import type { Cart } from './cart.js';
 
 /*

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ResourceDeps } from '../context.js';
-import { registerVersionedRoutes } from '../versioned-routes.js';
+import type { ResourceDeps } from '../shared/context.js';
+import { registerVersionedRoutes } from '../shared/versioned-routes.js';
 import { cartActions, myCartActions } from './actions.js';
 import { answerActiveCartOnQuery, registerActiveCartRoutes } from './active-cart-routes.js';
 import { buyerOf, type Buyer } from './buyer.js';

@@ -1,5 +1,5 @@
-import type { ActionHandlers } from '../update-actions.js';
-import { optionalKey, optionalString } from '../validation.js';
+import type { ActionHandlers } from '../shared/update-actions.js';
+import { optionalKey, optionalString } from '../shared/validation.js';
 import { TAX_CALCULATION_MODES, TAX_MODES, TAX_ROUNDING_MODES, type Cart } from './cart.js';
 import { oneOf, optionalLocale, shippingRateInput } from './draft.js';
 import { recalculate } from './line-items.js';

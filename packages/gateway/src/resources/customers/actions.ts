@@ -1,9 +1,9 @@
 import { duplicateField, invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
 import { isDeepStrictEqual } from 'node:util';
 import { keyReference } from '../carts/references.js';
-import { customFieldActions } from '../custom-fields.js';
-import type { ActionHandler, ActionHandlers, ActionScope } from '../update-actions.js';
-import { LANGUAGE_TAG, optionalKey, optionalString } from '../validation.js';
+import { customFieldActions } from '../shared/custom-fields.js';
+import type { ActionHandler, ActionHandlers, ActionScope } from '../shared/update-actions.js';
+import { LANGUAGE_TAG, optionalKey, optionalString } from '../shared/validation.js';
 import { customerAddressActions } from './address-actions.js';
 import type { CustomerCredentials } from './credentials.js';
 import type { Customer } from './customer.js';

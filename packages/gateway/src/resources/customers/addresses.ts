@@ -1,6 +1,6 @@
 import { ApiError, invalidInput } from '@herald/model';
 import { addressFromInput, addressList, newAddressId, type Load } from '../business-units/address.js';
-import type { Draft } from '../validation.js';
+import type { Draft } from '../shared/validation.js';
 import type { Customer, CustomerAddress } from './customer.js';
 
 const MAX_ADDRESSES = 100;

@@ -1,5 +1,5 @@
 import type { BaseResource, CustomFields, KeyReference } from '@herald/model';
-import type { AddressFields } from '../address.js';
+import type { AddressFields } from '../shared/address.js';
 
 export const CUSTOMER_TYPE_ID = 'customer';
 

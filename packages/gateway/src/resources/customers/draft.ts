@@ -1,8 +1,8 @@
 import { invalidInput, requiredField } from '@herald/model';
 import type { ServerFields } from '@herald/store';
-import { customFromDraft } from '../custom-fields.js';
-import type { RequestContext } from '../context.js';
-import { asDraft, LANGUAGE_TAG, optionalKey, optionalString, type Draft } from '../validation.js';
+import { customFromDraft } from '../shared/custom-fields.js';
+import type { RequestContext } from '../shared/context.js';
+import { asDraft, LANGUAGE_TAG, optionalKey, optionalString, type Draft } from '../shared/validation.js';
 import { addressesFromDraft, addressRolesFromDraft } from './addresses.js';
 import type { Customer } from './customer.js';
 import { storeReferences } from './stores.js';

@@ -2,8 +2,8 @@ import { resourceNotFound } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
-import { requestContext } from '../context.js';
-import { expanding, locatorOf } from '../route-helpers.js';
+import { requestContext } from '../shared/context.js';
+import { expanding, locatorOf } from '../shared/route-helpers.js';
 import type { CustomerService } from './service.js';
 import { signIn, type SignInKind } from './sign-in.js';
 

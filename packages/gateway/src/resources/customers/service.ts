@@ -3,9 +3,9 @@ import { ApiError, duplicateField, resourceNotFound, type Clock } from '@herald/
 import { runPagedQuery, type DocumentStore, type Locator, type PagedQueryResponse, type QueryRequest, type Queryable } from '@herald/store';
 import { scryptHash } from '../../oauth/secrets.js';
 import type { CustomerLogin } from '../../oauth/token-service.js';
-import type { RequestContext } from '../context.js';
-import { applyActions, parseUpdateBody, type ActionHandlers } from '../update-actions.js';
-import { notFoundMessage } from '../versioned-routes.js';
+import type { RequestContext } from '../shared/context.js';
+import { applyActions, parseUpdateBody, type ActionHandlers } from '../shared/update-actions.js';
+import { notFoundMessage } from '../shared/versioned-routes.js';
 import { customerActions } from './actions.js';
 import type { CustomerCredentials } from './credentials.js';
 import { belongsToStore, CUSTOMER_TYPE_ID, withRequiredFields, type Customer } from './customer.js';

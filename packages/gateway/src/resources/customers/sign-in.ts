@@ -1,11 +1,11 @@
 import { ApiError, requiredField } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
-import type { RequestContext } from '../context.js';
+import type { RequestContext } from '../shared/context.js';
 import { UNMATCHABLE_PASSWORD_HASH, verifySecret } from '../../oauth/secrets.js';
 import { findActiveCart } from '../carts/active-cart.js';
 import type { Cart } from '../carts/cart.js';
 import { anonymousCartOf, signInMode, signInWithAnonymousCart } from '../carts/sign-in-carts.js';
-import { asDraft, optionalString, type Draft } from '../validation.js';
+import { asDraft, optionalString, type Draft } from '../shared/validation.js';
 import type { Customer } from './customer.js';
 import type { CustomerService } from './service.js';
 

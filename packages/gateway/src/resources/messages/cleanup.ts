@@ -1,7 +1,7 @@
 import type { Clock } from '@herald/model';
 import type { Project, Queryable } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
-import { scheduleCleanup } from '../cleanup-schedule.js';
+import { scheduleCleanup } from '../shared/cleanup-schedule.js';
 import { expiryCutoff } from './retention.js';
 
 /**

@@ -1,6 +1,6 @@
 import { invalidInput } from '@herald/model';
 import type { ProjectActions } from '../projects/routes.js';
-import { asDraft } from '../validation.js';
+import { asDraft } from '../shared/validation.js';
 import { DEFAULT_DELETE_DAYS, MAX_DELETE_DAYS, MIN_DELETE_DAYS } from './retention.js';
 
 /**

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { Project } from '@herald/store';
-import { parseUpdateBody, type ActionHandlers } from '../update-actions.js';
-import { requestContext, type ResourceDeps } from '../context.js';
-import type { ProjectCache } from '../project-resolver.js';
+import { parseUpdateBody, type ActionHandlers } from '../shared/update-actions.js';
+import { requestContext, type ResourceDeps } from '../shared/context.js';
+import type { ProjectCache } from './project-resolver.js';
 import { updateProject } from './update.js';
 import { presentProject } from './configuration.js';
 import { projectSettingsActions } from './settings-actions.js';

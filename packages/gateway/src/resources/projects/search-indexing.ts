@@ -1,6 +1,6 @@
 import { invalidInput } from '@herald/model';
 import type { Project } from '@herald/store';
-import type { ActionScope, UpdateAction } from '../update-actions.js';
+import type { ActionScope, UpdateAction } from '../shared/update-actions.js';
 import type { ProjectActions } from './routes.js';
 
 /*

@@ -1,7 +1,7 @@
 import { invalidInput } from '@herald/model';
 import type { Project } from '@herald/store';
-import type { UpdateAction } from '../update-actions.js';
-import { asDraft } from '../validation.js';
+import type { UpdateAction } from '../shared/update-actions.js';
+import { asDraft } from '../shared/validation.js';
 import { configurationOf, ROUNDING_MODES, type RoundingMode } from './configuration.js';
 import { codeList, isCountryCode, isCurrencyCode, isLanguageTag } from './iso-codes.js';
 import type { ProjectActions } from './routes.js';

@@ -1,5 +1,5 @@
 import { invalidInput, type LocalizedString } from '@herald/model';
-import { asDraft, localizedString } from '../validation.js';
+import { asDraft, localizedString } from '../shared/validation.js';
 
 /** The reference's ShippingRateInputType: CartValue, CartScore, or CartClassification with its values. */
 export type ShippingRateInputType =

@@ -1,6 +1,6 @@
 import type { DocumentStore, Project, ProjectStore } from '@herald/store';
-import type { RequestContext } from '../context.js';
-import { applyActions, type ActionHandlers, type UpdateAction } from '../update-actions.js';
+import type { RequestContext } from '../shared/context.js';
+import { applyActions, type ActionHandlers, type UpdateAction } from '../shared/update-actions.js';
 
 export interface ProjectUpdateDeps {
   projects: ProjectStore;

@@ -1,7 +1,7 @@
 import { invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
 import { identifierLocator, loadReferenced } from '../carts/references.js';
-import { customFieldActions } from '../custom-fields.js';
-import type { ActionHandler, ActionHandlers } from '../update-actions.js';
+import { customFieldActions } from '../shared/custom-fields.js';
+import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
 import { QUOTE_REQUEST_CUSTOM_FIELDS_TYPE_ID } from './draft.js';
 import type { QuoteRequest } from './quote-request.js';
 import { partyOf, quoteRequestState, stateChangeRefusal, type Party } from './state-machine.js';

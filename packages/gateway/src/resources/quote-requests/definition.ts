@@ -1,5 +1,5 @@
 import type { MessagePayload } from '@herald/model';
-import type { ResourceDefinition } from '../versioned-routes.js';
+import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { quoteRequestActions } from './actions.js';
 import { quoteRequestFromDraft } from './draft.js';
 import { withQuoteRequestDefaults, type QuoteRequest } from './quote-request.js';

@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { customerOf } from '../carts/buyer.js';
 import { registerScopedRoutes } from '../carts/scoped-routes.js';
-import type { ResourceDeps } from '../context.js';
-import { registerVersionedRoutes } from '../versioned-routes.js';
+import type { ResourceDeps } from '../shared/context.js';
+import { registerVersionedRoutes } from '../shared/versioned-routes.js';
 import { myQuoteRequestActions } from './actions.js';
 import { MY_QUOTE_REQUEST_SCOPES, quoteRequestCreated, quoteRequestDefinition } from './definition.js';
 import { quoteRequestFromDraft } from './draft.js';

@@ -1,5 +1,5 @@
 import { invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
-import type { ActionHandler } from '../update-actions.js';
+import type { ActionHandler } from '../shared/update-actions.js';
 import { restrictsTransitions, type State } from '../states/state.js';
 import { quoteRequestStateReference } from './draft.js';
 import type { QuoteRequest } from './quote-request.js';

@@ -1,11 +1,11 @@
 import { invalidInput, type BaseResource, type Reference } from '@herald/model';
 import type { DocumentStore, Locator, Queryable, ServerFields } from '@herald/store';
-import { asDraft, localizedString, validKey } from '../validation.js';
-import type { ResourceDefinition } from '../versioned-routes.js';
+import { asDraft, localizedString, validKey } from '../shared/validation.js';
+import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { STATE_TYPES, type State, type StateType } from './state.js';
 import { roleActions, roles } from './roles.js';
 import { identifierLocator } from '../carts/references.js';
-import { referencingType } from '../reference-exists.js';
+import { referencingType } from '../shared/reference-exists.js';
 
 type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;
 

@@ -1,6 +1,6 @@
 import { invalidInput, invalidOperation } from '@herald/model';
-import type { ActionHandlers } from '../update-actions.js';
-import { stringArray } from '../validation.js';
+import type { ActionHandlers } from '../shared/update-actions.js';
+import { stringArray } from '../shared/validation.js';
 import { ROLE_STATE_TYPE, STATE_ROLES, type State, type StateRole } from './state.js';
 
 /** A list of roles, each once (absent: none). */

@@ -1,7 +1,7 @@
 import { invalidInput, type MessagePayload } from '@herald/model';
-import { countryCode } from '../address.js';
-import type { ActionHandlers } from '../update-actions.js';
-import { asDraft } from '../validation.js';
+import { countryCode } from '../shared/address.js';
+import type { ActionHandlers } from '../shared/update-actions.js';
+import { asDraft } from '../shared/validation.js';
 import { withStoreDefaults, type Store, type StoreCountry } from './store.js';
 
 /** At most one entry per country; the reference gives no bound, Herald's arrays stop at 500. */

@@ -1,10 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Queryable, ServerFields } from '@herald/store';
-import { referenceExists, referencingType } from '../reference-exists.js';
-import { asDraft, LANGUAGE_TAG, localizedString, stringArray, validKey } from '../validation.js';
-import type { ResourceDefinition } from '../versioned-routes.js';
+import { referenceExists, referencingType } from '../shared/reference-exists.js';
+import { asDraft, LANGUAGE_TAG, localizedString, stringArray, validKey } from '../shared/validation.js';
+import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { withStoreDefaults, type Store } from './store.js';
-import { customFieldActions, customFromDraft } from '../custom-fields.js';
+import { customFieldActions, customFromDraft } from '../shared/custom-fields.js';
 import { countryActions, storeCountries } from './countries.js';
 import { missingReferenceActions, storeDraftLists } from './missing-references.js';
 import { storefrontActions, storefrontFromDraft } from './storefront.js';

@@ -1,7 +1,7 @@
 import { invalidInput } from '@herald/model';
 import { identifierLocator, referencedResourceNotFound } from '../carts/references.js';
-import type { ActionHandlers } from '../update-actions.js';
-import { asDraft } from '../validation.js';
+import type { ActionHandlers } from '../shared/update-actions.js';
+import { asDraft } from '../shared/validation.js';
 import type { Store } from './store.js';
 
 /*

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import { invalidInput, type MessagePayload } from '@herald/model';
-import type { ActionHandler, ActionHandlers } from '../update-actions.js';
-import { asDraft, optionalString } from '../validation.js';
+import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
+import { asDraft, optionalString } from '../shared/validation.js';
 import { STOREFRONT_FIELDS, type Store, type Storefront, type StorefrontField } from './store.js';
 
 const MAX_URL_LENGTH = 2048;

@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, invalidInput, type Destination, type Format, type Subscription } from '@herald/model';
 import type { DocumentStore, ServerFields } from '@herald/store';
-import type { RequestContext } from '../context.js';
-import { asDraft, optionalKey } from '../validation.js';
-import type { ResourceDefinition } from '../versioned-routes.js';
+import type { RequestContext } from '../shared/context.js';
+import { asDraft, optionalKey } from '../shared/validation.js';
+import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import type { SubscriptionDelivery } from './delivery-port.js';
 import { requireRoomForSubscription } from './limit.js';
 import {

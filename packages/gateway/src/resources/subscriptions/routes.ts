@@ -2,8 +2,8 @@ import { HEALTH_STATUS_CODES, invalidInput, resourceNotFound } from '@herald/mod
 import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { single } from '../../http/query-params.js';
-import type { ResourceDeps } from '../context.js';
-import { registerVersionedRoutes } from '../versioned-routes.js';
+import type { ResourceDeps } from '../shared/context.js';
+import { registerVersionedRoutes } from '../shared/versioned-routes.js';
 import type { SubscriptionDelivery } from './delivery-port.js';
 import { subscriptionDefinition, type StoredSubscription } from './definition.js';
 import { registerDroppedDeliveriesRoutes } from './dropped-deliveries-routes.js';

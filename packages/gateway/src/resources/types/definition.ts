@@ -1,8 +1,8 @@
 import { invalidInput, invalidOperation } from '@herald/model';
 import type { DocumentStore, Queryable, ServerFields } from '@herald/store';
-import { referenceExists, referencingType } from '../reference-exists.js';
-import { asDraft, localizedString, stringArray, validKey } from '../validation.js';
-import type { ResourceDefinition } from '../versioned-routes.js';
+import { referenceExists, referencingType } from '../shared/reference-exists.js';
+import { asDraft, localizedString, stringArray, validKey } from '../shared/validation.js';
+import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { assertUniqueNames, fieldDefinition, fieldDefinitions } from './field-definitions.js';
 import { CUSTOMIZABLE_RESOURCE_TYPE_IDS, type Type } from './type.js';
 import { enumActions } from './enum-actions.js';

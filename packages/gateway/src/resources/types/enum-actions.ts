@@ -1,6 +1,6 @@
 import { ApiError, invalidOperation, type LocalizedString } from '@herald/model';
-import type { ActionHandler, ActionHandlers } from '../update-actions.js';
-import { localizedString, stringArray } from '../validation.js';
+import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
+import { localizedString, stringArray } from '../shared/validation.js';
 import { enumValue, plainLabel } from './field-definitions.js';
 import { fieldNamed } from './field-lookup.js';
 import type { FieldType, Type, TypeFieldDefinition } from './type.js';

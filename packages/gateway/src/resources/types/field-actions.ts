@@ -1,6 +1,6 @@
 import { invalidInput, invalidOperation } from '@herald/model';
-import type { ActionHandlers } from '../update-actions.js';
-import { localizedString, stringArray } from '../validation.js';
+import type { ActionHandlers } from '../shared/update-actions.js';
+import { localizedString, stringArray } from '../shared/validation.js';
 import { inputHint } from './field-definitions.js';
 import { fieldNamed } from './field-lookup.js';
 import type { FieldType, Type } from './type.js';

@@ -1,6 +1,6 @@
 import { duplicateField, invalidInput, isResourceTypeId } from '@herald/model';
-import { assertFieldNameAllowed } from '../custom-fields.js';
-import { asDraft, localizedString } from '../validation.js';
+import { assertFieldNameAllowed } from '../shared/custom-fields.js';
+import { asDraft, localizedString } from '../shared/validation.js';
 import type { FieldType, InputHint, TypeFieldDefinition } from './type.js';
 
 /**

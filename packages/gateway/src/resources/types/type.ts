@@ -1,5 +1,5 @@
 import type { LocalizedString } from '@herald/model';
-import type { FieldDefinition, TypeDocument } from '../custom-fields.js';
+import type { FieldDefinition, TypeDocument } from '../shared/custom-fields.js';
 
 /** The field types of a Type's field definitions (the platform's CustomFieldType). */
 export type FieldType =

@@ -2,7 +2,7 @@
 import type { BaseResource, Initiator } from '@herald/model';
 import type { DocumentStore, Locator, Project, ProjectStore, WriteContext } from '@herald/store';
 import type { FastifyRequest } from 'fastify';
-import type { AuthContext } from '../auth/types.js';
+import type { AuthContext } from '../../auth/types.js';
 
 /** What a resource service knows about the request it serves. */
 export interface RequestContext {

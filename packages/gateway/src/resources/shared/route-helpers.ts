@@ -1,8 +1,8 @@
 import { assertExpandPaths, expandReferencesInMany, type DocumentStore, type Locator, type ReferenceLoader } from '@herald/store';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { AuthContext } from '../auth/types.js';
-import { repeated } from '../http/query-params.js';
-import { implies } from '../oauth/scopes.js';
+import type { AuthContext } from '../../auth/types.js';
+import { repeated } from '../../http/query-params.js';
+import { implies } from '../../oauth/scopes.js';
 
 /** Path parameters of a single-resource route: `/{id}` or `/key={key}`. */
 export type ResourceParams = { projectKey: string; id?: string; key?: string };

@@ -1,7 +1,7 @@
 import { resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
 import { type Locator, type Queryable, type ServerFields, type TransactionReader } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { booleanParam, predicateVariables, repeated, single, versionParam } from '../http/query-params.js';
+import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
 import { requestContext, type RequestContext, type ResourceDeps } from './context.js';
 import { expanding, locatorOf, type Expansion, type ResourceParams } from './route-helpers.js';
 import { applyActions, parseUpdateBody, type ActionHandlers, type UpdateAction } from './update-actions.js';
