@@ -1,8 +1,10 @@
 /**
  * The soak run's downstream service, in its own process: `@herald/consumer` with a real Redis
  * (`RedisDedupStore`), per-resource ordering, and an `SqsPoller` on the peer's queue. The handler
- * appends `<dedup key> <Date.now()> <payload time ms>` to HANDLED with a synchronous write (it is in
- * the page cache before the handler returns, so a kill -9 cannot lose a record of an execution).
+ * appends `<dedup key> <Date.now()> <payload time ms> <instance> <gap|late|->` to HANDLED with a
+ * synchronous write (it is in the page cache before the handler returns, so a kill -9 cannot lose a
+ * record of an execution). Several instances append to the same file (O_APPEND: one line per
+ * write, never interleaved), so its order is the order in which handlers ran, across instances.
  * Every message received from SQS is appended to RECEIVED as `<SQS MessageId> <dedup key>`, to
  * tell copies Herald sent twice (two MessageIds) from SQS redeliveries (one MessageId, received
  * again). The consumer's own counters are printed to stdout as JSON every 2 s.
@@ -26,6 +28,8 @@ interface ConsumerConfig {
   ordering: boolean;
   maxInFlight: number;
   concurrency: number;
+  /** Written with each handler record: which instance ran it. */
+  instance: string;
 }
 
 const config = JSON.parse(process.argv[2] ?? '{}') as ConsumerConfig;
@@ -45,7 +49,8 @@ const consumer = createConsumer({
   handler: (delivery, context) => {
     const payload = delivery.payload as { modifiedAt?: string; createdAt?: string };
     const at = Date.parse(payload.modifiedAt ?? payload.createdAt ?? '');
-    writeSync(handled, `${context.dedupKey} ${Date.now()} ${Number.isNaN(at) ? -1 : at}\n`);
+    const released = context.gap !== undefined ? 'gap' : context.late !== undefined ? 'late' : '-';
+    writeSync(handled, `${context.dedupKey} ${Date.now()} ${Number.isNaN(at) ? -1 : at} ${config.instance} ${released}\n`);
   },
 });
 

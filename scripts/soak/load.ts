@@ -2,7 +2,8 @@
  * The soak run's writer, in its own process: creates and updates `store` resources through the
  * gateway's HTTP API (a real OAuth client-credentials token) at RATE writes/s for DURATION_MS,
  * open loop (paced; at most MAX_IN_FLIGHT requests outstanding, beyond that it falls behind and
- * says so). Every committed write is appended to OUT as `<id> <version> <Date.now() at response>`:
+ * says so). Every committed write is appended to OUT as `<id> <version> <Date.now() at response>`
+ * (followed by ` resolved` for a write whose answer was lost, known committed by re-reading):
  * each one produces a change notification (ResourceCreated for version 1, ResourceUpdated after)
  * and one message (StoreCreated / StoreNameSet) with sequenceNumber = version.
  *
@@ -71,8 +72,9 @@ let sequence = 0;
 /** Resolves the writer's wait for a free slot (one waiter: the schedule loop). */
 let slotFreed: (() => void) | undefined;
 
-function record(id: string, version: number, at: number): void {
-  writeSync(out, `${id} ${version} ${at}\n`);
+/** `resolved`: the write's answer was lost (no 2xx seen); re-reading showed it committed. */
+function record(id: string, version: number, at: number, resolved = false): void {
+  writeSync(out, `${id} ${version} ${at}${resolved ? ' resolved' : ''}\n`);
   counts.committed++;
 }
 
@@ -97,7 +99,7 @@ async function resync(store: Store): Promise<boolean> {
   if (reply.status !== 200) return false;
   const current = (JSON.parse(reply.body) as { version: number }).version;
   for (let version = store.version + 1; version <= current; version++) {
-    record(store.id, version, Date.now());
+    record(store.id, version, Date.now(), true);
     counts.resolved++;
   }
   store.version = current;
@@ -187,7 +189,7 @@ for (const key of ambiguousCreates) {
   const reply = await call('GET', `/${config.project}/stores/key=${key}`, undefined, { authorization: json.authorization });
   if (reply.status !== 200) continue;
   const store = JSON.parse(reply.body) as { id: string; version: number };
-  for (let version = 1; version <= store.version; version++) record(store.id, version, Date.now());
+  for (let version = 1; version <= store.version; version++) record(store.id, version, Date.now(), true);
   counts.resolved++;
 }
 closeSync(out);

@@ -1,81 +1,69 @@
 /**
- * The SQS peer of the soak run, in its own process: fauxqs (in-memory queues) on an inner port,
- * and in front of it a TCP proxy on the port the delivery workers are given. `down` (an IPC message
- * from the orchestrator) closes the proxy's listener and cuts its connections, so the workers get
- * ECONNREFUSED while the queue and what it holds stay intact for the consumer (which talks to the
- * inner port); `up` listens again on the same port.
+ * The SQS/SNS peer of the soak run, in its own process: fauxqs (in-memory queues and topics) on an
+ * inner port, and in front of it two switchable TCP proxies (proxy.ts) on the ports the delivery
+ * workers are given: one for SQS (the measured subscription's queue `soak`), one for SNS (topic
+ * `soak-bh`, whose messages fauxqs fans out to queue `soak-bh`; the `blackhole` scenario's second
+ * subscription). The consumer talks to the inner port, so switching a proxy changes only what the
+ * workers see; the queues and what they hold stay intact.
  *
- *   node --import tsx scripts/soak/peer.ts <inner port> <proxy port>
+ * IPC messages from the orchestrator: `{ cmd, target? }` with cmd `down` (refuse connections), `up`
+ * (forward again), `blackhole` (accept, never answer), `stats` (the black hole's measures); target
+ * `sqs` (default) or `sns`. Each is answered `{ cmd, ok, error?, stats? }`.
+ *
+ *   node --import tsx scripts/soak/peer.ts <inner port> <SQS proxy port> <SNS proxy port>
  */
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { startFauxqs } from 'fauxqs';
+import { SwitchableProxy, type BlackholeStats } from './proxy.js';
 
 const innerPort = Number(process.argv[2]);
-const proxyPort = Number(process.argv[3]);
+const proxies = {
+  sqs: new SwitchableProxy(Number(process.argv[3]), innerPort),
+  sns: new SwitchableProxy(Number(process.argv[4]), innerPort),
+};
+type Target = keyof typeof proxies;
+
 const fauxqs = await startFauxqs({ port: innerPort, logger: false, defaultRegion: 'us-east-1' });
-const queueUrl = fauxqs.createQueue('soak', { attributes: { MaximumMessageSize: '262144' } }).queueUrl;
+const attributes = { MaximumMessageSize: '262144' };
+const queueUrl = fauxqs.createQueue('soak', { attributes }).queueUrl;
+const blackholeQueueUrl = fauxqs.createQueue('soak-bh', { attributes }).queueUrl;
+const { topicArn } = fauxqs.createTopic('soak-bh');
+fauxqs.subscribe({ topic: 'soak-bh', queue: 'soak-bh', attributes: { RawMessageDelivery: 'true' } });
 
-const sockets = new Set<Socket>();
-let proxy: Server | undefined;
-
-function listen(): Promise<void> {
-  // Bytes are piped as they come (no parsing); Nagle off on both legs, as the HTTP peers have it,
-  // so a forwarded request or reply is not held back waiting for an ACK.
-  const server = createServer({ noDelay: true }, (client) => {
-    const upstream = createConnection({ port: innerPort, host: '127.0.0.1', noDelay: true });
-    sockets.add(client);
-    sockets.add(upstream);
-    const drop = (): void => {
-      client.destroy();
-      upstream.destroy();
-      sockets.delete(client);
-      sockets.delete(upstream);
-    };
-    client.on('error', drop).on('close', drop);
-    upstream.on('error', drop).on('close', drop);
-    client.pipe(upstream);
-    upstream.pipe(client);
-  });
-  proxy = server;
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(proxyPort, '127.0.0.1', () => resolve());
-  });
+interface Command {
+  cmd: string;
+  target?: Target;
 }
 
-async function down(): Promise<void> {
-  const server = proxy;
-  proxy = undefined;
-  for (const socket of sockets) socket.destroy();
-  sockets.clear();
-  if (server) await new Promise((resolve) => server.close(resolve));
-}
-
-process.on('message', (message: { cmd: string }) => {
-  const done = (ok: boolean, error?: unknown): void => {
-    process.send?.({ cmd: message.cmd, ok, error: error === undefined ? undefined : String(error) });
-  };
-  const action = message.cmd === 'down' ? down() : message.cmd === 'up' ? retryListen() : Promise.resolve();
-  action.then(() => done(true), (error: unknown) => done(false, error));
-});
-
-/** The port can stay in TIME_WAIT-free limbo for a moment after close: retry briefly. */
-async function retryListen(): Promise<void> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      await listen();
-      return;
-    } catch (error) {
-      if (attempt >= 50) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+async function run(message: Command): Promise<BlackholeStats | undefined> {
+  const proxy = proxies[message.target ?? 'sqs'];
+  switch (message.cmd) {
+    case 'down':
+      await proxy.refuse();
+      return undefined;
+    case 'up':
+      await proxy.forward();
+      return undefined;
+    case 'blackhole':
+      await proxy.blackhole();
+      return undefined;
+    case 'stats':
+      return proxy.stats();
+    default:
+      throw new Error(`unknown command ${message.cmd}`);
   }
 }
 
-await retryListen();
-process.send?.({ cmd: 'ready', queueUrl });
+process.on('message', (message: Command) => {
+  run(message).then(
+    (stats) => process.send?.({ cmd: message.cmd, ok: true, stats }),
+    (error: unknown) => process.send?.({ cmd: message.cmd, ok: false, error: String(error) }),
+  );
+});
+
+await Promise.all([proxies.sqs.forward(), proxies.sns.forward()]);
+process.send?.({ cmd: 'ready', queueUrl, blackholeQueueUrl, topicArn });
 process.on('SIGTERM', () => {
-  void down()
+  void Promise.all([proxies.sqs.close(), proxies.sns.close()])
     .then(() => fauxqs.stop())
     .finally(() => process.exit(0));
 });

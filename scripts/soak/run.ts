@@ -5,16 +5,20 @@
  *   gateway (own process, HERALD_DELIVERY=off, PostgreSQL)
  *     ← load process: store creates/updates through the HTTP API with a real token (load.ts)
  *     → outbox → two `herald-delivery` worker processes
- *     → SQS peer (fauxqs behind a switchable TCP proxy, own process: peer.ts)
- *     → consumer process: @herald/consumer + RedisDedupStore + SqsPoller (consumer.ts)
+ *     → SQS peer (fauxqs behind switchable TCP proxies, own process: peer.ts, proxy.ts)
+ *     → consumer process: @herald/consumer + RedisDedupStore + SqsPoller (consumer.ts); two of them
+ *       on the same queue in `two-consumers`
  *
  * Flags (defaults in brackets):
  *   --duration S        seconds of load [600]
  *   --rate N            writes per second [500]; each write yields one change + one message, so the
  *                       default is 1,000 events/s (500 with --messages off)
- *   --scenario NAME     none | kill-worker | pg-restart | destination-down | redis-restart | kill-consumer [none]
+ *   --scenario NAME     none | kill-worker | pg-restart | destination-down | redis-restart | kill-consumer
+ *                       | pg-kill | blackhole | kill-gateway | two-consumers [none]
  *   --fault-at S        seconds into the load when the fault is injected [duration / 3]
- *   --down S            destination-down: how long the destination refuses connections [120]
+ *   --down S            how long the fault lasts: destination-down (refused connections) [120],
+ *                       blackhole (a second subscription's destination never answers) [60],
+ *                       pg-kill (PostgreSQL stopped -m immediate, then started) [5]
  *   --messages on|off   subscribe to the store's messages as well as its changes [on]
  *   --max-wait-ms N     consumer ordering maxWaitMs [60000] (must exceed the worker lease, 30 s)
  *   --consumer-in-flight N  SqsPoller maxInFlight [100, the library's default]
@@ -33,11 +37,25 @@ import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { cpuBetween, CpuMeter, othersBetween, type CpuSnapshot, type Labeler } from './cpu.js';
+import { LaneOrder } from './order.js';
+import type { BlackholeStats } from './proxy.js';
+import { blackholeRows, queueDepth, subscriptionBacklog, workerAttempts, type BlackholeOutcome } from './measures.js';
 import { freePort, startPostgres, startRedisServer } from './services.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const HERE = import.meta.dirname;
-const SCENARIOS = ['none', 'kill-worker', 'pg-restart', 'destination-down', 'redis-restart', 'kill-consumer'] as const;
+const SCENARIOS = [
+  'none',
+  'kill-worker',
+  'pg-restart',
+  'destination-down',
+  'redis-restart',
+  'kill-consumer',
+  'pg-kill',
+  'blackhole',
+  'kill-gateway',
+  'two-consumers',
+] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
 // ---------------------------------------------------------------- flags
@@ -66,7 +84,7 @@ const RATE = num('rate', 500);
 const SCENARIO = (args.get('scenario') ?? 'none') as Scenario;
 if (!SCENARIOS.includes(SCENARIO)) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}`);
 const FAULT_AT_S = num('fault-at', Math.round(DURATION_S / 3));
-const DOWN_S = num('down', 120);
+const DOWN_S = num('down', SCENARIO === 'blackhole' ? 60 : SCENARIO === 'pg-kill' ? 5 : 120);
 const MESSAGES = (args.get('messages') ?? 'on') !== 'off';
 const MAX_WAIT_MS = num('max-wait-ms', 60_000);
 const DRAIN_S = num('drain', 180);
@@ -79,6 +97,8 @@ const KEEP = args.has('keep') || CPU_PROF.size > 0;
 const PROJECT = 'soak';
 const CLIENT = { id: 'soak-client', secret: 'soak-secret-0123456789' };
 const SAMPLE_MS = 5_000;
+/** `blackhole`: the key of the second subscription, whose destination stops answering. */
+const BLACKHOLE_KEY = 'soak-blackhole';
 
 const runDir = mkdtempSync(join(tmpdir(), 'herald-soak-'));
 const log = (line: string): void => {
@@ -175,6 +195,12 @@ class Tail {
 const keyPrefix = `herald:${PROJECT}:store:`;
 /** dedup key → commit time (ms) of the write that produced it. */
 const expected = new Map<string, number>();
+/** The expected keys of writes whose answer the load client did not get (known committed by re-reading). */
+const resolvedKeys = new Set<string>();
+/** Per-resource order of first executions, across consumer instances (order.ts). */
+const laneOrder = new LaneOrder();
+/** consumer instance → first executions it ran. */
+const handledBy = new Map<string, number>();
 /** dedup key → handler executions: count, first execution time, payload time. */
 const handled = new Map<string, { count: number; at: number; payloadAt: number }>();
 /** dedup key → SQS MessageIds received (a repeated id is a redelivery; two ids are two sends). */
@@ -187,17 +213,26 @@ const receivedOut = new Tail(join(runDir, 'received.txt'));
 
 function ingest(): void {
   for (const line of loadOut.lines()) {
-    const [id, versionText, atText] = line.split(' ');
+    const [id, versionText, atText, resolved] = line.split(' ');
     const version = Number(versionText);
     const at = Number(atText);
-    expected.set(`${keyPrefix}${id}:c:${version === 1 ? 'ResourceCreated' : 'ResourceUpdated'}:${version}`, at);
-    if (MESSAGES) expected.set(`${keyPrefix}${id}:m:${version}`, at);
+    const keys = [`${keyPrefix}${id}:c:${version === 1 ? 'ResourceCreated' : 'ResourceUpdated'}:${version}`];
+    if (MESSAGES) keys.push(`${keyPrefix}${id}:m:${version}`);
+    for (const key of keys) {
+      expected.set(key, at);
+      if (resolved === 'resolved') resolvedKeys.add(key);
+    }
   }
   for (const line of handledOut.lines()) {
-    const [key, atText, payloadText] = line.split(' ') as [string, string, string];
+    const [key, atText, payloadText, instance = 'consumer', released = '-'] = line.split(' ') as [string, string, string, string?, string?];
     const entry = handled.get(key);
-    if (entry) entry.count++;
-    else handled.set(key, { count: 1, at: Number(atText), payloadAt: Number(payloadText) });
+    if (entry) {
+      entry.count++;
+      continue;
+    }
+    handled.set(key, { count: 1, at: Number(atText), payloadAt: Number(payloadText) });
+    laneOrder.note(key, released);
+    handledBy.set(instance, (handledBy.get(instance) ?? 0) + 1);
   }
   for (const line of receivedOut.lines()) {
     const [messageId, key] = line.split(' ') as [string, string];
@@ -228,12 +263,19 @@ let loadSummary: Record<string, number> = {};
 let faultStart: number | undefined;
 let faultEnd: number | undefined;
 let whereabouts = { pendingInHerald: -1, outboxRows: -1, inQueue: -1, inFlightInQueue: -1 };
+/** `blackhole`: the second subscription (SNS behind the black-holing proxy) at the end of the run. */
+let blackhole: BlackholeOutcome | undefined;
+let blackholeSubscriptionId: string | undefined;
+let blackholeProxy: BlackholeStats | undefined;
 let loadStart = 0;
 let loadEnd = 0;
 
 // CPU accounting (cpu.ts): every process of the run, per role, sampled with the RSS and at the
 // load's start and end and when the drain is done.
-const CPU_ROLES = ['gateway', 'load', 'worker-1', 'worker-2', 'peer', 'consumer', 'postgres', 'redis', 'runner'] as const;
+/** The consumer instances of the run: two on the same queue in `two-consumers`. */
+const CONSUMER_ROLES = SCENARIO === 'two-consumers' ? ['consumer', 'consumer-2'] : ['consumer'];
+const RSS_ROLES = ['gateway', 'worker-1', 'worker-2', ...CONSUMER_ROLES];
+const CPU_ROLES = ['gateway', 'load', 'worker-1', 'worker-2', 'peer', ...CONSUMER_ROLES, 'postgres', 'redis', 'runner'];
 const cpuMeter = new CpuMeter({ selfRole: 'runner' });
 const cpu: { loadStart?: CpuSnapshot; loadEnd?: CpuSnapshot; drained?: CpuSnapshot } = {};
 /** The load process reports its own CPU time over its schedule (it exits before the last sample). */
@@ -258,7 +300,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 const started: { pg?: Awaited<ReturnType<typeof startPostgres>>; redis?: Awaited<ReturnType<typeof startRedisServer>> } = {};
-const pg = await startPostgres(runDir, { statStatements: PG_STATS });
+const pg = await startPostgres(runDir, { statStatements: PG_STATS, synchronousCommit: SCENARIO === 'pg-kill' });
 started.pg = pg;
 const redis = await startRedisServer(runDir);
 started.redis = redis;
@@ -267,6 +309,7 @@ let exitCode = 0;
 
 const innerPort = await freePort();
 const proxyPort = await freePort();
+const snsProxyPort = await freePort();
 const gatewayPort = await freePort();
 const gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
 const roles = new Map<string, Child>();
@@ -320,19 +363,23 @@ function supervise(role: string, entry: Child, restart: () => Promise<void>): vo
 
 try {
   // SQS peer
-  const peer = spawnTs('peer', join(HERE, 'peer.ts'), [String(innerPort), String(proxyPort)], {}, { ipc: true });
+  const peer = spawnTs('peer', join(HERE, 'peer.ts'), [String(innerPort), String(proxyPort), String(snsProxyPort)], {}, { ipc: true });
   roles.set('peer', peer);
-  const peerReplies: ((message: { cmd: string; ok?: boolean; queueUrl?: string; error?: string }) => void)[] = [];
-  peer.child.on('message', (message: { cmd: string }) => peerReplies.shift()?.(message));
-  const peerCall = (cmd: string): Promise<{ cmd: string; ok?: boolean; queueUrl?: string; error?: string }> =>
+  type PeerReply = { cmd: string; ok?: boolean; error?: string; queueUrl?: string; blackholeQueueUrl?: string; topicArn?: string; stats?: BlackholeStats };
+  const peerReplies: ((message: PeerReply) => void)[] = [];
+  peer.child.on('message', (message: PeerReply) => peerReplies.shift()?.(message));
+  /** A command to the peer's SQS proxy, or to its SNS proxy (the black-holed destination). */
+  const peerCall = (cmd: string, target: 'sqs' | 'sns' = 'sqs'): Promise<PeerReply> =>
     new Promise((done) => {
       peerReplies.push(done);
-      if (cmd !== 'ready') peer.child.send({ cmd });
+      if (cmd !== 'ready') peer.child.send({ cmd, target });
     });
-  type PeerReply = { cmd: string; ok?: boolean; queueUrl?: string; error?: string };
   const ready: PeerReply = await Promise.race([peerCall('ready'), peer.exited.then((code): PeerReply => ({ cmd: 'exit', error: String(code) }))]);
-  if (ready.queueUrl === undefined) throw new Error(`SQS peer failed: ${ready.error}`);
+  if (ready.queueUrl === undefined || ready.topicArn === undefined || ready.blackholeQueueUrl === undefined) {
+    throw new Error(`SQS peer failed: ${ready.error}`);
+  }
   const queueUrl = ready.queueUrl;
+  const blackholeQueueUrl = ready.blackholeQueueUrl;
 
   // Gateway (restarted by the runner if it crashes, as a container restart policy would)
   const startGateway = async (): Promise<void> => {
@@ -347,6 +394,7 @@ try {
       HERALD_DELIVERY: 'off',
       // The gateway sends a test notification when a subscription is created.
       HERALD_SQS_ENDPOINT: `http://127.0.0.1:${proxyPort}`,
+      HERALD_SNS_ENDPOINT: `http://127.0.0.1:${snsProxyPort}`,
     });
     roles.set('gateway', gateway);
     supervise('gateway', gateway, startGateway);
@@ -376,11 +424,29 @@ try {
     }),
   });
   if (subscription.status !== 201) throw new Error(`subscription: ${subscription.status} ${await subscription.text()}`);
+  // `blackhole`: a second subscription of the same events, to SNS behind the proxy that will stop
+  // answering. Created while it answers (the API sends a test notification on creation).
+  if (SCENARIO === 'blackhole') {
+    const second = await fetch(`${gatewayUrl}/${PROJECT}/subscriptions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({
+        key: BLACKHOLE_KEY,
+        destination: { type: 'SNS', topicArn: ready.topicArn, accessKey: 'soak', accessSecret: 'soak' },
+        changes: [{ resourceTypeId: 'store' }],
+        messages: MESSAGES ? [{ resourceTypeId: 'store' }] : [],
+        format: { type: 'Platform' },
+      }),
+    });
+    if (second.status !== 201) throw new Error(`blackhole subscription: ${second.status} ${await second.text()}`);
+    blackholeSubscriptionId = ((await second.json()) as { id: string }).id;
+  }
 
   // Workers
   const workerEnv = {
     DATABASE_URL: pg.url,
     HERALD_SQS_ENDPOINT: `http://127.0.0.1:${proxyPort}`,
+    HERALD_SNS_ENDPOINT: `http://127.0.0.1:${snsProxyPort}`,
     HERALD_DELIVERY_HOST: '127.0.0.1',
     LOG_LEVEL: 'warn',
     ...Object.fromEntries(
@@ -388,6 +454,8 @@ try {
     ),
   };
   let workerStarts = 0;
+  /** worker role → its /metrics and /healthz port. */
+  const workerPorts = new Map<string, number>();
   const startWorker = async (role: string): Promise<void> => {
     const port = await freePort();
     const worker = spawnTs(role, 'packages/delivery/src/worker/main.ts', [], {
@@ -397,15 +465,16 @@ try {
       HERALD_DELIVERY_WORKER_ID: `${role}-${++workerStarts}`,
     });
     roles.set(role, worker);
+    workerPorts.set(role, port);
     supervise(role, worker, () => startWorker(role));
     await waitFor(role, () => httpOk(`http://127.0.0.1:${port}/healthz`), 120_000);
   };
   await Promise.all([startWorker('worker-1'), startWorker('worker-2')]);
 
-  // Consumer
-  const startConsumer = async (): Promise<void> => {
+  // Consumer(s)
+  const startConsumer = async (role: string): Promise<void> => {
     const consumer = spawnTs(
-      'consumer',
+      role,
       join(HERE, 'consumer.ts'),
       [
         JSON.stringify({
@@ -418,13 +487,14 @@ try {
           ordering: ORDERING,
           maxInFlight: CONSUMER_IN_FLIGHT,
           concurrency: 64,
+          instance: role,
         }),
       ],
       {},
       { stdout: true },
     );
-    roles.set('consumer', consumer);
-    supervise('consumer', consumer, startConsumer);
+    roles.set(role, consumer);
+    supervise(role, consumer, () => startConsumer(role));
     const incarnation = consumerCounters.push({}) - 1;
     await new Promise<void>((done, fail) => {
       createInterface({ input: consumer.child.stdout! }).on('line', (line) => {
@@ -433,13 +503,13 @@ try {
           if (entry.type === 'ready') done();
           else if (entry.type === 'counters') consumerCounters[incarnation] = entry;
         } catch {
-          appendFileSync(join(runDir, 'consumer.log'), `${line}\n`);
+          appendFileSync(join(runDir, `${role}.log`), `${line}\n`);
         }
       });
       void consumer.exited.then((code) => fail(new Error(`consumer exited (${code})`)));
     });
   };
-  await startConsumer();
+  await Promise.all(CONSUMER_ROLES.map((role) => startConsumer(role)));
 
   // Load
   log(`load: ${RATE} writes/s for ${DURATION_S} s, scenario ${SCENARIO}${SCENARIO === 'none' ? '' : ` at ${FAULT_AT_S} s`}`);
@@ -483,7 +553,7 @@ try {
   const sampler = setInterval(() => {
     void cpuSample();
     const t = Date.now();
-    for (const role of ['gateway', 'worker-1', 'worker-2', 'consumer']) {
+    for (const role of RSS_ROLES) {
       const pid = roles.get(role)?.child.pid;
       const rss = rssKb(pid);
       if (pid !== undefined && rss !== undefined) samples.push({ t, role, pid, rssKb: rss });
@@ -493,7 +563,7 @@ try {
     const elapsed = Math.round((t - loadStart) / 1000);
     log(
       `t=${elapsed}s written=${loadSummary.committed ?? 0} expected=${expected.size} handled=${handled.size} outstanding=${lag} ` +
-        `rss(MB) ${['gateway', 'worker-1', 'worker-2', 'consumer'].map((role) => `${role}=${Math.round((rssKb(roles.get(role)?.child.pid) ?? 0) / 1024)}`).join(' ')} load=${loadavg()[0]!.toFixed(1)}`,
+        `rss(MB) ${RSS_ROLES.map((role) => `${role}=${Math.round((rssKb(roles.get(role)?.child.pid) ?? 0) / 1024)}`).join(' ')} load=${loadavg()[0]!.toFixed(1)}`,
     );
   }, SAMPLE_MS);
 
@@ -549,11 +619,45 @@ try {
         await consumer.exited;
         note(`kill -9 consumer (pid ${consumer.child.pid})`);
         await sleep(2_000);
-        await startConsumer();
+        await startConsumer('consumer');
         faultEnd = Date.now();
         note('consumer restarted');
         return;
       }
+      case 'pg-kill':
+        note(`pg_ctl stop -m immediate (postmaster pid ${pg.pid()})`);
+        pg.crash();
+        note('PostgreSQL stopped');
+        await sleep(DOWN_S * 1000);
+        pg.start();
+        faultEnd = Date.now();
+        note(`PostgreSQL started again, crash recovery done (postmaster pid ${pg.pid()})`);
+        return;
+      case 'blackhole': {
+        const reply = await peerCall('blackhole', 'sns');
+        note(`SNS destination of ${BLACKHOLE_KEY} accepts connections and never answers (${reply.ok === true ? 'ok' : reply.error})`);
+        await sleep(DOWN_S * 1000);
+        // Read before `up`, which cuts the connections still held.
+        blackholeProxy = (await peerCall('stats', 'sns')).stats;
+        const up = await peerCall('up', 'sns');
+        faultEnd = Date.now();
+        note(`SNS destination answers again (${up.ok === true ? 'ok' : up.error})`);
+        return;
+      }
+      case 'kill-gateway': {
+        const gateway = roles.get('gateway')!;
+        intended.add(gateway);
+        gateway.child.kill('SIGKILL');
+        await gateway.exited;
+        note(`kill -9 gateway (pid ${gateway.child.pid})`);
+        await startGateway();
+        faultEnd = Date.now();
+        note('gateway restarted and ready');
+        return;
+      }
+      case 'two-consumers':
+        faultStart = undefined;
+        return;
     }
   };
   await Promise.all([loadDone, fault()]);
@@ -562,7 +666,9 @@ try {
   // Drain: every expected delivery handled, then a short settle to see late copies.
   const drainDeadline = Date.now() + DRAIN_S * 1000;
   ingest();
-  while (outstanding() > 0 && Date.now() < drainDeadline) {
+  const blackholeDrained = async (): Promise<boolean> =>
+    blackholeSubscriptionId === undefined || (await subscriptionBacklog(pg.url, blackholeSubscriptionId)).pending === 0;
+  while ((outstanding() > 0 || !(await blackholeDrained().catch(() => false))) && Date.now() < drainDeadline) {
     await sleep(1_000);
     ingest();
   }
@@ -592,9 +698,18 @@ try {
   await sleep(5_000);
   clearInterval(sampler);
   finishing = true;
-  await stopChild(roles.get('consumer'));
+  await Promise.all(CONSUMER_ROLES.map((role) => stopChild(roles.get(role))));
   ingest();
   whereabouts = await locateUnhandled(pg.url, `http://127.0.0.1:${innerPort}`, queueUrl);
+  if (blackholeSubscriptionId !== undefined) {
+    const depth = await queueDepth(`http://127.0.0.1:${innerPort}`, blackholeQueueUrl);
+    blackhole = {
+      ...(await subscriptionBacklog(pg.url, blackholeSubscriptionId)),
+      inItsQueue: depth.visible + depth.inFlight,
+      proxy: blackholeProxy,
+      attempts: await workerAttempts(workerPorts.values()),
+    };
+  }
 
   // ------------------------------------------------------------ report
   const markdown = report(drainedAt);
@@ -621,24 +736,18 @@ async function locateUnhandled(databaseUrl: string, sqsEndpoint: string, queueUr
     const { default: pgModule } = await import('pg');
     const client = new pgModule.Client({ connectionString: databaseUrl });
     await client.connect();
-    result.pendingInHerald = Number((await client.query('SELECT count(*) AS n FROM deliveries')).rows[0].n);
+    // The measured subscription's only (the black-holed one's are reported on their own).
+    result.pendingInHerald = Number(
+      (await client.query('SELECT count(*) AS n FROM deliveries WHERE subscription_id <> $1', [blackholeSubscriptionId ?? ''])).rows[0].n,
+    );
     result.outboxRows = Number((await client.query('SELECT count(*) AS n FROM outbox')).rows[0].n);
     await client.end();
   } catch (error) {
     log(`could not count Herald's pending deliveries: ${String(error)}`);
   }
-  try {
-    const response = await fetch(sqsEndpoint, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': 'AmazonSQS.GetQueueAttributes' },
-      body: JSON.stringify({ QueueUrl: queueUrl, AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'] }),
-    });
-    const { Attributes } = (await response.json()) as { Attributes?: Record<string, string> };
-    result.inQueue = Number(Attributes?.ApproximateNumberOfMessages ?? -1);
-    result.inFlightInQueue = Number(Attributes?.ApproximateNumberOfMessagesNotVisible ?? -1);
-  } catch (error) {
-    log(`could not read the queue's depth: ${String(error)}`);
-  }
+  const depth = await queueDepth(sqsEndpoint, queueUrl);
+  result.inQueue = depth.visible;
+  result.inFlightInQueue = depth.inFlight;
   return result;
 }
 
@@ -702,7 +811,7 @@ function report(drainedAt: number): string {
   const warmupMs = Math.min(60_000, (DURATION_S * 1000) / 4);
   const windowMs = Math.min(30_000, (DURATION_S * 1000) / 5);
   const rssRows: string[][] = [];
-  for (const role of ['gateway', 'worker-1', 'worker-2', 'consumer']) {
+  for (const role of RSS_ROLES) {
     const mine = samples.filter((sample) => sample.role === role && sample.t <= loadEnd);
     const pids = new Set(mine.map((sample) => sample.pid));
     const last = mine.at(-1);
@@ -795,11 +904,17 @@ function report(drainedAt: number): string {
     'destination-down': `the SQS endpoint the workers use refuses connections for ${DOWN_S} s (TCP proxy closed; queue contents kept)`,
     'redis-restart': 'Redis SHUTDOWN, down 2 s, started again on the same port (AOF, appendfsync always: no data lost)',
     'kill-consumer': 'kill -9 of the consumer process (restarted 2 s later)',
+    'pg-kill': `\`pg_ctl stop -m immediate\` (no shutdown checkpoint: crash recovery on start), started again ${DOWN_S} s later; synchronous_commit on`,
+    blackhole: `subscription \`${BLACKHOLE_KEY}\` (SNS, same events) gets a destination that accepts connections and never answers, for ${DOWN_S} s`,
+    'kill-gateway': 'kill -9 of the gateway during the writes, restarted at once (as a container restart policy would)',
+    'two-consumers': 'none (two consumer instances on the queue)',
   };
   const rows: string[][] = [
     ['writes committed (HTTP 2xx) / sent', `${loadSummary.committed ?? 0} / ${loadSummary.sent ?? 0} (achieved ${loadSummary.achievedRate ?? 0}/s, the writer lagged its schedule by up to ${((loadSummary.behind ?? 0) / 1000).toFixed(1)} s; ${loadSummary.ambiguous ?? 0} ambiguous, ${loadSummary.resolved ?? 0} resolved by re-reading, ${loadSummary.rejected ?? 0} rejected, ${loadSummary.conflicts ?? 0} conflicts)`],
     ['events expected (change + message per write)', String(expected.size)],
+    ['… of which of writes acknowledged (2xx received) / of writes whose answer was lost, found committed', `${expected.size - resolvedKeys.size} / ${resolvedKeys.size}`],
     ['**events not handled** at the end (expected, handler never ran)', `**${lost.length}**${lost.length > 0 ? ` e.g. ${lost.slice(0, 2).join(', ')}` : ''}`],
+    ['… of which of acknowledged writes', `**${lost.filter((key) => !resolvedKeys.has(key)).length}**`],
     [
       '… of which received by the consumer / never received',
       `${lost.filter((key) => received.has(key)).length} / ${lost.filter((key) => !received.has(key)).length}`,
@@ -817,13 +932,22 @@ function report(drainedAt: number): string {
     ['absorbed by the consumer: duplicates / late / gap timeouts', `${counter('herald_consumer_duplicates_total')} / ${counter('herald_consumer_late_total')} / ${counter('herald_consumer_gap_timeouts_total')}`],
     ['consumer deferrals (busy / store-unavailable / buffer-full)', `${counter('herald_consumer_deferred_total{busy}')} / ${counter('herald_consumer_deferred_total{store-unavailable}')} / ${counter('herald_consumer_deferred_total{buffer-full}')}`],
     ['latency commit → handler, all events', latencies.length === 0 ? 'n/a' : `p50 ${quantile(latencies, 0.5)} ms, p99 ${quantile(latencies, 0.99)} ms, max ${quantile(latencies, 1)} ms`],
+    [
+      '**per-resource order**: handler runs behind a later one of their lane (unmarked / marked late by the consumer)',
+      `**${laneOrder.behindUnmarked}** / ${laneOrder.behindMarkedLate}${laneOrder.unmarkedExamples.length > 0 ? ` e.g. ${laneOrder.unmarkedExamples.join(', ')}` : ''}`,
+    ],
   ];
+  if (CONSUMER_ROLES.length > 1) {
+    rows.push(['first executions by instance', [...handledBy].map(([instance, count]) => `${instance} ${count}`).join(', ')]);
+  }
   if (faultStart !== undefined) {
     rows.push(['latency before the fault', windowLatency(loadStart, faultStart)]);
+    rows.push(['latency of events written during the fault', windowLatency(faultStart, faultEnd ?? faultStart)]);
     rows.push(['latency of events written after recovery + 10 s', windowLatency((faultEnd ?? faultStart) + 10_000 + (recovery.endsWith(' s') ? Number.parseFloat(recovery) * 1000 : 0), loadEnd)]);
     rows.push(['fault', `${faultText[SCENARIO]}; injected at ${Math.round((faultStart - loadStart) / 1000)} s, over at ${Math.round(((faultEnd ?? faultStart) - loadStart) / 1000)} s`]);
     rows.push(['recovery (fault over → everything committed before it handled)', recovery]);
   }
+  if (blackhole !== undefined) rows.push(...blackholeRows(blackhole, BLACKHOLE_KEY, expected.size));
   rows.push([
     '**processes that crashed** (restarted by the runner)',
     crashes.length === 0 ? '**none**' : `**${crashes.map((crash) => `${crash.role} at ${Math.round((crash.at - loadStart) / 1000)} s (${crash.code})`).join(', ')}**`,
@@ -862,7 +986,7 @@ ${table(['index', 'scans', 'entries read', 'per scan'], pgIndexes.map((entry) =>
 }
 <details><summary>RSS series (s:MB)</summary>
 
-${['gateway', 'worker-1', 'worker-2', 'consumer'].map((role) => `- ${role}: ${series(role)}`).join('\n')}
+${RSS_ROLES.map((role) => `- ${role}: ${series(role)}`).join('\n')}
 
 ${events.map((event) => `- ${Math.round((event.at - loadStart) / 1000)} s: ${event.what}`).join('\n')}
 </details>

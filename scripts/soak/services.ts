@@ -33,12 +33,26 @@ export interface Postgres {
   pid(): number;
   /** `pg_ctl restart -m fast`: every connection is cut, the server is back when it resolves. */
   restart(): void;
+  /**
+   * `pg_ctl stop -m immediate`: the postmaster and its backends quit at once, without a checkpoint,
+   * as in a crash; `start()` then runs crash recovery from the WAL.
+   */
+  crash(): void;
+  start(): void;
   stop(): void;
 }
 
 export interface PostgresOptions {
   /** Load pg_stat_statements (`CREATE EXTENSION pg_stat_statements` is left to the caller). */
   statStatements?: boolean;
+  /**
+   * `synchronous_commit = on` (default off, for throughput). Off acknowledges a commit before its
+   * WAL leaves PostgreSQL's memory, so a crash of the server may lose the last acknowledged
+   * transactions by design (PostgreSQL docs, "Asynchronous Commit"): the crash scenario needs it on
+   * to measure Herald, not that setting. fsync stays off: a killed server's writes are in the page
+   * cache, which only an operating system crash would lose.
+   */
+  synchronousCommit?: boolean;
 }
 
 export async function startPostgres(runDir: string, options: PostgresOptions = {}): Promise<Postgres> {
@@ -55,15 +69,13 @@ export async function startPostgres(runDir: string, options: PostgresOptions = {
   // The store's lookups of one resource no longer depend on them (store migration 005), but other
   // statements' plans still settle only after the first autoanalyze; a long-lived database has
   // statistics, and a soak of a minute should not measure only its first minute.
-  asClusterOwner('pg_ctl', [
-    '-D', dir,
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=300` +
-      ' -c autovacuum_naptime=15s' +
-      (options.statStatements === true ? ' -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all' : ''),
-    '-l', join(dir, 'server.log'),
-    '-w', 'start',
-  ]);
+  const serverOptions =
+    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=300` +
+    ` -c synchronous_commit=${options.synchronousCommit === true ? 'on' : 'off'}` +
+    ' -c autovacuum_naptime=15s' +
+    (options.statStatements === true ? ' -c shared_preload_libraries=pg_stat_statements -c pg_stat_statements.track=all' : '');
+  const start = (): void => asClusterOwner('pg_ctl', ['-D', dir, '-o', serverOptions, '-l', join(dir, 'server.log'), '-w', 'start']);
+  start();
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     pid() {
@@ -76,6 +88,10 @@ export async function startPostgres(runDir: string, options: PostgresOptions = {
     restart() {
       asClusterOwner('pg_ctl', ['-D', dir, '-m', 'fast', '-l', join(dir, 'server.log'), '-w', 'restart']);
     },
+    crash() {
+      asClusterOwner('pg_ctl', ['-D', dir, '-m', 'immediate', '-w', 'stop']);
+    },
+    start,
     stop() {
       try {
         asClusterOwner('pg_ctl', ['-D', dir, '-m', 'immediate', '-w', 'stop']);
