@@ -2,7 +2,7 @@ import { ApiError, resourceNotFound, type KeyReference } from '@herald/model';
 import type { Locator, TransactionReader } from '@herald/store';
 import { readerLookup, requireAssociate } from '../../resources/business-units/associates.js';
 import { cartActions, myCartActions } from '../../resources/carts/actions.js';
-import type { Buyer } from '../../resources/carts/buyer.js';
+import type { Buyer } from '../../resources/shared/buyer.js';
 import type { Cart } from '../../resources/carts/cart.js';
 import { applyActions, expectedVersion, type ActionHandlers } from '../../resources/shared/update-actions.js';
 import { notFoundMessage } from '../../resources/shared/versioned-routes.js';

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
-import { keyReference } from '../carts/references.js';
+import { keyReference } from '../shared/references.js';
 import { customFieldActions, customFieldName, customFromDraft, validateCustomFields, type TypeDocument } from '../shared/custom-fields.js';
 import type { ActionHandler, ActionHandlers, UpdateAction } from '../shared/update-actions.js';
 import {

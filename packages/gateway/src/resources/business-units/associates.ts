@@ -1,6 +1,6 @@
 import { ApiError, invalidInput, type BaseResource } from '@herald/model';
 import type { Locator, TransactionReader } from '@herald/store';
-import { identifierLocator, loadReferenced, referencedResourceNotFound } from '../carts/references.js';
+import { identifierLocator, loadReferenced, referencedResourceNotFound } from '../shared/references.js';
 import type { Load } from './address.js';
 import { roleAssignment, roleAssignmentsFromDraft } from './modes.js';
 import {

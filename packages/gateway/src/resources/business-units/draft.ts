@@ -1,6 +1,6 @@
 import { invalidInput, requiredField, type KeyReference } from '@herald/model';
 import type { ServerFields } from '@herald/store';
-import { keyReference } from '../carts/references.js';
+import { keyReference } from '../shared/references.js';
 import type { RequestContext } from '../shared/context.js';
 import { customFromDraft } from '../shared/custom-fields.js';
 import { asDraft, validKey, type Draft } from '../shared/validation.js';

@@ -1,6 +1,6 @@
 import { invalidInput, invalidOperation } from '@herald/model';
 import { DocumentStore, type WriteContext } from '@herald/store';
-import { identifierLocator, loadReferenced } from '../carts/references.js';
+import { identifierLocator, loadReferenced } from '../shared/references.js';
 import type { Load } from './address.js';
 import { BUSINESS_UNIT_TYPE_ID, businessUnitReference, type BusinessUnit, type BusinessUnitKeyReference } from './business-unit.js';
 

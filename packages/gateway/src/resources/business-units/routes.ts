@@ -2,7 +2,7 @@ import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ProjectRouteAuth } from '../../auth/types.js';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
-import { customerOf } from '../carts/buyer.js';
+import { customerOf } from '../shared/buyer.js';
 import { requestContext } from '../shared/context.js';
 import { expanding, locatorOf } from '../shared/route-helpers.js';
 import { parseUpdateBody } from '../shared/update-actions.js';

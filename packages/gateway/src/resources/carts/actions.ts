@@ -1,5 +1,5 @@
 import { readerLookup } from '../business-units/associates.js';
-import { requireBusinessUnitBuyer } from './business-unit-buyer.js';
+import { requireBusinessUnitBuyer } from '../business-units/business-unit-buyer.js';
 import { duplicateField, invalidInput, invalidOperation } from '@herald/model';
 import { customFieldActions } from '../shared/custom-fields.js';
 import type { ActionHandlers } from '../shared/update-actions.js';
@@ -16,10 +16,10 @@ import {
   quantity,
   recalculate,
 } from './line-items.js';
-import { moneyInCurrency, multiply } from './money.js';
+import { moneyInCurrency, multiply } from '../shared/money.js';
 import { itemShippingActions, revalidateShippingDetails } from './item-shipping.js';
 import { lineItemActions, merchantItemActions } from './item-actions.js';
-import { keyReference } from './references.js';
+import { keyReference } from '../shared/references.js';
 import { cartDeleteDays } from './retention.js';
 import { mySettingsActions, settingsActions } from './settings-actions.js';
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from
 import { single } from '../../http/query-params.js';
 import { expanding } from '../shared/route-helpers.js';
 import { findActiveCart } from './active-cart.js';
-import { buyerOf, type Buyer } from './buyer.js';
+import { buyerOf, type Buyer } from '../shared/buyer.js';
 import { CART_SCOPES, MY_CART_SCOPES } from './definition.js';
 
 type Params = { projectKey: string; storeKey?: string; customerId?: string };

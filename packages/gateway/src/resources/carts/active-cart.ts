@@ -1,5 +1,5 @@
 import type { Queryable } from '@herald/store';
-import type { Buyer } from './buyer.js';
+import type { Buyer } from '../shared/buyer.js';
 import type { Cart } from './cart.js';
 import { withRequiredCartFields } from './required-fields.js';
 

@@ -1,6 +1,6 @@
 import type { BaseResource, CustomFields, KeyReference, LocalizedString } from '@herald/model';
 import type { Address } from './address.js';
-import type { CentPrecisionMoney } from './money.js';
+import type { CentPrecisionMoney } from '../shared/money.js';
 
 /**
  * The platform's enumerations for the four cart modes. §2.3 shows only the defaults (None,

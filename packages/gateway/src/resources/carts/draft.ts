@@ -1,4 +1,4 @@
-import { requireBusinessUnitBuyer } from './business-unit-buyer.js';
+import { requireBusinessUnitBuyer } from '../business-units/business-unit-buyer.js';
 import { invalidInput, type KeyReference } from '@herald/model';
 import type { ServerFields } from '@herald/store';
 import { customFromDraft } from '../shared/custom-fields.js';
@@ -6,7 +6,7 @@ import type { RequestContext } from '../shared/context.js';
 import { asDraft, LANGUAGE_TAG, optionalKey, optionalString, stringArray, type Draft } from '../shared/validation.js';
 import { countryCode } from '../shared/address.js';
 import { itemShippingAddresses, optionalAddress } from './address.js';
-import type { Buyer } from './buyer.js';
+import type { Buyer } from '../shared/buyer.js';
 import {
   CART_CUSTOM_FIELDS_TYPE_ID,
   CART_ORIGINS,
@@ -19,9 +19,9 @@ import {
   type ShippingRateInput,
 } from './cart.js';
 import { assertUniqueItemKeys, customLineItemFromDraft, emptyTotal, itemList, lineItemFromDraft, recalculate } from './line-items.js';
-import { currencyCode } from './money.js';
+import { currencyCode } from '../shared/money.js';
 import { cartDeleteDays } from './retention.js';
-import { identifierLocator, keyReference, loadReferenced } from './references.js';
+import { identifierLocator, keyReference, loadReferenced } from '../shared/references.js';
 
 export type CartFields = Omit<Cart, ServerFields>;
 

@@ -6,7 +6,7 @@ import { INVENTORY_MODES, type Cart, type CustomLineItem, type LineItem } from '
 import { oneOf } from './draft.js';
 import { revalidateShippingDetails } from './item-shipping.js';
 import { findItem, quantity, recalculate } from './line-items.js';
-import { moneyInCurrency, multiply } from './money.js';
+import { moneyInCurrency, multiply } from '../shared/money.js';
 
 /*
  * Update actions on one line item or custom line item of a cart (reference CartUpdateAction):

@@ -4,7 +4,7 @@ import { customFromDraft } from '../shared/custom-fields.js';
 import type { RequestContext } from '../shared/context.js';
 import { localizedString, optionalKey, optionalString, type Draft } from '../shared/validation.js';
 import type { Cart, CustomLineItem, ItemEngineFields, LineItem } from './cart.js';
-import { centPrecision, moneyInCurrency, multiply, sum } from './money.js';
+import { centPrecision, moneyInCurrency, multiply, sum } from '../shared/money.js';
 
 const MAX_QUANTITY = 1_000_000;
 const MAX_ITEMS = 500;

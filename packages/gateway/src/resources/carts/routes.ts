@@ -3,12 +3,12 @@ import type { ResourceDeps } from '../shared/context.js';
 import { registerVersionedRoutes } from '../shared/versioned-routes.js';
 import { cartActions, myCartActions } from './actions.js';
 import { answerActiveCartOnQuery, registerActiveCartRoutes } from './active-cart-routes.js';
-import { buyerOf, type Buyer } from './buyer.js';
+import { buyerOf, type Buyer } from '../shared/buyer.js';
 import type { Cart } from './cart.js';
 import { CART_SCOPES, cartDefinition, MY_CART_SCOPES } from './definition.js';
 import { cartFromDraft } from './draft.js';
-import type { DocumentScope } from './scope.js';
-import { registerScopedRoutes } from './scoped-routes.js';
+import type { DocumentScope } from '../shared/document-scope.js';
+import { registerScopedRoutes } from '../shared/scoped-routes.js';
 
 function storeKeyOf(request: FastifyRequest): string {
   return (request.params as { storeKey: string }).storeKey;

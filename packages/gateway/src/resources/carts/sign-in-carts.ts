@@ -4,7 +4,7 @@ import { findActiveCart } from './active-cart.js';
 import type { Cart } from './cart.js';
 import { oneOf } from './draft.js';
 import { assertUniqueItemKeys, mergeLineItem, recalculate } from './line-items.js';
-import { identifierLocator } from './references.js';
+import { identifierLocator } from '../shared/references.js';
 
 /** AnonymousCartSignInMode (the reference's enumeration, default MergeWithExistingCustomerCart). */
 export const SIGN_IN_MODES = ['MergeWithExistingCustomerCart', 'UseAsNewActiveCustomerCart'] as const;

@@ -1,6 +1,6 @@
 import { duplicateField, invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
 import { isDeepStrictEqual } from 'node:util';
-import { keyReference } from '../carts/references.js';
+import { keyReference } from '../shared/references.js';
 import { customFieldActions } from '../shared/custom-fields.js';
 import type { ActionHandler, ActionHandlers, ActionScope } from '../shared/update-actions.js';
 import { LANGUAGE_TAG, optionalKey, optionalString } from '../shared/validation.js';

@@ -1,5 +1,5 @@
 import { invalidInput, type KeyReference } from '@herald/model';
-import { keyReference } from '../carts/references.js';
+import { keyReference } from '../shared/references.js';
 import type { Load } from '../business-units/address.js';
 
 const MAX_STORES = 100;

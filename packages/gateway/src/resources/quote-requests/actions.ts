@@ -1,5 +1,5 @@
 import { invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
-import { identifierLocator, loadReferenced } from '../carts/references.js';
+import { identifierLocator, loadReferenced } from '../shared/references.js';
 import { customFieldActions } from '../shared/custom-fields.js';
 import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
 import { QUOTE_REQUEST_CUSTOM_FIELDS_TYPE_ID } from './draft.js';

@@ -1,9 +1,9 @@
-import { requireBusinessUnitBuyer } from '../carts/business-unit-buyer.js';
+import { requireBusinessUnitBuyer } from '../business-units/business-unit-buyer.js';
 import { concurrentModification, invalidInput, invalidOperation, requiredField } from '@herald/model';
 import type { Locator, ServerFields } from '@herald/store';
 import type { Cart } from '../carts/cart.js';
-import { centPrecision, type CentPrecisionMoney } from '../carts/money.js';
-import { identifierLocator, loadReferenced, referencedResourceNotFound } from '../carts/references.js';
+import { centPrecision, type CentPrecisionMoney } from '../shared/money.js';
+import { identifierLocator, loadReferenced, referencedResourceNotFound } from '../shared/references.js';
 import { customFromDraft } from '../shared/custom-fields.js';
 import type { RequestContext } from '../shared/context.js';
 import type { State } from '../states/state.js';

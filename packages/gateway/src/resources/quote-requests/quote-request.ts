@@ -10,7 +10,7 @@ import type {
   TaxMode,
   TaxRoundingMode,
 } from '../carts/cart.js';
-import type { CentPrecisionMoney } from '../carts/money.js';
+import type { CentPrecisionMoney } from '../shared/money.js';
 
 /** §2.3 QuoteRequestState values. */
 export const QUOTE_REQUEST_STATES = ['Submitted', 'Accepted', 'Closed', 'Rejected', 'Cancelled'] as const;

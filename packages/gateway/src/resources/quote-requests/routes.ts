@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { customerOf } from '../carts/buyer.js';
-import { registerScopedRoutes } from '../carts/scoped-routes.js';
+import { customerOf } from '../shared/buyer.js';
+import { registerScopedRoutes } from '../shared/scoped-routes.js';
 import type { ResourceDeps } from '../shared/context.js';
 import { registerVersionedRoutes } from '../shared/versioned-routes.js';
 import { myQuoteRequestActions } from './actions.js';

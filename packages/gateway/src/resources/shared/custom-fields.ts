@@ -7,7 +7,7 @@ import {
   type ResourceIdentifier,
 } from '@herald/model';
 import type { Locator } from '@herald/store';
-import { isMoney } from '../carts/money.js';
+import { isMoney } from './money.js';
 import type { ActionHandlers } from './update-actions.js';
 import type { RequestContext } from './context.js';
 

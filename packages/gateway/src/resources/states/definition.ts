@@ -4,7 +4,7 @@ import { asDraft, localizedString, validKey } from '../shared/validation.js';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { STATE_TYPES, type State, type StateType } from './state.js';
 import { roleActions, roles } from './roles.js';
-import { identifierLocator } from '../carts/references.js';
+import { identifierLocator } from '../shared/references.js';
 import { referencingType } from '../shared/reference-exists.js';
 
 type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;

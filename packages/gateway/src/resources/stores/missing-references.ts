@@ -1,5 +1,5 @@
 import { invalidInput } from '@herald/model';
-import { identifierLocator, referencedResourceNotFound } from '../carts/references.js';
+import { identifierLocator, referencedResourceNotFound } from '../shared/references.js';
 import type { ActionHandlers } from '../shared/update-actions.js';
 import { asDraft } from '../shared/validation.js';
 import type { Store } from './store.js';

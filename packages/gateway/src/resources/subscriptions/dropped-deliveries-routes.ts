@@ -3,7 +3,7 @@ import { invalidInput } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { single } from '../../http/query-params.js';
-import { identifierLocator, referencedResourceNotFound } from '../carts/references.js';
+import { identifierLocator, referencedResourceNotFound } from '../shared/references.js';
 import type { SubscriptionDelivery } from './delivery-port.js';
 import type { StoredSubscription } from './definition.js';
 

@@ -3,11 +3,11 @@ import { runPagedQuery, type ServerFields } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ProjectRouteAuth } from '../../auth/types.js';
 import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
-import { requestContext, type RequestContext, type ResourceDeps } from '../shared/context.js';
-import { applyActions, parseUpdateBody, type ActionHandlers } from '../shared/update-actions.js';
-import { expanding, locatorOf, type ResourceParams } from '../shared/route-helpers.js';
-import { notFoundMessage } from '../shared/versioned-routes.js';
-import { inScope, scopeSql, type DocumentScope } from './scope.js';
+import { requestContext, type RequestContext, type ResourceDeps } from './context.js';
+import { applyActions, parseUpdateBody, type ActionHandlers } from './update-actions.js';
+import { expanding, locatorOf, type ResourceParams } from './route-helpers.js';
+import { notFoundMessage } from './versioned-routes.js';
+import { inScope, scopeSql, type DocumentScope } from './document-scope.js';
 
 /**
  * A resource served under a scoped path (`/me/carts`, `/in-store/key={storeKey}/carts`,

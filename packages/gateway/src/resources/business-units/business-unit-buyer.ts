@@ -1,6 +1,6 @@
 import type { KeyReference } from '@herald/model';
 import type { Locator } from '@herald/store';
-import { requireAssociate, type BusinessUnitLookup } from '../business-units/associates.js';
+import { requireAssociate, type BusinessUnitLookup } from './associates.js';
 
 /**
  * §1.4: carts and quote requests that reference a business unit validate the customer's role in
