@@ -1,17 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
 import { invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
-import { keyReference } from '../shared/references.js';
+import { keyReference, type Load } from '../shared/references.js';
 import { customFieldActions, customFieldName, customFromDraft, validateCustomFields, type TypeDocument } from '../shared/custom-fields.js';
 import type { ActionHandler, ActionHandlers, UpdateAction } from '../shared/update-actions.js';
-import {
-  ADDRESS_CUSTOM_FIELDS_TYPE_ID,
-  addressFromInput,
-  assertUniqueAddressKeys,
-  findAddress,
-  newAddressId,
-  selectsAddress,
-  type Load,
-} from './address.js';
+import { ADDRESS_CUSTOM_FIELDS_TYPE_ID, addressFromInput, newAddressId } from '../shared/owned-addresses.js';
+import { assertUniqueAddressKeys, findAddress, selectsAddress } from './address.js';
 import { MAX_ASSOCIATES, assertAssociate, associateFromDraft, associateOf, associatesFromDrafts, customerReference } from './associates.js';
 import {
   BUSINESS_UNIT_STATUSES,

@@ -1,38 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { invalidInput, type BaseResource } from '@herald/model';
-import type { Locator } from '@herald/store';
-import { customFromDraft } from '../shared/custom-fields.js';
-import { addressFields } from '../shared/address.js';
+import { invalidInput } from '@herald/model';
+import { MAX_ADDRESSES } from '../shared/owned-addresses.js';
 import type { BusinessUnit, BusinessUnitAddress } from './business-unit.js';
-
-export type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;
-
-/** Custom fields of addresses are defined by Types for the resource type id `address`. */
-export const ADDRESS_CUSTOM_FIELDS_TYPE_ID = 'address';
-
-const MAX_ADDRESSES = 100;
-const ID_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
-
-/** Address ids are Herald's (8 random characters, like the platform's); a client-sent `id` is ignored. */
-function randomAddressId(): string {
-  return [...randomBytes(8)].map((byte) => ID_ALPHABET[byte % ID_ALPHABET.length]).join('');
-}
-
-export function newAddressId(taken: readonly BusinessUnitAddress[]): string {
-  for (;;) {
-    const id = randomAddressId();
-    if (!taken.some((address) => address.id === id)) return id;
-  }
-}
-
-/** An AddressInput validated (unknown fields dropped, `custom` checked against its Type); without an id. */
-export async function addressFromInput(value: unknown, field: string, load: Load): Promise<Omit<BusinessUnitAddress, 'id'>> {
-  const address: Omit<BusinessUnitAddress, 'id'> = addressFields(value, field);
-  const input = value as Record<string, unknown>;
-  const custom = await customFromDraft(input.custom, ADDRESS_CUSTOM_FIELDS_TYPE_ID, { load });
-  if (custom !== undefined) address.custom = custom;
-  return address;
-}
 
 /** Address keys identify addresses in update actions (`addressKey`), so they are unique per unit. */
 export function assertUniqueAddressKeys(addresses: readonly BusinessUnitAddress[]): void {
@@ -80,12 +48,4 @@ export function findAddress(unit: BusinessUnit, selector: AddressSelector): Busi
     });
   }
   return found;
-}
-
-export function addressList(value: unknown, field: string): unknown[] {
-  if (value === undefined || value === null) return [];
-  if (!Array.isArray(value) || value.length > MAX_ADDRESSES) {
-    throw invalidInput(`'${field}' must be an array of at most ${MAX_ADDRESSES} addresses.`, { field });
-  }
-  return value;
 }

@@ -1,7 +1,6 @@
 import { ApiError, invalidInput, type BaseResource } from '@herald/model';
 import type { Locator, TransactionReader } from '@herald/store';
-import { identifierLocator, loadReferenced, referencedResourceNotFound } from '../shared/references.js';
-import type { Load } from './address.js';
+import { identifierLocator, loadReferenced, referencedResourceNotFound, type Load } from '../shared/references.js';
 import { roleAssignment, roleAssignmentsFromDraft } from './modes.js';
 import {
   ASSOCIATE_ROLES,

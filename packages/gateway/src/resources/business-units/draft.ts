@@ -1,10 +1,11 @@
 import { invalidInput, requiredField, type KeyReference } from '@herald/model';
 import type { ServerFields } from '@herald/store';
-import { keyReference } from '../shared/references.js';
+import { keyReference, type Load } from '../shared/references.js';
 import type { RequestContext } from '../shared/context.js';
 import { customFromDraft } from '../shared/custom-fields.js';
 import { asDraft, validKey, type Draft } from '../shared/validation.js';
-import { addressFromInput, addressList, assertUniqueAddressKeys, newAddressId, type Load } from './address.js';
+import { addressFromInput, addressList, newAddressId } from '../shared/owned-addresses.js';
+import { assertUniqueAddressKeys } from './address.js';
 import { assertAssociate, associatesFromDrafts, customerReference } from './associates.js';
 import {
   BUSINESS_UNIT_STATUSES,

@@ -1,7 +1,6 @@
 import { invalidInput, invalidOperation } from '@herald/model';
 import { DocumentStore, type WriteContext } from '@herald/store';
-import { identifierLocator, loadReferenced } from '../shared/references.js';
-import type { Load } from './address.js';
+import { identifierLocator, loadReferenced, type Load } from '../shared/references.js';
 import { BUSINESS_UNIT_TYPE_ID, businessUnitReference, type BusinessUnit, type BusinessUnitKeyReference } from './business-unit.js';
 
 /** Where a unit sits in its tree: what `parentUnit`, `ancestors` and `topLevelUnit` say (§2.2). */

@@ -3,8 +3,7 @@ import { requireBusinessUnitBuyer } from '../business-units/business-unit-buyer.
 import { duplicateField, invalidInput, invalidOperation } from '@herald/model';
 import { customFieldActions } from '../shared/custom-fields.js';
 import type { ActionHandlers } from '../shared/update-actions.js';
-import { countryCode } from '../shared/address.js';
-import { optionalAddress } from './address.js';
+import { countryCode, optionalAddress } from '../shared/address.js';
 import { CART_CUSTOM_FIELDS_TYPE_ID, type Cart } from './cart.js';
 import { existingCustomerId } from './draft.js';
 import {

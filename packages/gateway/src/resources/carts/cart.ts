@@ -1,5 +1,5 @@
 import type { BaseResource, CustomFields, KeyReference, LocalizedString } from '@herald/model';
-import type { Address } from './address.js';
+import type { Address } from '../shared/address.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
 
 /**

@@ -4,8 +4,8 @@ import type { ServerFields } from '@herald/store';
 import { customFromDraft } from '../shared/custom-fields.js';
 import type { RequestContext } from '../shared/context.js';
 import { asDraft, LANGUAGE_TAG, optionalKey, optionalString, stringArray, type Draft } from '../shared/validation.js';
-import { countryCode } from '../shared/address.js';
-import { itemShippingAddresses, optionalAddress } from './address.js';
+import { countryCode, optionalAddress } from '../shared/address.js';
+import { itemShippingAddresses } from './item-shipping.js';
 import type { Buyer } from '../shared/buyer.js';
 import {
   CART_CUSTOM_FIELDS_TYPE_ID,

@@ -1,7 +1,7 @@
 import { ApiError, invalidInput } from '@herald/model';
 import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
 import type { Draft } from '../shared/validation.js';
-import { address } from './address.js';
+import { address, type Address } from '../shared/address.js';
 import type { Cart, CustomLineItem, ItemShippingDetails, ItemShippingTarget, LineItem } from './cart.js';
 import { findItem, quantity } from './line-items.js';
 
@@ -13,6 +13,22 @@ import { findItem, quantity } from './line-items.js';
 
 const MAX_ITEM_SHIPPING_ADDRESSES = 100;
 const MAX_TARGETS = 100;
+
+/** `itemShippingAddresses`: line items point at these by key, so every one needs a unique key. */
+export function itemShippingAddresses(value: unknown, field: string): Address[] {
+  if (value === undefined || value === null) return [];
+  if (!Array.isArray(value) || value.length > 100) {
+    throw invalidInput(`'${field}' must be an array of at most 100 addresses.`, { field });
+  }
+  const addresses = value.map((item, index) => address(item, `${field}[${index}]`));
+  const keys = new Set<string>();
+  addresses.forEach((item, index) => {
+    if (item.key === undefined) throw invalidInput(`'${field}[${index}].key' is required.`, { field: `${field}[${index}].key` });
+    if (keys.has(item.key)) throw invalidInput(`'${field}' contains the key '${item.key}' twice.`, { field });
+    keys.add(item.key);
+  });
+  return addresses;
+}
 
 /** InvalidItemShippingDetails (reference error): targets that name no address of the cart. */
 function invalidItemShippingDetails(subject: 'LineItem' | 'CustomLineItem', itemId: string, message: string): ApiError {

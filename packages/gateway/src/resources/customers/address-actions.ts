@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { invalidInput, type MessagePayload } from '@herald/model';
-import { addressFromInput, ADDRESS_CUSTOM_FIELDS_TYPE_ID } from '../business-units/address.js';
+import { addressFromInput, ADDRESS_CUSTOM_FIELDS_TYPE_ID } from '../shared/owned-addresses.js';
 import { customFieldName, customFromDraft, validateCustomFields, type TypeDocument } from '../shared/custom-fields.js';
 import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
 import { assertAddressLimits, DEFAULT_ID, findAddress, ID_LIST, newAddress, rolesOf, selectsAddress, type AddressRole } from './addresses.js';

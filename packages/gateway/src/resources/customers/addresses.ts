@@ -1,5 +1,6 @@
 import { ApiError, invalidInput } from '@herald/model';
-import { addressFromInput, addressList, newAddressId, type Load } from '../business-units/address.js';
+import { addressFromInput, addressList, newAddressId } from '../shared/owned-addresses.js';
+import type { Load } from '../shared/references.js';
 import type { Draft } from '../shared/validation.js';
 import type { Customer, CustomerAddress } from './customer.js';
 

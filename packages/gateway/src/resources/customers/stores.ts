@@ -1,6 +1,6 @@
 import { invalidInput, type KeyReference } from '@herald/model';
 import { keyReference } from '../shared/references.js';
-import type { Load } from '../business-units/address.js';
+import type { Load } from '../shared/references.js';
 
 const MAX_STORES = 100;
 

@@ -1,5 +1,5 @@
 import type { BaseResource, CustomFields, KeyReference, Reference } from '@herald/model';
-import type { Address } from '../carts/address.js';
+import type { Address } from '../shared/address.js';
 import type {
   CustomLineItem,
   DirectDiscount,

@@ -3,7 +3,9 @@ import { optionalKey, optionalString } from './validation.js';
 
 /**
  * The Address (§2.1 names it as a nested type without its fields; these are the platform's), shared
- * by carts, quote requests and business units. Each resource adds what is its own (ids, custom).
+ * by carts, quote requests, business units and customers. Each resource adds what is its own (ids,
+ * custom): carts and quote requests keep the client's `id` (`address` below); customers and business
+ * units give their addresses Herald's ids (owned-addresses.ts).
  */
 export const ADDRESS_TEXT_FIELDS = [
   'title',
@@ -60,4 +62,18 @@ export function addressFields(value: unknown, field: string): AddressFields {
     if (text !== undefined) result[name] = text;
   }
   return result;
+}
+
+/** A cart's or quote request's address: the common fields and the client's own `id`, kept as sent. */
+export type Address = AddressFields & { id?: string };
+
+export function address(value: unknown, field: string): Address {
+  const result: Address = addressFields(value, field);
+  const id = optionalString((value as Record<string, unknown>).id, `${field}.id`, 256);
+  if (id !== undefined) result.id = id;
+  return result;
+}
+
+export function optionalAddress(value: unknown, field: string): Address | undefined {
+  return value === undefined || value === null ? undefined : address(value, field);
 }

@@ -27,7 +27,8 @@ export function referencedResourceNotFound(typeId: string, locator: Locator): Ap
   });
 }
 
-type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;
+/** Reads a document by type and locator (the request's reader or the store). */
+export type Load = <T extends BaseResource>(typeId: string, locator: Locator) => Promise<T | undefined>;
 
 export async function loadReferenced<T extends BaseResource>(load: Load, typeId: string, locator: Locator): Promise<T> {
   const doc = await load<T>(typeId, locator);
