@@ -1,5 +1,5 @@
 import { invalidInput } from '@herald/model';
-import { expectedVersion } from '../resources/shared/update-actions.js';
+import { expectedVersion } from './version.js';
 
 type RawQuery = Record<string, string | string[] | undefined>;
 

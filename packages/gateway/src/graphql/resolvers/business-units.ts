@@ -3,7 +3,7 @@ import type { PagedQueryResponse, QueryRequest } from '@herald/store';
 import type { Associate, BusinessUnit, BusinessUnitAddress } from '../../resources/business-units/business-unit.js';
 import { MANAGE_BUSINESS_UNITS, MANAGE_MY_BUSINESS_UNITS, VIEW_BUSINESS_UNITS } from '../../resources/business-units/scopes.js';
 import { CLIENT, visibleTo, type Actor } from '../../resources/business-units/service.js';
-import { expectedVersion } from '../../resources/shared/update-actions.js';
+import { expectedVersion } from '../../http/version.js';
 import type { Customer } from '../../resources/customers/customer.js';
 import type { Store } from '../../resources/stores/store.js';
 import { hasScope, insufficientScope, requireCustomer, requireScope, VIEW_STORES } from '../access.js';

@@ -4,7 +4,8 @@ import { readerLookup, requireAssociate } from '../../resources/business-units/a
 import { cartActions, myCartActions } from '../../resources/carts/actions.js';
 import type { Buyer } from '../../resources/shared/buyer.js';
 import type { Cart } from '../../resources/carts/cart.js';
-import { applyActions, expectedVersion, type ActionHandlers } from '../../resources/shared/update-actions.js';
+import { expectedVersion } from '../../http/version.js';
+import { applyActions, type ActionHandlers } from '../../resources/shared/update-actions.js';
 import { notFoundMessage } from '../../resources/shared/versioned-routes.js';
 import type { Store } from '../../resources/stores/store.js';
 import { hasScope, requireBuyer, requireScope, VIEW_STORES } from '../access.js';

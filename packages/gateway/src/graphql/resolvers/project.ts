@@ -3,7 +3,7 @@ import { businessUnitConfiguration, type BusinessUnitConfiguration } from '../..
 import { requireScope } from '../access.js';
 import type { GraphQLContext } from '../context.js';
 import { restActions, type InputObject } from '../inputs.js';
-import { expectedVersion } from '../../resources/shared/update-actions.js';
+import { expectedVersion } from '../../http/version.js';
 
 export const projectQueryResolvers = {
   project(_root: unknown, _args: unknown, context: GraphQLContext): Project {

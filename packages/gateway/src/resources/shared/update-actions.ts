@@ -1,5 +1,6 @@
 import { invalidInput, type MessagePayload } from '@herald/model';
 import type { TransactionReader } from '@herald/store';
+import { expectedVersion } from '../../http/version.js';
 import type { RequestContext } from './context.js';
 
 /** One update action as sent (§4.4.8): `action` names it, the other fields are its input. */
@@ -27,18 +28,6 @@ export type ActionHandlers<D> = Readonly<Record<string, ActionHandler<D>>>;
 
 /** At most this many update actions per request, in REST and GraphQL alike. */
 export const MAX_UPDATE_ACTIONS = 500;
-
-/**
- * The expected version of an update or delete, REST body or query and GraphQL alike. §7: a version
- * that does not match the resource's is a 409 (the store answers it, with `currentVersion`, for 0
- * too); only a value that is no version at all (not a non-negative whole number) is a 400.
- */
-export function expectedVersion(value: unknown): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) {
-    throw invalidInput("Request is missing a valid 'version' (a non-negative integer).", { field: 'version' });
-  }
-  return value;
-}
 
 /** Refuses more than MAX_UPDATE_ACTIONS actions (checked before any action is looked at). */
 export function assertActionCount(count: number): void {
