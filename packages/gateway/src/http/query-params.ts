@@ -1,4 +1,5 @@
 import { invalidInput } from '@herald/model';
+import type { QueryRequest } from '@herald/store';
 import { expectedVersion } from './version.js';
 
 type RawQuery = Record<string, string | string[] | undefined>;
@@ -32,6 +33,22 @@ export function predicateVariables(query: RawQuery): Record<string, string[]> {
     if (match?.[1] !== undefined) vars[match[1]] = repeated(query, name);
   }
   return vars;
+}
+
+/**
+ * The query string of a query endpoint (§4.1, §4.4) as the store's query request: `where`, `var.*`
+ * and `sort` (repeatable), `limit`, `offset` and `withTotal` (single). `expand` is not part of it:
+ * `expanding()` checks and applies it around the handler (resources/shared/route-helpers.ts).
+ */
+export function queryRequest(query: RawQuery): QueryRequest {
+  return {
+    where: repeated(query, 'where'),
+    vars: predicateVariables(query),
+    sort: repeated(query, 'sort'),
+    limit: single(query, 'limit'),
+    offset: single(query, 'offset'),
+    withTotal: single(query, 'withTotal'),
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ProjectRouteAuth } from '../../auth/types.js';
-import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
+import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
 import { customerOf } from '../shared/buyer.js';
 import { requestContext } from '../shared/context.js';
 import { expanding, locatorOf } from '../shared/route-helpers.js';
@@ -44,19 +44,8 @@ export function registerBusinessUnitRoutes(app: FastifyInstance, service: Busine
 
   for (const { base, view, manage, actor } of routes) {
     app.get(base, { config: view }, expanding(documents, async (request, expansion) => {
-      const query = request.query as Query;
-      const page = await service.query(
-        (request.params as Params).projectKey,
-        {
-          where: repeated(query, 'where'),
-          vars: predicateVariables(query),
-          sort: repeated(query, 'sort'),
-          limit: single(query, 'limit'),
-          offset: single(query, 'offset'),
-          withTotal: single(query, 'withTotal'),
-        },
-        actor(request),
-      );
+      const query = queryRequest(request.query as Query);
+      const page = await service.query((request.params as Params).projectKey, query, actor(request));
       page.results = (await expansion.all(page.results)).map(present);
       return page;
     }));

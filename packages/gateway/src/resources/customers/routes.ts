@@ -1,7 +1,7 @@
 import { resourceNotFound } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
-import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
+import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
 import { requestContext } from '../shared/context.js';
 import { expanding, locatorOf } from '../shared/route-helpers.js';
 import type { CustomerService } from './service.js';
@@ -27,19 +27,7 @@ export function registerCustomerRoutes(app: FastifyInstance, service: CustomerSe
   for (const base of ['/:projectKey/customers', '/:projectKey/in-store/key=:storeKey/customers']) {
     app.get(base, { config: VIEW }, expanding(documents, async (request, expansion) => {
       const params = request.params as Params;
-      const query = request.query as Query;
-      const page = await service.query(
-        params.projectKey,
-        {
-          where: repeated(query, 'where'),
-          vars: predicateVariables(query),
-          sort: repeated(query, 'sort'),
-          limit: single(query, 'limit'),
-          offset: single(query, 'offset'),
-          withTotal: single(query, 'withTotal'),
-        },
-        params.storeKey,
-      );
+      const page = await service.query(params.projectKey, queryRequest(request.query as Query), params.storeKey);
       page.results = await expansion.all(page.results);
       return page;
     }));

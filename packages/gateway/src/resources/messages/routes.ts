@@ -1,7 +1,7 @@
 import { resourceNotFound, type Clock, type Message } from '@herald/model';
 import { runPagedQuery } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { predicateVariables, repeated, single } from '../../http/query-params.js';
+import { queryRequest } from '../../http/query-params.js';
 import type { ResourceDeps } from '../shared/context.js';
 import { expanding } from '../shared/route-helpers.js';
 import { MESSAGE_ROUTE_SCOPES, mayRead, messageAccess } from './access.js';
@@ -48,14 +48,7 @@ export function registerMessageRoutes(app: FastifyInstance, deps: ResourceDeps, 
       scope.push('r.resource_type_id = ANY($3::text[])');
       params.push(access.resourceTypeIds);
     }
-    const page = await runPagedQuery<Message>(deps.documents.db, 'messages', scope, params, {
-      where: repeated(query, 'where'),
-      vars: predicateVariables(query),
-      sort: repeated(query, 'sort'),
-      limit: single(query, 'limit'),
-      offset: single(query, 'offset'),
-      withTotal: single(query, 'withTotal'),
-    });
+    const page = await runPagedQuery<Message>(deps.documents.db, 'messages', scope, params, queryRequest(query));
     page.results = await expansion.all(page.results);
     return page;
   }));

@@ -2,7 +2,7 @@ import { invalidOperation, resourceNotFound, type BaseResource, type MessagePayl
 import { runPagedQuery, type ServerFields } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ProjectRouteAuth } from '../../auth/types.js';
-import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
+import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
 import { requestContext, type RequestContext, type ResourceDeps } from './context.js';
 import { applyActions, parseUpdateBody, type ActionHandlers } from './update-actions.js';
 import { expanding, locatorOf, type ResourceParams } from './route-helpers.js';
@@ -65,14 +65,7 @@ export function registerScopedRoutes<D extends BaseResource>(
       'resources',
       ['r.project_key = $1', 'r.type_id = $2', ...conditions.sql],
       [projectKey, resource.typeId, ...conditions.params],
-      {
-        where: repeated(query, 'where'),
-        vars: predicateVariables(query),
-        sort: repeated(query, 'sort'),
-        limit: single(query, 'limit'),
-        offset: single(query, 'offset'),
-        withTotal: single(query, 'withTotal'),
-      },
+      queryRequest(query),
     );
     page.results = await expansion.all(page.results);
     return page;

@@ -1,7 +1,7 @@
 import { resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
 import { type Locator, type Queryable, type ServerFields, type TransactionReader } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { booleanParam, predicateVariables, repeated, single, versionParam } from '../../http/query-params.js';
+import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
 import { requestContext, type RequestContext, type ResourceDeps } from './context.js';
 import { expanding, locatorOf, type Expansion, type ResourceParams } from './route-helpers.js';
 import { applyActions, parseUpdateBody, type ActionHandlers, type UpdateAction } from './update-actions.js';
@@ -112,14 +112,7 @@ export function registerVersionedRoutes<D extends BaseResource>(
 
   app.get(base, { config: view }, expanding(documents, async (request, expansion) => {
     const query = request.query as Query;
-    const page = await documents.query<D>((request.params as Params).projectKey, definition.typeId, {
-      where: repeated(query, 'where'),
-      vars: predicateVariables(query),
-      sort: repeated(query, 'sort'),
-      limit: single(query, 'limit'),
-      offset: single(query, 'offset'),
-      withTotal: single(query, 'withTotal'),
-    });
+    const page = await documents.query<D>((request.params as Params).projectKey, definition.typeId, queryRequest(query));
     if (!expansion.requested && definition.present === undefined) return page;
     return { ...page, results: await shapeAll(request, expansion, page.results) };
   }));
