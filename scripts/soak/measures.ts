@@ -3,6 +3,7 @@
  * depth, one subscription's pending and dropped deliveries, and the workers' attempt counters.
  */
 import pg from 'pg';
+import type { BlackholeStats } from './proxy.js';
 
 export interface QueueDepth {
   visible: number;
@@ -69,16 +70,18 @@ export async function workerAttempts(ports: Iterable<number>): Promise<Map<strin
 export interface BlackholeOutcome {
   pending: number;
   dropped: number;
-  /** Messages its fauxqs queue received (via the topic): every event of the run, once or more. */
-  inItsQueue: number;
+  /** The dedup key of each message its fauxqs queue received through the topic, copies included. */
+  keysInItsQueue: string[];
   /** The proxy's measure of the sends it never answered (read when the black hole ended). */
-  proxy: { abandoned: number; waitedMs: number[]; open: number } | undefined;
+  proxy: BlackholeStats | undefined;
   /** `workerAttempts`: herald_delivery_attempts_total by `subscription outcome`. */
   attempts: Map<string, number>;
 }
 
 /** The report rows of the `blackhole` scenario's second subscription. */
-export function blackholeRows(outcome: BlackholeOutcome, key: string, expectedEvents: number): string[][] {
+export function blackholeRows(outcome: BlackholeOutcome, key: string, expected: ReadonlyMap<string, number>): string[][] {
+  const arrived = new Set(outcome.keysInItsQueue);
+  const missing = [...expected.keys()].filter((dedupKey) => !arrived.has(dedupKey)).length;
   const waited = [...(outcome.proxy?.waitedMs ?? [])].sort((a, b) => a - b);
   const at = (q: number): number => waited[Math.min(waited.length - 1, Math.max(0, Math.ceil(q * waited.length) - 1))] ?? Number.NaN;
   const attempts = [...outcome.attempts]
@@ -90,12 +93,16 @@ export function blackholeRows(outcome: BlackholeOutcome, key: string, expectedEv
       `black-holed sends (\`${key}\`): requests the destination never answered, until the worker closed the connection`,
       waited.length === 0
         ? `none measured (${outcome.proxy?.open ?? 0} connections still open)`
-        : `${waited.length}, closed after min ${at(0)} ms, p50 ${at(0.5)} ms, max ${at(1)} ms (${outcome.proxy?.open ?? 0} still open at the end of the black hole)`,
+        : `${waited.length}, closed after min ${at(0)} ms, p50 ${at(0.5)} ms, max ${at(1)} ms`,
+    ],
+    [
+      'at the end of the black hole: connections accepted during it / still open / of those, waiting for an answer (longest wait)',
+      `${outcome.proxy?.accepted ?? 0} / ${outcome.proxy?.open ?? 0} / ${outcome.proxy?.waitingMs.length ?? 0} (${Math.max(0, ...(outcome.proxy?.waitingMs ?? []))} ms)`,
     ],
     [`\`${key}\` attempts by outcome (both workers)`, attempts || 'n/a'],
     [
-      `\`${key}\` at the end: pending / dropped / messages in its queue (events expected)`,
-      `**${outcome.pending}** / **${outcome.dropped}** / ${outcome.inItsQueue} (${expectedEvents})`,
+      `\`${key}\` at the end: pending / dropped / **expected events missing from its queue**`,
+      `${outcome.pending} / ${outcome.dropped} / **${missing}** (${expected.size} expected; the queue holds ${outcome.keysInItsQueue.length} messages, ${arrived.size} distinct dedup keys)`,
     ],
   ];
 }

@@ -8,10 +8,12 @@
  *
  * IPC messages from the orchestrator: `{ cmd, target? }` with cmd `down` (refuse connections), `up`
  * (forward again), `blackhole` (accept, never answer), `stats` (the black hole's measures); target
- * `sqs` (default) or `sns`. Each is answered `{ cmd, ok, error?, stats? }`.
+ * `sqs` (default) or `sns`; and `keys`: the dedup key of every message in queue `soak-bh`, copies
+ * included (read in place, nothing is received). Each is answered `{ cmd, ok, error?, stats?, keys? }`.
  *
  *   node --import tsx scripts/soak/peer.ts <inner port> <SQS proxy port> <SNS proxy port>
  */
+import { deduplicationKey, type DeliveryPayload } from '@herald/model';
 import { startFauxqs } from 'fauxqs';
 import { SwitchableProxy, type BlackholeStats } from './proxy.js';
 
@@ -25,7 +27,7 @@ type Target = keyof typeof proxies;
 const fauxqs = await startFauxqs({ port: innerPort, logger: false, defaultRegion: 'us-east-1' });
 const attributes = { MaximumMessageSize: '262144' };
 const queueUrl = fauxqs.createQueue('soak', { attributes }).queueUrl;
-const blackholeQueueUrl = fauxqs.createQueue('soak-bh', { attributes }).queueUrl;
+fauxqs.createQueue('soak-bh', { attributes });
 const { topicArn } = fauxqs.createTopic('soak-bh');
 fauxqs.subscribe({ topic: 'soak-bh', queue: 'soak-bh', attributes: { RawMessageDelivery: 'true' } });
 
@@ -34,20 +36,41 @@ interface Command {
   target?: Target;
 }
 
-async function run(message: Command): Promise<BlackholeStats | undefined> {
+interface Reply {
+  stats?: BlackholeStats;
+  keys?: string[];
+}
+
+/** The dedup keys of what the black-holed subscription's topic delivered to its queue. */
+function blackholeQueueKeys(): string[] {
+  const queue = fauxqs.inspectQueue('soak-bh');
+  if (queue === undefined) return [];
+  const { ready, delayed, inflight } = queue.messages;
+  return [...ready, ...delayed, ...inflight.map((entry) => entry.message)].map((message) => {
+    try {
+      return deduplicationKey(JSON.parse(message.body) as DeliveryPayload);
+    } catch {
+      return '?';
+    }
+  });
+}
+
+async function run(message: Command): Promise<Reply> {
   const proxy = proxies[message.target ?? 'sqs'];
   switch (message.cmd) {
     case 'down':
       await proxy.refuse();
-      return undefined;
+      return {};
     case 'up':
       await proxy.forward();
-      return undefined;
+      return {};
     case 'blackhole':
       await proxy.blackhole();
-      return undefined;
+      return {};
     case 'stats':
-      return proxy.stats();
+      return { stats: proxy.stats() };
+    case 'keys':
+      return { keys: blackholeQueueKeys() };
     default:
       throw new Error(`unknown command ${message.cmd}`);
   }
@@ -55,13 +78,13 @@ async function run(message: Command): Promise<BlackholeStats | undefined> {
 
 process.on('message', (message: Command) => {
   run(message).then(
-    (stats) => process.send?.({ cmd: message.cmd, ok: true, stats }),
+    (reply) => process.send?.({ cmd: message.cmd, ok: true, ...reply }),
     (error: unknown) => process.send?.({ cmd: message.cmd, ok: false, error: String(error) }),
   );
 });
 
 await Promise.all([proxies.sqs.forward(), proxies.sns.forward()]);
-process.send?.({ cmd: 'ready', queueUrl, blackholeQueueUrl, topicArn });
+process.send?.({ cmd: 'ready', queueUrl, topicArn });
 process.on('SIGTERM', () => {
   void Promise.all([proxies.sqs.close(), proxies.sns.close()])
     .then(() => fauxqs.stop())

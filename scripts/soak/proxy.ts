@@ -20,6 +20,10 @@ export interface BlackholeStats {
   waitedMs: number[];
   /** Black-holed connections still open (idle keep-alive ones, or senders still waiting). */
   open: number;
+  /** Of those, the ones that sent bytes: ms each has waited so far (a sender that never gives up shows here). */
+  waitingMs: number[];
+  /** Connections accepted while black-holed. */
+  accepted: number;
 }
 
 interface Held {
@@ -34,6 +38,7 @@ export class SwitchableProxy {
   private readonly forwarded = new Map<Socket, Socket>();
   private readonly held = new Map<Socket, Held>();
   private readonly waitedMs: number[] = [];
+  private accepted = 0;
 
   constructor(
     private readonly listenPort: number,
@@ -82,7 +87,9 @@ export class SwitchableProxy {
   }
 
   stats(): BlackholeStats {
-    return { abandoned: this.waitedMs.length, waitedMs: [...this.waitedMs], open: this.held.size };
+    const now = Date.now();
+    const waitingMs = [...this.held.values()].flatMap((entry) => (entry.since === undefined ? [] : [now - entry.since]));
+    return { abandoned: this.waitedMs.length, waitedMs: [...this.waitedMs], open: this.held.size, waitingMs, accepted: this.accepted };
   }
 
   async close(): Promise<void> {
@@ -90,8 +97,10 @@ export class SwitchableProxy {
   }
 
   private accept(client: Socket): void {
-    if (this.mode === 'blackhole') this.hold(client);
-    else this.pipe(client);
+    if (this.mode === 'blackhole') {
+      this.accepted++;
+      this.hold(client);
+    } else this.pipe(client);
   }
 
   private pipe(client: Socket): void {

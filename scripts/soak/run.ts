@@ -365,7 +365,7 @@ try {
   // SQS peer
   const peer = spawnTs('peer', join(HERE, 'peer.ts'), [String(innerPort), String(proxyPort), String(snsProxyPort)], {}, { ipc: true });
   roles.set('peer', peer);
-  type PeerReply = { cmd: string; ok?: boolean; error?: string; queueUrl?: string; blackholeQueueUrl?: string; topicArn?: string; stats?: BlackholeStats };
+  type PeerReply = { cmd: string; ok?: boolean; error?: string; queueUrl?: string; topicArn?: string; stats?: BlackholeStats; keys?: string[] };
   const peerReplies: ((message: PeerReply) => void)[] = [];
   peer.child.on('message', (message: PeerReply) => peerReplies.shift()?.(message));
   /** A command to the peer's SQS proxy, or to its SNS proxy (the black-holed destination). */
@@ -375,11 +375,10 @@ try {
       if (cmd !== 'ready') peer.child.send({ cmd, target });
     });
   const ready: PeerReply = await Promise.race([peerCall('ready'), peer.exited.then((code): PeerReply => ({ cmd: 'exit', error: String(code) }))]);
-  if (ready.queueUrl === undefined || ready.topicArn === undefined || ready.blackholeQueueUrl === undefined) {
+  if (ready.queueUrl === undefined || ready.topicArn === undefined) {
     throw new Error(`SQS peer failed: ${ready.error}`);
   }
   const queueUrl = ready.queueUrl;
-  const blackholeQueueUrl = ready.blackholeQueueUrl;
 
   // Gateway (restarted by the runner if it crashes, as a container restart policy would)
   const startGateway = async (): Promise<void> => {
@@ -702,10 +701,9 @@ try {
   ingest();
   whereabouts = await locateUnhandled(pg.url, `http://127.0.0.1:${innerPort}`, queueUrl);
   if (blackholeSubscriptionId !== undefined) {
-    const depth = await queueDepth(`http://127.0.0.1:${innerPort}`, blackholeQueueUrl);
     blackhole = {
       ...(await subscriptionBacklog(pg.url, blackholeSubscriptionId)),
-      inItsQueue: depth.visible + depth.inFlight,
+      keysInItsQueue: (await peerCall('keys')).keys ?? [],
       proxy: blackholeProxy,
       attempts: await workerAttempts(workerPorts.values()),
     };
@@ -947,7 +945,7 @@ function report(drainedAt: number): string {
     rows.push(['fault', `${faultText[SCENARIO]}; injected at ${Math.round((faultStart - loadStart) / 1000)} s, over at ${Math.round(((faultEnd ?? faultStart) - loadStart) / 1000)} s`]);
     rows.push(['recovery (fault over → everything committed before it handled)', recovery]);
   }
-  if (blackhole !== undefined) rows.push(...blackholeRows(blackhole, BLACKHOLE_KEY, expected.size));
+  if (blackhole !== undefined) rows.push(...blackholeRows(blackhole, BLACKHOLE_KEY, expected));
   rows.push([
     '**processes that crashed** (restarted by the runner)',
     crashes.length === 0 ? '**none**' : `**${crashes.map((crash) => `${crash.role} at ${Math.round((crash.at - loadStart) / 1000)} s (${crash.code})`).join(', ')}**`,

@@ -77,7 +77,10 @@ describe('SwitchableProxy', () => {
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(answered).toBe(false);
     expect(fresh.destroyed || open.destroyed).toBe(false);
-    expect(proxy.stats()).toMatchObject({ abandoned: 0, open: 2 });
+    const stats = proxy.stats();
+    expect(stats).toMatchObject({ abandoned: 0, open: 2, accepted: 1 });
+    expect(stats.waitingMs).toHaveLength(2);
+    expect(Math.min(...stats.waitingMs)).toBeGreaterThanOrEqual(250);
   });
 
   it('black hole: measures how long a sender waited before it closed the connection', async () => {
