@@ -14,7 +14,7 @@
  *   --rate N            writes per second [500]; each write yields one change + one message, so the
  *                       default is 1,000 events/s (500 with --messages off)
  *   --scenario NAME     none | kill-worker | pg-restart | destination-down | redis-restart | kill-consumer
- *                       | pg-kill | blackhole | kill-gateway | two-consumers [none]
+ *                       | pg-kill | blackhole | kill-gateway | two-consumers | two-consumers-kill [none]
  *   --fault-at S        seconds into the load when the fault is injected [duration / 3]
  *   --down S            how long the fault lasts: destination-down (refused connections) [120],
  *                       blackhole (a second subscription's destination never answers) [60],
@@ -55,6 +55,7 @@ const SCENARIOS = [
   'blackhole',
   'kill-gateway',
   'two-consumers',
+  'two-consumers-kill',
 ] as const;
 type Scenario = (typeof SCENARIOS)[number];
 
@@ -273,7 +274,7 @@ let loadEnd = 0;
 // CPU accounting (cpu.ts): every process of the run, per role, sampled with the RSS and at the
 // load's start and end and when the drain is done.
 /** The consumer instances of the run: two on the same queue in `two-consumers`. */
-const CONSUMER_ROLES = SCENARIO === 'two-consumers' ? ['consumer', 'consumer-2'] : ['consumer'];
+const CONSUMER_ROLES = SCENARIO.startsWith('two-consumers') ? ['consumer', 'consumer-2'] : ['consumer'];
 const RSS_ROLES = ['gateway', 'worker-1', 'worker-2', ...CONSUMER_ROLES];
 const CPU_ROLES = ['gateway', 'load', 'worker-1', 'worker-2', 'peer', ...CONSUMER_ROLES, 'postgres', 'redis', 'runner'];
 const cpuMeter = new CpuMeter({ selfRole: 'runner' });
@@ -611,7 +612,8 @@ try {
         faultEnd = Date.now();
         note(`redis back (pid ${redis.pid()})`);
         return;
-      case 'kill-consumer': {
+      case 'kill-consumer':
+      case 'two-consumers-kill': {
         const consumer = roles.get('consumer')!;
         intended.add(consumer);
         consumer.child.kill('SIGKILL');
@@ -906,6 +908,7 @@ function report(drainedAt: number): string {
     blackhole: `subscription \`${BLACKHOLE_KEY}\` (SNS, same events) gets a destination that accepts connections and never answers, for ${DOWN_S} s`,
     'kill-gateway': 'kill -9 of the gateway during the writes, restarted at once (as a container restart policy would)',
     'two-consumers': 'none (two consumer instances on the queue)',
+    'two-consumers-kill': 'kill -9 of the first of two consumer instances (restarted 2 s later); the second runs throughout',
   };
   const rows: string[][] = [
     ['writes committed (HTTP 2xx) / sent', `${loadSummary.committed ?? 0} / ${loadSummary.sent ?? 0} (achieved ${loadSummary.achievedRate ?? 0}/s, the writer lagged its schedule by up to ${((loadSummary.behind ?? 0) / 1000).toFixed(1)} s; ${loadSummary.ambiguous ?? 0} ambiguous, ${loadSummary.resolved ?? 0} resolved by re-reading, ${loadSummary.rejected ?? 0} rejected, ${loadSummary.conflicts ?? 0} conflicts)`],
