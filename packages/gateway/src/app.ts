@@ -23,11 +23,15 @@ import { installHeadExistenceChecks } from './http/head.js';
 import { installHealthRoutes } from './http/health.js';
 import { installJsonBodyParser } from './http/json-body.js';
 import { installHttpMetrics } from './http/metrics.js';
-import { registerBusinessUnitApis } from './graphql/index.js';
+import { registerGraphqlApi } from './graphql/index.js';
 import { registerGraphiqlAssets } from './graphql/graphiql-assets.js';
 import { withSecretRedaction } from './oauth/log-redaction.js';
 import { createOAuth } from './oauth/index.js';
+import { registerApiClientRoutes } from './resources/api-clients/routes.js';
 import { businessUnitProjectActions } from './resources/business-units/project-settings.js';
+import { registerBusinessUnitRoutes } from './resources/business-units/routes.js';
+import { BusinessUnitService } from './resources/business-units/service.js';
+import { registerCustomerRoutes } from './resources/customers/routes.js';
 import type { ResourceDeps } from './resources/shared/context.js';
 import { ProjectCache, installProjectResolver } from './resources/projects/project-resolver.js';
 import { registerProjectRoutes, type ProjectActions } from './resources/projects/routes.js';
@@ -143,6 +147,8 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
     ...businessUnitProjectActions,
     ...environmentProjectActions,
   };
+  // Every resource's routes, in one list (the OAuth module owns the customers' and API clients' stores).
+  const businessUnits = new BusinessUnitService({ documents, clock, projects: projectCache });
   registerProjectRoutes(app, resourceDeps, projectCache, projectActions);
   registerVersionedRoutes(app, storeDefinition, resourceDeps);
   registerVersionedRoutes(app, typeDefinition(documents), resourceDeps);
@@ -151,12 +157,16 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   scheduleCartCleanup(app, documents, clock);
   registerQuoteRequestRoutes(app, resourceDeps);
   registerMessageRoutes(app, resourceDeps, clock);
-  registerBusinessUnitApis(app, { documents, projects, projectCache, projectActions, clock }, config);
+  registerBusinessUnitRoutes(app, businessUnits, documents);
+  registerGraphqlApi(app, { documents, businessUnits, projects, projectCache, projectActions }, config);
   // The development GraphiQL page's scripts and styles, from Herald's own dependencies (issue 25).
   if (config.mode === 'development') registerGraphiqlAssets(app);
   registerSubscriptionRoutes(app, resourceDeps, subscriptionDelivery(delivery.pool, delivery.admin, delivery.secrets, clock));
 
+  // The token endpoints (`/oauth/*`), then the resources whose stores the OAuth module holds.
   await oauth.registerRoutes(app);
+  registerApiClientRoutes(app, oauth.apiClients);
+  registerCustomerRoutes(app, oauth.customers, documents);
   await oauth.ensureBootstrapClient(config.projects);
 
   await app.ready();

@@ -4,9 +4,8 @@ import type { Database, DocumentStore, Project } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
 import { OAuthAuthenticator } from '../auth/oauth-authenticator.js';
 import type { OAuthSettings } from '../config/config.js';
-import { registerApiClientRoutes } from '../resources/api-clients/routes.js';
+import type { ApiClientRoutesDeps } from '../resources/api-clients/routes.js';
 import { CustomerCredentials } from '../resources/customers/credentials.js';
-import { registerCustomerRoutes } from '../resources/customers/routes.js';
 import { CustomerService } from '../resources/customers/service.js';
 import type { ProjectActions } from '../resources/projects/routes.js';
 import { ApiClientStore } from './api-client-store.js';
@@ -34,16 +33,23 @@ export interface OAuthDeps {
   logger?: TokenStoreLog;
 }
 
-/** The OAuth 2.0 token service, its authenticator, and the resources it owns (API clients, customers). */
+/**
+ * The OAuth 2.0 token service, its authenticator, and what the resources tied to tokens need (API
+ * clients, customers); app.ts registers those resources' routes with the others.
+ */
 export interface OAuth {
   authenticator: OAuthAuthenticator;
+  /** Customers: the password flow signs them in, and deleting one revokes its tokens. */
+  customers: CustomerService;
+  /** `/{projectKey}/api-clients`: the client store, and the token cache that forgets a deleted client. */
+  apiClients: ApiClientRoutesDeps;
   /** Project update actions contributed by OAuth (`setExternalOAuth`). */
   projectActions: ProjectActions;
   /** HERALD_BOOTSTRAP_CLIENT: ensures the client with `manage_project` on every listed project. */
   ensureBootstrapClient(projectKeys: readonly string[]): Promise<void>;
   /** The authorization header of external OAuth is partially hidden in every response (§5.7). */
   installResponseMasking(app: FastifyInstance): void;
-  /** Registers `/oauth/*`, `/{projectKey}/api-clients`, customers and `/me`. */
+  /** Registers the token endpoints, `/oauth/*`. */
   registerRoutes(app: FastifyInstance): Promise<void>;
 }
 
@@ -86,6 +92,11 @@ export function createOAuth(deps: OAuthDeps): OAuth {
 
   return {
     authenticator,
+    customers,
+    apiClients: {
+      clients,
+      forgetClientTokens: (clientId) => authenticator.forgetWhere((grant) => grant.clientId === clientId),
+    },
     projectActions: externalOAuthActions(deps.secrets),
     installResponseMasking: installExternalOAuthMasking,
     async ensureBootstrapClient(projectKeys) {
@@ -100,11 +111,6 @@ export function createOAuth(deps: OAuthDeps): OAuth {
         limiter: new TokenBucketLimiter(clock, settings.tokenRateLimitPerMinute),
         projects: deps.projects,
       });
-      registerApiClientRoutes(app, {
-        clients,
-        forgetClientTokens: (clientId) => authenticator.forgetWhere((grant) => grant.clientId === clientId),
-      });
-      registerCustomerRoutes(app, customers, documents);
     },
   };
 }
