@@ -27,6 +27,16 @@ export interface MessagePayload {
 
 /** Message types Herald knows per resource type; subscriptions validate `types` against this. */
 export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
+  // Associate roles (reference: types/message/AssociateRole*; it has no custom field messages for them).
+  'associate-role': [
+    'AssociateRoleCreated',
+    'AssociateRoleDeleted',
+    'AssociateRoleNameSet',
+    'AssociateRoleBuyerAssignableChanged',
+    'AssociateRolePermissionAdded',
+    'AssociateRolePermissionRemoved',
+    'AssociateRolePermissionsSet',
+  ],
   'business-unit': [
     'BusinessUnitCreated',
     'BusinessUnitDeleted',
