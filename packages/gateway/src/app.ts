@@ -28,6 +28,7 @@ import { registerGraphiqlAssets } from './graphql/graphiql-assets.js';
 import { withSecretRedaction } from './oauth/log-redaction.js';
 import { createOAuth } from './oauth/index.js';
 import { registerApiClientRoutes } from './resources/api-clients/routes.js';
+import { associateRoleDefinition } from './resources/associate-roles/definition.js';
 import { businessUnitProjectActions } from './resources/business-units/project-settings.js';
 import { registerBusinessUnitRoutes } from './resources/business-units/routes.js';
 import { BusinessUnitService } from './resources/business-units/service.js';
@@ -153,6 +154,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, storeDefinition, resourceDeps);
   registerVersionedRoutes(app, typeDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, stateDefinition(documents), resourceDeps);
+  registerVersionedRoutes(app, associateRoleDefinition, resourceDeps);
   registerCartRoutes(app, resourceDeps);
   scheduleCartCleanup(app, documents, clock);
   registerQuoteRequestRoutes(app, resourceDeps);

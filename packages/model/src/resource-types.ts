@@ -3,6 +3,7 @@
  * Kept as a tuple so `ResourceTypeId` is a closed union.
  */
 export const SUBSCRIBABLE_RESOURCE_TYPE_IDS = [
+  'associate-role',
   'business-unit',
   'cart',
   'cart-discount',
