@@ -1,6 +1,7 @@
 import { DEFAULT_CLOUDEVENTS_TYPE_PREFIX } from '@herald/model';
 import type { Logger } from 'pino';
 import { pino } from 'pino';
+import type { EndpointOption } from './registry.js';
 
 /** Static AWS credentials (Herald's own, for EventBridge PutPartnerEvents). */
 export interface AwsCredentials {
@@ -20,14 +21,11 @@ export interface GoogleCredentials {
  * below it). Endpoint overrides point the SDKs at local peers or emulators.
  */
 export interface DestinationEnvironment {
-  endpoints: {
-    /** SQS endpoint override; without it a non-AWS queue URL's origin is used. */
-    sqs?: string;
-    sns?: string;
-    eventBridge?: string;
-    /** `host:port` of a Pub/Sub emulator or peer (the SDK then uses insecure gRPC). */
-    pubsub?: string;
-  };
+  /**
+   * Endpoint overrides by the option each destination's descriptor declares (`sqs`, `pubsub`, …);
+   * the descriptor's variable in the configuration table says what value it takes.
+   */
+  endpoints: { readonly [Option in EndpointOption]?: string };
   eventBridge: {
     /** Name of Herald as an EventBridge partner: `aws.partner/<partnerName>/…`. */
     partnerName: string;

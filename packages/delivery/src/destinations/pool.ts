@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Destination } from '@herald/model';
 import type { DestinationEnvironment } from './environment.js';
 import type { DestinationAdapter } from './port.js';
-import { createDestinationAdapter, DESTINATION_FACTORIES, type DestinationFactories } from './registry.js';
+import { descriptorOf, DESTINATIONS, type DestinationRegistry } from './registry.js';
 
 /** JSON with object keys sorted, so equal configurations give equal text. */
 function canonicalJson(value: unknown): string {
@@ -44,7 +44,7 @@ export class DestinationPool {
 
   constructor(
     readonly env: DestinationEnvironment,
-    private readonly factories: DestinationFactories = DESTINATION_FACTORIES,
+    private readonly registry: DestinationRegistry = DESTINATIONS,
     /** Milliseconds of a monotonic clock (tests pass their own). */
     private readonly now: () => number = () => performance.now(),
   ) {
@@ -56,7 +56,7 @@ export class DestinationPool {
     const key = destinationKey(destination);
     let pooled = this.adapters.get(key);
     if (pooled === undefined) {
-      pooled = { adapter: createDestinationAdapter(destination, this.env, this.factories), lastUsedAt: now };
+      pooled = { adapter: descriptorOf(destination, this.registry).createAdapter(destination, this.env), lastUsedAt: now };
       this.adapters.set(key, pooled);
     }
     pooled.lastUsedAt = now;

@@ -1,43 +1,45 @@
 import type { Destination, DestinationType } from '@herald/model';
-import type { DestinationEnvironment } from './environment.js';
-import { createEventBridgeAdapter } from './eventbridge/adapter.js';
-import { createEventGridAdapter } from './event-grid/adapter.js';
-import type { DestinationAdapter } from './port.js';
-import { createPubSubAdapter } from './pubsub/adapter.js';
-import { createServiceBusAdapter } from './service-bus/adapter.js';
-import { createSnsAdapter } from './sns/adapter.js';
-import { createSqsAdapter } from './sqs/adapter.js';
+import type { DestinationDescriptor } from './descriptor.js';
+import { EVENT_GRID_DESTINATION } from './event-grid/descriptor.js';
+import { EVENTBRIDGE_DESTINATION } from './eventbridge/descriptor.js';
+import { PUBSUB_DESTINATION } from './pubsub/descriptor.js';
+import { SERVICE_BUS_DESTINATION } from './service-bus/descriptor.js';
+import { SNS_DESTINATION } from './sns/descriptor.js';
+import { SQS_DESTINATION } from './sqs/descriptor.js';
 
-/** Builds an adapter for one destination configuration. Cheap: SDKs load on the first request. */
-export type DestinationFactory<D extends Destination = Destination> = (
-  destination: D,
-  env: DestinationEnvironment,
-) => DestinationAdapter;
-
-export type DestinationOfType<K extends DestinationType> = Extract<Destination, { type: K }>;
+/** One descriptor per destination kind; the mapped type makes a missing kind a compile error. */
+export type DestinationRegistry = { readonly [T in DestinationType]: DestinationDescriptor<T> };
 
 /**
- * One factory per destination kind of §2.4. The mapped type makes a missing kind a compile error;
- * the adapter modules import no SDK at load time (each loads its SDK with `import()`).
+ * Every destination kind of §2.4, in the spec's order (error messages list them so). The adapter
+ * modules import no SDK at load time: each loads its SDK with `import()` on its first request.
  */
-export const DESTINATION_FACTORIES = {
-  SQS: createSqsAdapter,
-  SNS: createSnsAdapter,
-  EventBridge: createEventBridgeAdapter,
-  ProviderBServiceBus: createServiceBusAdapter,
-  EventGrid: createEventGridAdapter,
-  ProviderCPubSub: createPubSubAdapter,
-} satisfies { [K in DestinationType]: DestinationFactory<DestinationOfType<K>> };
+export const DESTINATIONS = Object.freeze({
+  SQS: SQS_DESTINATION,
+  SNS: SNS_DESTINATION,
+  EventBridge: EVENTBRIDGE_DESTINATION,
+  ProviderBServiceBus: SERVICE_BUS_DESTINATION,
+  EventGrid: EVENT_GRID_DESTINATION,
+  ProviderCPubSub: PUBSUB_DESTINATION,
+}) satisfies DestinationRegistry;
 
-export type DestinationFactories = { readonly [K in DestinationType]: DestinationFactory<DestinationOfType<K>> };
+/** The options of `DestinationEnvironment.endpoints`, as the descriptors declare them. */
+export type EndpointOption = NonNullable<(typeof DESTINATIONS)[DestinationType]['endpointOverride']>['option'];
 
-export function createDestinationAdapter(
-  destination: Destination,
-  env: DestinationEnvironment,
-  factories: DestinationFactories = DESTINATION_FACTORIES,
-): DestinationAdapter {
-  // The union of factories cannot be called with the union of destinations; indexing by the
-  // destination's own type pairs them correctly.
-  const factory = factories[destination.type] as DestinationFactory;
-  return factory(destination, env);
+/**
+ * The descriptor of a destination's own kind. The registry's union of descriptors cannot take the
+ * union of destinations; indexing by the destination's own type pairs them, which this states once.
+ */
+export function descriptorOf(destination: Destination, registry: DestinationRegistry = DESTINATIONS): DestinationDescriptor {
+  return registry[destination.type] as DestinationDescriptor;
+}
+
+/** Every descriptor, in the registry's order. */
+export function allDestinations(registry: DestinationRegistry = DESTINATIONS): readonly DestinationDescriptor[] {
+  return Object.values(registry) as DestinationDescriptor[];
+}
+
+/** The spec's name for a type as sent: itself, or the kind whose aliases include it. */
+export function destinationTypeNamed(name: string, registry: DestinationRegistry = DESTINATIONS): DestinationType | undefined {
+  return allDestinations(registry).find((descriptor) => descriptor.type === name || descriptor.aliases.includes(name))?.type;
 }

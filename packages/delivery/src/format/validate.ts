@@ -1,25 +1,21 @@
 import type { DestinationType, Format } from '@herald/model';
+import { DESTINATIONS } from '../destinations/registry.js';
 
 export type FormatValidation = { ok: true; format: Format } | { ok: false; errors: string[] };
-
-/** §2.4: destinations that accept only some formats. */
-const FORMATS_BY_DESTINATION: Partial<Record<DestinationType, readonly Format['type'][]>> = {
-  EventGrid: ['CloudEvents'],
-};
 
 /**
  * §2.4 Format: `Platform` (the default when absent) or `CloudEvents` with `cloudEventsVersion`
  * `1.0` (0.1 is deprecated and not produced). With a destination type, also checks that the
- * destination accepts the format (Event Grid: CloudEvents only).
+ * destination accepts the format (its descriptor's `formats`; Event Grid: CloudEvents only).
  */
 export function validateFormat(input: unknown, destinationType?: DestinationType): FormatValidation {
   const parsed = parseFormat(input);
   if (!parsed.ok || destinationType === undefined) return parsed;
-  const allowed = FORMATS_BY_DESTINATION[destinationType];
-  if (allowed !== undefined && !allowed.includes(parsed.format.type)) {
+  const accepted = DESTINATIONS[destinationType].formats;
+  if (!accepted.includes(parsed.format.type)) {
     return {
       ok: false,
-      errors: [`Destination type '${destinationType}' supports only the format(s) ${allowed.join(', ')}.`],
+      errors: [`Destination type '${destinationType}' supports only the format(s) ${accepted.join(', ')}.`],
     };
   }
   return parsed;

@@ -7,6 +7,8 @@ import {
   type Environment,
 } from '@herald/model';
 import { parseDatabaseUrl } from '@herald/store';
+import type { DestinationEnvironment } from '../destinations/environment.js';
+import { allDestinations } from '../destinations/registry.js';
 
 export { LOG_LEVELS };
 
@@ -46,10 +48,8 @@ export interface WorkerConfig {
   shutdownGraceMs: number;
   secretKey: string | undefined;
   destinations: {
-    sqsEndpoint: string | undefined;
-    snsEndpoint: string | undefined;
-    eventBridgeEndpoint: string | undefined;
-    pubsubEndpoint: string | undefined;
+    /** The endpoint overrides that are set, by the option each destination's descriptor declares. */
+    endpoints: DestinationEnvironment['endpoints'];
     eventBridgePartnerName: string | undefined;
     allowInsecureConnections: boolean;
   };
@@ -96,6 +96,16 @@ function leaseTimes(reader: EnvironmentReader): { leaseMs: number; sendTimeoutMs
   return { leaseMs, sendTimeoutMs };
 }
 
+/** Each destination's endpoint override variable, as its descriptor names it; unset ones are left out. */
+function endpointOverrides(reader: EnvironmentReader): DestinationEnvironment['endpoints'] {
+  const endpoints: Partial<Record<string, string>> = {};
+  for (const { endpointOverride } of allDestinations()) {
+    const value = endpointOverride === undefined ? undefined : reader.read(endpointOverride.variable);
+    if (endpointOverride !== undefined && value !== undefined) endpoints[endpointOverride.option] = value;
+  }
+  return endpoints;
+}
+
 export function parseWorkerConfig(env: Environment): WorkerConfig {
   const reader = new EnvironmentReader(env, 'herald-delivery');
   const config: WorkerConfig = {
@@ -119,10 +129,7 @@ export function parseWorkerConfig(env: Environment): WorkerConfig {
     shutdownGraceMs: reader.read(V.shutdownGraceMs),
     secretKey: reader.read(V.secretKey),
     destinations: {
-      sqsEndpoint: reader.read(V.sqsEndpoint),
-      snsEndpoint: reader.read(V.snsEndpoint),
-      eventBridgeEndpoint: reader.read(V.eventBridgeEndpoint),
-      pubsubEndpoint: reader.read(V.pubsubEndpoint),
+      endpoints: endpointOverrides(reader),
       eventBridgePartnerName: reader.read(V.eventBridgePartnerName),
       allowInsecureConnections: reader.read(V.allowInsecureConnections),
     },

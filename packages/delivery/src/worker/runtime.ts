@@ -30,12 +30,7 @@ export function destinationPoolFor(config: WorkerConfig, logger: Logger): Destin
   const destinations = config.destinations;
   return new DestinationPool(
     createDestinationEnvironment({
-      endpoints: {
-        ...(destinations.sqsEndpoint === undefined ? {} : { sqs: destinations.sqsEndpoint }),
-        ...(destinations.snsEndpoint === undefined ? {} : { sns: destinations.snsEndpoint }),
-        ...(destinations.eventBridgeEndpoint === undefined ? {} : { eventBridge: destinations.eventBridgeEndpoint }),
-        ...(destinations.pubsubEndpoint === undefined ? {} : { pubsub: destinations.pubsubEndpoint }),
-      },
+      endpoints: destinations.endpoints,
       ...(destinations.eventBridgePartnerName === undefined ? {} : { eventBridge: { partnerName: destinations.eventBridgePartnerName } }),
       allowInsecureConnections: destinations.allowInsecureConnections,
       timeouts: { sendMs: config.sendTimeoutMs },

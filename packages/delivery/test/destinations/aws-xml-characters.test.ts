@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Format } from '@herald/model';
 import { startSqsPeer, type SqsPeer } from '@herald/testkit';
-import { createDestinationEnvironment, DestinationPool, type DestinationAdapter } from '../../src/index.js';
+import type { DestinationAdapter } from '../../src/destinations/port.js';
+import { createDestinationEnvironment, DestinationPool } from '../../src/index.js';
 import { messagePayload } from './support/payloads.js';
 
 /**

@@ -1,40 +1,26 @@
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryPayload, Destination, Format } from '@herald/model';
-import {
-  createDestinationEnvironment,
-  DestinationPool,
-  formatDelivery,
-  sendTestNotification,
-  withoutMessagePayload,
-  type DestinationAdapter,
-  type EncodeContext,
-  type EncodedMessage,
-  type FailureClass,
-  type SendOutcome,
-} from '../../src/index.js';
+import type { DestinationAdapter, EncodeContext, EncodedMessage, FailureClass, SendOutcome } from '../../src/destinations/port.js';
+import { formatDelivery } from '../../src/format/formatted.js';
+import { withoutMessagePayload } from '../../src/format/payload-not-included.js';
+import { DESTINATIONS } from '../../src/destinations/registry.js';
+import { createDestinationEnvironment, DestinationPool, sendTestNotification } from '../../src/index.js';
 import type { PeerFault } from '@herald/testkit';
 import { changePayloads, hopelesslyLargeMessage, messagePayload, oversizedMessage, PROJECT_KEY } from './support/payloads.js';
 import type { DestinationHarness } from './support/harness.js';
-import { SnsHarness, SqsHarness } from './support/harnesses/aws.js';
-import { EventBridgeHarness } from './support/harnesses/eventbridge.js';
-import { EventGridHarness } from './support/harnesses/event-grid.js';
-import { PubSubHarness } from './support/harnesses/pubsub.js';
-import { ServiceBusHarness } from './support/harnesses/service-bus.js';
+import { HARNESSES } from './support/harnesses/index.js';
 import { isLoopback, watchOutboundConnections } from './support/loopback-guard.js';
 
 /**
  * One conformance suite for every destination adapter: the real SDK against a local wire-level
- * peer (fauxqs for SQS/SNS, @herald/testkit peers for the others), loopback only.
+ * peer (fauxqs for SQS/SNS, @herald/testkit peers for the others), loopback only; in each format
+ * the destination's descriptor accepts.
  */
-const HARNESSES: readonly (() => DestinationHarness)[] = [
-  () => new SqsHarness(),
-  () => new SnsHarness(),
-  () => new EventBridgeHarness(),
-  () => new ServiceBusHarness(),
-  () => new EventGridHarness(),
-  () => new PubSubHarness(),
-];
+const FORMATS: Readonly<Record<Format['type'], Format>> = {
+  Platform: { type: 'Platform' },
+  CloudEvents: { type: 'CloudEvents', cloudEventsVersion: '1.0' },
+};
 
 const CLOUDEVENTS_PREFIX = 'com.commercetools';
 const outbound = watchOutboundConnections();
@@ -77,8 +63,9 @@ const FAULT_CLASSES: readonly { fault: PeerFault; expected: FailureClass }[] = [
   { fault: { kind: 'payload-too-large' }, expected: 'payload' },
 ];
 
-describe.each(HARNESSES.map((make) => [make().type, make] as const))('%s adapter conformance', (_type, make) => {
+describe.each(Object.entries(HARNESSES))('%s adapter conformance', (_type, make) => {
   const harness = make();
+  const formats = DESTINATIONS[harness.type].formats.map((type) => FORMATS[type]);
   let pool: DestinationPool;
   let subscriptionCounter = 0;
 
@@ -115,9 +102,9 @@ describe.each(HARNESSES.map((make) => [make().type, make] as const))('%s adapter
     });
   }
 
-  const defaultFormat = harness.formats[0] as Format;
+  const defaultFormat = formats[0] as Format;
 
-  describe.each(harness.formats.map((format) => [format.type, format] as const))('in the %s format', (_name, format) => {
+  describe.each(formats.map((format) => [format.type, format] as const))('in the %s format', (_name, format) => {
     it('delivers a single message intact', async () => {
       const { adapter, context } = fresh();
       const payload = messagePayload(1);

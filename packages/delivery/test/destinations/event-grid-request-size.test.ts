@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Format } from '@herald/model';
 import { startEventGridPeer, type EventGridPeer } from '@herald/testkit';
-import { createDestinationEnvironment, DestinationPool, EVENT_GRID_LIMITS, type DestinationAdapter, type EncodedMessage } from '../../src/index.js';
+import { EVENT_GRID_LIMITS } from '../../src/destinations/event-grid/encode.js';
+import type { DestinationAdapter, EncodedMessage } from '../../src/destinations/port.js';
+import { createDestinationEnvironment, DestinationPool } from '../../src/index.js';
 import { messageOfFormattedBytes } from './support/payloads.js';
 
 /**

@@ -1,15 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Format } from '@herald/model';
 import { entrySize, startEventBridgePeer, type EventBridgePeer } from '@herald/testkit';
-import {
-  createDestinationEnvironment,
-  DEFAULT_PARTNER_NAME,
-  DestinationPool,
-  formatDelivery,
-  partnerEventSourceName,
-  type DestinationAdapter,
-  type EncodedMessage,
-} from '../../src/index.js';
+import { DEFAULT_PARTNER_NAME } from '../../src/destinations/environment.js';
+import { partnerEventSourceName } from '../../src/destinations/eventbridge/source-name.js';
+import type { DestinationAdapter, EncodedMessage } from '../../src/destinations/port.js';
+import { formatDelivery } from '../../src/format/formatted.js';
+import { createDestinationEnvironment, DestinationPool } from '../../src/index.js';
 import { messagePayload, oversizedMessage, PROJECT_KEY } from './support/payloads.js';
 
 /**

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import {
-  AesGcmSecretBox,
-  answerDestination,
-  createDestinationEnvironment,
-  DESTINATION_FACTORIES,
-  destinationKey,
-  DestinationPool,
-  maskDestinationSecrets,
-  normalizeDestination,
-} from '../../src/index.js';
+import { AesGcmSecretBox, answerDestination, createDestinationEnvironment, DestinationPool, normalizeDestination } from '../../src/index.js';
+import { maskDestinationSecrets } from '../../src/destinations/mask.js';
+import { destinationKey } from '../../src/destinations/pool.js';
+import { DESTINATIONS } from '../../src/destinations/registry.js';
 import { parseServiceBusConnectionString } from '../../src/destinations/service-bus/connection-string.js';
 import { DESTINATION_TYPES } from '@herald/model';
 
@@ -185,8 +179,9 @@ describe('answerDestination: what every API answer shows', () => {
 });
 
 describe('registry and pool', () => {
-  it('has a factory for every destination type', () => {
-    expect(Object.keys(DESTINATION_FACTORIES).sort()).toEqual([...DESTINATION_TYPES].sort());
+  it('has a descriptor for every destination type, under its own name', () => {
+    expect(Object.keys(DESTINATIONS).sort()).toEqual([...DESTINATION_TYPES].sort());
+    for (const [type, descriptor] of Object.entries(DESTINATIONS)) expect(descriptor.type).toBe(type);
   });
 
   it('shares one adapter per destination configuration, whatever the key order', async () => {
@@ -204,7 +199,7 @@ describe('registry and pool', () => {
 
   it('closes an adapter only once it has been idle for ten minutes, never while it is used', async () => {
     let now = 0;
-    const pool = new DestinationPool(createDestinationEnvironment(), DESTINATION_FACTORIES, () => now);
+    const pool = new DestinationPool(createDestinationEnvironment(), DESTINATIONS, () => now);
     const shared = { type: 'ProviderCPubSub', projectId: 'p', topic: 'shared' } as const;
     const abandoned = { type: 'ProviderCPubSub', projectId: 'p', topic: 'abandoned' } as const;
     const first = pool.get(shared);

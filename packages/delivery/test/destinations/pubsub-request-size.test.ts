@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryPayload, Format } from '@herald/model';
 import { startPubSubPeer, type PubSubPeer } from '@herald/testkit';
-import { createDestinationEnvironment, DestinationPool, PUBSUB_LIMITS, type DestinationAdapter, type EncodedMessage } from '../../src/index.js';
+import type { DestinationAdapter, EncodedMessage } from '../../src/destinations/port.js';
+import { PUBSUB_LIMITS } from '../../src/destinations/pubsub/encode.js';
+import { createDestinationEnvironment, DestinationPool } from '../../src/index.js';
 import { messageOfFormattedBytes, messagePayload } from './support/payloads.js';
 
 /**

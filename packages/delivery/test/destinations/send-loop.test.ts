@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createDestinationEnvironment, type EncodedMessage } from '../../src/index.js';
+import type { EncodedMessage } from '../../src/destinations/port.js';
+import { createDestinationEnvironment } from '../../src/index.js';
 import { failure } from '../../src/destinations/failure.js';
 import { planBatches, sendWithResends, type EntryResult } from '../../src/destinations/send-loop.js';
 

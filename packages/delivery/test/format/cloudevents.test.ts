@@ -8,7 +8,8 @@ import { encodePubSub } from '../../src/destinations/pubsub/encode.js';
 import { encodeServiceBus } from '../../src/destinations/service-bus/encode.js';
 import { encodeSns } from '../../src/destinations/sns/encode.js';
 import { encodeSqs } from '../../src/destinations/sqs/encode.js';
-import { formatCloudEvents, toCloudEvent } from '../../src/index.js';
+import { toCloudEvent } from '../../src/format/cloudevents.js';
+import { formatCloudEvents } from '../../src/format/formatted.js';
 import { changePayloads, messagePayload, oversizedMessage } from '../destinations/support/payloads.js';
 
 const FORMAT: Format = { type: 'CloudEvents', cloudEventsVersion: '1.0' };

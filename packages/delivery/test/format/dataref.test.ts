@@ -1,15 +1,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import type { DeliveryPayload, Destination, Format } from '@herald/model';
-import {
-  createDestinationEnvironment,
-  DestinationPool,
-  formatCloudEvents,
-  formatDelivery,
-  formatPlatform,
-  toCloudEvent,
-  type DeliveryFormat,
-  type EncodedMessage,
-} from '../../src/index.js';
+import type { EncodedMessage } from '../../src/destinations/port.js';
+import { toCloudEvent } from '../../src/format/cloudevents.js';
+import { formatCloudEvents, formatDelivery, formatPlatform, type DeliveryFormat } from '../../src/format/formatted.js';
+import { createDestinationEnvironment, DestinationPool } from '../../src/index.js';
 import { changePayloads, messagePayload, oversizedMessage, PROJECT_KEY } from '../destinations/support/payloads.js';
 
 /**

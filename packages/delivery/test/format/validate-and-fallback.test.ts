@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { formatPlatform, validateFormat, withoutMessagePayload } from '../../src/index.js';
+import { formatPlatform } from '../../src/format/formatted.js';
+import { withoutMessagePayload } from '../../src/format/payload-not-included.js';
+import { validateFormat } from '../../src/index.js';
 import { encodeSqs } from '../../src/destinations/sqs/encode.js';
 import { createdPayload, messagePayload, oversizedMessage } from '../destinations/support/payloads.js';
 

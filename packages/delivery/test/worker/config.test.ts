@@ -38,7 +38,7 @@ describe('herald-delivery configuration', () => {
       listen: false,
       leaseMs: 5_000,
       sendTimeoutMs: 2_000,
-      destinations: { sqsEndpoint: 'http://127.0.0.1:4566' },
+      destinations: { endpoints: { sqs: 'http://127.0.0.1:4566' } },
     });
     expect(WORKER_VARIABLES.map((v) => v.name)).toEqual(expect.arrayContaining(['DATABASE_URL', 'PORT', 'LOG_LEVEL']));
   });

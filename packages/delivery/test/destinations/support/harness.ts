@@ -1,6 +1,7 @@
-import type { Destination, DestinationType, Format } from '@herald/model';
+import type { Destination, DestinationType } from '@herald/model';
 import type { PeerFault } from '@herald/testkit';
-import type { DestinationEnvironmentOptions, EncodeContext } from '../../../src/index.js';
+import type { EncodeContext } from '../../../src/destinations/port.js';
+import type { DestinationEnvironmentOptions } from '../../../src/index.js';
 
 /** What a consumer of the destination would receive: the delivered JSON document plus binding metadata. */
 export interface Arrival {
@@ -16,8 +17,6 @@ export interface Arrival {
  */
 export interface DestinationHarness {
   readonly type: DestinationType;
-  /** Formats the destination accepts (Event Grid: CloudEvents only). */
-  readonly formats: readonly Format[];
   /** Attributes the vendor's SDK writes into every CloudEvent it sends (Event Grid: `datacontenttype`). */
   readonly cloudEventAttributesAddedBySdk?: Readonly<Record<string, string>>;
   /** The vendor's documented entries per request (not the adapter's own idea of it). */

@@ -6,7 +6,7 @@ import type {
   ResourceDeletedDeliveryPayload,
   ResourceUpdatedDeliveryPayload,
 } from '@herald/model';
-import { formatDelivery } from '../../../src/index.js';
+import { formatDelivery } from '../../../src/format/formatted.js';
 
 /** Delivery payloads as the router hands them to a destination (§6.2), deterministic per index. */
 export const PROJECT_KEY = 'conformance-shop';

@@ -1,16 +1,14 @@
-import type { Destination, Format } from '@herald/model';
+import type { Destination } from '@herald/model';
 import { startSqsPeer, type PeerFault, type SqsPeer } from '@herald/testkit';
 import { startAwsFaultProxy, type AwsFaultProxy } from '../aws-fault-proxy.js';
 import type { Arrival, DestinationHarness } from '../harness.js';
 
-const BOTH_FORMATS: readonly Format[] = [{ type: 'Platform' }, { type: 'CloudEvents', cloudEventsVersion: '1.0' }];
 const REGION = 'us-east-1';
 /** fauxqs does not check credentials; bad credentials are the fault proxy's `bad-credentials`. */
 const CREDENTIALS = { accessKey: 'AKIAHERALDTEST000001', accessSecret: 'herald-test-secret-key' };
 
 /** fauxqs (the testkit's SQS/SNS peer) behind a loopback fault proxy; the SDK's endpoint is the proxy. */
 abstract class FauxqsHarness {
-  readonly formats = BOTH_FORMATS;
   protected peer!: SqsPeer;
   protected proxy!: AwsFaultProxy;
   protected counter = 0;

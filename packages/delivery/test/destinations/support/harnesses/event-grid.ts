@@ -1,4 +1,4 @@
-import type { Destination, Format } from '@herald/model';
+import type { Destination } from '@herald/model';
 import type { PeerFault } from '@herald/testkit';
 import { startEventGridPeer, type EventGridPeer } from '@herald/testkit';
 import type { Arrival, DestinationHarness } from '../harness.js';
@@ -7,8 +7,6 @@ export class EventGridHarness implements DestinationHarness {
   readonly type = 'EventGrid';
   /** Bounded by 1 MB per request, not by count. */
   readonly vendorMaxBatchEntries = Number.POSITIVE_INFINITY;
-  /** §2.4: Event Grid takes CloudEvents only. */
-  readonly formats: readonly Format[] = [{ type: 'CloudEvents', cloudEventsVersion: '1.0' }];
   /** Event Grid's CloudEvents schema: the Azure SDK names the data's media type on every event. */
   readonly cloudEventAttributesAddedBySdk = { datacontenttype: 'application/json' };
   private peer!: EventGridPeer;

@@ -1,7 +1,9 @@
-import type { Destination, Format } from '@herald/model';
+import type { Destination } from '@herald/model';
 import type { PeerFault } from '@herald/testkit';
 import { startEventBridgePeer, type EventBridgePeer } from '@herald/testkit';
-import { DEFAULT_PARTNER_NAME, partnerEventSourceName, type EncodeContext } from '../../../../src/index.js';
+import { DEFAULT_PARTNER_NAME } from '../../../../src/destinations/environment.js';
+import { partnerEventSourceName } from '../../../../src/destinations/eventbridge/source-name.js';
+import type { EncodeContext } from '../../../../src/destinations/port.js';
 import { PROJECT_KEY } from '../payloads.js';
 import type { Arrival, DestinationHarness } from '../harness.js';
 
@@ -11,7 +13,6 @@ export class EventBridgeHarness implements DestinationHarness {
   readonly type = 'EventBridge';
   /** PutPartnerEvents: 20 entries. */
   readonly vendorMaxBatchEntries = 20;
-  readonly formats: readonly Format[] = [{ type: 'Platform' }, { type: 'CloudEvents', cloudEventsVersion: '1.0' }];
   private peer!: EventBridgePeer;
   private source = '';
   private batchOffset = 0;

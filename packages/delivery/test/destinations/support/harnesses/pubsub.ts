@@ -1,4 +1,4 @@
-import type { Destination, Format } from '@herald/model';
+import type { Destination } from '@herald/model';
 import type { PeerFault } from '@herald/testkit';
 import { startPubSubPeer, type PubSubPeer } from '@herald/testkit';
 import type { Arrival, DestinationHarness } from '../harness.js';
@@ -7,7 +7,6 @@ export class PubSubHarness implements DestinationHarness {
   readonly type = 'ProviderCPubSub';
   /** Publish: 1,000 messages. */
   readonly vendorMaxBatchEntries = 1_000;
-  readonly formats: readonly Format[] = [{ type: 'Platform' }, { type: 'CloudEvents', cloudEventsVersion: '1.0' }];
   private peer!: PubSubPeer;
   private topic = '';
   private counter = 0;

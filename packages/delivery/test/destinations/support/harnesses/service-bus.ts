@@ -1,4 +1,4 @@
-import type { Destination, Format } from '@herald/model';
+import type { Destination } from '@herald/model';
 import type { PeerFault } from '@herald/testkit';
 import { startServiceBusPeer, type ServiceBusPeer } from '@herald/testkit';
 import type { Arrival, DestinationHarness } from '../harness.js';
@@ -7,7 +7,6 @@ export class ServiceBusHarness implements DestinationHarness {
   readonly type = 'ProviderBServiceBus';
   /** Bounded by bytes (the link's max message size), not by count. */
   readonly vendorMaxBatchEntries = Number.POSITIVE_INFINITY;
-  readonly formats: readonly Format[] = [{ type: 'Platform' }, { type: 'CloudEvents', cloudEventsVersion: '1.0' }];
   private peer!: ServiceBusPeer;
   private entity = '';
   private counter = 0;
