@@ -135,7 +135,7 @@ export class DeliveryAdmin {
       if (!sameHealth(current, transition.state)) await writeHealth(tx, projectKey, subscriptionId, transition.state, now);
       // The new destination starts with a clean slate: its backoff and temporary-error window count
       // its own failures, not the old destination's (leased rows too: a send to the old destination
-      // in flight now is given back uncounted, sender.ts `withFailuresGivenBack`).
+      // in flight now is given back uncounted, outcomes/batch.ts `withFailuresGivenBack`).
       await tx.query(
         `UPDATE deliveries SET attempts = 0, first_failure_at = NULL WHERE project_key = $1 AND subscription_id = $2 AND attempts > 0`,
         [projectKey, subscriptionId],

@@ -6,6 +6,7 @@ import { DEFAULT_GAUGE_REFRESH_MS, DeliveryMetrics, type DeliveryGaugeSnapshot }
 import type { SecretBox } from '../secrets/index.js';
 import type { DestinationAdapterSource } from './adapters.js';
 import { DeliveryAdmin } from './admin.js';
+import { definedOnly } from './defined-only.js';
 import { defaultWorkerId } from './leases.js';
 import { Maintenance } from './maintenance.js';
 import { createRetryPolicy, type RetryPolicy, type RetryPolicyOptions } from './retry-policy.js';
@@ -53,7 +54,17 @@ export interface DeliveryEngineOptions {
   retry?: RetryPolicyOptions;
 }
 
-export const DEFAULT_ENGINE_OPTIONS = Object.freeze({
+/** The engine's options with every default applied (resolved once, by the engine). */
+export interface DeliveryEngineSettings {
+  readonly routeBatchSize: number;
+  readonly sendBatchSize: number;
+  readonly leaseMs: number;
+  readonly sendTimeoutMs: number;
+  readonly subscriptionRefreshMs: number;
+  readonly gaugeRefreshMs: number;
+}
+
+export const DEFAULT_ENGINE_OPTIONS: DeliveryEngineSettings = Object.freeze({
   routeBatchSize: 500,
   sendBatchSize: 100,
   leaseMs: 30_000,
@@ -76,12 +87,15 @@ export class DeliveryEngine {
   readonly policy: RetryPolicy;
   readonly metrics: DeliveryMetrics | undefined;
   readonly workerId: string;
+  /** Its options as resolved: what a worker driving it needs to know (batch sizes, lease length). */
+  readonly settings: DeliveryEngineSettings;
 
   constructor(
     private readonly deps: DeliveryEngineDeps,
     options: DeliveryEngineOptions = {},
   ) {
-    const settings = { ...DEFAULT_ENGINE_OPTIONS, ...definedOnly(options) };
+    const settings = Object.freeze({ ...DEFAULT_ENGINE_OPTIONS, ...definedOnly(options) });
+    this.settings = settings;
     const clock = deps.clock ?? systemClock;
     this.workerId = options.workerId ?? defaultWorkerId();
     this.policy = createRetryPolicy(options.retry);
@@ -165,8 +179,4 @@ export class DeliveryEngine {
       })),
     };
   }
-}
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

@@ -1,5 +1,5 @@
 import type { SubscriptionHealthStatus } from '@herald/model';
-import type { DeliveryFailure } from '../destinations/port.js';
+import type { DeliveryFailure, FailureClass } from '../destinations/port.js';
 import type { DropReason, ProjectEnvironment } from './types.js';
 
 const HOUR_MS = 3_600_000;
@@ -110,20 +110,43 @@ export interface FailureContext {
  *   when they stop, so a retry is never scheduled past the window's end.
  */
 export function decideAfterFailure(policy: RetryPolicy, failure: DeliveryFailure, context: FailureContext): FailureDecision {
-  if (failure.class === 'payload') return { action: 'drop', reason: 'PayloadError' };
-  if (context.status === 'ConfigurationErrorDeliveryStopped' && failure.class === 'configuration') {
-    return { action: 'drop', reason: 'ConfigurationErrorDeliveryStopped' };
-  }
-  const delay = retryDelayMs(policy, context.failures, failure.retryAfterMs, context.random);
-  const planned = context.now.getTime() + delay;
-  if (failure.class === 'temporary') {
-    const windowEnd = context.firstFailureAt.getTime() + policy.windows.temporaryMs;
-    if (context.now.getTime() >= windowEnd) return { action: 'drop', reason: 'TemporaryErrorWindowElapsed' };
-    return { action: 'retry', dueAt: new Date(Math.min(planned, windowEnd)) };
-  }
+  return AFTER_FAILURE[failure.class](policy, failure, context);
+}
+
+type Decide = (policy: RetryPolicy, failure: DeliveryFailure, context: FailureContext) => FailureDecision;
+
+/** One decision per failure class; a class added to `FailureClass` without one is a compile error. */
+const AFTER_FAILURE: Readonly<Record<FailureClass, Decide>> = {
+  payload: afterPayloadFailure,
+  temporary: afterTemporaryFailure,
+  configuration: afterConfigurationFailure,
+};
+
+/** The destination refused the message itself: the same bytes will be refused again. */
+function afterPayloadFailure(): FailureDecision {
+  return { action: 'drop', reason: 'PayloadError' };
+}
+
+/** Retried with backoff for 48 hours after the first failure (§6.2 guarantee 1), then dropped. */
+function afterTemporaryFailure(policy: RetryPolicy, failure: DeliveryFailure, context: FailureContext): FailureDecision {
+  const windowEnd = context.firstFailureAt.getTime() + policy.windows.temporaryMs;
+  if (context.now.getTime() >= windowEnd) return { action: 'drop', reason: 'TemporaryErrorWindowElapsed' };
+  return { action: 'retry', dueAt: new Date(Math.min(plannedRetry(policy, failure, context), windowEnd)) };
+}
+
+/**
+ * A stopped subscription's new delivery had its one try; otherwise retried with backoff, never
+ * past the end of the subscription's ConfigurationError window (§3.3).
+ */
+function afterConfigurationFailure(policy: RetryPolicy, failure: DeliveryFailure, context: FailureContext): FailureDecision {
+  if (context.status === 'ConfigurationErrorDeliveryStopped') return { action: 'drop', reason: 'ConfigurationErrorDeliveryStopped' };
+  const planned = plannedRetry(policy, failure, context);
   const windowEnd = context.configurationWindowEndsAt?.getTime();
-  if (windowEnd !== undefined && context.now.getTime() < windowEnd) {
-    return { action: 'retry', dueAt: new Date(Math.min(planned, windowEnd)) };
-  }
+  if (windowEnd !== undefined && context.now.getTime() < windowEnd) return { action: 'retry', dueAt: new Date(Math.min(planned, windowEnd)) };
   return { action: 'retry', dueAt: new Date(planned) };
+}
+
+/** When the next attempt would come by the backoff (and any `Retry-After`), in ms since the epoch. */
+function plannedRetry(policy: RetryPolicy, failure: DeliveryFailure, context: FailureContext): number {
+  return context.now.getTime() + retryDelayMs(policy, context.failures, failure.retryAfterMs, context.random);
 }

@@ -29,7 +29,7 @@ const SEND_TIMEOUT_MS = 5_000;
  * is recorded, or a worker whose subscriptions are a cache refresh behind. Its failure there says
  * nothing about the new destination, which the test notification just proved to work: the
  * subscription stays Healthy and the delivery is given back, uncounted, for the new destination
- * (sender.ts `sentToReplacedDestination`). The new destination's own failures count afresh.
+ * (engine/outcomes/batch.ts `sentToReplacedDestination`). The new destination's own failures count afresh.
  */
 describe.each(engineDatabaseUrls())('changeDestination switch-over (%s)', (serverUrl) => {
   let database: TestDatabase;

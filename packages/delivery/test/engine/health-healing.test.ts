@@ -20,7 +20,7 @@ import {
  * A success heals the subscription whichever worker sends it: a worker whose cached status is a
  * refresh behind (another worker recorded a ConfigurationError moments ago; retries are due after
  * 1 s, the cache lives 2 s) takes the one-statement fast path, which also reads the health row and
- * heals it (sender.ts `healAfterSuccess`). Otherwise the subscription would stay in
+ * heals it (engine/outcomes/delivered.ts `healAfterSuccess`). Otherwise the subscription would stay in
  * ConfigurationError although its destination works, and 24 h later maintenance would stop it.
  */
 describe.each(engineDatabaseUrls())('health after a success by a worker with a stale cache (%s)', (serverUrl) => {
