@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-// `yaml` is in the workspace's node_modules (through testcontainers and vite), not a declared
-// dependency of the gateway: these tests only read the repository's own YAML files.
+// A devDependency of the gateway: only these tests read YAML (the repository's own files).
 import { parse } from 'yaml';
 
 /** The repository root (these tests live in packages/gateway/test/ops). */
