@@ -34,6 +34,8 @@ fauxqs.subscribe({ topic: 'soak-bh', queue: 'soak-bh', attributes: { RawMessageD
 interface Command {
   cmd: string;
   target?: Target;
+  /** `up`: leave the connections a black hole held open and silent instead of cutting them. */
+  keepHeld?: boolean;
 }
 
 interface Reply {
@@ -62,7 +64,7 @@ async function run(message: Command): Promise<Reply> {
       await proxy.refuse();
       return {};
     case 'up':
-      await proxy.forward();
+      await proxy.forward({ keepHeld: message.keepHeld === true });
       return {};
     case 'blackhole':
       await proxy.blackhole();

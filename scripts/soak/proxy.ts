@@ -49,11 +49,17 @@ export class SwitchableProxy {
     return this.mode;
   }
 
-  /** Forwards again; black-holed connections are cut (the sender has given up on them). */
-  async forward(): Promise<void> {
+  /**
+   * Forwards new connections again. The black-holed ones are cut (reset, as a host that restarts
+   * does), or with `keepHeld` left open and silent (as a connection whose packets were dropped
+   * stays open at the sender: nothing tells it the peer lost it).
+   */
+  async forward(options: { keepHeld?: boolean } = {}): Promise<void> {
     this.mode = 'forward';
-    for (const socket of this.held.keys()) socket.destroy();
-    this.held.clear();
+    if (options.keepHeld !== true) {
+      for (const socket of this.held.keys()) socket.destroy();
+      this.held.clear();
+    }
     await this.listenWithRetry();
   }
 

@@ -19,6 +19,8 @@
  *   --down S            how long the fault lasts: destination-down (refused connections) [120],
  *                       blackhole (a second subscription's destination never answers) [60],
  *                       pg-kill (PostgreSQL stopped -m immediate, then started) [5]
+ *   --hung cut|keep     blackhole: when it ends, the connections it left hanging are cut (reset) or
+ *                       kept open and silent, as a connection whose packets were dropped stays [cut]
  *   --messages on|off   subscribe to the store's messages as well as its changes [on]
  *   --max-wait-ms N     consumer ordering maxWaitMs [60000] (must exceed the worker lease, 30 s)
  *   --consumer-in-flight N  SqsPoller maxInFlight [100, the library's default]
@@ -86,6 +88,7 @@ const SCENARIO = (args.get('scenario') ?? 'none') as Scenario;
 if (!SCENARIOS.includes(SCENARIO)) throw new Error(`--scenario must be one of ${SCENARIOS.join(', ')}`);
 const FAULT_AT_S = num('fault-at', Math.round(DURATION_S / 3));
 const DOWN_S = num('down', SCENARIO === 'blackhole' ? 60 : SCENARIO === 'pg-kill' ? 5 : 120);
+const KEEP_HUNG = args.get('hung') === 'keep';
 const MESSAGES = (args.get('messages') ?? 'on') !== 'off';
 const MAX_WAIT_MS = num('max-wait-ms', 60_000);
 const DRAIN_S = num('drain', 180);
@@ -370,10 +373,10 @@ try {
   const peerReplies: ((message: PeerReply) => void)[] = [];
   peer.child.on('message', (message: PeerReply) => peerReplies.shift()?.(message));
   /** A command to the peer's SQS proxy, or to its SNS proxy (the black-holed destination). */
-  const peerCall = (cmd: string, target: 'sqs' | 'sns' = 'sqs'): Promise<PeerReply> =>
+  const peerCall = (cmd: string, target: 'sqs' | 'sns' = 'sqs', keepHeld = false): Promise<PeerReply> =>
     new Promise((done) => {
       peerReplies.push(done);
-      if (cmd !== 'ready') peer.child.send({ cmd, target });
+      if (cmd !== 'ready') peer.child.send({ cmd, target, keepHeld });
     });
   const ready: PeerReply = await Promise.race([peerCall('ready'), peer.exited.then((code): PeerReply => ({ cmd: 'exit', error: String(code) }))]);
   if (ready.queueUrl === undefined || ready.topicArn === undefined) {
@@ -640,9 +643,9 @@ try {
         await sleep(DOWN_S * 1000);
         // Read before `up`, which cuts the connections still held.
         blackholeProxy = (await peerCall('stats', 'sns')).stats;
-        const up = await peerCall('up', 'sns');
+        const up = await peerCall('up', 'sns', KEEP_HUNG);
         faultEnd = Date.now();
-        note(`SNS destination answers again (${up.ok === true ? 'ok' : up.error})`);
+        note(`SNS destination answers again (${up.ok === true ? 'ok' : up.error}); the connections left hanging are ${KEEP_HUNG ? 'kept open and silent' : 'cut'}`);
         return;
       }
       case 'kill-gateway': {
@@ -905,7 +908,7 @@ function report(drainedAt: number): string {
     'redis-restart': 'Redis SHUTDOWN, down 2 s, started again on the same port (AOF, appendfsync always: no data lost)',
     'kill-consumer': 'kill -9 of the consumer process (restarted 2 s later)',
     'pg-kill': `\`pg_ctl stop -m immediate\` (no shutdown checkpoint: crash recovery on start), started again ${DOWN_S} s later; synchronous_commit on`,
-    blackhole: `subscription \`${BLACKHOLE_KEY}\` (SNS, same events) gets a destination that accepts connections and never answers, for ${DOWN_S} s`,
+    blackhole: `subscription \`${BLACKHOLE_KEY}\` (SNS, same events) gets a destination that accepts connections and never answers, for ${DOWN_S} s; then the connections left hanging are ${KEEP_HUNG ? 'kept open and silent' : 'cut'}`,
     'kill-gateway': 'kill -9 of the gateway during the writes, restarted at once (as a container restart policy would)',
     'two-consumers': 'none (two consumer instances on the queue)',
     'two-consumers-kill': 'kill -9 of the first of two consumer instances (restarted 2 s later); the second runs throughout',

@@ -99,9 +99,22 @@ describe('SwitchableProxy', () => {
   it('after a black hole, forwards again on new connections', async () => {
     await proxy.blackhole();
     const held = connect();
-    await once(held, 'connect');
+    await waitUntil(() => proxy.stats().open === 1); // accepted by the black hole
+    const cut = once(held, 'close'); // as a restarted host resets it
     await proxy.forward();
     expect(await ask('three')).toBe('echo three');
+    await cut;
+  });
+
+  it('after a black hole, can leave the hanging connections open and silent', async () => {
+    await proxy.blackhole();
+    const held = connect();
+    held.write('waiting');
+    await waitUntil(() => proxy.stats().waitingMs.length === 1);
+    await proxy.forward({ keepHeld: true });
+    expect(await ask('four')).toBe('echo four');
+    expect(held.destroyed).toBe(false);
+    expect(proxy.stats().waitingMs).toHaveLength(1);
   });
 });
 
