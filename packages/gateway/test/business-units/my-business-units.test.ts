@@ -161,7 +161,7 @@ describe('My business units', () => {
 
     it('refuses a Buyer with 403-style AssociateMissingPermission, and an outsider with ResourceNotFound', async () => {
       const asBuyer = await buyer.gqlError(UPDATE_MY, { key: 'mine', version: unit.version, actions: [{ changeName: { name: 'Hijacked' } }] });
-      expect(asBuyer.extensions).toMatchObject({ code: 'AssociateMissingPermission', statusCode: 403, permissions: ['Admin'] });
+      expect(asBuyer.extensions).toMatchObject({ code: 'AssociateMissingPermission', statusCode: 403, permissions: ['UpdateBusinessUnitDetails'] });
       const asOutsider = await outsider.gqlError(UPDATE_MY, { key: 'mine', version: unit.version, actions: [{ changeName: { name: 'Hijacked' } }] });
       expect(asOutsider.extensions).toMatchObject({ code: 'ResourceNotFound' });
       // Even with a wrong version the outsider learns nothing more.

@@ -3,7 +3,8 @@ import type { Locator } from '@herald/store';
 import { ASSOCIATE_ROLE_TYPE_ID, type AssociateRole } from '../associate-roles/associate-role.js';
 import type { BusinessUnitLookup } from '../business-units/associates.js';
 import { BUSINESS_UNIT_TYPE_ID, type BusinessUnit } from '../business-units/business-unit.js';
-import { defaultMode, withRoleAssignments, type AssociateRoleAssignment } from '../business-units/modes.js';
+import { withRoleAssignments, type AssociateRoleAssignment } from '../business-units/modes.js';
+import { inheritanceSources } from './inherited-associates.js';
 import { notFoundMessage } from '../shared/versioned-routes.js';
 import { BUILT_IN_ROLE_PERMISSIONS, builtInRole } from './built-in-roles.js';
 import type { Permission } from './permissions.js';
@@ -14,9 +15,6 @@ export interface EffectiveAssignment {
   /** The unit whose `associates` hold the assignment: the unit itself or an ancestor. */
   from: string;
 }
-
-/** A safety net against a corrupt tree (a cycle); real trees are far shallower. */
-const MAX_DEPTH = 100;
 
 function assignmentsIn(unit: BusinessUnit, customerId: string): AssociateRoleAssignment[] {
   const associate = unit.associates.find((known) => known.customer.id === customerId);
@@ -30,15 +28,10 @@ function assignmentsIn(unit: BusinessUnit, customerId: string): AssociateRoleAss
  */
 export async function inheritedAssignments(lookup: BusinessUnitLookup, projectKey: string, unit: BusinessUnit, customerId: string): Promise<EffectiveAssignment[]> {
   const found: EffectiveAssignment[] = [];
-  let current = unit;
-  for (let depth = 0; depth < MAX_DEPTH; depth += 1) {
-    if ((current.associateMode ?? defaultMode(current.unitType)) !== 'ExplicitAndFromParent' || current.parentUnit === undefined) break;
-    const parent = await lookup.get<BusinessUnit>(projectKey, BUSINESS_UNIT_TYPE_ID, { key: current.parentUnit.key });
-    if (parent === undefined) break;
-    for (const assignment of assignmentsIn(parent, customerId)) {
-      if (assignment.inheritance === 'Enabled') found.push({ associateRole: assignment.associateRole, from: parent.key });
+  for (const source of await inheritanceSources(lookup, projectKey, unit)) {
+    for (const assignment of assignmentsIn(source, customerId)) {
+      if (assignment.inheritance === 'Enabled') found.push({ associateRole: assignment.associateRole, from: source.key });
     }
-    current = parent;
   }
   return found;
 }

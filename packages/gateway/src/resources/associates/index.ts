@@ -22,4 +22,5 @@ export {
   type RequiredPermission,
   type RequirePermissionOptions,
 } from './require-permission.js';
+export { inheritedAssociatesOf, type InheritedAssociate, type InheritedAssociateRoleAssignment } from './inherited-associates.js';
 export { readerLookup, type BusinessUnitLookup } from '../business-units/associates.js';

@@ -5,7 +5,7 @@ import { customFieldActions, customFieldName, customFromDraft, validateCustomFie
 import type { ActionHandler, ActionHandlers, UpdateAction } from '../shared/update-actions.js';
 import { ADDRESS_CUSTOM_FIELDS_TYPE_ID, addressFromInput, newAddressId } from '../shared/owned-addresses.js';
 import { assertUniqueAddressKeys, findAddress, selectsAddress } from './address.js';
-import { MAX_ASSOCIATES, assertAssociate, associateFromDraft, associateOf, associatesFromDrafts, customerReference } from './associates.js';
+import { MAX_ASSOCIATES, associateFromDraft, associateOf, associatesFromDrafts, customerReference } from './associates.js';
 import {
   BUSINESS_UNIT_STATUSES,
   BUSINESS_UNIT_TYPE_ID,
@@ -16,6 +16,7 @@ import {
 import { MAX_STORES, optionalEmail, requiredName, storeModeOf, storeReferences } from './draft.js';
 import { assertNotBelow, childAncestry, loadParent, setAncestry } from './hierarchy.js';
 import { withRoleAssignments } from './modes.js';
+import { loadLookup, requireAddChildUnits } from './my-permissions.js';
 
 /*
  * The 25 update actions of §4.3, named as the GraphQL members (REST sends `{action: 'changeName',
@@ -362,8 +363,8 @@ export const MY_BUSINESS_UNIT_ACTIONS: readonly BusinessUnitActionName[] = [
 ];
 
 /**
- * The actions an Admin associate may use through `updateMyBusinessUnit`. Moving the unit is
- * allowed only below a unit the same customer administers.
+ * The actions an associate may use through `updateMyBusinessUnit` (with the permissions of
+ * my-permissions.ts). Moving the unit needs `AddChildUnits` in the new parent too.
  */
 export const myBusinessUnitActions: ActionHandlers<BusinessUnit> = {
   ...Object.fromEntries(MY_BUSINESS_UNIT_ACTIONS.map((name) => [name, businessUnitActions[name]])),
@@ -371,7 +372,7 @@ export const myBusinessUnitActions: ActionHandlers<BusinessUnit> = {
     const customerId = scope.ctx.auth?.customerId;
     if (customerId === undefined) throw new Error('updateMyBusinessUnit without a customer');
     const parent = await loadParent(scope.reader.get, required(action, 'parentUnit'), 'parentUnit');
-    assertAssociate(parent, customerId, 'Admin');
+    await requireAddChildUnits({ documents: loadLookup(scope.reader.get) }, scope.ctx.projectKey, parent, customerId);
     return businessUnitActions.changeParentUnit(unit, action, scope);
   },
 };

@@ -1,7 +1,7 @@
 import { ApiError, invalidInput, type BaseResource } from '@herald/model';
 import type { Locator, TransactionReader } from '@herald/store';
 import { identifierLocator, loadReferenced, referencedResourceNotFound, type Load } from '../shared/references.js';
-import { roleAssignment, roleAssignmentsFromDraft } from './modes.js';
+import { MAX_ROLE_ASSIGNMENTS, roleAssignment, roleAssignmentsFromDraft } from './modes.js';
 import {
   ASSOCIATE_ROLES,
   BUSINESS_UNIT_TYPE_ID,
@@ -47,16 +47,18 @@ export async function associateFromDraft(value: unknown, field: string, load: Lo
   }
   const draft = value as { roles?: unknown; associateRoleAssignments?: unknown; customer?: unknown };
   const assignments = given(draft.associateRoleAssignments)
-    ? roleAssignmentsFromDraft(draft.associateRoleAssignments, `${field}.associateRoleAssignments`)
+    ? await roleAssignmentsFromDraft(draft.associateRoleAssignments, `${field}.associateRoleAssignments`, load)
     : [];
   // An empty `roles` beside assignments (the reference's deprecated field, left empty) names none.
   const rolesGiven = Array.isArray(draft.roles) ? draft.roles.length > 0 : given(draft.roles);
   const named = rolesGiven || assignments.length === 0 ? roles(draft.roles, `${field}.roles`) : [];
   for (const role of named) {
+    if (assignments.length >= MAX_ROLE_ASSIGNMENTS) throw invalidInput(`'${field}' may have at most ${MAX_ROLE_ASSIGNMENTS} associate roles.`, { field });
     if (!assignments.some((assignment) => assignment.associateRole.key === role)) assignments.push(roleAssignment(role));
   }
   return {
-    roles: assignments.map((assignment) => assignment.associateRole.key),
+    // §2.2 `roles` names the built-in roles among the assignments (stored roles have no §2.2 name).
+    roles: assignments.flatMap((assignment) => ASSOCIATE_ROLES.filter((role) => role === assignment.associateRole.key)),
     associateRoleAssignments: assignments,
     customer: await customerReference(draft.customer, `${field}.customer`, load),
   };

@@ -21,13 +21,14 @@ export type StoreMode = (typeof STORE_MODES)[number];
 export type BusinessUnitKeyReference = KeyReference<'business-unit'>;
 
 /**
- * §2.2 Associate, as stored: the customer by id (GraphQL `customerRef`), its roles, and the same
- * roles as the reference's `associateRoleAssignments` (modes.ts; absent on associates stored
- * before, which answer them derived from `roles`).
+ * §2.2 Associate, as stored: the customer by id (GraphQL `customerRef`), its §2.2 roles, and the
+ * reference's `associateRoleAssignments` (modes.ts; absent on associates stored before, which
+ * answer them derived from `roles`). `roles` lists the assignments of the built-in roles only.
  */
 export interface Associate {
   roles: AssociateRole[];
-  associateRoleAssignments?: Array<{ associateRole: { typeId: 'associate-role'; key: AssociateRole }; inheritance: 'Enabled' | 'Disabled' }>;
+  /** Built-in roles (`Admin`, `Buyer`) and stored AssociateRoles alike, by key (AssociateRoleKeyReference). */
+  associateRoleAssignments?: Array<{ associateRole: { typeId: 'associate-role'; key: string }; inheritance: 'Enabled' | 'Disabled' }>;
   customer: Reference<'customer'>;
 }
 

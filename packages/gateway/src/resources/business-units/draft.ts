@@ -6,7 +6,7 @@ import { customFromDraft } from '../shared/custom-fields.js';
 import { asDraft, validKey, type Draft } from '../shared/validation.js';
 import { addressFromInput, addressList, newAddressId } from '../shared/owned-addresses.js';
 import { assertUniqueAddressKeys } from './address.js';
-import { assertAssociate, associatesFromDrafts, customerReference } from './associates.js';
+import { associatesFromDrafts, customerReference } from './associates.js';
 import {
   BUSINESS_UNIT_STATUSES,
   BUSINESS_UNIT_TYPE_ID,
@@ -22,6 +22,7 @@ import {
 } from './business-unit.js';
 import { childAncestry, companyAncestry, loadParent, requireDivisionParent, type Ancestry } from './hierarchy.js';
 import { inheritableMode, withRoleAssignments } from './modes.js';
+import { loadLookup, requireAddChildUnits } from './my-permissions.js';
 
 export type BusinessUnitFields = Omit<BusinessUnit, ServerFields>;
 
@@ -113,7 +114,8 @@ function addressRoles(draft: Draft, addresses: readonly BusinessUnitAddress[]): 
   return roles;
 }
 
-async function ancestryOf(draft: Draft, key: string, unitType: BusinessUnit['unitType'], origin: DraftOrigin, load: Load): Promise<Ancestry> {
+async function ancestryOf(draft: Draft, key: string, unitType: BusinessUnit['unitType'], origin: DraftOrigin, ctx: Pick<RequestContext, 'projectKey' | 'load'>): Promise<Ancestry> {
+  const { load } = ctx;
   if (unitType === 'Company') {
     if (draft.parentUnit !== undefined && draft.parentUnit !== null) {
       throw invalidInput("A Company has no parent unit (§2.2); omit 'parentUnit' or create a Division.", { field: 'parentUnit' });
@@ -122,8 +124,8 @@ async function ancestryOf(draft: Draft, key: string, unitType: BusinessUnit['uni
   }
   requireDivisionParent(draft.parentUnit);
   const parent = await loadParent(load, draft.parentUnit, 'parentUnit');
-  // A customer may only create Divisions below units they administer.
-  if (origin.kind === 'customer') assertAssociate(parent, origin.customerId, 'Admin');
+  // A customer creates Divisions only below units where it may add child units (reference: AddChildUnits).
+  if (origin.kind === 'customer') await requireAddChildUnits({ documents: loadLookup(load) }, ctx.projectKey, parent, origin.customerId);
   return childAncestry(parent);
 }
 
@@ -181,7 +183,7 @@ function refuseClientOnlyFields(draft: Draft): void {
 /** Validates a BusinessUnitDraft or MyBusinessUnitDraft into the document fields. */
 export async function businessUnitFromDraft(
   body: unknown,
-  ctx: Pick<RequestContext, 'load'>,
+  ctx: Pick<RequestContext, 'projectKey' | 'load'>,
   origin: DraftOrigin,
   status: BusinessUnitStatus,
 ): Promise<BusinessUnitFields> {
@@ -195,7 +197,7 @@ export async function businessUnitFromDraft(
     throw invalidInput(`'unitType' must be one of ${BUSINESS_UNIT_TYPES.join(', ')}.`, { field: 'unitType', invalidValue: draft.unitType });
   }
   const unitType = draft.unitType;
-  const ancestry = await ancestryOf(draft, key, unitType, origin, ctx.load);
+  const ancestry = await ancestryOf(draft, key, unitType, origin, ctx);
 
   const addresses: BusinessUnitAddress[] = [];
   for (const [index, input] of addressList(draft.addresses, 'addresses').entries()) {

@@ -8,11 +8,9 @@ import { expanding, locatorOf } from '../shared/route-helpers.js';
 import { parseUpdateBody } from '../shared/update-actions.js';
 import { MANAGE_BUSINESS_UNITS, MANAGE_MY_BUSINESS_UNITS, VIEW_BUSINESS_UNITS } from './scopes.js';
 import { CLIENT, type Actor, type BusinessUnitService } from './service.js';
-import { withOfficialFields } from './modes.js';
 import type { BusinessUnit } from './business-unit.js';
+import { presentBusinessUnit } from './present.js';
 
-/** Every REST answer has the reference's required fields, also for units stored before them. */
-const present = (unit: BusinessUnit): BusinessUnit => withOfficialFields(unit);
 
 type Params = { projectKey: string; id?: string; key?: string };
 type Query = Record<string, string | string[] | undefined>;
@@ -32,6 +30,10 @@ const MY: RouteConfig = { auth: { anyOf: [MANAGE_MY_BUSINESS_UNITS], me: 'custom
  * Update actions are named as the GraphQL members: `{version, actions: [{action: 'changeName', name}]}`.
  */
 export function registerBusinessUnitRoutes(app: FastifyInstance, service: BusinessUnitService, documents: DocumentStore): void {
+  /** Every REST answer: the reference's required fields and `inheritedAssociates` (present.ts). */
+  const present = (request: FastifyRequest, unit: BusinessUnit) => presentBusinessUnit(documents, (request.params as Params).projectKey, unit);
+  const presentAll = (request: FastifyRequest, units: readonly BusinessUnit[]) => Promise.all(units.map((unit) => present(request, unit)));
+
   const routes = [
     { base: '/:projectKey/business-units', view: VIEW, manage: MANAGE, actor: (): Actor => CLIENT },
     {
@@ -46,25 +48,24 @@ export function registerBusinessUnitRoutes(app: FastifyInstance, service: Busine
     app.get(base, { config: view }, expanding(documents, async (request, expansion) => {
       const query = queryRequest(request.query as Query);
       const page = await service.query((request.params as Params).projectKey, query, actor(request));
-      page.results = (await expansion.all(page.results)).map(present);
-      return page;
+      return { ...page, results: await presentAll(request, await expansion.all(page.results)) };
     }));
 
     app.post(base, { config: manage }, expanding(documents, async (request, expansion, reply) => {
       const unit = await service.create(requestContext(request, documents), request.body, actor(request));
-      return reply.status(201).send(present(await expansion.one(unit)));
+      return reply.status(201).send(await present(request, await expansion.one(unit)));
     }));
 
     for (const path of [`${base}/:id`, `${base}/key=:key`]) {
       app.get(path, { config: view }, expanding(documents, async (request, expansion) => {
         const params = request.params as Params;
-        return present(await expansion.one(await service.get(params.projectKey, locatorOf(params), actor(request))));
+        return present(request, await expansion.one(await service.get(params.projectKey, locatorOf(params), actor(request))));
       }));
 
       app.post(path, { config: manage }, expanding(documents, async (request, expansion) => {
         const { version, actions } = parseUpdateBody(request.body);
         const ctx = requestContext(request, documents);
-        return present(await expansion.one(await service.update(ctx, locatorOf(request.params as Params), version, actions, actor(request))));
+        return present(request, await expansion.one(await service.update(ctx, locatorOf(request.params as Params), version, actions, actor(request))));
       }));
     }
   }
@@ -74,7 +75,7 @@ export function registerBusinessUnitRoutes(app: FastifyInstance, service: Busine
       const query = request.query as Query;
       const ctx = requestContext(request, documents);
       const deleted = await service.delete(ctx, locatorOf(request.params as Params), versionParam(query), booleanParam(query, 'dataErasure', false));
-      return present(await expansion.one(deleted));
+      return present(request, await expansion.one(deleted));
     }));
   }
 }

@@ -5,7 +5,8 @@ import { referenceExists } from '../shared/reference-exists.js';
 import { applyActions, type UpdateAction } from '../shared/update-actions.js';
 import { notFoundMessage } from '../shared/versioned-routes.js';
 import { businessUnitActions, MY_BUSINESS_UNIT_ACTIONS, myBusinessUnitActions } from './actions.js';
-import { assertAssociate, associateOf } from './associates.js';
+import { associateOf, readerLookup } from './associates.js';
+import { requireActionPermissions } from './my-permissions.js';
 import { BUSINESS_UNIT_TYPE_ID, type BusinessUnit } from './business-unit.js';
 import { businessUnitFromDraft, type BusinessUnitFields } from './draft.js';
 import { hasChildren, propagateAncestry, sameAncestry, type Ancestry } from './hierarchy.js';
@@ -94,8 +95,8 @@ export class BusinessUnitService {
   }
 
   /**
-   * Applies update actions (all or none, §4.4.8). A customer must be an Admin associate and may
-   * use the 18 My actions only. When the unit moved, its descendants follow in the same
+   * Applies update actions (all or none, §4.4.8). A customer may use the 18 My actions only, each
+   * with its permission in the unit (my-permissions.ts; the built-in Admin role has them all). When the unit moved, its descendants follow in the same
    * transaction.
    */
   async update(ctx: RequestContext, locator: Locator, version: number, actions: readonly UpdateAction[], actor: Actor = CLIENT): Promise<BusinessUnit> {
@@ -107,14 +108,14 @@ export class BusinessUnitService {
           action: refused.action,
         });
       }
-      // Visibility and role first, so neither a 409 nor a 400 tells an outsider anything.
-      assertAssociate(await this.get(ctx.projectKey, locator, actor), actor.customerId, 'Admin');
+      // Visibility and permissions first, so neither a 409 nor a 400 tells an outsider anything.
+      await requireActionPermissions({ documents }, ctx.projectKey, await this.get(ctx.projectKey, locator, actor), actor.customerId, actions);
     }
     const handlers = actor.kind === 'client' ? clientActions : myBusinessUnitActions;
     return documents.update<BusinessUnit>(ctx.write, BUSINESS_UNIT_TYPE_ID, locator, version, async (current, reader) => {
       if (actor.kind === 'customer') {
         if (!visibleTo(current, actor)) throw resourceNotFound(notFoundMessage(BUSINESS_UNIT_TYPE_ID, locator));
-        assertAssociate(current, actor.customerId, 'Admin');
+        await requireActionPermissions({ documents: readerLookup(reader) }, ctx.projectKey, current, actor.customerId, actions);
       }
       const before = ancestryOf(current);
       const messages = await applyActions(handlers, current, actions, { ctx, reader });
