@@ -46,6 +46,9 @@ import { registerQuoteRequestRoutes } from './resources/quote-requests/routes.js
 import { registerStagedQuoteRoutes } from './resources/staged-quotes/routes.js';
 import { registerQuoteRoutes } from './resources/quotes/routes.js';
 import { registerOrderRoutes } from './resources/orders/routes.js';
+import { registerStagedQuoteRoutes } from './resources/staged-quotes/routes.js';
+import { registerQuoteRoutes } from './resources/quotes/routes.js';
+import { registerOrderRoutes } from './resources/orders/routes.js';
 import { stateDefinition } from './resources/states/definition.js';
 import { typeDefinition } from './resources/types/definition.js';
 import { registerVersionedRoutes } from './resources/shared/versioned-routes.js';
@@ -162,6 +165,9 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerCartRoutes(app, resourceDeps);
   scheduleCartCleanup(app, documents, clock);
   registerQuoteRequestRoutes(app, resourceDeps);
+  registerStagedQuoteRoutes(app, resourceDeps);
+  registerQuoteRoutes(app, resourceDeps);
+  registerOrderRoutes(app, resourceDeps, clock);
   registerStagedQuoteRoutes(app, resourceDeps);
   registerQuoteRoutes(app, resourceDeps);
   registerOrderRoutes(app, resourceDeps, clock);

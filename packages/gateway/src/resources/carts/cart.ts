@@ -108,9 +108,13 @@ export interface DirectDiscount {
  */
 export interface Cart extends BaseResource {
   key?: string;
-  /** `Merged`: an anonymous cart whose items went into the customer's cart at sign-in (sign-in-carts.ts). */
-  cartState: 'Active' | 'Merged';
-  origin: CartOrigin;
+  /**
+   * `Merged`: an anonymous cart whose items went into the customer's cart at sign-in (sign-in-carts.ts).
+   * `Ordered`: an order was created from it (resources/orders); like Merged, it cannot change any more.
+   */
+  cartState: 'Active' | 'Merged' | 'Ordered';
+  /** `Quote`: the quotation cart of a staged quote (resources/staged-quotes), never a draft's value. */
+  origin: CartOrigin | 'Quote';
   customerId?: string;
   customerEmail?: string;
   anonymousId?: string;

@@ -1,0 +1,102 @@
+import { concurrentModification, invalidOperation, requiredField } from '@herald/model';
+import type { DocumentStore, Locator, ServerFields } from '@herald/store';
+import { requireBusinessUnitBuyer } from '../business-units/business-unit-buyer.js';
+import type { Cart } from '../carts/cart.js';
+import { inheritedCustom } from '../quotes/custom.js';
+import { writeTogether } from '../quotes/together.js';
+import { sourceVersion } from '../quotes/workflow.js';
+import type { Buyer } from '../shared/buyer.js';
+import type { RequestContext } from '../shared/context.js';
+import { identifierLocator, referencedResourceNotFound } from '../shared/references.js';
+import { asDraft, optionalString, type Draft } from '../shared/validation.js';
+import { assertOrderNumberFree, orderCreated, orderDraftFields } from './fields.js';
+import { ORDER_CUSTOM_FIELDS_TYPE_ID, type Order } from './order.js';
+
+type OrderFields = Omit<Order, ServerFields>;
+
+/** OrderFromCartDraft names the cart by `cart` (or the deprecated `id`); MyOrderFromCartDraft by `id`. */
+function cartLocator(draft: Draft): Locator {
+  if (draft.cart !== undefined && draft.cart !== null) return identifierLocator(draft.cart, 'cart', 'cart');
+  if (typeof draft.id === 'string') return { id: draft.id };
+  throw requiredField('cart');
+}
+
+const owns = (cart: Cart, buyer: Buyer): boolean =>
+  'customerId' in buyer ? cart.customerId === buyer.customerId : cart.anonymousId === buyer.anonymousId;
+
+/** The carts an order can be made from (reference resources/orders.raml "Create Order"). */
+function assertOrderable(cart: Cart, version: number): void {
+  if (cart.version !== version) throw concurrentModification(cart.version, version);
+  if (cart.cartState !== 'Active') throw invalidOperation(`The cart '${cart.id}' is ${cart.cartState}; only an Active cart can be ordered.`);
+  if (cart.origin === 'Quote') {
+    throw invalidOperation(`The cart '${cart.id}' is the quotation cart of a staged quote; order its quote instead (POST /orders/quotes).`);
+  }
+  if (cart.shippingAddress === undefined) {
+    // Reference: "The Cart must have a shipping address set, regardless of the TaxMode."
+    throw invalidOperation(`The cart '${cart.id}' has no shipping address; an order can only be created from a cart with one.`);
+  }
+}
+
+/** The order's content: the cart's, as it is (reference Order: the fields an order keeps of its cart). */
+export function copiedFromCart(cart: Cart): OrderFields {
+  const copy = structuredClone(cart);
+  const fields: OrderFields = {
+    origin: copy.origin ?? 'Customer',
+    cart: { typeId: 'cart', id: copy.id },
+    lineItems: copy.lineItems,
+    customLineItems: copy.customLineItems,
+    totalPrice: copy.totalPrice,
+    priceRoundingMode: copy.priceRoundingMode,
+    taxMode: copy.taxMode,
+    taxRoundingMode: copy.taxRoundingMode,
+    taxCalculationMode: copy.taxCalculationMode,
+    inventoryMode: copy.inventoryMode,
+    shippingMode: copy.shippingMode ?? 'Single',
+    shipping: [],
+    itemShippingAddresses: copy.itemShippingAddresses,
+    discountCodes: copy.discountCodes,
+    directDiscounts: copy.directDiscounts,
+    refusedGifts: [],
+    orderState: 'Open',
+    syncInfo: [],
+    returnInfo: [],
+  };
+  const optional = {
+    customerId: copy.customerId, customerEmail: copy.customerEmail, anonymousId: copy.anonymousId, businessUnit: copy.businessUnit,
+    store: copy.store, billingAddress: copy.billingAddress, shippingAddress: copy.shippingAddress, shippingRateInput: copy.shippingRateInput,
+    country: copy.country, locale: copy.locale, purchaseOrderNumber: copy.purchaseOrderNumber, custom: copy.custom,
+  };
+  for (const [field, value] of Object.entries(optional)) if (value !== undefined) Object.assign(fields, { [field]: value });
+  return fields;
+}
+
+/**
+ * POST /orders (OrderFromCartDraft) and, with `buyer`, /me/orders (MyOrderFromCartDraft: the
+ * buyer's own cart, no other field). The order and its cart becoming `Ordered` commit together.
+ */
+export async function createOrderFromCart(body: unknown, ctx: RequestContext, documents: DocumentStore, buyer?: Buyer): Promise<Order> {
+  const draft = asDraft(body, buyer === undefined ? 'OrderFromCartDraft' : 'MyOrderFromCartDraft');
+  const locator = cartLocator(draft);
+  const version = sourceVersion(draft.version, 'version');
+  const cart = await ctx.load<Cart>('cart', locator);
+  if (cart === undefined || (buyer !== undefined && !owns(cart, buyer))) throw referencedResourceNotFound('cart', locator);
+  assertOrderable(cart, version);
+  // §1.4: an order of a business unit's cart validates the buyer's role in it.
+  await requireBusinessUnitBuyer({ get: (_projectKey, typeId, at) => ctx.load(typeId, at) }, ctx.projectKey, cart.businessUnit, ctx.auth);
+  const fields: OrderFields = copiedFromCart(cart);
+  if (buyer === undefined) {
+    Object.assign(fields, await orderDraftFields(draft, ctx));
+    const purchaseOrderNumber = optionalString(draft.purchaseOrderNumber, 'purchaseOrderNumber');
+    if (purchaseOrderNumber !== undefined) fields.purchaseOrderNumber = purchaseOrderNumber;
+    const custom = await inheritedCustom(draft.custom, cart.custom, ORDER_CUSTOM_FIELDS_TYPE_ID, ctx);
+    if (custom !== undefined) fields.custom = custom;
+  }
+  return writeTogether(documents, async (store) => {
+    await assertOrderNumberFree(store.db, ctx.projectKey, fields.orderNumber);
+    await store.update<Cart>(ctx.write, 'cart', { id: cart.id }, version, (current) => {
+      if (current.cartState !== 'Active') throw invalidOperation(`The cart '${cart.id}' is ${current.cartState}; only an Active cart can be ordered.`);
+      return { doc: { ...current, cartState: 'Ordered' } };
+    });
+    return store.create<Order>(ctx.write, 'order', fields, (doc) => [orderCreated(doc)]);
+  });
+}
