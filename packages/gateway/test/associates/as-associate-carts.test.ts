@@ -10,6 +10,8 @@ import { apiClient } from '../business-units/support.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { assignment, associate, expectMissingPermission, inUnit, lineItem, merchantOf, newCustomer, type Client, type Json } from './support.js';
 
+/** Starting a gateway and signing customers up takes long on a busy machine. */
+const SETUP_MS = 180_000;
 const P = 'as-associate-carts';
 
 describe('carts as associate', () => {
@@ -46,7 +48,7 @@ describe('carts as associate', () => {
     await merchant.ok('POST', '/business-units', { key: 'acme-east', name: 'East', unitType: 'Division', parentUnit: { key: 'acme' } }, 201);
     await merchant.ok('POST', '/business-units', { key: 'acme-west', name: 'West', unitType: 'Division', parentUnit: { key: 'acme' }, associateMode: 'Explicit' }, 201);
     await merchant.ok('POST', '/business-units', { key: 'other', name: 'Other', unitType: 'Company', associates: [{ roles: ['Admin'], customer: { id: buyer.customerId } }] }, 201);
-  });
+  }, SETUP_MS);
   afterAll(() => gateway.close());
 
   it('creates a cart in the unit for the associate itself with CreateMyCarts; refuses without it', async () => {
