@@ -27,10 +27,33 @@ export interface RequestSender<TNative> {
   plan?(messages: readonly EncodedMessage<TNative>[]): number[][];
 }
 
-/** One deadline for the whole send call, joined with the caller's signal. */
-export function deadlineSignal(options: SendOptions | undefined, env: DestinationEnvironment): AbortSignal {
-  const timeout = AbortSignal.timeout(options?.timeoutMs ?? env.timeouts.sendMs);
-  return options?.signal === undefined ? timeout : AbortSignal.any([options.signal, timeout]);
+/**
+ * Runs `send` under one deadline for the whole call, joined with the caller's signal, and clears
+ * both when it settles. A timer and a controller, not `AbortSignal.any([signal,
+ * AbortSignal.timeout(ms)])`: on Node 20 the timeout signal inside `any` can be garbage-collected
+ * before it fires (nodejs/node#57736), and a send to a destination that never answers then never
+ * ended while a worker passed its stop signal (the soak's black hole, docs/reliability.md).
+ */
+export async function withDeadline<T>(
+  options: SendOptions | undefined,
+  env: DestinationEnvironment,
+  send: (signal: AbortSignal) => Promise<T>,
+): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new DOMException('The destination did not answer in time', 'TimeoutError')),
+    options?.timeoutMs ?? env.timeouts.sendMs,
+  );
+  const caller = options?.signal;
+  const follow = (): void => controller.abort(caller?.reason);
+  if (caller?.aborted === true) follow();
+  else caller?.addEventListener('abort', follow, { once: true });
+  try {
+    return await send(controller.signal);
+  } finally {
+    clearTimeout(timer);
+    caller?.removeEventListener('abort', follow);
+  }
 }
 
 /**
@@ -102,9 +125,19 @@ export async function sendWithResends<TNative>(
   limits: DestinationLimits,
   sender: RequestSender<TNative>,
 ): Promise<SendOutcome[]> {
-  const outcomes: (SendOutcome | undefined)[] = Array.from({ length: batch.length }, () => undefined);
   if (batch.length === 0) return [];
-  const signal = deadlineSignal(options, env);
+  return withDeadline(options, env, (signal) => sendUntil(batch, signal, env, limits, sender));
+}
+
+/** `sendWithResends` within the deadline `signal`. */
+async function sendUntil<TNative>(
+  batch: readonly EncodedMessage<TNative>[],
+  signal: AbortSignal,
+  env: DestinationEnvironment,
+  limits: DestinationLimits,
+  sender: RequestSender<TNative>,
+): Promise<SendOutcome[]> {
+  const outcomes: (SendOutcome | undefined)[] = Array.from({ length: batch.length }, () => undefined);
   let pending = batch.map((_, index) => index);
 
   for (let attempt = 0; attempt <= env.resend.maxImmediateResends && pending.length > 0; attempt++) {

@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DeliveryPayload, Destination, Format } from '@herald/model';
@@ -195,6 +197,18 @@ describe.each(Object.entries(HARNESSES))('%s adapter conformance', (_type, make)
       expect(failureOf(outcomes[0])).toEqual({ class: 'temporary', code: 'Timeout' });
     });
 
+    it("a hanging destination times out while the caller's signal stays open, through garbage collections", async () => {
+      const { adapter, context } = fresh();
+      harness.injectFault({ kind: 'hang' });
+      const running = new AbortController(); // a worker's stop signal: never aborted here
+      const sending = adapter.send(encodeAll(adapter, [messagePayload(6)], defaultFormat, context), { timeoutMs: 700, signal: running.signal });
+      for (let i = 0; i < 5; i++) {
+        await new Promise((settle) => setTimeout(settle, 50));
+        collectGarbage();
+      }
+      expect(failureOf((await sending)[0])).toEqual({ class: 'temporary', code: 'Timeout' });
+    });
+
     it('an aborted send fails as temporary without sending', async () => {
       const { adapter, context } = fresh();
       const controller = new AbortController();
@@ -291,4 +305,13 @@ function checkBinding(harness: DestinationHarness, meta: Record<string, unknown>
     default:
       break;
   }
+}
+
+/**
+ * A full garbage collection. A deadline held only weakly (on Node 20, `AbortSignal.timeout` inside
+ * `AbortSignal.any`, nodejs/node#57736) is collected by it and never fires.
+ */
+function collectGarbage(): void {
+  setFlagsFromString('--expose-gc');
+  (runInNewContext('gc') as () => void)();
 }

@@ -4,8 +4,8 @@ import { classifyAwsError } from '../aws/errors.js';
 import { defineAdapter } from '../define-adapter.js';
 import type { DestinationEnvironment } from '../environment.js';
 import { abortFailure, classOf, failure } from '../failure.js';
-import type { DeliveryFailure, DestinationAdapter } from '../port.js';
-import { deadlineSignal, ENTRY_DELIVERED, raceAbort, type EntryResult } from '../send-loop.js';
+import type { DeliveryFailure, DestinationAdapter, VerifyOutcome } from '../port.js';
+import { ENTRY_DELIVERED, raceAbort, withDeadline, type EntryResult } from '../send-loop.js';
 import { EVENTBRIDGE_ERROR_CODES } from './classify.js';
 import { encodeEventBridge, EVENTBRIDGE_LIMITS, type EventBridgeNativeEntry } from './encode.js';
 import { partnerEventSourceName } from './source-name.js';
@@ -66,22 +66,23 @@ export function createEventBridgeAdapter(
       if (!env.eventBridge.createPartnerEventSources) return { ok: true };
       const name = partnerEventSourceName(env.eventBridge.partnerName, context.projectKey, context.subscriptionId);
       if (createdSources.has(name)) return { ok: true };
-      const signal = deadlineSignal(options, env);
-      try {
-        const { sdk, client: eventBridge } = await client.get();
-        await raceAbort(
-          eventBridge.send(new sdk.CreatePartnerEventSourceCommand({ Name: name, Account: destination.accountId }), {
-            abortSignal: signal,
-          }),
-          signal,
-        );
-      } catch (error) {
-        if ((error as { name?: unknown }).name !== 'ResourceAlreadyExistsException') {
-          return { ok: false, failure: abortFailure(signal, error) ?? classifyAwsError(error, EVENTBRIDGE_ERROR_CODES) };
+      return withDeadline(options, env, async (signal): Promise<VerifyOutcome> => {
+        try {
+          const { sdk, client: eventBridge } = await client.get();
+          await raceAbort(
+            eventBridge.send(new sdk.CreatePartnerEventSourceCommand({ Name: name, Account: destination.accountId }), {
+              abortSignal: signal,
+            }),
+            signal,
+          );
+        } catch (error) {
+          if ((error as { name?: unknown }).name !== 'ResourceAlreadyExistsException') {
+            return { ok: false, failure: abortFailure(signal, error) ?? classifyAwsError(error, EVENTBRIDGE_ERROR_CODES) };
+          }
         }
-      }
-      createdSources.add(name);
-      return { ok: true };
+        createdSources.add(name);
+        return { ok: true };
+      });
     },
   });
 }

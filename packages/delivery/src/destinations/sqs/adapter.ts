@@ -7,7 +7,7 @@ import { defineAdapter } from '../define-adapter.js';
 import type { DestinationEnvironment } from '../environment.js';
 import { abortFailure, failure } from '../failure.js';
 import type { DestinationAdapter, SendOptions, VerifyOutcome } from '../port.js';
-import { deadlineSignal, raceAbort } from '../send-loop.js';
+import { raceAbort, withDeadline } from '../send-loop.js';
 import { SQS_ERROR_CODES } from './classify.js';
 import { encodeSqs, SQS_LIMITS, type SqsNativeMessage } from './encode.js';
 
@@ -46,7 +46,10 @@ export function createSqsAdapter(destination: SqsDestination, env: DestinationEn
   async function verify(options: SendOptions | undefined): Promise<VerifyOutcome> {
     if (verified) return { ok: true };
     if (destination.queueUrl.endsWith('.fifo')) return { ok: false, failure: fifoFailure() };
-    const signal = deadlineSignal(options, env);
+    return withDeadline(options, env, (signal) => readQueueAttributes(signal));
+  }
+
+  async function readQueueAttributes(signal: AbortSignal): Promise<VerifyOutcome> {
     try {
       const { sdk, client: sqs } = await client.get();
       const response = await raceAbort(
