@@ -58,6 +58,7 @@ function checkDependencies(): boolean {
   return run.status === 0;
 }
 
+const startedAt = Date.now();
 const dependenciesChecked = checkDependencies();
 const services = await ensureServices((line) => console.log(`[test] ${line}`));
 const tally = new TestTally();
@@ -76,6 +77,8 @@ try {
   await services.stop();
 }
 tally.finish();
+// Before the summary line, which must stay last (CI reads the closing line).
+console.log(`[test] ${Math.round((Date.now() - startedAt) / 1000)} s on Node ${process.versions.node}`);
 for (const failure of tally.failures) console.log(`failed: ${failure}`);
 if (!dependenciesChecked) console.log('failed: the dependency check (npx depcruise packages --config .dependency-cruiser.cjs)');
 console.log(`tests: ${tally.passed} passed, ${tally.failed} failed, ${tally.skipped} skipped`);
