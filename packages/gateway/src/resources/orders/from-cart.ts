@@ -70,16 +70,24 @@ export function copiedFromCart(cart: Cart): OrderFields {
   return fields;
 }
 
+/** Who orders: `buyer` on `/me/orders`; `authorize` checks an associate's permission for the cart (as-associate). */
+export interface OrderingParty {
+  buyer?: Buyer;
+  authorize?(cart: Cart): Promise<void>;
+}
+
 /**
- * POST /orders (OrderFromCartDraft) and, with `buyer`, /me/orders (MyOrderFromCartDraft: the
+ * POST /orders (OrderFromCartDraft) and, with a `buyer`, /me/orders (MyOrderFromCartDraft: the
  * buyer's own cart, no other field). The order and its cart becoming `Ordered` commit together.
  */
-export async function createOrderFromCart(body: unknown, ctx: RequestContext, documents: DocumentStore, buyer?: Buyer): Promise<Order> {
+export async function createOrderFromCart(body: unknown, ctx: RequestContext, documents: DocumentStore, party: OrderingParty = {}): Promise<Order> {
+  const { buyer } = party;
   const draft = asDraft(body, buyer === undefined ? 'OrderFromCartDraft' : 'MyOrderFromCartDraft');
   const locator = cartLocator(draft);
   const version = sourceVersion(draft.version, 'version');
   const cart = await ctx.load<Cart>('cart', locator);
   if (cart === undefined || (buyer !== undefined && !owns(cart, buyer))) throw referencedResourceNotFound('cart', locator);
+  await party.authorize?.(cart);
   assertOrderable(cart, version);
   // §1.4: an order of a business unit's cart validates the buyer's role in it.
   await requireBusinessUnitBuyer({ get: (_projectKey, typeId, at) => ctx.load(typeId, at) }, ctx.projectKey, cart.businessUnit, ctx.auth);

@@ -70,6 +70,12 @@ async function assertNotOrderedYet(store: DocumentStore, projectKey: string, quo
   if (existing.rows.length > 0) throw invalidOperation(`The quote '${quoteId}' has been ordered already.`);
 }
 
+/** Who orders: the buyer's `customerId` on `/me/orders/quotes`; `authorize` checks an associate's permission (as-associate). */
+export interface QuoteOrderingParty {
+  customerId?: string;
+  authorize?(quote: Quote): Promise<void>;
+}
+
 /**
  * POST /orders/quotes (OrderFromQuoteDraft) and, with `customerId`, /me/orders/quotes
  * (MyOrderFromQuoteDraft: the buyer's own quote). The quote (locked, version-checked, maybe
@@ -80,14 +86,16 @@ export async function createOrderFromQuote(
   ctx: RequestContext,
   documents: DocumentStore,
   now: Date,
-  customerId?: string,
+  party: QuoteOrderingParty = {},
 ): Promise<Order> {
+  const { customerId } = party;
   const draft = asDraft(body, customerId === undefined ? 'OrderFromQuoteDraft' : 'MyOrderFromQuoteDraft');
   const locator = quoteLocator(draft);
   const version = sourceVersion(draft.version, 'version');
   const toAccepted = optionalFlag(draft.quoteStateToAccepted, 'quoteStateToAccepted');
   const quote = await ctx.load<Quote>('quote', locator);
   if (quote === undefined || (customerId !== undefined && quote.customer?.id !== customerId)) throw referencedResourceNotFound('quote', locator);
+  await party.authorize?.(quote);
   assertOrderable(quote, version, now);
   await requireBusinessUnitBuyer({ get: (_projectKey, typeId, at) => ctx.load(typeId, at) }, ctx.projectKey, quote.businessUnit, ctx.auth);
   const fields: OrderFields = copiedFromQuote(quote);

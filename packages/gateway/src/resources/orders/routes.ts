@@ -56,6 +56,6 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ResourceDeps, cl
     { typeId: 'order', path: 'me/orders', scopes: MY_ORDER_SCOPES, me: 'customer-or-anonymous', scopeOf: (request) => buyerScope(buyerOf(request.auth)) },
     deps,
   );
-  app.post('/:projectKey/me/orders', { config: { auth: { anyOf: MY_ORDER_SCOPES.manage, me: 'customer-or-anonymous' } } }, created((ctx, body, auth) => createOrderFromCart(body, ctx, documents, buyerOf(auth))));
-  app.post('/:projectKey/me/orders/quotes', { config: { auth: { anyOf: MY_ORDER_FROM_QUOTE_SCOPES, me: 'customer' } } }, created((ctx, body, auth) => createOrderFromQuote(body, ctx, documents, clock.now(), customerOf(auth))));
+  app.post('/:projectKey/me/orders', { config: { auth: { anyOf: MY_ORDER_SCOPES.manage, me: 'customer-or-anonymous' } } }, created((ctx, body, auth) => createOrderFromCart(body, ctx, documents, { buyer: buyerOf(auth) })));
+  app.post('/:projectKey/me/orders/quotes', { config: { auth: { anyOf: MY_ORDER_FROM_QUOTE_SCOPES, me: 'customer' } } }, created((ctx, body, auth) => createOrderFromQuote(body, ctx, documents, clock.now(), { customerId: customerOf(auth) })));
 }
