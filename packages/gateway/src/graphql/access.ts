@@ -11,6 +11,8 @@ export const GRAPHQL_SCOPES: readonly string[] = [
   VIEW_BUSINESS_UNITS,
   MANAGE_BUSINESS_UNITS,
   MANAGE_MY_BUSINESS_UNITS,
+  'view_associate_roles',
+  'manage_associate_roles',
   'manage_orders',
   'manage_my_orders',
   'view_project_settings',

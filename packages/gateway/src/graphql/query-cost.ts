@@ -16,6 +16,9 @@ export const MAX_QUERY_COST = 10_000;
  */
 export const MAX_DOCUMENT_TOKENS = 10_000;
 
+/** Fields that answer a page of `limit` documents (a QueryResult). */
+const PAGE_FIELDS: ReadonlySet<string> = new Set(['businessUnits', 'associateRoles']);
+
 /* The AST is walked through plain properties (`kind` strings), not graphql-js classes: under vitest
    this module and mercurius may load different copies of graphql-js (see plugin.ts). */
 export interface Node {
@@ -162,7 +165,7 @@ export function operationCost({ operation, fragments, variables }: RunnableOpera
       else if (selection.kind === 'Field' && selection.selectionSet) {
         // A page reads `limit` documents (its `results` below cost one each); any other object
         // field one document per parent, plus what is below it.
-        if (selection.name?.value === 'businessUnits') cost += pageLimit(selection, variables) * Math.max(1, selectionCost(selection.selectionSet));
+        if (PAGE_FIELDS.has(selection.name?.value ?? '')) cost += pageLimit(selection, variables) * Math.max(1, selectionCost(selection.selectionSet));
         else cost += 1 + selectionCost(selection.selectionSet);
       }
       if (cost > Number.MAX_SAFE_INTEGER) return Number.POSITIVE_INFINITY;

@@ -23,7 +23,9 @@ describe('business units as associate and through /me', () => {
   beforeAll(async () => {
     gateway = await startTestGateway({ projects: [P] });
     merchant = await merchantOf(gateway, P);
-    [buyer, editor, admin] = await Promise.all([0, 1, 2].map(() => newCustomer(gateway, P)));
+    buyer = await newCustomer(gateway, P);
+    editor = await newCustomer(gateway, P);
+    admin = await newCustomer(gateway, P);
     await merchant.ok('POST', '/associate-roles', { key: 'editor', permissions: ['UpdateBusinessUnitDetails'] }, 201);
     await merchant.ok('POST', '/business-units', {
       key: 'acme',
@@ -62,6 +64,20 @@ describe('business units as associate and through /me', () => {
     expectMissingPermission(await merchant.rest('POST', asAssociateUnits(editor, '/key=acme'), change), { associate: editor, unit: 'acme', permissions: ['UpdateAssociates'] });
     const changed = await merchant.ok('POST', asAssociateUnits(admin, '/key=acme'), change);
     expect(changed.associates.find((found: Json) => found.customer.id === buyer.customerId)).toMatchObject({ roles: [], associateRoleAssignments: [assignment('editor')] });
+  });
+
+  it('lets an associate assign only buyer-assignable roles; the general endpoint assigns any', async () => {
+    await merchant.ok('POST', '/associate-roles', { key: 'approver', buyerAssignable: false, permissions: ['UpdateApprovalRules'] }, 201);
+    const current = await unit();
+    const change = { version: current.version, actions: [{ action: 'changeAssociate', associate: associate(editor, assignment('approver')) }] };
+    const refused = await merchant.rest('POST', asAssociateUnits(admin, '/key=acme'), change);
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ statusCode: 400, errors: [{ code: 'InvalidOperation' }] });
+    expect((await admin.rest('POST', '/me/business-units/key=acme', change)).status).toBe(400);
+    const assigned = await merchant.ok('POST', '/business-units/key=acme', change);
+    expect(assigned.associates.find((found: Json) => found.customer.id === editor.customerId).associateRoleAssignments).toEqual([assignment('approver')]);
+    // Back to the role the other tests expect.
+    await merchant.ok('POST', '/business-units/key=acme', { version: assigned.version, actions: [{ action: 'changeAssociate', associate: associate(editor, assignment('editor')) }] });
   });
 
   it('creates a Division only with AddChildUnits in the parent', async () => {

@@ -29,7 +29,10 @@ describe('carts as associate', () => {
   beforeAll(async () => {
     gateway = await startTestGateway({ projects: [P] });
     merchant = await merchantOf(gateway, P);
-    [buyer, viewer, admin, local] = await Promise.all([0, 1, 2, 3].map(() => newCustomer(gateway, P)));
+    buyer = await newCustomer(gateway, P);
+    viewer = await newCustomer(gateway, P);
+    admin = await newCustomer(gateway, P);
+    local = await newCustomer(gateway, P);
     await merchant.ok('POST', '/associate-roles', { key: 'cart-viewer', permissions: ['ViewMyCarts'] }, 201);
     const everyCartPermission = ['View', 'Create', 'Update', 'Delete'].flatMap((verb) => [`${verb}MyCarts`, `${verb}OthersCarts`]);
     await merchant.ok('POST', '/associate-roles', { key: 'cart-keeper', permissions: everyCartPermission }, 201);

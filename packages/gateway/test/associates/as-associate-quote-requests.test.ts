@@ -24,7 +24,9 @@ describe('quote requests as associate', () => {
   beforeAll(async () => {
     gateway = await startTestGateway({ projects: [P] });
     merchant = await merchantOf(gateway, P);
-    [buyer, cartsOnly, admin] = await Promise.all([0, 1, 2].map(() => newCustomer(gateway, P)));
+    buyer = await newCustomer(gateway, P);
+    cartsOnly = await newCustomer(gateway, P);
+    admin = await newCustomer(gateway, P);
     await merchant.ok('POST', '/associate-roles', { key: 'carts-only', permissions: ['ViewMyCarts', 'CreateMyCarts', 'UpdateMyCarts'] }, 201);
     const associates = [associate(buyer, assignment('Buyer')), associate(cartsOnly, assignment('carts-only')), associate(admin, assignment('Admin'))];
     await merchant.ok('POST', '/business-units', { key: 'acme', name: 'ACME', unitType: 'Company', associates }, 201);

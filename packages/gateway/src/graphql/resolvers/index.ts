@@ -10,8 +10,18 @@ import {
   meResolvers,
   storeResolvers,
 } from './business-units.js';
+import {
+  associateAssignmentFieldResolvers,
+  associateRoleAssignmentResolvers,
+  associateRoleMutationResolvers,
+  associateRoleQueryResolvers,
+  businessUnitAssociateFieldResolvers,
+  inheritedAssignmentResolvers,
+  inheritedAssociateResolvers,
+} from './associate-roles.js';
 import { cartFieldResolvers, cartMutationResolvers } from './carts.js';
 import { projectFieldResolvers, projectMutationResolvers, projectQueryResolvers } from './project.js';
+import { negotiationQueryResolvers, orderFieldResolvers, quoteFieldResolvers, stagedQuoteFieldResolvers } from './negotiation.js';
 import { Country, DateTime, Json, Locale, Long } from './scalars.js';
 
 type MutationResolver = (root: never, args: never, context: GraphQLContext) => unknown;
@@ -43,16 +53,22 @@ const resolvers = {
   Json,
   Country,
   Locale,
-  Query: { ...businessUnitQueryResolvers, ...projectQueryResolvers },
-  Mutation: clearingLoadersAfterEach({ ...businessUnitMutationResolvers, ...cartMutationResolvers, ...projectMutationResolvers }),
+  Query: { ...businessUnitQueryResolvers, ...associateRoleQueryResolvers, ...projectQueryResolvers, ...negotiationQueryResolvers },
+  Mutation: clearingLoadersAfterEach({ ...businessUnitMutationResolvers, ...associateRoleMutationResolvers, ...cartMutationResolvers, ...projectMutationResolvers }),
   Me: meResolvers,
-  BusinessUnit: businessUnitFieldResolvers,
-  Associate: associateResolvers,
+  BusinessUnit: { ...businessUnitFieldResolvers, ...businessUnitAssociateFieldResolvers },
+  Associate: { ...associateResolvers, ...associateAssignmentFieldResolvers },
+  AssociateRoleAssignment: associateRoleAssignmentResolvers,
+  InheritedAssociateRoleAssignment: inheritedAssignmentResolvers,
+  InheritedAssociate: inheritedAssociateResolvers,
   CustomFieldsType: customFieldsResolvers,
   Initiator: initiatorResolvers,
   Store: storeResolvers,
   Cart: cartFieldResolvers,
   ProjectProjection: projectFieldResolvers,
+  StagedQuote: stagedQuoteFieldResolvers,
+  Quote: quoteFieldResolvers,
+  Order: orderFieldResolvers,
 } satisfies IResolvers<never, GraphQLContext>;
 
 /**

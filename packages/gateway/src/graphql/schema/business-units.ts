@@ -98,14 +98,19 @@ export const businessUnitTypeDefs = /* GraphQL */ `
   }
 
   type Associate {
+    "§2.2: the built-in roles among associateRoleAssignments."
     roles: [AssociateRole!]!
+    "The reference's role assignments: the built-in Admin and Buyer, and stored associate roles."
+    associateRoleAssignments: [AssociateRoleAssignment!]!
     customerRef: Reference
     "Needs view_customers, except for the token's own customer."
     customer: Customer
   }
 
+  "§2.2's roles, or the reference's associateRoleAssignments (1 to 5), or both: at least one role."
   input AssociateDraft {
-    roles: [AssociateRole!]!
+    roles: [AssociateRole!]
+    associateRoleAssignments: [AssociateRoleAssignmentDraft!]
     customer: ResourceIdentifierInput!
   }
 
@@ -133,6 +138,10 @@ export const businessUnitTypeDefs = /* GraphQL */ `
     storeMode: String
     unitType: BusinessUnitType!
     associates: [Associate!]!
+    "Whether the unit also counts the Enabled role assignments of its parent's associates."
+    associateMode: BusinessUnitAssociateMode!
+    "Only with associateMode ExplicitAndFromParent: the associates inherited up the tree."
+    inheritedAssociates: [InheritedAssociate!]
     custom: CustomFieldsType
     parentUnitRef: KeyReference
     parentUnit: BusinessUnit

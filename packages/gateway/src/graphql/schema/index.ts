@@ -1,7 +1,9 @@
+import { associateRoleTypeDefs } from './associate-roles.js';
 import { businessUnitTypeDefs } from './business-units.js';
 import { cartTypeDefs } from './carts.js';
 import { commonTypeDefs } from './common.js';
 import { projectTypeDefs } from './project.js';
+import { negotiationTypeDefs } from './negotiation.js';
 
 /**
  * The root types. Each field names the scope it needs (the resolvers check it, see access.ts);
@@ -13,6 +15,10 @@ const rootTypeDefs = /* GraphQL */ `
     businessUnit(id: String, key: String): BusinessUnit
     "view_business_units. limit 1 to 500 (default 20), offset up to 10000."
     businessUnits(where: String, sort: [String!], limit: Int, offset: Int): BusinessUnitQueryResult!
+    "view_associate_roles. One of id and key."
+    associateRole(id: String, key: String): AssociateRoleResource
+    "view_associate_roles."
+    associateRoles(where: String, sort: [String!], limit: Int, offset: Int): AssociateRoleQueryResult!
     "manage_my_business_units and a customer token."
     me: Me!
     "view_project_settings."
@@ -26,10 +32,16 @@ const rootTypeDefs = /* GraphQL */ `
     createMyBusinessUnit(draft: MyBusinessUnitDraft!): BusinessUnit
     "manage_business_units. One of id and key."
     updateBusinessUnit(version: Long!, actions: [BusinessUnitUpdateAction!]!, id: String, key: String): BusinessUnit
-    "manage_my_business_units; the customer must be an Admin associate. One of id and key."
+    "manage_my_business_units; the customer needs each action's associate permission (UpdateBusinessUnitDetails, UpdateAssociates, UpdateParentUnit). One of id and key."
     updateMyBusinessUnit(version: Long!, actions: [MyBusinessUnitUpdateAction!]!, id: String, key: String): BusinessUnit
     "manage_business_units. One of id and key."
     deleteBusinessUnit(version: Long!, personalDataErasure: Boolean = false, id: String, key: String): BusinessUnit
+    "manage_associate_roles."
+    createAssociateRole(draft: AssociateRoleDraft!): AssociateRoleResource
+    "manage_associate_roles. One of id and key."
+    updateAssociateRole(version: Long!, actions: [AssociateRoleUpdateAction!]!, id: String, key: String): AssociateRoleResource
+    "manage_associate_roles. One of id and key; refused while a business unit assigns the role."
+    deleteAssociateRole(version: Long!, id: String, key: String): AssociateRoleResource
     "manage_orders. One of id and key."
     updateCart(version: Long!, actions: [CartUpdateAction!]!, id: String, key: String): Cart
     "manage_my_orders and a customer token."
@@ -40,4 +52,4 @@ const rootTypeDefs = /* GraphQL */ `
 `;
 
 /** Herald's GraphQL schema (§4.3), written for its subset of the platform. */
-export const typeDefs = [commonTypeDefs, businessUnitTypeDefs, cartTypeDefs, projectTypeDefs, rootTypeDefs].join('\n');
+export const typeDefs = [commonTypeDefs, associateRoleTypeDefs, businessUnitTypeDefs, cartTypeDefs, projectTypeDefs, rootTypeDefs, negotiationTypeDefs].join('\n');

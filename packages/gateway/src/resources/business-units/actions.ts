@@ -10,13 +10,14 @@ import {
   BUSINESS_UNIT_STATUSES,
   BUSINESS_UNIT_TYPE_ID,
   isOneOf,
+  type Associate,
   type BusinessUnit,
   type BusinessUnitAddress,
 } from './business-unit.js';
 import { MAX_STORES, optionalEmail, requiredName, storeModeOf, storeReferences } from './draft.js';
 import { assertNotBelow, childAncestry, loadParent, setAncestry } from './hierarchy.js';
 import { withRoleAssignments } from './modes.js';
-import { loadLookup, requireAddChildUnits } from './my-permissions.js';
+import { assertBuyerAssignable, loadLookup, requireAddChildUnits } from './my-permissions.js';
 
 /*
  * The 25 update actions of §4.3, named as the GraphQL members (REST sends `{action: 'changeName',
@@ -374,5 +375,12 @@ export const myBusinessUnitActions: ActionHandlers<BusinessUnit> = {
     const parent = await loadParent(scope.reader.get, required(action, 'parentUnit'), 'parentUnit');
     await requireAddChildUnits({ documents: loadLookup(scope.reader.get) }, scope.ctx.projectKey, parent, customerId);
     return businessUnitActions.changeParentUnit(unit, action, scope);
+  },
+  async changeAssociate(unit, action, scope) {
+    const messages = (await businessUnitActions.changeAssociate(unit, action, scope)) ?? [];
+    // BusinessUnitAssociateChanged carries the associate as it now is.
+    const changed = messages[0]?.associate as Associate | undefined;
+    if (changed !== undefined) await assertBuyerAssignable(changed, scope.reader.get);
+    return messages;
   },
 };
