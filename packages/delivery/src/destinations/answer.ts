@@ -12,5 +12,5 @@ export type { DestinationAnswerContext };
  */
 export function answerDestination(destination: Destination, context: DestinationAnswerContext): Destination {
   const masked = maskDestinationSecrets(destination);
-  return descriptorOf(masked).answer?.(masked, context) ?? masked;
+  return descriptorOf(masked.type).answer?.(masked, context) ?? masked;
 }

@@ -5,9 +5,6 @@ import type { DestinationAdapter, DestinationLimits } from './port.js';
 
 export type DestinationOfType<T extends DestinationType> = Extract<Destination, { type: T }>;
 
-/** Builds an adapter for one destination configuration. Cheap: SDKs load on the first request. */
-export type DestinationFactory<D extends Destination = Destination> = (destination: D, env: DestinationEnvironment) => DestinationAdapter;
-
 /** The string fields of a destination kind (of any kind, for the union), the only ones that can hold a secret. */
 type StringField<D> = D extends Destination ? { [K in keyof D]-?: NonNullable<D[K]> extends string ? K : never }[keyof D] & string : never;
 

@@ -1,7 +1,6 @@
 import type { Destination } from '@herald/model';
 import { FieldChecker } from './field-checker.js';
-import { allDestinations, destinationTypeNamed, DESTINATIONS } from './registry.js';
-import type { DestinationDescriptor } from './descriptor.js';
+import { allDestinations, descriptorOf, destinationTypeNamed } from './registry.js';
 
 export type DestinationValidation = { ok: true; destination: Destination } | { ok: false; errors: string[] };
 
@@ -22,6 +21,6 @@ export function normalizeDestination(input: unknown): DestinationValidation {
     return { ok: false, errors: [`destination.type: must be one of ${known.join(', ')} (got ${JSON.stringify(rawType ?? null)}).`] };
   }
   const checker = new FieldChecker(fields);
-  const destination = (DESTINATIONS[type] as DestinationDescriptor).normalize(checker);
+  const destination = descriptorOf(type).normalize(checker);
   return checker.errors.length === 0 ? { ok: true, destination } : { ok: false, errors: checker.errors };
 }

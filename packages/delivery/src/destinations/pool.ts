@@ -56,7 +56,7 @@ export class DestinationPool {
     const key = destinationKey(destination);
     let pooled = this.adapters.get(key);
     if (pooled === undefined) {
-      pooled = { adapter: descriptorOf(destination, this.registry).createAdapter(destination, this.env), lastUsedAt: now };
+      pooled = { adapter: descriptorOf(destination.type, this.registry).createAdapter(destination, this.env), lastUsedAt: now };
       this.adapters.set(key, pooled);
     }
     pooled.lastUsedAt = now;

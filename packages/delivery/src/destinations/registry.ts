@@ -1,4 +1,4 @@
-import type { Destination, DestinationType } from '@herald/model';
+import type { DestinationType } from '@herald/model';
 import type { DestinationDescriptor } from './descriptor.js';
 import { EVENT_GRID_DESTINATION } from './event-grid/descriptor.js';
 import { EVENTBRIDGE_DESTINATION } from './eventbridge/descriptor.js';
@@ -27,11 +27,12 @@ export const DESTINATIONS = Object.freeze({
 export type EndpointOption = NonNullable<(typeof DESTINATIONS)[DestinationType]['endpointOverride']>['option'];
 
 /**
- * The descriptor of a destination's own kind. The registry's union of descriptors cannot take the
- * union of destinations; indexing by the destination's own type pairs them, which this states once.
+ * The descriptor of a kind, to be used with destinations of that kind only. The registry's union of
+ * descriptors cannot take the union of destinations; indexing by a destination's own type pairs
+ * them, which this states once.
  */
-export function descriptorOf(destination: Destination, registry: DestinationRegistry = DESTINATIONS): DestinationDescriptor {
-  return registry[destination.type] as DestinationDescriptor;
+export function descriptorOf(type: DestinationType, registry: DestinationRegistry = DESTINATIONS): DestinationDescriptor {
+  return registry[type] as DestinationDescriptor;
 }
 
 /** Every descriptor, in the registry's order. */

@@ -10,7 +10,7 @@ import { descriptorOf } from './registry.js';
 export function mapSecretFields<D extends Destination>(destination: D, transform: (value: string, secret: SecretField) => string): D {
   const fields: Readonly<Record<string, unknown>> = { ...destination };
   const replaced: Record<string, string> = {};
-  for (const secret of descriptorOf(destination).secretFields) {
+  for (const secret of descriptorOf(destination.type).secretFields) {
     const value = fields[secret.field];
     if (typeof value === 'string') replaced[secret.field] = transform(value, secret);
   }
