@@ -17,6 +17,12 @@ export const GRAPHQL_SCOPES: readonly string[] = [
   'manage_my_orders',
   'view_project_settings',
   'manage_project_settings',
+  // Staged quotes, quotes and orders (schema/negotiation.ts).
+  'view_staged_quotes',
+  'manage_staged_quotes',
+  'view_quotes',
+  'manage_quotes',
+  'view_orders',
 ];
 
 /**

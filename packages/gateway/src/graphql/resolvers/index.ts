@@ -21,6 +21,7 @@ import {
 } from './associate-roles.js';
 import { cartFieldResolvers, cartMutationResolvers } from './carts.js';
 import { projectFieldResolvers, projectMutationResolvers, projectQueryResolvers } from './project.js';
+import { negotiationQueryResolvers, orderFieldResolvers, quoteFieldResolvers, stagedQuoteFieldResolvers } from './negotiation.js';
 import { Country, DateTime, Json, Locale, Long } from './scalars.js';
 
 type MutationResolver = (root: never, args: never, context: GraphQLContext) => unknown;
@@ -52,7 +53,7 @@ const resolvers = {
   Json,
   Country,
   Locale,
-  Query: { ...businessUnitQueryResolvers, ...associateRoleQueryResolvers, ...projectQueryResolvers },
+  Query: { ...businessUnitQueryResolvers, ...associateRoleQueryResolvers, ...projectQueryResolvers, ...negotiationQueryResolvers },
   Mutation: clearingLoadersAfterEach({ ...businessUnitMutationResolvers, ...associateRoleMutationResolvers, ...cartMutationResolvers, ...projectMutationResolvers }),
   Me: meResolvers,
   BusinessUnit: { ...businessUnitFieldResolvers, ...businessUnitAssociateFieldResolvers },
@@ -65,6 +66,9 @@ const resolvers = {
   Store: storeResolvers,
   Cart: cartFieldResolvers,
   ProjectProjection: projectFieldResolvers,
+  StagedQuote: stagedQuoteFieldResolvers,
+  Quote: quoteFieldResolvers,
+  Order: orderFieldResolvers,
 } satisfies IResolvers<never, GraphQLContext>;
 
 /**

@@ -3,6 +3,7 @@ import { businessUnitTypeDefs } from './business-units.js';
 import { cartTypeDefs } from './carts.js';
 import { commonTypeDefs } from './common.js';
 import { projectTypeDefs } from './project.js';
+import { negotiationTypeDefs } from './negotiation.js';
 
 /**
  * The root types. Each field names the scope it needs (the resolvers check it, see access.ts);
@@ -51,4 +52,4 @@ const rootTypeDefs = /* GraphQL */ `
 `;
 
 /** Herald's GraphQL schema (§4.3), written for its subset of the platform. */
-export const typeDefs = [commonTypeDefs, associateRoleTypeDefs, businessUnitTypeDefs, cartTypeDefs, projectTypeDefs, rootTypeDefs].join('\n');
+export const typeDefs = [commonTypeDefs, associateRoleTypeDefs, businessUnitTypeDefs, cartTypeDefs, projectTypeDefs, rootTypeDefs, negotiationTypeDefs].join('\n');
