@@ -11,6 +11,7 @@ import { bySubscription, claimDue, type Lease } from './leases.js';
 import { sortOutcomes } from './outcomes/batch.js';
 import type { SentBatch } from './outcomes/context.js';
 import { recordBatch } from './outcomes/record.js';
+import { RecoveryPacer } from './outcomes/recovery.js';
 import { reportBatch } from './outcomes/report.js';
 import { dropLeased, type Drop } from './records.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -49,9 +50,11 @@ export interface SendResult {
   dropped: number;
   /** Given back without counting an attempt: the worker is stopping, or the batch went to a replaced destination. */
   released: number;
+  /** Backed-off deliveries made due because the destination accepts again (outcomes/recovery.ts): claim again now. */
+  madeDue: number;
 }
 
-const NOTHING: SendResult = Object.freeze({ claimed: 0, delivered: 0, retried: 0, dropped: 0, released: 0 });
+const NOTHING: SendResult = Object.freeze({ claimed: 0, delivered: 0, retried: 0, dropped: 0, released: 0, madeDue: 0 });
 
 const PLATFORM_FORMAT: Format = { type: 'Platform' };
 
@@ -63,6 +66,8 @@ const PLATFORM_FORMAT: Format = { type: 'Platform' };
  */
 export class Sender {
   private readonly random: () => number;
+  /** A subscription-level backoff for making backlogs due after recoveries: the policy's own bounds. */
+  private readonly pacer: RecoveryPacer;
   /** Destinations with their secrets opened, per subscription and stored destination (decrypting once). */
   private readonly opened = new Map<string, { key: string; destination: Destination }>();
 
@@ -74,6 +79,7 @@ export class Sender {
       throw new RangeError(`leaseMs (${options.leaseMs}) must exceed sendTimeoutMs (${options.sendTimeoutMs})`);
     }
     this.random = deps.random ?? Math.random;
+    this.pacer = new RecoveryPacer({ minGapMs: deps.policy.backoff.initialMs, maxGapMs: deps.policy.backoff.maxMs });
   }
 
   get workerId(): string {
@@ -115,6 +121,7 @@ export class Sender {
         retried: sum.retried + r.retried,
         dropped: sum.dropped + r.dropped,
         released: sum.released + r.released,
+        madeDue: sum.madeDue + r.madeDue,
       }),
       NOTHING,
     );
@@ -201,7 +208,7 @@ export class Sender {
   ): Promise<SendResult> {
     const sorted = sortOutcomes(group, outcomes, signal?.aborted === true);
     const batch: SentBatch = { lease, subscription, project, now: this.deps.clock.now(), sorted };
-    const recorded = await recordBatch({ db: this.deps.db, policy: this.deps.policy, random: this.random }, batch);
+    const recorded = await recordBatch({ db: this.deps.db, policy: this.deps.policy, random: this.random, pacer: this.pacer }, batch);
     reportBatch(this.deps, batch, recorded);
     let dropped = 0;
     for (const count of recorded.drops.values()) dropped += count;
@@ -211,6 +218,7 @@ export class Sender {
       retried: recorded.retries.length,
       dropped,
       released: recorded.outcome.released.length,
+      madeDue: recorded.madeDue,
     };
   }
 

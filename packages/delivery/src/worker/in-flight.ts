@@ -10,8 +10,11 @@ export interface InFlightSendsDeps {
   shutdown: AbortSignal;
   /** A send whose outcome could not be recorded (a database failure). */
   failed(what: string, error: unknown): void;
-  /** A stuck send ended: its subscription's deliveries may be claimed again. */
-  stuckEnded(): void;
+  /**
+   * Deliveries may be due that the sender loop does not know of: a stuck send's subscription may be
+   * claimed again, or a recovery made a backlog due. Claim now rather than at the next poll.
+   */
+  wakeSender(): void;
 }
 
 export interface InFlightSendsOptions {
@@ -90,15 +93,17 @@ export class InFlightSends {
     let isStuck = false;
     const done: Promise<void> = this.deps.sender
       .deliver(lease, this.deps.shutdown)
-      .then((result) => this.deps.logger.debug({ ...result, ms: Math.round(performance.now() - started) }, 'lease delivered'))
+      .then((result) => {
+        this.deps.logger.debug({ ...result, ms: Math.round(performance.now() - started) }, 'lease delivered');
+        if (result.madeDue > 0) this.deps.wakeSender();
+      })
       .catch((error: unknown) => this.deps.failed('delivering', error))
       .finally(() => {
         ended = true;
         this.sends.delete(done);
         if (!isStuck) return;
         this.stuck.ended(key);
-        // Its deliveries may be due meanwhile: claim them now rather than at the next poll.
-        this.deps.stuckEnded();
+        this.deps.wakeSender();
       });
     this.sends.add(done);
     const markStuck = (): void => {

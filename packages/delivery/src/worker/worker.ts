@@ -64,7 +64,7 @@ export function startDeliveryWorker(deps: DeliveryWorkerDeps, options: DeliveryW
       logger,
       shutdown: lifecycle.shutdownSignal,
       failed: (what, error) => vitals.failed(what, error),
-      stuckEnded: () => lifecycle.senderWaker.wake(),
+      wakeSender: () => lifecycle.senderWaker.wake(),
     },
     { places: settings.maxLeasesInFlight, stuckSendMs: settings.stuckSendMs },
   );

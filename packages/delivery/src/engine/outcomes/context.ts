@@ -7,6 +7,7 @@ import type { RetryPolicy } from '../retry-policy.js';
 import type { ProjectSubscriptions } from '../subscription-cache.js';
 import type { DropReason } from '../types.js';
 import type { BatchOutcome } from './batch.js';
+import type { RecoveryPacer } from './recovery.js';
 
 /** What recording outcomes needs of the sender's dependencies. */
 export interface OutcomeDeps {
@@ -14,6 +15,8 @@ export interface OutcomeDeps {
   policy: RetryPolicy;
   /** [0, 1) for retry jitter. */
   random: () => number;
+  /** How often a subscription's backlog may be made due after a recovery (recovery.ts). */
+  pacer: RecoveryPacer;
 }
 
 /** One subscription's batch, sent, its outcomes sorted: what is recorded. */
@@ -41,6 +44,13 @@ export interface RecordedBatch {
   /** Retries written (not those whose lease had expired: another worker has them). */
   retries: Retry[];
   drops: ReadonlyMap<DropReason, number>;
+  /** Backed-off deliveries made due because this batch proved the destination accepts again (recovery.ts). */
+  madeDue: number;
+}
+
+/** The pacer's and the logs' name of the batch's subscription. */
+export function subscriptionKey(batch: SentBatch): string {
+  return `${batch.project.projectKey}\u0000${batch.subscription.id}`;
 }
 
 /** §3.3 ConfigurationError window of the batch's project (24 h production, 1 h otherwise). */

@@ -3,6 +3,7 @@ import { deleteDelivered, deleteDeliveredSeeingHealth, lockHealth, writeHealth }
 import { ids, type BatchOutcome } from './batch.js';
 import { configurationWindowMs, type HealthChange, type OutcomeDeps, type RecordedBatch, type SentBatch } from './context.js';
 import { applyEvents } from './health-events.js';
+import { recoverBacklog } from './recovery.js';
 
 /** Acknowledged by the destination: gone, whoever holds the lease now (it was delivered). */
 export async function recordDelivered(tx: Queryable, outcome: BatchOutcome): Promise<void> {
@@ -26,16 +27,16 @@ export function isCleanSuccess(batch: SentBatch): boolean {
 export async function recordCleanSuccess(deps: OutcomeDeps, batch: SentBatch): Promise<RecordedBatch> {
   const { project, subscription, sorted } = batch;
   const unhealthy = await deleteDeliveredSeeingHealth(deps.db, ids(sorted.delivered), project.projectKey, subscription.id);
-  const health = unhealthy ? await healAfterSuccess(deps, batch) : undefined;
-  return { outcome: sorted, destinationReplaced: false, health, retries: [], drops: new Map() };
+  const healed = unhealthy ? await healAfterSuccess(deps, batch) : undefined;
+  return { outcome: sorted, destinationReplaced: false, health: healed?.health, retries: [], drops: new Map(), madeDue: healed?.madeDue ?? 0 };
 }
 
 /**
  * §3.3 "configuration fixed → Healthy" for a success sent on a stale cached status. Only a state
  * whose last failure is not newer than this success is healed: a failure another worker recorded
- * after it is news this success does not answer.
+ * after it is news this success does not answer. Healed, the subscription has recovered.
  */
-async function healAfterSuccess(deps: OutcomeDeps, batch: SentBatch): Promise<HealthChange | undefined> {
+async function healAfterSuccess(deps: OutcomeDeps, batch: SentBatch): Promise<{ health: HealthChange; madeDue: number } | undefined> {
   const { now, project, subscription } = batch;
   return deps.db.transaction(async (tx) => {
     const before = await lockHealth(tx, project.projectKey, subscription.id, now);
@@ -43,6 +44,7 @@ async function healAfterSuccess(deps: OutcomeDeps, batch: SentBatch): Promise<He
     if (before.status === 'Healthy' || lastNews.getTime() > now.getTime()) return undefined;
     const transition = applyEvents(before, [{ type: 'delivered' }], { now, configurationWindowMs: configurationWindowMs(deps, batch) });
     await writeHealth(tx, project.projectKey, subscription.id, transition.state, now);
-    return { before, transition };
+    const health = { before, transition };
+    return { health, madeDue: await recoverBacklog(tx, deps, batch, batch.sorted, health) };
   });
 }

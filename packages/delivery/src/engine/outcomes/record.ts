@@ -8,6 +8,7 @@ import { configurationWindowMs, type HealthChange, type OutcomeDeps, type Record
 import { isCleanSuccess, recordCleanSuccess, recordDelivered } from './delivered.js';
 import { recordFailures } from './failed.js';
 import { applyEvents, healthEvents } from './health-events.js';
+import { recoverBacklog } from './recovery.js';
 import { recordStopped } from './stopped.js';
 
 /**
@@ -37,14 +38,15 @@ async function recordInTransaction(tx: Queryable, deps: OutcomeDeps, batch: Sent
   if (health?.transition.dropPending === true) {
     const lastError = health.transition.state.lastError;
     const drops = await recordStopped(tx, lease, outcome.failures, { projectKey: project.projectKey, subscriptionId: subscription.id, lastError, now });
-    return { ...recorded, retries: [], drops };
+    return { ...recorded, retries: [], drops, madeDue: 0 };
   }
   const judgement = {
     now,
     status: statusOfFailures(outcome, before?.status ?? project.health.get(subscription.id) ?? 'Healthy'),
     configurationWindowEndsAt: health === undefined ? undefined : configurationWindowEnd(health.transition.state, configurationWindowMs(deps, batch)),
   };
-  return { ...recorded, ...(await recordFailures(tx, lease, outcome.failures, judgement, deps)) };
+  const { retries, drops } = await recordFailures(tx, lease, outcome.failures, judgement, deps);
+  return { ...recorded, retries, drops, madeDue: await recoverBacklog(tx, deps, batch, outcome, health) };
 }
 
 /** Failures other than payload ones are health news; so is a success while not known Healthy. */

@@ -29,6 +29,9 @@ export function reportBatch(deps: ReportDeps, batch: SentBatch, recorded: Record
     );
   }
   if (recorded.health !== undefined) reportHealth(deps, batch, recorded.health);
+  if (recorded.madeDue > 0) {
+    deps.logger.info({ projectKey, subscriptionId, madeDue: recorded.madeDue }, 'destination accepts again: backed-off deliveries made due');
+  }
 }
 
 function observe(deps: ReportDeps, batch: SentBatch, recorded: RecordedBatch): void {
