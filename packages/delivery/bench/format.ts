@@ -8,7 +8,7 @@
 import { runWithSourceConditions } from './support/with-source-conditions.js';
 
 await runWithSourceConditions(async () => {
-  const { formatCloudEvents, formatPlatform } = await import('../src/index.js');
+  const { formatCloudEvents, formatPlatform } = await import('../src/format/formatted.js');
   const { encodeSqs } = await import('../src/destinations/sqs/encode.js');
   const { changePayloads, messagePayload } = await import('../test/destinations/support/payloads.js');
   const { formatRate, median, perSecond, printTable } = await import('./support/table.js');

@@ -1,7 +1,8 @@
 import type { DeliveryPayload, Format } from '@herald/model';
 import { DEFAULT_CLOUDEVENTS_TYPE_PREFIX } from '@herald/model';
 import { expect } from 'vitest';
-import { formatDelivery, type DestinationAdapter, type EncodeContext, type EncodedMessage } from '../../../src/index.js';
+import type { DestinationAdapter, EncodeContext, EncodedMessage } from '../../../src/destinations/port.js';
+import { formatDelivery } from '../../../src/format/formatted.js';
 import { changePayloads, messagePayload } from '../../destinations/support/payloads.js';
 
 export const FORMATS: readonly (readonly [string, Format])[] = [
