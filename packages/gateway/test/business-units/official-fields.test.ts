@@ -60,12 +60,21 @@ describe('business units: the reference\'s required fields, modes and messages',
       [{ associateMode: 'ExplicitAndFromParent' }, 'associateMode'],
       [{ approvalRuleMode: 'Sometimes' }, 'approvalRuleMode'],
       [{ status: 'Dormant' }, 'status'],
-      [{ associates: [{ associateRoleAssignments: [{ associateRole: { key: 'owner' } }], customer: { id: customerId } }] }, 'associates[0].associateRoleAssignments[0].associateRole'],
+      [{ associates: [{ associateRoleAssignments: [{ associateRole: { typeId: 'state', key: 'Admin' } }], customer: { id: customerId } }] }, 'associates[0].associateRoleAssignments[0].associateRole'],
     ] as const) {
       const refused = await admin.rest('POST', '/business-units', { key: 'refused', name: 'R', unitType: 'Company', ...draft });
       expect(refused.status, JSON.stringify(draft)).toBe(400);
       expect(refused.body.errors[0]).toMatchObject({ code: 'InvalidInput', field });
     }
+    // A key that names neither a built-in role nor a stored associate role (issue 27: roles are resources now).
+    const unknownRole = await admin.rest('POST', '/business-units', {
+      key: 'refused',
+      name: 'R',
+      unitType: 'Company',
+      associates: [{ associateRoleAssignments: [{ associateRole: { key: 'owner' } }], customer: { id: customerId } }],
+    });
+    expect(unknownRole.status).toBe(400);
+    expect(unknownRole.body.errors[0]).toMatchObject({ code: 'ReferencedResourceNotFound' });
   });
 
   it('changes associateMode and approvalRuleMode of a Division with their messages; a Company stays Explicit', async () => {
