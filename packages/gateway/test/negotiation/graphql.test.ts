@@ -60,4 +60,14 @@ describe('GraphQL: stagedQuote(s), quote(s), order(s)', { timeout: 180_000 }, ()
     const missing = await graphql(token, '{ order(id: "no-such-order") { id } }');
     expect(missing.data).toEqual({ order: null });
   });
+
+  it('counts a page of orders, quotes or staged quotes as its limit in the query cost', async () => {
+    const token = await tokenFor(gateway, P, ['view_staged_quotes', 'view_quotes', 'view_orders']);
+    // 3 × 500 pages with 3 nested objects each: about 6,000 documents, within the 10,000 allowed.
+    const within = await graphql(token, '{ a: orders(limit: 500) { results { quoteRef { id } storeRef { key } businessUnitRef { key } } } b: quotes(limit: 500) { results { id } } c: stagedQuotes(limit: 500) { results { id } } }');
+    expect(within.errors, JSON.stringify(within.errors)).toBeUndefined();
+    const aliases = Array.from({ length: 25 }, (_unused, index) => `o${index}: orders(limit: 500) { results { id } }`).join(' ');
+    const refused = await gateway.app.inject({ method: 'POST', url: `/${P}/graphql`, headers: bearer(token), payload: { query: `{ ${aliases} }` } });
+    expect(refused.body).toContain('QueryComplexityExceeded');
+  });
 });
