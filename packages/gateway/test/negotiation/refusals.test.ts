@@ -87,6 +87,13 @@ describe('Staged quotes, quotes and orders refuse what the reference forbids', {
     expectError(await parties.seller.post(`/${P}/orders/quotes`, { quote: { id: quote.id }, version: quote.version }), 400, 'InvalidOperation');
   });
 
+  it('expands the references between them with the view scope of each', async () => {
+    const quote = await pendingQuoteFor(P, parties);
+    const order = await parties.seller.ok(`/${P}/orders/quotes`, { quote: { id: quote.id }, version: quote.version }, 201);
+    const expanded = await parties.seller.read(`/${P}/orders/${order.id}?expand=quote.stagedQuote.quotationCart`);
+    expect(expanded.quote.obj).toMatchObject({ id: quote.id, stagedQuote: { obj: { id: quote.stagedQuote.id, quotationCart: { obj: { origin: 'Quote' } } } } });
+  });
+
   it('orders an Active cart with a shipping address once; the cart becomes Ordered', async () => {
     const cart = await orderableCart(P, parties.buyer);
     expectError(await parties.seller.post(`/${P}/orders`, { cart: { typeId: 'cart', id: cart.id }, version: cart.version + 1 }), 409, 'ConcurrentModification');
