@@ -15,7 +15,7 @@ import { performance } from 'node:perf_hooks';
 import { Redis } from 'ioredis';
 import { Registry } from 'prom-client';
 import { deduplicationKey, resourceStreamKey } from '@herald/model';
-import { redisAvailable, startRedis } from '../../testkit/src/services/redis.js';
+import { redisAvailable, startRedis } from '@herald/testkit';
 import { createConsumer, MemoryDedupStore, parseDelivery, RedisDedupStore, type ClaimRequest, type DedupStore, type ProcessOutcome } from '../src/index.js';
 import { cloudEventOf, messagePayload } from '../test/support/fixtures.js';
 import { formatRate, markdownTable } from './support.js';

@@ -40,12 +40,6 @@ const READ_POSITIONS = script(READ_POSITIONS_SCRIPT);
  */
 const KEY_TTL_GRACE_MS = 60_000;
 
-/**
- * Streams whose position TTL was re-armed in the current period, at most: beyond, the set starts
- * over (a few more re-arms, not more memory; about 100 bytes a stream).
- */
-const MAX_ARMED_STREAMS = 50_000;
-
 function chunks<T>(items: readonly T[], size: number): T[][] {
   const result: T[][] = [];
   for (let start = 0; start < items.length; start += size) result.push(items.slice(start, start + size));
@@ -77,9 +71,9 @@ function indexesByOwner(items: readonly LeaseRef[]): Map<string, number[]> {
 const CLAIMED: ClaimResult = Object.freeze({ status: 'claimed' });
 const PROCESSED: ClaimResult = Object.freeze({ status: 'processed' });
 
-/** `m12,` / `c8,`, or `-,` without ordering (see redis-scripts.ts). */
-function positionArgument(position: PositionRef | undefined): string {
-  return position === undefined ? '-,' : `${position.lane}${position.ordinal},`;
+/** `12,`, or `-,` without ordering (see redis-scripts.ts). */
+function ordinalArgument(position: PositionRef | undefined): string {
+  return position === undefined ? '-,' : `${position.ordinal},`;
 }
 
 /** Decodes CLAIM_SCRIPT's replies: integers, or the stored position (a string) of a late delivery. */
@@ -107,14 +101,6 @@ export class RedisDedupStore implements DedupStore {
    */
   private readonly keyTtlMs: number;
   private readonly maxKeysPerCall: number;
-  /**
-   * Streams whose position TTL a completion re-armed since `armedSince`: each is re-armed once per
-   * `rearmEveryMs` (a seventh of the TTL), so a position outlives its last completion by at least
-   * six sevenths of the key TTL, like the processed keys it orders.
-   */
-  private armed = new Set<string>();
-  private armedSince = Number.NEGATIVE_INFINITY;
-  private readonly rearmEveryMs: number;
   private readonly redis: Redis | Cluster;
   private readonly clock: Clock;
 
@@ -127,10 +113,16 @@ export class RedisDedupStore implements DedupStore {
     this.retentionMs = resolved.processedRetentionMs;
     this.keyTtlMs = resolved.processedRetentionMs + resolved.leaseMs + KEY_TTL_GRACE_MS;
     this.maxKeysPerCall = options.maxKeysPerCall ?? 500;
-    this.rearmEveryMs = Math.floor(this.keyTtlMs / 7);
   }
 
-  private positionKey(stream: string): string {
+  /** A lane's position key (layout 2, see redis-scripts.ts); the delivery's own key stands in without ordering. */
+  private positionKeyOf(request: ClaimRequest | CompleteRequest): string {
+    const position = request.position;
+    return position === undefined ? request.key : `${this.keyPrefix}:${position.stream}:pos:${position.lane}`;
+  }
+
+  /** The layout-1 hash of a stream's positions, read only (see READ_POSITIONS_SCRIPT). */
+  private legacyPositionKey(stream: string): string {
     return `${this.keyPrefix}:${stream}:pos`;
   }
 
@@ -148,8 +140,8 @@ export class RedisDedupStore implements DedupStore {
         for (let position = 0; position < chunk.length; position++) {
           const item = requests[chunk[position] as number] as ClaimRequest;
           keysAndArgs[2 * position] = item.key;
-          keysAndArgs[2 * position + 1] = item.position ? this.positionKey(item.position.stream) : item.key;
-          positions += positionArgument(item.position);
+          keysAndArgs[2 * position + 1] = this.positionKeyOf(item);
+          positions += ordinalArgument(item.position);
         }
         keysAndArgs[argsAt] = String(now);
         keysAndArgs[argsAt + 1] = owner;
@@ -202,10 +194,6 @@ export class RedisDedupStore implements DedupStore {
   async complete(requests: readonly CompleteRequest[]): Promise<void> {
     const calls: Promise<unknown>[] = [];
     const now = this.clock.now();
-    if (now - this.armedSince >= this.rearmEveryMs || this.armed.size >= MAX_ARMED_STREAMS) {
-      this.armed = new Set();
-      this.armedSince = now;
-    }
     for (const chunk of chunks(requests, this.maxKeysPerCall)) {
       const keysAndArgs: string[] = new Array<string>(chunk.length * 2 + 3);
       const argsAt = chunk.length * 2;
@@ -213,8 +201,8 @@ export class RedisDedupStore implements DedupStore {
       for (let position = 0; position < chunk.length; position++) {
         const item = chunk[position] as CompleteRequest;
         keysAndArgs[2 * position] = item.key;
-        keysAndArgs[2 * position + 1] = item.position ? this.positionKey(item.position.stream) : item.key;
-        positions += this.completionArgument(item.position);
+        keysAndArgs[2 * position + 1] = this.positionKeyOf(item);
+        positions += ordinalArgument(item.position);
       }
       keysAndArgs[argsAt] = String(now + this.retentionMs);
       keysAndArgs[argsAt + 1] = String(this.keyTtlMs);
@@ -224,19 +212,13 @@ export class RedisDedupStore implements DedupStore {
     await Promise.all(calls);
   }
 
-  /** `positionArgument`, its lane in upper case the first time a stream is completed in the period (see COMPLETE_SCRIPT). */
-  private completionArgument(position: PositionRef | undefined): string {
-    if (position === undefined) return '-,';
-    if (this.armed.has(position.stream)) return `${position.lane}${position.ordinal},`;
-    this.armed.add(position.stream);
-    return `${position.lane === 'm' ? 'M' : 'C'}${position.ordinal},`;
-  }
-
   async readPositions(streams: readonly string[]): Promise<StreamPositions[]> {
     const results: StreamPositions[] = [];
     for (let start = 0; start < streams.length; start += this.maxKeysPerCall) {
       const chunk = streams.slice(start, start + this.maxKeysPerCall);
-      const reply = (await this.run(READ_POSITIONS, chunk.length, chunk.map((stream) => this.positionKey(stream)))) as (string | null)[];
+      const keys: string[] = [];
+      for (const stream of chunk) keys.push(`${this.keyPrefix}:${stream}:pos:m`, `${this.keyPrefix}:${stream}:pos:c`, this.legacyPositionKey(stream));
+      const reply = (await this.run(READ_POSITIONS, keys.length, keys)) as (string | null)[];
       for (let index = 0; index < chunk.length; index++) {
         const m = reply[2 * index];
         const c = reply[2 * index + 1];

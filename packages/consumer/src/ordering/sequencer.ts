@@ -4,7 +4,6 @@ import type { AnyDeliveryPayload } from '../delivery.js';
 import type { Logger } from '../logger.js';
 import type { GapNotice } from './gap-notice.js';
 import { isNextInLane, positionValueOf } from './order-rules.js';
-import { OldestFirstMap } from './oldest-first-map.js';
 import { PredecessorWindow } from './predecessor-window.js';
 
 /** What the sequencer orders: one delivery of one resource stream (its claim is on its way or answered). */
@@ -101,39 +100,8 @@ class Buffered {
   ) {}
 }
 
-/** A delivery released at the end of a brief hold, kept to measure how late a predecessor that came too late was. */
-class HoldRelease {
-  constructor(
-    readonly lane: PositionLane,
-    /** The lane's position before it (exclusive lower end of what it was released past). */
-    readonly from: number | undefined,
-    readonly to: number,
-    readonly bufferedAt: number,
-    readonly arrival: number,
-  ) {}
-}
-
-
 const LANES: readonly PositionLane[] = ['m', 'c'];
 const NEXT: Release = Object.freeze({ kind: 'next' });
-
-/**
- * What is kept of a resource with nothing in flight: its positions, in about 100 bytes, and its
- * `waitFrom`: a delivery that failed or was deferred as the resource's last one is redelivered
- * after its retry delay, and a successor arriving meanwhile must wait for it (see `finished`).
- */
-class IdlePositions {
-  constructor(
-    readonly m: number | undefined,
-    readonly c: number | undefined,
-    readonly refreshedAt: number,
-    readonly waitFrom: number,
-    /** See ResourceLane.positionsRead. */
-    readonly positionsRead: boolean,
-    /** See ResourceLane.lastHoldRelease. */
-    readonly lastHoldRelease: HoldRelease | undefined,
-  ) {}
-}
 
 /**
  * At most this many idle entries whose retry window is still open are moved to the back of the
@@ -142,11 +110,18 @@ class IdlePositions {
  */
 const MAX_KEPT_PER_EVICTION = 4;
 
-/** One resource stream's ordering state. */
+/**
+ * One resource stream's ordering state, kept (as an idle entry of the position cache) after its
+ * deliveries are done: its positions, its `waitFrom` (a delivery that failed or was deferred as
+ * the resource's last one is redelivered after its retry delay, and a successor arriving meanwhile
+ * must wait for it; see `finished`) and its last hold release. The same object serves again when
+ * the resource's next delivery comes: a stream of new resources made a lane, an idle entry and
+ * then a lane again per resource, and their map updates, the largest part of ordering's cost.
+ */
 class ResourceLane {
   ready = false;
-  /** Items that arrived while the positions were loading. */
-  pending: SequencedItem[] = [];
+  /** Items that arrived while the positions were loading (made only then). */
+  pending: SequencedItem[] | undefined;
   positions: { m?: number; c?: number } = {};
   readonly buffers: Record<PositionLane, Buffered[]> = { m: [], c: [] };
   /** The item holding the resource (handlers of one resource never run concurrently). */
@@ -168,19 +143,33 @@ class ResourceLane {
    */
   positionsRead = false;
   refreshing = false;
-  /** The resource's latest release at the end of a brief hold: a predecessor arriving after it shows how late one can be. */
-  lastHoldRelease: HoldRelease | undefined;
+  /**
+   * The resource's latest release at the end of a brief hold (fields, not an object per release):
+   * a predecessor arriving after it shows how late one can be. `heldTo` is undefined without one;
+   * `heldFrom` is the lane's position before it (exclusive lower end of what it was released past).
+   */
+  heldLane: PositionLane = 'm';
+  heldFrom: number | undefined;
+  heldTo: number | undefined;
+  heldBufferedAt = 0;
+  heldArrival = 0;
   timer: TimerHandle | undefined;
   timerDueAt = Number.POSITIVE_INFINITY;
+  /** Non-zero while idle: its ticket in the sequencer's eviction queue (see `retireIfIdle`). */
+  idleTicket = 0;
 
-  constructor(readonly stream: string) {}
+  constructor(
+    readonly stream: string,
+    /** Is its messages lane type-filtered (§2.4 MessageSubscription `types`)? Its resource type decides, once. */
+    readonly filtered: boolean,
+  ) {}
 
   bufferedCount(): number {
     return this.buffers.m.length + this.buffers.c.length;
   }
 
   isIdle(): boolean {
-    return this.ready && this.running === undefined && this.pending.length === 0 && this.bufferedCount() === 0;
+    return this.ready && this.running === undefined && this.pending === undefined && this.bufferedCount() === 0;
   }
 
   raise(lane: PositionLane, ordinal: number): void {
@@ -197,14 +186,22 @@ class ResourceLane {
  * because another instance may have released the missing predecessor.
  */
 export class Sequencer {
-  /** Resources with deliveries in flight (loading, buffered or running). */
+  /**
+   * Resources with deliveries in flight (loading, buffered or running), and idle ones whose
+   * positions are cached: at most `positionCacheSize` of those, the least recently active evicted
+   * first (their positions are read again when needed): a stream of new resources would otherwise
+   * turn them into steady growth.
+   */
   private readonly lanes = new Map<string, ResourceLane>();
   /**
-   * Positions of resources with nothing in flight, least recently active first; beyond
-   * `positionCacheSize` the oldest are dropped (their positions are read again when needed). A
-   * full lane costs about 550 bytes, which a stream of new resources would turn into steady growth.
+   * Idle lanes in the order they became idle, with the ticket each had then: an entry whose lane
+   * became active again (or idle again later) no longer matches its ticket and is skipped.
    */
-  private readonly idle = new OldestFirstMap<string, IdlePositions>();
+  private idleQueue: ResourceLane[] = [];
+  private idleTickets: number[] = [];
+  private idleHead = 0;
+  private idleCount = 0;
+  private lastTicket = 0;
   private totalBuffered = 0;
   private closed = false;
   /** When a source last reported more waiting in its queue. */
@@ -239,17 +236,18 @@ export class Sequencer {
     if (this.closed) return this.deps.reject(item, 'closing');
     this.arrivals++;
     if (this.holdsHead < this.holds.length) this.releaseDueHolds();
-    let lane = this.lanes.get(item.stream) ?? this.revive(item.stream);
+    let lane = this.lanes.get(item.stream);
     if (lane === undefined) {
-      lane = new ResourceLane(item.stream);
+      lane = new ResourceLane(item.stream, this.filteredLaneOf(item));
       this.lanes.set(item.stream, lane);
-      if (this.placesUnread(item)) return this.startUnread(lane, item);
-      lane.pending.push(item);
+      if (this.placesUnread(lane, item)) return this.startUnread(lane, item);
+      lane.pending = [item];
       this.load(lane);
       return;
     }
+    if (lane.idleTicket !== 0) this.wake(lane);
     if (!lane.ready) {
-      lane.pending.push(item);
+      (lane.pending ??= []).push(item);
       return;
     }
     lane.positionsJustRead = false;
@@ -274,8 +272,9 @@ export class Sequencer {
 
   /** A released item is done; moves the position and releases what may follow. */
   finished(item: SequencedItem, report: FinishReport): void {
-    const lane = this.lanes.get(item.stream) ?? this.revive(item.stream);
+    const lane = this.lanes.get(item.stream);
     if (lane === undefined) return;
+    if (lane.idleTicket !== 0) this.wake(lane);
     if (lane.running === item) {
       lane.running = undefined;
       // The head comes back when the consumer asked the source to redeliver it, possibly later
@@ -300,6 +299,7 @@ export class Sequencer {
     // Still loading: placing it raises the position (see place).
     if (lane === undefined || !lane.ready || item.storedOrdinal === undefined) return;
     lane.raise(item.lane, item.storedOrdinal);
+    if (lane.idleTicket !== 0) return;
     this.pump(lane);
     this.afterChange(lane);
   }
@@ -320,11 +320,12 @@ export class Sequencer {
   returnWaiting(): number {
     let rejected = 0;
     for (const lane of [...this.lanes.values()]) {
+      if (lane.idleTicket !== 0) continue;
       lane.timer?.cancel();
       lane.timer = undefined;
       lane.timerDueAt = Number.POSITIVE_INFINITY;
-      const waiting = [...lane.pending, ...lane.buffers.m.map((b) => b.item), ...lane.buffers.c.map((b) => b.item)];
-      lane.pending = [];
+      const waiting = [...(lane.pending ?? []), ...lane.buffers.m.map((b) => b.item), ...lane.buffers.c.map((b) => b.item)];
+      lane.pending = undefined;
       lane.buffers.m = [];
       lane.buffers.c = [];
       for (const item of waiting) {
@@ -343,45 +344,77 @@ export class Sequencer {
     return rejected;
   }
 
-  /** A lane again for a resource whose positions are cached, if they are. */
-  private revive(stream: string): ResourceLane | undefined {
-    const cached = this.idle.get(stream);
-    if (cached === undefined) return undefined;
-    this.idle.delete(stream);
-    const lane = new ResourceLane(stream);
-    lane.ready = true;
-    if (cached.m !== undefined) lane.positions.m = cached.m;
-    if (cached.c !== undefined) lane.positions.c = cached.c;
-    lane.refreshedAt = cached.refreshedAt;
-    lane.positionsRead = cached.positionsRead;
-    lane.lastHoldRelease = cached.lastHoldRelease;
-    // A failed or deferred delivery may still be due back: its successors keep waiting for it.
-    lane.waitFrom = cached.waitFrom;
-    this.lanes.set(stream, lane);
-    return lane;
+  /** An idle lane whose resource has a delivery again: out of the eviction queue (its entry there is skipped). */
+  private wake(lane: ResourceLane): void {
+    lane.idleTicket = 0;
+    this.idleCount--;
+    // As a fresh lane: a cached absence may be older than what another instance stored since.
+    lane.positionsJustRead = false;
   }
 
-  /** Keeps only the positions of a lane with nothing in flight, and bounds how many are kept. */
+  /** Makes a lane with nothing in flight an idle entry of the position cache, and bounds how many are kept. */
   private retireIfIdle(lane: ResourceLane): void {
-    if (!lane.isIdle() || lane.refreshing || this.lanes.get(lane.stream) !== lane) return;
+    if (lane.idleTicket !== 0 || !lane.isIdle() || lane.refreshing || this.lanes.get(lane.stream) !== lane) return;
     lane.timer?.cancel();
-    this.lanes.delete(lane.stream);
-    // waitFrom goes along: a lane retired right after its failed or deferred head lost it, so a
+    lane.timer = undefined;
+    lane.timerDueAt = Number.POSITIVE_INFINITY;
+
+    // waitFrom stays with it: a lane forgotten right after its failed or deferred head lost it, so a
     // successor arriving before the retry was released past the gap after maxWaitMs alone, and the
     // retried delivery came back late.
-    this.idle.set(lane.stream, new IdlePositions(lane.positions.m, lane.positions.c, lane.refreshedAt, lane.waitFrom, lane.positionsRead, lane.lastHoldRelease));
-    if (this.idle.size > this.options.positionCacheSize) this.evictIdle();
+    this.queueIdle(lane);
+    this.idleCount++;
+    if (this.idleCount > this.options.positionCacheSize) this.evictIdle();
   }
 
-  /** Drops the least recently active idle entries beyond `positionCacheSize`, sparing a few whose retry window is open. */
+  /** Drops an idle lane from the cache (its queue entry is skipped later). */
+  private forget(lane: ResourceLane): void {
+    lane.idleTicket = 0;
+    this.idleCount--;
+    this.lanes.delete(lane.stream);
+  }
+
+  private queueIdle(lane: ResourceLane): void {
+    lane.idleTicket = ++this.lastTicket;
+    this.idleQueue.push(lane);
+    this.idleTickets.push(lane.idleTicket);
+    // Entries of lanes active again pile up while nothing is evicted: drop them once they are most of the queue.
+    if (this.idleQueue.length - this.idleHead > 2 * this.idleCount + 1_024) this.compactIdleQueue();
+  }
+
+  /** Drops the least recently active idle lanes beyond `positionCacheSize`, sparing a few whose retry window is open. */
   private evictIdle(): void {
     const now = this.deps.clock.now();
     let kept = 0;
-    while (this.idle.size > this.options.positionCacheSize) {
-      const [stream, entry] = this.idle.shiftOldest() as [string, IdlePositions];
+    while (this.idleCount > this.options.positionCacheSize && this.idleHead < this.idleQueue.length) {
+      const lane = this.idleQueue[this.idleHead] as ResourceLane;
+      const ticket = this.idleTickets[this.idleHead] as number;
+      this.idleHead++;
+      if (lane.idleTicket !== ticket) continue;
       // Moved to the back (as if just active) rather than forgetting that its successors must wait.
-      if (entry.waitFrom > now && kept++ < MAX_KEPT_PER_EVICTION) this.idle.set(stream, entry);
+      if (lane.waitFrom > now && kept++ < MAX_KEPT_PER_EVICTION) {
+        this.queueIdle(lane);
+        continue;
+      }
+      this.forget(lane);
     }
+    if (this.idleHead > 1_024 && this.idleHead * 2 > this.idleQueue.length) this.compactIdleQueue();
+  }
+
+  /** Keeps only the queue entries still current (a lane's latest ticket), in order. */
+  private compactIdleQueue(): void {
+    const lanes: ResourceLane[] = [];
+    const tickets: number[] = [];
+    for (let index = this.idleHead; index < this.idleQueue.length; index++) {
+      const lane = this.idleQueue[index] as ResourceLane;
+      const ticket = this.idleTickets[index] as number;
+      if (lane.idleTicket !== ticket) continue;
+      lanes.push(lane);
+      tickets.push(ticket);
+    }
+    this.idleQueue = lanes;
+    this.idleTickets = tickets;
+    this.idleHead = 0;
   }
 
   private load(lane: ResourceLane): void {
@@ -399,8 +432,8 @@ export class Sequencer {
         }
         this.deps.logger.warn({ err: error, stream: lane.stream }, 'position read failed; deliveries deferred');
         this.lanes.delete(lane.stream);
-        const pending = lane.pending;
-        lane.pending = [];
+        const pending = lane.pending ?? [];
+        lane.pending = undefined;
         for (const item of pending) this.deps.reject(item, 'store-unavailable');
       },
     );
@@ -414,8 +447,13 @@ export class Sequencer {
    * happens. A stored position past it still shows: the claim reports it (late), and the lane
    * takes it over when the delivery is done.
    */
-  private placesUnread(item: SequencedItem): boolean {
-    return this.options.unknownStart === 'hold' && item.payload.notificationType === 'Message' && this.isFiltered(item.payload.resource.typeId);
+  private placesUnread(lane: ResourceLane, item: SequencedItem): boolean {
+    return this.options.unknownStart === 'hold' && lane.filtered && item.payload.notificationType === 'Message';
+  }
+
+  /** Is the messages lane of this item's resource type-filtered (asked once per resource type)? */
+  private filteredLaneOf(item: SequencedItem): boolean {
+    return item.payload.notificationType !== 'Event' && this.isFiltered(item.payload.resource.typeId);
   }
 
   /** A new resource's lane, ready without a read (see `placesUnread`): its first delivery is placed at once. */
@@ -432,8 +470,8 @@ export class Sequencer {
     lane.positionsRead = true;
     lane.positionsJustRead = true;
     lane.refreshedAt = this.deps.clock.now();
-    const pending = lane.pending;
-    lane.pending = [];
+    const pending = lane.pending ?? [];
+    lane.pending = undefined;
     for (const item of pending) this.place(lane, item);
     this.afterChange(lane);
   }
@@ -573,12 +611,12 @@ export class Sequencer {
    */
   private holdsBriefly(lane: ResourceLane, item: SequencedItem): boolean {
     if (lane.positions[item.lane] === undefined) return this.options.unknownStart === 'hold' && this.knowsEnoughFor(lane, item);
-    return item.payload.notificationType === 'Message' && this.isFiltered(item.payload.resource.typeId);
+    return lane.filtered && item.payload.notificationType === 'Message';
   }
 
   /** Are the lane's positions known well enough to place this item: read, or not needed (see `placesUnread`)? */
   private knowsEnoughFor(lane: ResourceLane, item: SequencedItem): boolean {
-    return lane.positionsRead || this.placesUnread(item);
+    return lane.positionsRead || this.placesUnread(lane, item);
   }
 
   private isFiltered(resourceTypeId: string): boolean {
@@ -612,7 +650,11 @@ export class Sequencer {
    */
   private releaseHeld(lane: ResourceLane, laneId: PositionLane, now: number): void {
     const head = lane.buffers[laneId][0] as Buffered;
-    lane.lastHoldRelease = new HoldRelease(laneId, lane.positions[laneId], head.item.ordinal, head.bufferedAt, head.arrival);
+    lane.heldLane = laneId;
+    lane.heldFrom = lane.positions[laneId];
+    lane.heldTo = head.item.ordinal;
+    lane.heldBufferedAt = head.bufferedAt;
+    lane.heldArrival = head.arrival;
     lane.running = head.item;
     this.release(lane, laneId, now, NEXT);
   }
@@ -623,10 +665,10 @@ export class Sequencer {
    * marked late; the consumer logs it once the claim shows it is no duplicate).
    */
   private noteLateAfterHold(lane: ResourceLane, item: SequencedItem): void {
-    const hold = lane.lastHoldRelease;
-    if (hold === undefined || hold.lane !== item.lane || item.ordinal >= hold.to || (hold.from !== undefined && item.ordinal <= hold.from)) return;
+    const to = lane.heldTo;
+    if (to === undefined || lane.heldLane !== item.lane || item.ordinal >= to || (lane.heldFrom !== undefined && item.ordinal <= lane.heldFrom)) return;
     const now = this.deps.clock.now();
-    this.window.sample(now - hold.bufferedAt, this.arrivals - hold.arrival, now);
+    this.window.sample(now - lane.heldBufferedAt, this.arrivals - lane.heldArrival, now);
   }
 
   /** Hands over a delivery at or behind its lane's position, locking the resource like any other. */

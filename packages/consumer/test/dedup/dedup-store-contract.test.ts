@@ -168,40 +168,41 @@ describe.skipIf(skipRedis !== undefined)('on a real redis-server', () => {
       // Completed without a claim, as a fail-open consumer does after the store came back.
       { key: unclaimed, position: { stream, lane: 'm', ordinal: 2 } },
     ]);
-    for (const key of [claimed, unclaimed, `${prefix}:${stream}:pos`]) {
+    for (const key of [claimed, unclaimed, `${prefix}:${stream}:pos:m`]) {
       const ttl = await redis().pttl(key);
       expect(ttl, key).toBeGreaterThan(60_000);
       expect(ttl, key).toBeLessThanOrEqual(60_000 + 1_000 + 60_000);
     }
   });
 
-  it('re-arms a position TTL once per seventh of it, and at once for a position key that is gone', async () => {
+  it('keeps a lane\'s position in a string key of its own, its TTL re-armed by every completion (key layout 2)', async () => {
     const prefix = `t-${randomUUID()}`;
-    const clock = new ManualClock();
-    const store = new RedisDedupStore({ redis: redis(), clock }, { keyPrefix: prefix, leaseMs: 1_000, processedRetentionMs: 60_000 });
+    const store = new RedisDedupStore({ redis: redis(), clock: new ManualClock() }, { keyPrefix: prefix, leaseMs: 1_000, processedRetentionMs: 60_000 });
     const keyTtlMs = 60_000 + 1_000 + 60_000;
-    const stream = 'proj:business-unit:bu-rearm';
-    const positionKey = `${prefix}:${stream}:pos`;
-    let sequenceNumber = 0;
-    const completeNext = () => {
-      sequenceNumber++;
-      return store.complete([{ key: `${prefix}:${stream}:m:${sequenceNumber}`, position: { stream, lane: 'm', ordinal: sequenceNumber } }]);
-    };
-    await completeNext();
-    expect(await redis().pttl(positionKey)).toBeGreaterThan(keyTtlMs - 5_000);
-    // As if most of the TTL had run out: within the period, completions leave it alone.
-    await redis().pexpire(positionKey, 30_000);
-    clock.advance(Math.floor(keyTtlMs / 7) - 1);
-    await completeNext();
-    expect(await redis().pttl(positionKey)).toBeLessThanOrEqual(30_000);
-    clock.advance(1);
-    await completeNext();
-    expect(await redis().pttl(positionKey)).toBeGreaterThan(keyTtlMs - 5_000);
-    // Evicted or deleted within the period: recreated with a TTL, not left to live forever.
-    await redis().del(positionKey);
-    await completeNext();
-    expect(await redis().hget(positionKey, 'm')).toBe(String(sequenceNumber));
-    expect(await redis().pttl(positionKey)).toBeGreaterThan(keyTtlMs - 5_000);
+    const stream = 'proj:business-unit:bu-layout';
+    const complete = (suffix: string, lane: 'm' | 'c', ordinal: number) => store.complete([{ key: `${prefix}:${stream}:${suffix}`, position: { stream, lane, ordinal } }]);
+    await complete('m:3', 'm', 3);
+    await complete('c:ResourceUpdated:4', 'c', 8);
+    expect(await redis().mget(`${prefix}:${stream}:pos:m`, `${prefix}:${stream}:pos:c`)).toEqual(['3', '8']);
+    expect(await redis().exists(`${prefix}:${stream}:pos`)).toBe(0);
+    // As if most of the TTL had run out: the next completion of the lane re-arms it, even a late one's.
+    await redis().pexpire(`${prefix}:${stream}:pos:m`, 30_000);
+    await complete('m:2', 'm', 2);
+    expect(await redis().get(`${prefix}:${stream}:pos:m`)).toBe('3');
+    expect(await redis().pttl(`${prefix}:${stream}:pos:m`)).toBeGreaterThan(keyTtlMs - 5_000);
+  });
+
+  it('still reads positions stored by a consumer of key layout 1 (one hash per resource), the higher of both layouts per lane', async () => {
+    const prefix = `t-${randomUUID()}`;
+    const store = new RedisDedupStore({ redis: redis(), clock: new ManualClock() }, { keyPrefix: prefix });
+    const [older, both] = ['proj:order:o-old', 'proj:order:o-both'];
+    await redis().hset(`${prefix}:${older}:pos`, 'm', '7', 'c', '4');
+    await redis().hset(`${prefix}:${both}:pos`, 'm', '9', 'c', '2');
+    await store.complete([
+      { key: `${prefix}:${both}:m:5`, position: { stream: both, lane: 'm', ordinal: 5 } },
+      { key: `${prefix}:${both}:c:ResourceUpdated:3`, position: { stream: both, lane: 'c', ordinal: 6 } },
+    ]);
+    expect(await store.readPositions([older, both, 'proj:order:o-none'])).toEqual([{ m: 7, c: 4 }, { m: 9, c: 6 }, {}]);
   });
 
   it('loads its scripts again after SCRIPT FLUSH', async () => {
