@@ -22,6 +22,8 @@ const BUSINESS_UNIT_FIELDS = [
   'defaultShippingAddressId', 'defaultBillingAddressId', 'shippingAddresses', 'billingAddresses', 'shippingAddressIds',
   'billingAddressIds', 'status', 'storesRef', 'stores', 'storeMode', 'unitType', 'associates', 'custom', 'parentUnitRef',
   'parentUnit', 'ancestors', 'topLevelUnitRef', 'topLevelUnit', 'createdAt', 'lastModifiedAt', 'createdBy', 'lastModifiedBy',
+  // The reference's, beside §2.2's (issue 27).
+  'associateMode', 'inheritedAssociates',
 ];
 
 const post = (gateway: TestGateway, token: string, payload: unknown, headers: Record<string, string> = {}) =>
