@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Answer, Customer, Json } from '../carts/commerce.js';
+import { customerWithToken, type Answer, type Customer, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { negotiationParties, orderableCart, type Parties } from './fixtures.js';
+import { BUYER_SCOPES, negotiationParties, orderableCart, type Parties } from './fixtures.js';
 
 const P = 'negotiation-associates';
 const UNIT = 'acme';
@@ -74,5 +74,33 @@ describe('Quotes and orders as an associate', { timeout: 180_000 }, () => {
     expect((await seller.read(`${base(buyer)}/orders/${own.id}`)).id).toBe(own.id);
     const adminsOrder = await seller.ok(`${base(admin)}/orders`, { cart: { id: adminsCart.id }, version: adminsCart.version }, 201);
     expectMissingPermission(await seller.get(`${base(buyer)}/orders/${adminsOrder.id}`), buyer);
+  });
+
+  it("holds a customer on /me to the permissions of their role in the quote's or cart's unit", async () => {
+    const { seller } = parties;
+    // A role that may ask for quotes but neither answer them nor order.
+    await seller.ok(`/${P}/associate-roles`, {
+      key: 'requester',
+      permissions: ['CreateMyCarts', 'ViewMyCarts', 'UpdateMyCarts', 'CreateMyQuoteRequestsFromMyCarts', 'ViewMyQuoteRequests', 'ViewMyQuotes'],
+    }, 201);
+    const requester = await customerWithToken(gateway, P, seller, BUYER_SCOPES);
+    const unit = await seller.read(`/${P}/business-units/key=${UNIT}`);
+    await seller.update(`/${P}/business-units/key=${UNIT}`, unit.version, [{
+      action: 'addAssociate',
+      associate: { associateRoleAssignments: [{ associateRole: { key: 'requester' } }], customer: { typeId: 'customer', id: requester.id } },
+    }]);
+    const quote = await unitQuote(requester);
+    const mine = `/${P}/me/quotes/${quote.id}`;
+    expectMissingPermission(await requester.caller.post(mine, { version: quote.version, actions: [{ action: 'changeMyQuoteState', quoteState: 'Accepted' }] }), requester);
+    expectMissingPermission(await requester.caller.post(mine, { version: quote.version, actions: [{ action: 'requestQuoteRenegotiation' }] }), requester);
+    expectMissingPermission(await requester.caller.post(`/${P}/me/orders/quotes`, { id: quote.id, version: quote.version }), requester);
+    const cart = await orderableCart(P, requester, { businessUnit: { key: UNIT } });
+    expectMissingPermission(await requester.caller.post(`/${P}/me/orders`, { id: cart.id, version: cart.version }), requester);
+    expect(await seller.read(`/${P}/quotes/${quote.id}`)).toMatchObject({ quoteState: 'Pending', version: quote.version });
+
+    // The Buyer role has them.
+    const buyersQuote = await unitQuote(parties.buyer);
+    const accepted = await parties.buyer.caller.ok(`/${P}/me/quotes/${buyersQuote.id}`, { version: buyersQuote.version, actions: [{ action: 'changeMyQuoteState', quoteState: 'Accepted' }] });
+    expect(accepted.quoteState).toBe('Accepted');
   });
 });

@@ -1,6 +1,7 @@
 import type { Clock } from '@herald/model';
 import type { FastifyInstance } from 'fastify';
 import type { AuthContext } from '../../auth/types.js';
+import { requirePermission } from '../associates/require-permission.js';
 import { buyerOf, customerOf, type Buyer } from '../shared/buyer.js';
 import { requestContext, type RequestContext, type ResourceDeps } from '../shared/context.js';
 import { UNSCOPED, type DocumentScope } from '../shared/document-scope.js';
@@ -17,6 +18,19 @@ const ORDER_FROM_QUOTE_SCOPES = ['manage_orders', 'manage_quotes'] as const;
 /** Reference resources/me.raml `/me/orders` (and `/me/orders/quotes`, which also takes `manage_my_quotes`). */
 export const MY_ORDER_SCOPES = { view: [], manage: ['manage_my_orders'] } as const;
 const MY_ORDER_FROM_QUOTE_SCOPES = ['manage_my_orders', 'manage_my_quotes'] as const;
+
+/**
+ * §1.4: a buyer's order of a business unit's cart or quote needs their own permission in that
+ * unit (reference: CreateMyOrdersFromMyCarts, CreateMyOrdersFromMyQuotes on the My endpoints).
+ */
+function myPermission(auth: AuthContext | undefined, permission: 'CreateMyOrdersFromMyCarts' | 'CreateMyOrdersFromMyQuotes', deps: ResourceDeps) {
+  return async (source: { businessUnit?: { key: string } }): Promise<void> => {
+    const associateId = auth?.customerId;
+    if (source.businessUnit === undefined || associateId === undefined || auth === undefined) return;
+    const place = { projectKey: auth.projectKey, associateId, businessUnitKey: source.businessUnit.key };
+    await requirePermission({ documents: deps.documents }, place, permission, associateId, { action: 'create orders' });
+  };
+}
 
 function buyerScope(buyer: Buyer): DocumentScope {
   return 'customerId' in buyer
@@ -56,6 +70,6 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ResourceDeps, cl
     { typeId: 'order', path: 'me/orders', scopes: MY_ORDER_SCOPES, me: 'customer-or-anonymous', scopeOf: (request) => buyerScope(buyerOf(request.auth)) },
     deps,
   );
-  app.post('/:projectKey/me/orders', { config: { auth: { anyOf: MY_ORDER_SCOPES.manage, me: 'customer-or-anonymous' } } }, created((ctx, body, auth) => createOrderFromCart(body, ctx, documents, { buyer: buyerOf(auth) })));
-  app.post('/:projectKey/me/orders/quotes', { config: { auth: { anyOf: MY_ORDER_FROM_QUOTE_SCOPES, me: 'customer' } } }, created((ctx, body, auth) => createOrderFromQuote(body, ctx, documents, clock.now(), { customerId: customerOf(auth) })));
+  app.post('/:projectKey/me/orders', { config: { auth: { anyOf: MY_ORDER_SCOPES.manage, me: 'customer-or-anonymous' } } }, created((ctx, body, auth) => createOrderFromCart(body, ctx, documents, { buyer: buyerOf(auth), authorize: myPermission(auth, 'CreateMyOrdersFromMyCarts', deps) })));
+  app.post('/:projectKey/me/orders/quotes', { config: { auth: { anyOf: MY_ORDER_FROM_QUOTE_SCOPES, me: 'customer' } } }, created((ctx, body, auth) => createOrderFromQuote(body, ctx, documents, clock.now(), { customerId: customerOf(auth), authorize: myPermission(auth, 'CreateMyOrdersFromMyQuotes', deps) })));
 }

@@ -6,6 +6,7 @@ import { expanding } from '../shared/route-helpers.js';
 import { registerScopedRoutes } from '../shared/scoped-routes.js';
 import { myQuoteActions, quoteActions } from './actions.js';
 import { createQuote } from './draft.js';
+import { withAnswerPermissions } from './permissions.js';
 import type { Quote } from './quote.js';
 
 /** Reference resources/quotes.raml. */
@@ -45,7 +46,8 @@ export function registerQuoteRoutes(app: FastifyInstance, deps: ResourceDeps): v
       scopes: MY_QUOTE_SCOPES,
       me: 'customer',
       scopeOf: (request) => ({ conditions: [{ path: ['customer', 'id'], value: customerOf(request.auth) }] }),
-      actions: myQuoteActions,
+      // §1.4: a B2B quote's answers need the customer's Accept/Decline/RenegotiateMyQuotes in its unit.
+      actions: withAnswerPermissions(myQuoteActions, (scope) => scope.ctx.auth?.customerId),
     },
     deps,
   );
