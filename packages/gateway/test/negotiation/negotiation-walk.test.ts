@@ -20,7 +20,7 @@ describe('The B2B negotiation, end to end', { timeout: 180_000 }, () => {
   let gateway: TestGateway;
   let parties: Parties;
   let queueUrl: string;
-  const walk: Record<string, Json> = {};
+  let walk: { quoteRequest: Json; staged: Json; first: Json; second: Json; order: Json } | undefined;
 
   beforeAll(async () => {
     sqs = await startSqsPeer({ region: REGION });
@@ -118,11 +118,12 @@ describe('The B2B negotiation, end to end', { timeout: 180_000 }, () => {
     ]);
     expect(confirmed).toMatchObject({ orderNumber: 'ACME-1', orderState: 'Confirmed', shipmentState: 'Shipped', paymentState: 'Paid' });
     expect((await buyer.caller.read(`/${P}/me/orders/${order.id}`)).orderState).toBe('Confirmed');
-    Object.assign(walk, { quoteRequest, staged, first, second, order });
+    walk = { quoteRequest, staged, first, second, order };
   });
 
   it('delivers every message of the walk to the SQS subscription, in order per resource', async () => {
-    const { quoteRequest, staged, first, second, order } = walk as Record<string, Json>;
+    if (walk === undefined) throw new Error('the walk did not finish');
+    const { quoteRequest, staged, first, second, order } = walk;
     const expected: Record<string, string[]> = {
       [quoteRequest.id]: ['QuoteRequestCreated', 'QuoteRequestStateChanged'],
       [staged.id]: ['StagedQuoteCreated', 'StagedQuoteSellerCommentSet', 'StagedQuoteValidToSet', 'StagedQuoteStateChanged', 'StagedQuoteStateChanged', 'StagedQuoteStateChanged'],
