@@ -42,6 +42,9 @@ describe('business units as associate and through /me', () => {
     expect((await merchant.ok('GET', asAssociateUnits(buyer, '/key=acme'))).associates).toHaveLength(3);
     const stranger = await newCustomer(gateway, P);
     expect((await merchant.rest('GET', asAssociateUnits(stranger, '/key=acme'))).status).toBe(404);
+    // A unit the associate does not belong to answers 404 before anything is said about the actions.
+    const hidden = await merchant.rest('POST', asAssociateUnits(stranger, '/key=acme'), { version: 1, actions: [{ action: 'changeStatus', status: 'Inactive' }] });
+    expect(hidden.status).toBe(404);
   });
 
   it('changes details with UpdateBusinessUnitDetails (a stored role counts), refuses a Buyer', async () => {

@@ -96,20 +96,21 @@ export class BusinessUnitService {
 
   /**
    * Applies update actions (all or none, §4.4.8). A customer may use the 18 My actions only, each
-   * with its permission in the unit (my-permissions.ts; the built-in Admin role has them all). When the unit moved, its descendants follow in the same
-   * transaction.
+   * with its permission in the unit (my-permissions.ts; the built-in Admin role has them all).
+   * When the unit moved, its descendants follow in the same transaction.
    */
   async update(ctx: RequestContext, locator: Locator, version: number, actions: readonly UpdateAction[], actor: Actor = CLIENT): Promise<BusinessUnit> {
     const { documents } = this.deps;
     if (actor.kind === 'customer') {
+      // Visibility first, then the actions and permissions, so neither a 409 nor a 400 tells an outsider anything.
+      const visible = await this.get(ctx.projectKey, locator, actor);
       const refused = actions.find((action) => !MY_ACTIONS.has(action.action));
       if (refused !== undefined) {
         throw invalidInput(`The update action '${refused.action}' is not available to the My business unit operations (§4.3).`, {
           action: refused.action,
         });
       }
-      // Visibility and permissions first, so neither a 409 nor a 400 tells an outsider anything.
-      await requireActionPermissions({ documents }, ctx.projectKey, await this.get(ctx.projectKey, locator, actor), actor.customerId, actions);
+      await requireActionPermissions({ documents }, ctx.projectKey, visible, actor.customerId, actions);
     }
     const handlers = actor.kind === 'client' ? clientActions : myBusinessUnitActions;
     return documents.update<BusinessUnit>(ctx.write, BUSINESS_UNIT_TYPE_ID, locator, version, async (current, reader) => {
