@@ -1,6 +1,6 @@
 import { PubSub } from '@google-cloud/pubsub';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startPubSubPeer, type PubSubPeer } from '../../../testkit/src/peers/pubsub/index.js';
+import { startPubSubPeer, type PubSubPeer } from '@herald/testkit';
 import { createConsumer, MemoryDedupStore, PubSubSource, type ConsumerOptions, type Delivery } from '../../src/index.js';
 import { cloudEventOf, messagePayload } from '../support/fixtures.js';
 import { until } from '../support/until.js';

@@ -1,6 +1,6 @@
 import { PubSub } from '@google-cloud/pubsub';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { startPubSubPeer, type PubSubPeer } from '../../../testkit/src/peers/pubsub/index.js';
+import { startPubSubPeer, type PubSubPeer } from '@herald/testkit';
 import { PubSubSource } from '../../src/index.js';
 import { messagePayload } from '../support/fixtures.js';
 import { fleet, HANDED_OVER_IN_ORDER } from '../support/handover.js';

@@ -1,6 +1,6 @@
 import { ServiceBusClient } from '@azure/service-bus';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServiceBusPeer, type ServiceBusPeer } from '../../../testkit/src/peers/service-bus/index.js';
+import { startServiceBusPeer, type ServiceBusPeer } from '@herald/testkit';
 import { createConsumer, MemoryDedupStore, ServiceBusSource, type ConsumerOptions, type Delivery } from '../../src/index.js';
 import { cloudEventOf, messagePayload } from '../support/fixtures.js';
 import { until } from '../support/until.js';

@@ -1,6 +1,6 @@
 import { ServiceBusClient } from '@azure/service-bus';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startServiceBusPeer, type ServiceBusPeer } from '../../../testkit/src/peers/service-bus/index.js';
+import { startServiceBusPeer, type ServiceBusPeer } from '@herald/testkit';
 import { ServiceBusSource } from '../../src/index.js';
 import { messagePayload } from '../support/fixtures.js';
 import { fleet, HANDED_OVER_IN_ORDER } from '../support/handover.js';

@@ -1,6 +1,6 @@
 import { SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
+import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { createConsumer, MemoryDedupStore, SqsPoller, type DedupStore } from '../../src/index.js';
 import { messagePayload } from '../support/fixtures.js';
 import { fleet, HANDED_OVER_IN_ORDER } from '../support/handover.js';

@@ -1,6 +1,6 @@
 import { ReceiveMessageCommand, SendMessageBatchCommand, SendMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
+import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { createConsumer, MemoryDedupStore, SqsPoller, type DedupStore, type Delivery, type Logger } from '../../src/index.js';
 import { cloudEventOf, eventBridgeEnvelopeOf, messagePayload } from '../support/fixtures.js';
 import { ManualClock } from '../support/manual-clock.js';

@@ -2,7 +2,7 @@ import type { DeliveryPayload, Subscription } from '@herald/model';
 import { DocumentStore } from '@herald/store';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
+import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { DestinationPool } from '../../src/destinations/pool.js';
 import { DeliveryAdmin } from '../../src/engine/admin.js';
 import { DeliveryEngine, type DeliveryEngineOptions } from '../../src/engine/engine.js';

@@ -1,6 +1,6 @@
 import { DocumentStore } from '@herald/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
+import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { DestinationPool } from '../../src/destinations/pool.js';
 import { DeliveryEngine } from '../../src/engine/engine.js';
 import {

@@ -1,7 +1,7 @@
 import { DocumentStore, openDatabase, type Database, type Queryable } from '@herald/store';
 import { createIsolatedDatabase, postgresAvailable, startPostgres, type RunningService } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
+import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { DestinationPool } from '../../src/destinations/pool.js';
 import { DeliveryEngine } from '../../src/engine/engine.js';
 import {

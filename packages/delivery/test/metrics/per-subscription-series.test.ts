@@ -9,7 +9,7 @@ import type { Subscription } from '@herald/model';
 import { DocumentStore } from '@herald/store';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
+import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import type { DestinationPool } from '../../src/destinations/pool.js';
 import { DeliveryEngine } from '../../src/engine/engine.js';
 import { DROP_REASONS } from '../../src/engine/types.js';

@@ -2,7 +2,7 @@ import type { DeliveryPayload } from '@herald/model';
 import { DocumentStore, openDatabase, type Database } from '@herald/store';
 import { createIsolatedDatabase, postgresAvailable, startPostgres, type RunningService } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSqsPeer, type SqsPeer } from '../../../testkit/src/peers/fauxqs.js';
+import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { DeliveryAdmin } from '../../src/engine/admin.js';
 import { createProject, createSqsSubscription, eventually, ManualClock } from '../engine/support.js';
 import { spawnWorker, type WorkerProcess } from './worker-process.js';
