@@ -15,7 +15,7 @@ import { RecoveryPacer } from './outcomes/recovery.js';
 import { reportBatch } from './outcomes/report.js';
 import { dropLeased, type Drop } from './records.js';
 import type { RetryPolicy } from './retry-policy.js';
-import type { ProjectSubscriptions, SubscriptionCache } from './subscription-cache.js';
+import type { SubscriptionCache } from './subscription-cache.js';
 import type { LeasedDelivery, SubscriptionRef } from './types.js';
 
 export interface SenderOptions {
@@ -131,8 +131,10 @@ export class Sender {
     const first = group[0] as LeasedDelivery;
     const { project, subscription } = await this.deps.cache.subscription(first.projectKey, first.subscriptionId, this.deps.db);
     if (subscription === undefined) return this.dropDeleted(lease, group);
+    // When the send began: a recovery recorded after it makes its temporary failures old news.
+    const sentAt = this.deps.clock.now();
     const outcomes = await this.send(subscription, group, signal);
-    return this.record(lease, group, outcomes, subscription, project, signal);
+    return this.record({ lease, subscription, project, sentAt }, group, outcomes, signal);
   }
 
   /** Encodes (pure) and sends; one outcome per delivery, in order. */
@@ -199,15 +201,13 @@ export class Sender {
 
   /** Records the outcomes (outcomes/record.ts), then tells the cache, metrics and logs. */
   private async record(
-    lease: Lease,
+    sent: Pick<SentBatch, 'lease' | 'subscription' | 'project' | 'sentAt'>,
     group: LeasedDelivery[],
     outcomes: SendOutcome[],
-    subscription: Subscription,
-    project: ProjectSubscriptions,
     signal: AbortSignal | undefined,
   ): Promise<SendResult> {
     const sorted = sortOutcomes(group, outcomes, signal?.aborted === true);
-    const batch: SentBatch = { lease, subscription, project, now: this.deps.clock.now(), sorted };
+    const batch: SentBatch = { ...sent, now: this.deps.clock.now(), sorted };
     const recorded = await recordBatch({ db: this.deps.db, policy: this.deps.policy, random: this.random, pacer: this.pacer }, batch);
     reportBatch(this.deps, batch, recorded);
     let dropped = 0;

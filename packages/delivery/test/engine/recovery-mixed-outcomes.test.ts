@@ -2,7 +2,7 @@ import type { DocumentStore } from '@herald/store';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DELIVERED, failed, type SendOutcome } from '../../src/destinations/port.js';
 import { DeliveryEngine } from '../../src/engine/engine.js';
-import { projectWithSubscription, ScriptedAdapter } from './scripted-destination.js';
+import { gate, projectWithSubscription, ScriptedAdapter } from './scripted-destination.js';
 import { driverName, engineDatabaseUrls, ManualClock, openTestDatabase, pendingDeliveries, silentLogger, writeStores, type TestDatabase } from './support.js';
 
 /**
@@ -92,6 +92,37 @@ describe.each(engineDatabaseUrls())('recovery with mixed outcomes (%s)', (server
     expect(await sendNew(setup, [DELIVERED, payload])).toMatchObject({ delivered: 1, dropped: 1, madeDue: 3 });
     expect(await setup.backlogDue()).toEqual({ due: 3, waiting: 0 });
     expect(await setup.engine.admin.getHealth(setup.projectKey, setup.subscriptionId)).toBe('Healthy');
+  });
+
+  it('retries at once what failed in a send begun before the recovery, and stays Healthy', async () => {
+    const setup = await afterOutage();
+    const { clock, adapter, engine, projectKey, subscriptionId } = setup;
+    // The backlog's retries come due; their send is still in flight when the destination returns.
+    clock.advance(5 * MINUTE);
+    const inFlight = gate();
+    adapter.behaviour = async (messages) => {
+      await inFlight.promise;
+      return messages.map(() => temporary);
+    };
+    const before = engine.sender.sendOnce();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(adapter.sent).toHaveLength(6);
+
+    // A new event is delivered meanwhile: Healthy again (the backlog is leased, nothing to make due).
+    clock.advance(1_000);
+    expect(await sendNew(setup, [DELIVERED])).toMatchObject({ delivered: 1, madeDue: 0 });
+    expect(await engine.admin.getHealth(projectKey, subscriptionId)).toBe('Healthy');
+
+    // Then the old send fails: older news than the recovery. The attempt counts; no backoff, no TemporaryError.
+    inFlight.open();
+    expect(await before).toMatchObject({ claimed: 3, retried: 3 });
+    expect(await engine.admin.getHealth(projectKey, subscriptionId)).toBe('Healthy');
+    const backlog = (await pendingDeliveries(database.db, projectKey, subscriptionId)).map((d) => [d.attempts, d.dueAt.getTime() <= clock.now().getTime()]);
+    expect(backlog).toEqual([
+      [2, true],
+      [2, true],
+      [2, true],
+    ]);
   });
 
   it('makes the backlog of a flapping destination due at most once per gap, a gap that doubles', async () => {

@@ -24,7 +24,9 @@ export interface SentBatch {
   lease: Lease;
   subscription: Subscription;
   project: ProjectSubscriptions;
-  /** The time of the record (the injected clock's). */
+  /** When the send began (the injected clock's time). */
+  sentAt: Date;
+  /** The time of the record. */
   now: Date;
   sorted: BatchOutcome;
 }

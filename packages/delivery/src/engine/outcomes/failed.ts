@@ -12,6 +12,8 @@ export interface FailureJudgement {
   status: SubscriptionHealthStatus;
   /** End of the ConfigurationError window, when the subscription is in (or entering) one. */
   configurationWindowEndsAt: Date | undefined;
+  /** Temporary failures overtaken by a recovery (recovery.ts): retried now, not after a backoff. */
+  retryTemporaryNow: boolean;
 }
 
 /**
@@ -42,7 +44,8 @@ function planFailures(
   for (const { delivery, failure } of failures) {
     const { attempts, firstFailureAt, error } = failedAttempt(delivery, failure, judgement.now);
     const decision = decideAfterFailure(policy, failure, { ...judgement, failures: attempts, firstFailureAt, random });
-    if (decision.action === 'retry') retries.push({ id: delivery.id, dueAt: decision.dueAt, firstFailureAt, error });
+    const retryNow = judgement.retryTemporaryNow && failure.class === 'temporary';
+    if (decision.action === 'retry') retries.push({ id: delivery.id, dueAt: retryNow ? judgement.now : decision.dueAt, firstFailureAt, error });
     else drops.push({ id: delivery.id, reason: decision.reason, attempts, firstFailureAt, error });
   }
   return { retries, drops };

@@ -8,7 +8,7 @@ import { configurationWindowMs, type HealthChange, type OutcomeDeps, type Record
 import { isCleanSuccess, recordCleanSuccess, recordDelivered } from './delivered.js';
 import { recordFailures } from './failed.js';
 import { applyEvents, healthEvents } from './health-events.js';
-import { recoverBacklog } from './recovery.js';
+import { overtakenByRecovery, recoverBacklog } from './recovery.js';
 import { recordStopped } from './stopped.js';
 
 /**
@@ -30,7 +30,9 @@ async function recordInTransaction(tx: Queryable, deps: OutcomeDeps, batch: Sent
   // is stored, so a change it has recorded is seen here, before its Healthy is overwritten.
   const destinationReplaced = sorted.failures.length > 0 && (await sentToReplacedDestination(tx, project.projectKey, subscription));
   const outcome = destinationReplaced ? withFailuresGivenBack(sorted) : await withStoredAttempts(tx, lease, sorted);
-  const health = before === undefined ? undefined : await moveHealth(tx, deps, batch, before, outcome);
+  const overtaken = overtakenByRecovery(before, batch.sentAt);
+  const news = overtaken ? withoutTemporaryFailures(outcome) : outcome;
+  const health = before === undefined ? undefined : await moveHealth(tx, deps, batch, before, news);
   await recordDelivered(tx, outcome);
   // Given back due now, without counting an attempt (shutdown, a replaced destination).
   await releaseLease(tx, lease, ids(outcome.released), now);
@@ -42,11 +44,17 @@ async function recordInTransaction(tx: Queryable, deps: OutcomeDeps, batch: Sent
   }
   const judgement = {
     now,
+    retryTemporaryNow: overtaken,
     status: statusOfFailures(outcome, before?.status ?? project.health.get(subscription.id) ?? 'Healthy'),
     configurationWindowEndsAt: health === undefined ? undefined : configurationWindowEnd(health.transition.state, configurationWindowMs(deps, batch)),
   };
   const { retries, drops } = await recordFailures(tx, lease, outcome.failures, judgement, deps);
-  return { ...recorded, retries, drops, madeDue: await recoverBacklog(tx, deps, batch, outcome, health) };
+  return { ...recorded, retries, drops, madeDue: await recoverBacklog(tx, deps, batch, news, health) };
+}
+
+/** The outcomes without their temporary failures (those overtaken by a recovery are no health news). */
+function withoutTemporaryFailures(outcome: BatchOutcome): BatchOutcome {
+  return { ...outcome, failures: outcome.failures.filter((f) => f.failure.class !== 'temporary') };
 }
 
 /** Failures other than payload ones are health news; so is a success while not known Healthy. */

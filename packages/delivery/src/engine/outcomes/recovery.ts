@@ -1,4 +1,5 @@
 import type { Queryable } from '@herald/store';
+import type { HealthState } from '../health.js';
 import type { BatchOutcome } from './batch.js';
 import { subscriptionKey, type HealthChange, type OutcomeDeps, type SentBatch } from './context.js';
 
@@ -21,6 +22,13 @@ import { subscriptionKey, type HealthChange, type OutcomeDeps, type SentBatch } 
  * §6.2 48-hour window and the §3.3 ConfigurationError window still count from the first failure,
  * and a delivery that fails again backs off from its full count of attempts.
  *
+ * Sends in flight when the destination returns may fail after the recovery was recorded: they were
+ * tried before it, their rows were leased (so not made due), and recording them as news would turn
+ * the subscription TemporaryError again and back them off for minutes while the rest drains. Such
+ * temporary failures are overtaken by the recovery (`overtakenByRecovery`): the attempt counts,
+ * but they feed no health event and are due again at once — as a success older than a failure
+ * heals nothing (delivered.ts `healAfterSuccess`).
+ *
  * A destination that flaps (accepts, fails, accepts…) would make its whole backlog due at every
  * flap: `RecoveryPacer` lets a subscription's backlog be made due at most once per gap, a gap that
  * doubles while recoveries keep coming (a subscription-level backoff). The pacer lives in each
@@ -35,6 +43,15 @@ export async function recoverBacklog(
 ): Promise<number> {
   if (!provesRecovery(outcome, health) || !deps.pacer.admit(subscriptionKey(batch), batch.now)) return 0;
   return makeBackoffsDue(tx, batch.project.projectKey, batch.subscription.id, batch.now);
+}
+
+/**
+ * Whether the subscription recovered (moved to Healthy from an error status) after this batch's
+ * send began: its temporary failures are older news than that. A health row that was never in
+ * error (no `lastErrorAt`; `lockHealth` creates rows Healthy, since now) has had no recovery.
+ */
+export function overtakenByRecovery(before: HealthState | undefined, sentAt: Date): boolean {
+  return before?.status === 'Healthy' && before.lastErrorAt !== undefined && before.since.getTime() > sentAt.getTime();
 }
 
 /** The batch moved its subscription from an error status to Healthy with nothing but successes and payload refusals. */
