@@ -20,6 +20,7 @@ const BENCHMARKS = [
   'packages/delivery/bench/sqs-adapter.ts',
   'packages/delivery/bench/engine-throughput.ts',
   'packages/delivery/bench/idle-claims.ts',
+  'packages/delivery/bench/recovery.ts',
   'packages/consumer/bench/parse.bench.ts',
   'packages/consumer/bench/pipeline.bench.ts',
 ];
