@@ -54,7 +54,7 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
     b = world.projects.get(B) as ProjectWorld;
     routes = world.gateway.gateway.routes;
     markersOfA = [a.customer.email, `of ${A}`];
-  });
+  }, 180_000);
   afterAll(async () => world?.close());
 
   const keysOfA = () => [...a.seeds.values()].flatMap((seed) => (seed.key === undefined ? [] : [seed.key]));
@@ -116,7 +116,7 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
       if (names.includes('key') && seedOfA.key === undefined) continue;
       // B's project, B's own store for in-store routes, A's id or key; also A's store key.
       for (const storeKey of names.includes('storeKey') ? [b.storeKey, a.storeKey] : [b.storeKey]) {
-        const url = fillTemplate(route.url, { projectKey: B, storeKey, id: seedOfA.id, key: encodeURIComponent(seedOfA.key ?? ''), customerId: a.customer.id });
+        const url = fillTemplate(route.url, { ...pathValuesOf(b, B), storeKey, id: seedOfA.id, key: encodeURIComponent(seedOfA.key ?? ''), customerId: a.customer.id });
         const query = route.method === 'DELETE' ? '?version=1' : '';
         const token = route.auth === 'public' ? b.admin : tokenOf(route, b);
         const answer = await call(route, route.method, `${url}${query}`, token, bodyFor(route, b, B));
@@ -170,7 +170,7 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
     ];
     const failures: string[] = [];
     for (const route of queryRoutes) {
-      const base = fillTemplate(route.url, { projectKey: B, storeKey: b.storeKey });
+      const base = fillTemplate(route.url, pathValuesOf(b, B));
       for (const where of predicates) {
         const url = where === undefined ? `${base}?limit=500` : `${base}?limit=500&where=${encodeURIComponent(where)}`;
         const answer = await call(route, 'GET', url, tokenOf(route, b));
@@ -192,8 +192,9 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
     let found = 0;
     for (const route of queryRoutes) {
       const seedOfB = b.seeds.get(collectionOf(route.url));
-      if (seedOfB === undefined || route.url.includes('in-store')) continue;
-      const base = fillTemplate(route.url, { projectKey: B, storeKey: b.storeKey });
+      // In-store and as-associate pages hold only the store's or the business unit's resources.
+      if (seedOfB === undefined || route.url.includes('in-store') || route.url.includes('as-associate')) continue;
+      const base = fillTemplate(route.url, pathValuesOf(b, B));
       const answer = await call(route, 'GET', `${base}?where=${encodeURIComponent(`id = "${seedOfB.id}"`)}`, tokenOf(route, b));
       expect(answer.status, answer.context).toBe(200);
       expect(((JSON.parse(answer.body) as Json).results as Json[]).map((r) => r.id), answer.context).toEqual([seedOfB.id]);
@@ -345,3 +346,8 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
     expect(checked.requests).toBeGreaterThan(300);
   });
 });
+
+/** The path values of a project's own world: its store, its customer as an associate of its business unit. */
+function pathValuesOf(world: ProjectWorld, projectKey: string): Record<string, string> {
+  return { projectKey, storeKey: world.storeKey, associateId: world.customer.id, businessUnitKey: encodeURIComponent(world.seeds.get('business-units')?.key ?? '') };
+}

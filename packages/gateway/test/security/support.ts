@@ -204,7 +204,8 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
     'me/quote-requests',
     await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/quote-requests`, { cart: { id: myCart.id }, cartVersion: myCart.version, key: `${projectKey}-my-quote` }),
   );
-  remember('quote-requests', await post('/quote-requests', { cart: { id: quoteCart.id }, cartVersion: quoteCart.version, key: `${projectKey}-quote` }));
+  const quoteRequest = remember('quote-requests', await post('/quote-requests', { cart: { id: quoteCart.id }, cartVersion: quoteCart.version, key: `${projectKey}-quote` }));
+  await seedNegotiation(post, remember, projectKey, quoteRequest, customer.customerId);
 
   const queueUrl = sqs.createQueue(`${projectKey}-queue-${randomUUID().slice(0, 8)}`);
   remember(
@@ -228,11 +229,42 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   return { admin, customer: { token: customer.accessToken, id: customer.customerId, email, password }, storeKey, seeds, ids, queueUrl };
 }
 
+/**
+ * An associate role, and the negotiation that follows the seeded quote request: its staged quote,
+ * the quote (the customer's, also under `me/quotes`) and an order of a cart of the customer (also
+ * under `me/orders`).
+ */
+async function seedNegotiation(
+  post: (path: string, payload: unknown) => Promise<Json>,
+  remember: (path: string, doc: Json) => Json,
+  projectKey: string,
+  quoteRequest: Json,
+  customerId: string,
+): Promise<void> {
+  remember('associate-roles', await post('/associate-roles', { key: `${projectKey}-role`, name: `Role of ${projectKey}`, permissions: ['ViewMyCarts'] }));
+  const staged = remember(
+    'staged-quotes',
+    await post('/staged-quotes', { key: `${projectKey}-staged`, quoteRequest: { id: quoteRequest.id }, quoteRequestVersion: quoteRequest.version, quoteRequestStateToAccepted: true }),
+  );
+  const quote = remember('quotes', await post('/quotes', { key: `${projectKey}-quote`, stagedQuote: { id: staged.id }, stagedQuoteVersion: staged.version, stagedQuoteStateToSent: true }));
+  remember('me/quotes', quote);
+  const orderCart = await post('/carts', {
+    currency: 'EUR',
+    country: 'DE',
+    customerId,
+    lineItems: [lineItem('SKU-4')],
+    shippingAddress: { country: 'DE', firstName: 'Sec', lastName: 'Urity' },
+  });
+  const order = remember('orders', await post('/orders', { cart: { id: orderCart.id, typeId: 'cart' }, version: orderCart.version, orderNumber: `${projectKey}-order` }));
+  remember('me/orders', order);
+}
+
 /** The collection a route template addresses: `stores`, `me/carts`, `subscriptions`, '' (project). */
 export function collectionOf(template: string): string {
   const rest = template
     .replace(/^\/:projectKey/, '')
     .replace(/^\/in-store\/key=:storeKey/, '')
+    .replace(/^\/as-associate\/:associateId(\/in-business-unit\/key=:businessUnitKey)?/, '')
     .replace(/\/(:id|key=:key).*$/, '')
     .replace(/^\//, '');
   return rest;
@@ -254,6 +286,8 @@ export function realParams(route: RouteRecord, projectKey: string, world: Projec
   return {
     projectKey,
     storeKey: world.storeKey,
+    associateId: world.customer.id,
+    businessUnitKey: encodeURIComponent(world.seeds.get('business-units')?.key ?? 'no-such-unit'),
     id: seed?.id ?? randomUUID(),
     key: encodeURIComponent(seed?.key ?? 'no-such-key'),
   };
