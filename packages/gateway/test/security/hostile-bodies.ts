@@ -68,7 +68,7 @@ const RUNS_BODYLESS_ROUTE = Math.max(3, Math.round(RUNS_BODY_ROUTE / 8));
  * run with shard 0.
  */
 export function hostileBodySuite(shard: number, shards: number): void {
-  describe(`hostile bodies on every route (shard ${shard + 1} of ${shards})`, { timeout: 120_000 * Math.max(1, RUNS_BODY_ROUTE / 60) }, () => {
+  describe(`hostile bodies on every route (shard ${shard + 1} of ${shards})`, { timeout: 240_000 * Math.max(1, RUNS_BODY_ROUTE / 60) }, () => {
     let world: MultiWorld;
     let a: ProjectWorld;
     let routes: readonly RouteRecord[];
@@ -78,7 +78,7 @@ export function hostileBodySuite(shard: number, shards: number): void {
       world = await startWorld({ projects: [A, B], seed: [A] });
       a = world.projects.get(A) as ProjectWorld;
       routes = world.gateway.gateway.routes;
-    });
+    }, 180_000);
     afterAll(async () => {
       if (process.env.SECURITY_STATS === '1') console.log('hostile-routes', counts.requests, Object.fromEntries(counts.byStatus));
       await world?.close();

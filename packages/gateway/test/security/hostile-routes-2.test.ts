@@ -1,4 +1,4 @@
-/** Hostile bodies on every registered route, second half of the routes (see hostile-routes.test.ts). */
+/** Hostile bodies on every registered route, second third of the routes (see hostile-routes.test.ts). */
 import { hostileBodySuite } from './hostile-bodies.js';
 
-hostileBodySuite(1, 2);
+hostileBodySuite(1, 3);
