@@ -179,11 +179,9 @@ describe('the environment of the Herald services', () => {
     expect(config.deliveryMode).toBe('off');
     expect(config.databaseUrl).toMatch(/^postgres:\/\/.+@postgres:5432\//);
     expect(config.oauth.bootstrapClient).toBeDefined();
+    // Endpoint overrides by the option each destination's descriptor declares (35806f9).
     expect(config.delivery.destinations).toMatchObject({
-      sqsEndpoint: 'http://localstack:4566',
-      snsEndpoint: 'http://localstack:4566',
-      eventBridgeEndpoint: 'http://localstack:4566',
-      pubsubEndpoint: 'pubsub:8085',
+      endpoints: { sqs: 'http://localstack:4566', sns: 'http://localstack:4566', eventBridge: 'http://localstack:4566', pubsub: 'pubsub:8085' },
       allowInsecureConnections: true,
     });
   });
