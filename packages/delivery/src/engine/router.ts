@@ -97,7 +97,9 @@ export class Router {
     const routes = [];
     const epochs: string[] = [];
     for (const key of projectKeys) {
-      const project = await cache.forProject(key, db, this.stale.delete(key));
+      const routesChanged = this.stale.has(key);
+      this.stale.delete(key);
+      const project = await cache.forProject(key, db, routesChanged);
       routes.push(...project.routes);
       epochs.push(project.epoch);
     }
