@@ -62,7 +62,8 @@ export interface SqsPeer {
  */
 const SPEC_MAX_MESSAGE_SIZE = '262144';
 const DEFAULT_REGION = 'us-east-1';
-const DEFAULT_WAIT_MS = 5_000;
+/** How long a wait for arrivals lasts unless told: a bound for failing tests, generous for a loaded 2-core CI machine. */
+const DEFAULT_WAIT_MS = 15_000;
 
 export async function startSqsPeer(options: SqsPeerOptions = {}): Promise<SqsPeer> {
   const region = options.region ?? DEFAULT_REGION;

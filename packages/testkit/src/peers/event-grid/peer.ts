@@ -42,7 +42,8 @@ export interface EventGridPeer {
 
 const ENDPOINT_PATH = '/api/events';
 const ONE_MEGABYTE = 1_048_576;
-const DEFAULT_WAIT_MS = 5_000;
+/** How long a wait for arrivals lasts unless told: a bound for failing tests, generous for a loaded 2-core CI machine. */
+const DEFAULT_WAIT_MS = 15_000;
 
 /** Starts a local Event Grid topic endpoint speaking the publish API (CloudEvents 1.0 schema). */
 export async function startEventGridPeer(options: EventGridPeerOptions = {}): Promise<EventGridPeer> {

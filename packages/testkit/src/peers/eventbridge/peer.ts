@@ -72,7 +72,8 @@ export interface EventBridgePeer {
 const PUT_PARTNER_EVENTS = 'AWSEvents.PutPartnerEvents';
 /** Far above any valid call (20 × 256 KB plus JSON escaping), so only a runaway client hits it. */
 const MAX_BODY_BYTES = 16 * 1_048_576;
-const DEFAULT_WAIT_MS = 5_000;
+/** How long a wait for arrivals lasts unless told: a bound for failing tests, generous for a loaded 2-core CI machine. */
+const DEFAULT_WAIT_MS = 15_000;
 
 /** Starts a local EventBridge endpoint that answers `PutPartnerEvents` like the service does. */
 export async function startEventBridgePeer(options: EventBridgePeerOptions = {}): Promise<EventBridgePeer> {

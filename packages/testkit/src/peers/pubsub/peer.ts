@@ -59,7 +59,8 @@ export interface PubSubPeer {
 const DEFAULT_PROJECT = 'herald-test';
 const TEN_MEGABYTES = 10 * 1_000_000;
 const MAX_MESSAGES_PER_PUBLISH = 1_000;
-const DEFAULT_WAIT_MS = 5_000;
+/** How long a wait for arrivals lasts unless told: a bound for failing tests, generous for a loaded 2-core CI machine. */
+const DEFAULT_WAIT_MS = 15_000;
 
 /** Starts a local Pub/Sub service (Publisher and Subscriber) speaking gRPC with the SDK's own descriptors. */
 export async function startPubSubPeer(options: PubSubPeerOptions = {}): Promise<PubSubPeer> {

@@ -69,7 +69,8 @@ export interface ServiceBusPeer {
   stop(): Promise<void>;
 }
 
-const DEFAULT_WAIT_MS = 5_000;
+/** How long a wait for arrivals lasts unless told: a bound for failing tests, generous for a loaded 2-core CI machine. */
+const DEFAULT_WAIT_MS = 15_000;
 /** How long stop() lets clients answer the close frame before it destroys their sockets. */
 const STOP_GRACE_MS = 500;
 const ALL_FAULTS = ['unknown-entity', 'bad-credentials', 'throttled', 'server-error', 'hang', 'drop-connection', 'payload-too-large'] as const;
