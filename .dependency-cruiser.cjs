@@ -31,17 +31,28 @@ const NOT_SHIPPED = '(/(test|bench|scripts)/|\\.test\\.ts$)';
 // ("npm-no-pkg"), so "not declared" means: found in no dependency list at all.
 const DECLARED = ['npm', 'npm-dev', 'npm-peer', 'npm-optional'];
 
-/** One rule per package: the workspace packages it must not import. */
+/**
+ * What a package's tests (not its shipped code) may import besides its layers: the gateway's ops
+ * tests check that the Grafana dashboards chart metrics the consumer really registers.
+ */
+const TEST_ONLY_LAYERS = { gateway: ['consumer'] };
+
+/** Two rules per package: the workspace packages its shipped code, and its tests, must not import. */
 function directionRules() {
-  return Object.entries(WORKSPACE_LAYERS).map(([name, allowed]) => {
-    const permitted = [name, ...allowed, 'testkit'].join('|');
-    return {
-      name: `layers-${name}`,
-      comment: `@herald/${name} may import @herald/{${allowed.join(', ')}} only (ARCHITECTURE.md: dependencies point one way)`,
+  return Object.entries(WORKSPACE_LAYERS).flatMap(([name, allowed]) => {
+    const testOnly = TEST_ONLY_LAYERS[name] ?? [];
+    const rule = (suffix, from, permitted) => ({
+      name: `layers-${name}${suffix}`,
+      comment: `@herald/${name} may import @herald/{${permitted.join(', ')}} only (ARCHITECTURE.md: dependencies point one way)`,
       severity: 'error',
-      from: { path: `^packages/${name}/` },
-      to: { path: '^node_modules/@herald/', pathNot: `^node_modules/@herald/(${permitted})/` },
-    };
+      from,
+      to: { path: '^node_modules/@herald/', pathNot: `^node_modules/@herald/(${[name, 'testkit', ...permitted].join('|')})/` },
+    });
+    return [
+      rule('', { path: `^packages/${name}/`, pathNot: NOT_SHIPPED }, allowed),
+      // Every file, tests included (shipped files are held to the rule above as well).
+      rule('-tests', { path: `^packages/${name}/` }, [...allowed, ...testOnly]),
+    ];
   });
 }
 

@@ -3,8 +3,8 @@ import type { Database } from '@herald/store';
 import Fastify from 'fastify';
 import { Registry } from 'prom-client';
 import { installHttpMetrics } from '../../../src/http/metrics.js';
-// The gateway does not depend on the consumer package; its metrics module is read from source.
-import { CONSUMER_METRIC_NAMES, createConsumerMetrics } from '../../../../consumer/src/metrics/consumer-metrics.js';
+// A dev dependency only: the dashboards chart the consumer's metrics too (deploy/grafana).
+import { CONSUMER_METRIC_NAMES, createConsumer, MemoryDedupStore } from '@herald/consumer';
 
 export interface KnownMetric {
   name: string;
@@ -57,7 +57,8 @@ export async function metricCatalogue(): Promise<MetricCatalogue> {
   const delivery = new Registry();
   new DeliveryMetrics({ registry: delivery });
   const consumer = new Registry();
-  createConsumerMetrics(consumer, { bufferDepth: () => 0 });
+  // As an application registers them: a consumer given the registry (closed at once, it handles nothing).
+  await createConsumer({ dedup: new MemoryDedupStore(), metrics: { registry: consumer }, handler: () => undefined }).close();
   const processRegistry = new Registry();
   // Describing the metrics collects nothing: the database is never asked.
   registerProcessMetrics({ registry: processRegistry, db: UNUSED_DATABASE, version: '0.0.0' });
