@@ -49,6 +49,8 @@ import { registerQuoteRoutes } from './resources/quotes/routes.js';
 import { registerOrderRoutes } from './resources/orders/routes.js';
 import { stateDefinition } from './resources/states/definition.js';
 import { typeDefinition } from './resources/types/definition.js';
+import { taxCategoryDefinition } from './resources/tax-categories/definition.js';
+import { zoneDefinition } from './resources/zones/definition.js';
 import { registerVersionedRoutes } from './resources/shared/versioned-routes.js';
 import { installDraining } from './server/draining.js';
 import { httpsOptions } from './server/tls.js';
@@ -160,6 +162,8 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, typeDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, stateDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, associateRoleDefinition, resourceDeps);
+  registerVersionedRoutes(app, taxCategoryDefinition(documents), resourceDeps);
+  registerVersionedRoutes(app, zoneDefinition(documents), resourceDeps);
   registerCartRoutes(app, resourceDeps);
   scheduleCartCleanup(app, documents, clock);
   registerQuoteRequestRoutes(app, resourceDeps);
