@@ -51,6 +51,8 @@ import { stateDefinition } from './resources/states/definition.js';
 import { typeDefinition } from './resources/types/definition.js';
 import { taxCategoryDefinition } from './resources/tax-categories/definition.js';
 import { zoneDefinition } from './resources/zones/definition.js';
+import { categoryDefinition } from './resources/categories/definition.js';
+import { categoryDocuments } from './resources/categories/category-documents.js';
 import { registerVersionedRoutes } from './resources/shared/versioned-routes.js';
 import { installDraining } from './server/draining.js';
 import { httpsOptions } from './server/tls.js';
@@ -162,6 +164,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, typeDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, stateDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, associateRoleDefinition, resourceDeps);
+  registerVersionedRoutes(app, categoryDefinition, { ...resourceDeps, documents: categoryDocuments(documents) });
   registerVersionedRoutes(app, taxCategoryDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, zoneDefinition(documents), resourceDeps);
   registerCartRoutes(app, resourceDeps);

@@ -37,6 +37,8 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'AssociateRolePermissionRemoved',
     'AssociateRolePermissionsSet',
   ],
+  // Categories (reference: types/message/Category*; it has no other Category messages).
+  category: ['CategoryCreated', 'CategorySlugChanged'],
   'business-unit': [
     'BusinessUnitCreated',
     'BusinessUnitDeleted',

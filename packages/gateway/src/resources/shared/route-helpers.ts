@@ -22,6 +22,7 @@ export function locatorOf(params: ResourceParams): Locator {
 const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
   ['business-unit', 'view_business_units'],
   ['cart', 'view_orders'],
+  ['category', 'view_categories'],
   ['customer', 'view_customers'],
   ['order', 'view_orders'],
   ['quote', 'view_quotes'],
