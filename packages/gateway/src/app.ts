@@ -49,6 +49,7 @@ import { registerQuoteRoutes } from './resources/quotes/routes.js';
 import { registerOrderRoutes } from './resources/orders/routes.js';
 import { stateDefinition } from './resources/states/definition.js';
 import { typeDefinition } from './resources/types/definition.js';
+import { productTypeDefinition } from './resources/product-types/definition.js';
 import { taxCategoryDefinition } from './resources/tax-categories/definition.js';
 import { zoneDefinition } from './resources/zones/definition.js';
 import { categoryDefinition } from './resources/categories/definition.js';
@@ -164,6 +165,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, typeDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, stateDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, associateRoleDefinition, resourceDeps);
+  registerVersionedRoutes(app, productTypeDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, categoryDefinition, { ...resourceDeps, documents: categoryDocuments(documents) });
   registerVersionedRoutes(app, taxCategoryDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, zoneDefinition(documents), resourceDeps);

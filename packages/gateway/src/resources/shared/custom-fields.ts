@@ -67,7 +67,7 @@ const TIME = /^(\d{2}):(\d{2}):(\d{2})(\.\d{1,3})?$/;
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}:\d{2}(?:\.\d{1,9})?)(Z|[+-]\d{2}:\d{2})$/;
 
 /** `YYYY-MM-DD`, a day of the calendar. */
-function isDate(value: string): boolean {
+export function isDate(value: string): boolean {
   const match = DATE.exec(value);
   if (match === null) return false;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
@@ -76,13 +76,13 @@ function isDate(value: string): boolean {
 }
 
 /** `HH:mm:ss` with up to milliseconds. */
-function isTime(value: string): boolean {
+export function isTime(value: string): boolean {
   const match = TIME.exec(value);
   return match !== null && Number(match[1]) < 24 && Number(match[2]) < 60 && Number(match[3]) < 60;
 }
 
 /** An ISO 8601 instant with its zone (`2024-01-31T12:00:00.000Z`). */
-function isDateTime(value: string): boolean {
+export function isDateTime(value: string): boolean {
   const match = DATE_TIME.exec(value);
   if (match === null || !isDate(match[1] as string) || !isTime((match[2] as string).slice(0, 12))) return false;
   const zone = match[3] as string;

@@ -25,6 +25,7 @@ const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
   ['category', 'view_categories'],
   ['customer', 'view_customers'],
   ['order', 'view_orders'],
+  ['product-type', 'view_product_types'],
   ['quote', 'view_quotes'],
   ['quote-request', 'view_quote_requests'],
   ['staged-quote', 'view_staged_quotes'],

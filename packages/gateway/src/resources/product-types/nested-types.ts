@@ -1,0 +1,28 @@
+import type { Load } from '../shared/references.js';
+import type { NestedAttributeTypes } from './attribute-value.js';
+import { innermostType, PRODUCT_TYPE_TYPE_ID, type AttributeDefinition, type ProductType } from './product-type.js';
+
+function nestedTypeIds(definitions: readonly AttributeDefinition[]): string[] {
+  return definitions.flatMap(({ type }) => {
+    const innermost = innermostType(type);
+    return innermost.name === 'nested' ? [innermost.typeReference.id] : [];
+  });
+}
+
+/**
+ * The attribute definitions of every ProductType that `definitions` nest, at any depth, for
+ * attributeValueError. A nested ProductType deleted meanwhile is left out (its values then fail
+ * as of an unknown type); each ProductType is read once, so a type nesting itself ends the walk.
+ */
+export async function loadNestedAttributeTypes(definitions: readonly AttributeDefinition[], load: Load): Promise<NestedAttributeTypes> {
+  const loaded = new Map<string, readonly AttributeDefinition[]>();
+  const pending = nestedTypeIds(definitions);
+  for (let id = pending.pop(); id !== undefined; id = pending.pop()) {
+    if (loaded.has(id)) continue;
+    const productType = await load<ProductType>(PRODUCT_TYPE_TYPE_ID, { id });
+    if (productType === undefined) continue;
+    loaded.set(id, productType.attributes);
+    pending.push(...nestedTypeIds(productType.attributes));
+  }
+  return loaded;
+}
