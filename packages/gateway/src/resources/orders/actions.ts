@@ -1,11 +1,17 @@
-import { invalidOperation, type MessagePayload } from '@herald/model';
+import { invalidOperation, systemClock, type Clock, type MessagePayload } from '@herald/model';
 import { optionalAddress } from '../shared/address.js';
 import { customFieldActions } from '../shared/custom-fields.js';
 import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
 import { optionalString } from '../shared/validation.js';
 import { optionalLocale } from '../carts/draft.js';
+import { loadReferenced } from '../shared/references.js';
 import { transitionStateAction } from '../quotes/workflow.js';
+import { deliveryActions } from './deliveries.js';
 import { assertOrderNumberFree, oneOfStates } from './fields.js';
+import { itemStateActions } from './item-states.js';
+import { orderItemShippingActions } from './item-shipping.js';
+import { parcelActions } from './parcels.js';
+import { returnActions } from './returns.js';
 import { ORDER_CUSTOM_FIELDS_TYPE_ID, ORDER_STATES, PAYMENT_STATES, SHIPMENT_STATES, type Order } from './order.js';
 
 /**
@@ -68,8 +74,38 @@ const setLocale: ActionHandler<Order> = (order, action): void => {
   else order.locale = locale;
 };
 
-/** Reference OrderUpdateAction: the actions on the order's own fields (no items, deliveries, payments or returns). */
-export const orderActions: ActionHandlers<Order> = {
+/**
+ * Reference OrderSetCustomerIdAction {customerId?}: an existing customer, or none. Message
+ * OrderCustomerSet {customer?, oldCustomer?} (Herald has no customer groups to carry along).
+ */
+const setCustomerId: ActionHandler<Order> = async (order, action, { reader }): Promise<MessagePayload[]> => {
+  const customerId = optionalString(action.customerId, 'customerId', 256);
+  const old = order.customerId;
+  if (customerId === old) return [];
+  if (customerId === undefined) delete order.customerId;
+  else order.customerId = (await loadReferenced(reader.get, 'customer', { id: customerId })).id;
+  const reference = (id: string | undefined) => (id === undefined ? {} : { typeId: 'customer', id });
+  return [{ type: 'OrderCustomerSet', ...(customerId === undefined ? {} : { customer: reference(customerId) }), ...(old === undefined ? {} : { oldCustomer: reference(old) }) }];
+};
+
+/**
+ * Reference OrderUpdateAction, except payments (another issue), sync info (Herald has no
+ * channels), store/business unit changes, shipping custom fields and the catalogue-bound edits.
+ * Timestamps the actions record (deliveries, parcels, returns, transition dates) read `clock`.
+ */
+export function createOrderActions(clock: Clock = systemClock): ActionHandlers<Order> {
+  return {
+    ...ownFieldActions,
+    ...itemStateActions(clock),
+    ...deliveryActions(clock),
+    ...parcelActions(clock),
+    ...returnActions(clock),
+    ...orderItemShippingActions,
+  };
+}
+
+/** The actions on the order's own fields. */
+const ownFieldActions: ActionHandlers<Order> = {
   changeOrderState: changeState('orderState', ORDER_STATES, 'OrderStateChanged'),
   changeShipmentState: changeState('shipmentState', SHIPMENT_STATES, 'OrderShipmentStateChanged'),
   changePaymentState: changeState('paymentState', PAYMENT_STATES, 'OrderPaymentStateChanged'),
@@ -80,5 +116,9 @@ export const orderActions: ActionHandlers<Order> = {
   setCustomerEmail: setText('customerEmail', 'email', 'OrderCustomerEmailSet'),
   setPurchaseOrderNumber: setText('purchaseOrderNumber', 'purchaseOrderNumber', 'OrderPurchaseOrderNumberSet'),
   setLocale,
+  setCustomerId,
   ...customFieldActions<Order>(ORDER_CUSTOM_FIELDS_TYPE_ID),
 };
+
+/** The actions with the system clock (REST routes pass the app's clock to createOrderActions). */
+export const orderActions: ActionHandlers<Order> = createOrderActions();

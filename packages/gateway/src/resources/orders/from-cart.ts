@@ -10,6 +10,7 @@ import type { RequestContext } from '../shared/context.js';
 import { identifierLocator, referencedResourceNotFound } from '../shared/references.js';
 import { asDraft, optionalString, type Draft } from '../shared/validation.js';
 import { assertOrderNumberFree, orderCreated, orderDraftFields } from './fields.js';
+import { initialLineItemState, withItemStates } from './item-states.js';
 import { ORDER_CUSTOM_FIELDS_TYPE_ID, type Order } from './order.js';
 
 type OrderFields = Omit<Order, ServerFields>;
@@ -91,7 +92,7 @@ export async function createOrderFromCart(body: unknown, ctx: RequestContext, do
   assertOrderable(cart, version);
   // §1.4: an order of a business unit's cart validates the buyer's role in it.
   await requireBusinessUnitBuyer({ get: (_projectKey, typeId, at) => ctx.load(typeId, at) }, ctx.projectKey, cart.businessUnit, ctx.auth);
-  const fields: OrderFields = copiedFromCart(cart);
+  const fields: OrderFields = withItemStates(copiedFromCart(cart), await initialLineItemState(documents, ctx.projectKey));
   if (buyer === undefined) {
     Object.assign(fields, await orderDraftFields(draft, ctx));
     const purchaseOrderNumber = optionalString(draft.purchaseOrderNumber, 'purchaseOrderNumber');

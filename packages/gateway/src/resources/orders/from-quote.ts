@@ -8,6 +8,7 @@ import type { RequestContext } from '../shared/context.js';
 import { identifierLocator, referencedResourceNotFound } from '../shared/references.js';
 import { asDraft, type Draft } from '../shared/validation.js';
 import { assertOrderNumberFree, orderCreated, orderDraftFields } from './fields.js';
+import { initialLineItemState, withItemStates } from './item-states.js';
 import type { Order } from './order.js';
 
 type OrderFields = Omit<Order, ServerFields>;
@@ -98,7 +99,7 @@ export async function createOrderFromQuote(
   await party.authorize?.(quote);
   assertOrderable(quote, version, now);
   await requireBusinessUnitBuyer({ get: (_projectKey, typeId, at) => ctx.load(typeId, at) }, ctx.projectKey, quote.businessUnit, ctx.auth);
-  const fields: OrderFields = copiedFromQuote(quote);
+  const fields: OrderFields = withItemStates(copiedFromQuote(quote), await initialLineItemState(documents, ctx.projectKey));
   if (customerId === undefined) Object.assign(fields, await orderDraftFields(draft, ctx));
   return writeTogether(documents, async (store) => {
     await assertOrderNumberFree(store.db, ctx.projectKey, fields.orderNumber);

@@ -15,10 +15,98 @@ export type OrderState = (typeof ORDER_STATES)[number];
 export type ShipmentState = (typeof SHIPMENT_STATES)[number];
 export type PaymentState = (typeof PAYMENT_STATES)[number];
 
+/** Reference ItemState: how many units of an item are in which LineItemState. */
+export interface ItemState {
+  quantity: number;
+  state: Reference<'state'>;
+}
+
+/** An order's items: the cart's, with their states (reference LineItem.state, CustomLineItem.state). */
+export type OrderLineItem = Omit<LineItem, 'state'> & { state: ItemState[] };
+export type OrderCustomLineItem = Omit<CustomLineItem, 'state'> & { state: ItemState[] };
+
+/** Reference DeliveryItem: units of a line item or custom line item (by id). */
+export interface DeliveryItem {
+  id: string;
+  quantity: number;
+}
+
+export interface ParcelMeasurements {
+  heightInMillimeter?: number;
+  lengthInMillimeter?: number;
+  widthInMillimeter?: number;
+  weightInGram?: number;
+}
+
+export interface TrackingData {
+  trackingId?: string;
+  carrier?: string;
+  provider?: string;
+  providerTransaction?: string;
+  isReturn?: boolean;
+}
+
+export interface Parcel {
+  id: string;
+  key?: string;
+  createdAt: string;
+  measurements?: ParcelMeasurements;
+  trackingData?: TrackingData;
+  items: DeliveryItem[];
+  custom?: CustomFields;
+}
+
+export interface Delivery {
+  id: string;
+  key?: string;
+  createdAt: string;
+  items: DeliveryItem[];
+  parcels: Parcel[];
+  address?: Address;
+  custom?: CustomFields;
+}
+
+/**
+ * Reference ShippingInfo, the holder of an order's deliveries. Herald has no shipping methods: an
+ * order gets one when its first delivery is added, named as such, priced at zero, so deliveries
+ * live where the reference's clients read them (`shippingInfo.deliveries`).
+ */
+export interface ShippingInfo {
+  shippingMethodName: string;
+  price: CentPrecisionMoney;
+  shippingRate: { price: CentPrecisionMoney; tiers: never[] };
+  shippingMethodState: 'MatchesCart' | 'DoesNotMatchCart';
+  deliveries: Delivery[];
+}
+
+export const RETURN_SHIPMENT_STATES = ['Advised', 'Returned', 'BackInStock', 'Unusable'] as const;
+export const RETURN_PAYMENT_STATES = ['NonRefundable', 'Initial', 'Refunded', 'NotRefunded'] as const;
+export type ReturnShipmentState = (typeof RETURN_SHIPMENT_STATES)[number];
+export type ReturnPaymentState = (typeof RETURN_PAYMENT_STATES)[number];
+
+/** Reference ReturnItem: a LineItemReturnItem or a CustomLineItemReturnItem. */
+export type ReturnItem = {
+  id: string;
+  key?: string;
+  quantity: number;
+  comment?: string;
+  shipmentState: ReturnShipmentState;
+  paymentState: ReturnPaymentState;
+  custom?: CustomFields;
+  createdAt: string;
+  lastModifiedAt: string;
+} & ({ type: 'LineItemReturnItem'; lineItemId: string } | { type: 'CustomLineItemReturnItem'; customLineItemId: string });
+
+export interface ReturnInfo {
+  items: ReturnItem[];
+  returnTrackingId?: string;
+  returnDate?: string;
+}
+
 /**
  * Reference Order, with the fields Herald can fill: copied from the cart or quote it was made
- * from. `shipping`, `refusedGifts`, `syncInfo` and `returnInfo` stay empty (no shipping methods,
- * cart discounts, synchronisation or returns in Herald).
+ * from, then changed by the order's update actions (states, deliveries, returns, …). `shipping`,
+ * `refusedGifts` and `syncInfo` stay empty (no shipping methods, cart discounts or channels in Herald).
  */
 export interface Order extends BaseResource {
   orderNumber?: string;
@@ -28,8 +116,8 @@ export interface Order extends BaseResource {
   anonymousId?: string;
   businessUnit?: KeyReference<'business-unit'>;
   store?: KeyReference<'store'>;
-  lineItems: LineItem[];
-  customLineItems: CustomLineItem[];
+  lineItems: OrderLineItem[];
+  customLineItems: OrderCustomLineItem[];
   totalPrice: CentPrecisionMoney;
   taxedPrice?: TaxedPrice;
   priceRoundingMode?: TaxRoundingMode;
@@ -41,6 +129,7 @@ export interface Order extends BaseResource {
   shippingAddress?: Address;
   shippingMode: ShippingMode;
   shipping: never[];
+  shippingInfo?: ShippingInfo;
   shippingRateInput?: ShippingRateInput;
   itemShippingAddresses: Address[];
   discountCodes: DiscountCodeInfo[];
@@ -56,7 +145,7 @@ export interface Order extends BaseResource {
   paymentState?: PaymentState;
   state?: Reference<'state'>;
   syncInfo: never[];
-  returnInfo: never[];
+  returnInfo: ReturnInfo[];
   custom?: CustomFields;
 }
 

@@ -7,7 +7,7 @@ import { requestContext, type RequestContext, type ResourceDeps } from '../share
 import { UNSCOPED, type DocumentScope } from '../shared/document-scope.js';
 import { expanding } from '../shared/route-helpers.js';
 import { registerScopedRoutes } from '../shared/scoped-routes.js';
-import { orderActions } from './actions.js';
+import { createOrderActions } from './actions.js';
 import { createOrderFromCart } from './from-cart.js';
 import { createOrderFromQuote } from './from-quote.js';
 import type { Order } from './order.js';
@@ -52,7 +52,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ResourceDeps, cl
       path: 'orders',
       scopes: ORDER_SCOPES,
       scopeOf: () => UNSCOPED,
-      actions: orderActions,
+      actions: createOrderActions(clock),
       remove: { messages: () => [{ type: 'OrderDeleted' }], personalData: true },
     },
     deps,
