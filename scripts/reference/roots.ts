@@ -10,6 +10,8 @@ export const RESOURCE_ROOTS = [
   'BusinessUnitPagedQueryResponse',
   'Cart',
   'CartPagedQueryResponse',
+  'Category',
+  'CategoryPagedQueryResponse',
   'Customer',
   'CustomerPagedQueryResponse',
   'CustomerSignInResult',
@@ -24,8 +26,12 @@ export const RESOURCE_ROOTS = [
   'StorePagedQueryResponse',
   'Subscription',
   'SubscriptionPagedQueryResponse',
+  'TaxCategory',
+  'TaxCategoryPagedQueryResponse',
   'Type',
   'TypePagedQueryResponse',
+  'Zone',
+  'ZonePagedQueryResponse',
   // The Platform format's payloads and the CloudEvents envelope (spec §6.2).
   'DeliveryPayload',
   'CloudEventsPayload',
@@ -36,4 +42,4 @@ export const RESOURCE_ROOTS = [
  * outside these is still known to be legal (Message lists every value) but is not checked field
  * by field until its prefix is added here.
  */
-export const MESSAGE_PREFIXES = ['BusinessUnit', 'Cart', 'Customer', 'QuoteRequest', 'Store'] as const;
+export const MESSAGE_PREFIXES = ['BusinessUnit', 'Cart', 'Category', 'Customer', 'QuoteRequest', 'Store'] as const;
