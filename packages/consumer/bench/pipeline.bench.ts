@@ -173,6 +173,7 @@ function percentile(sorted: readonly number[], fraction: number): number {
 async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis?: Redis, metrics?: Registry, ordering: RoundOrdering = 'unfiltered'): Promise<Round> {
   let handled = 0;
   let outOfOrder = 0;
+  const unannounced: string[] = [];
   let late = 0;
   const lastSequence = new Map<string, number>();
   const sampledAt = ordering === 'unfiltered' ? undefined : new Map<string, number>();
@@ -200,8 +201,14 @@ async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis
       }
       const id = delivery.payload.resource.id;
       const last = lastSequence.get(id) ?? 0;
-      if (ordering === 'unfiltered' ? delivery.payload.sequenceNumber !== last + 1 : delivery.payload.sequenceNumber <= last) outOfOrder++;
-      lastSequence.set(id, delivery.payload.sequenceNumber);
+      const sequence = delivery.payload.sequenceNumber;
+      // A release past a gap is announced (`context.gap`): skipping is then expected, going back is not.
+      const inOrder = ordering === 'unfiltered' && context.gap === undefined ? sequence === last + 1 : sequence > last;
+      if (!inOrder) {
+        outOfOrder++;
+        if (unannounced.length < 5) unannounced.push(`${id}: ${sequence} after ${last}${context.gap ? ` (gap ${JSON.stringify(context.gap)})` : ''}`);
+      }
+      lastSequence.set(id, sequence);
     },
   });
   let inFlight = 0;
@@ -237,7 +244,7 @@ async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis
   const redisMicros = redis ? (((await redisCpuSeconds(redis)) - redisCpuBefore) * 1e6) / bodies.length : undefined;
   await consumer.close();
   const nodeMicros = (cpu.user + cpu.system) / bodies.length;
-  if (outOfOrder > 0) throw new Error(`${outOfOrder} deliveries reached the handler out of order without context.late`);
+  if (outOfOrder > 0) throw new Error(`${outOfOrder} deliveries reached the handler out of order without context.late, first: ${unannounced.join('; ')}`);
   latencies.sort((a, b) => a - b);
   const latency = latencies.length === 0 ? {} : { latencyP50: percentile(latencies, 0.5), latencyP99: percentile(latencies, 0.99) };
   return { store: storeName, deliveries: bodies.length, seconds, handled, duplicates, other, late, nodeMicros, redisMicros, ...latency };
