@@ -230,4 +230,38 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     actions: () => [{ action: 'changeName', name: { en: 'Berets and caps' } }, { action: 'setAssetTags', assetKey: 'photo', tags: ['y'] }],
     deletable: true,
   },
+  {
+    name: 'tax category',
+    path: 'tax-categories',
+    type: 'TaxCategory',
+    page: 'TaxCategoryPagedQueryResponse',
+    changeTypeId: 'tax-category',
+    draft: () => ({
+      key: 'reference-tax-category',
+      name: 'Reference standard rate',
+      description: 'Taxes of the conformance test',
+      rates: [
+        { key: 'de', name: 'MwSt', amount: 0.19, includedInPrice: true, country: 'DE' },
+        { name: 'NY', includedInPrice: false, country: 'US', state: 'New York', subRates: [{ name: 'State', amount: 0.04 }, { name: 'City', amount: 0.04875 }] },
+      ],
+    }),
+    actions: () => [
+      { action: 'addTaxRate', taxRate: { key: 'at', name: 'USt', amount: 0.2, includedInPrice: true, country: 'AT' } },
+      { action: 'changeName', name: 'Reference standard rate, renamed' },
+    ],
+    deletable: true,
+  },
+  {
+    name: 'zone',
+    path: 'zones',
+    type: 'Zone',
+    page: 'ZonePagedQueryResponse',
+    changeTypeId: 'zone',
+    draft: () => ({ key: 'reference-zone', name: 'Reference Europe', description: 'Zone of the conformance test', locations: [{ country: 'DE' }, { country: 'US', state: 'New York' }] }),
+    actions: () => [
+      { action: 'addLocation', location: { country: 'AT' } },
+      { action: 'setDescription', description: 'Zone of the conformance test, described again' },
+    ],
+    deletable: true,
+  },
 ];
