@@ -114,6 +114,7 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'CustomerDateOfBirthSet',
     'CustomerExternalIdSet',
     'CustomerStoresSet',
+    'CustomerGroupSet',
   ],
   store: [
     'StoreCreated',
@@ -131,6 +132,8 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'StoreImprintUrlSet',
     'StoreFaqUrlSet',
     'StoreContactUrlSet',
+    'StoreDistributionChannelsChanged',
+    'StoreSupplyChannelsChanged',
   ],
   // Staged quotes, quotes and orders (reference: types/message/StagedQuote*, Quote*, Order*).
   'staged-quote': [
@@ -185,6 +188,16 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
   state: [],
   type: [],
   subscription: [],
+  // Customer groups (reference: types/message/CustomerGroupCustom*; it has no others for them).
+  'customer-group': [
+    'CustomerGroupCustomFieldAdded',
+    'CustomerGroupCustomFieldChanged',
+    'CustomerGroupCustomFieldRemoved',
+    'CustomerGroupCustomTypeSet',
+    'CustomerGroupCustomTypeRemoved',
+  ],
+  // The reference has no Channel messages.
+  channel: [],
 };
 
 export function isKnownMessageType(resourceTypeId: string, type: string): boolean {

@@ -1,5 +1,6 @@
 import { duplicateField, invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
 import { isDeepStrictEqual } from 'node:util';
+import { optionalCustomerGroupReference } from '../customer-groups/reference.js';
 import { keyReference } from '../shared/references.js';
 import { customFieldActions } from '../shared/custom-fields.js';
 import type { ActionHandler, ActionHandlers, ActionScope } from '../shared/update-actions.js';
@@ -118,6 +119,14 @@ export function customerActions(credentials: CustomerCredentials): ActionHandler
       if (key === undefined) delete customer.key;
       else customer.key = key;
       return [];
+    },
+    /** CustomerSetCustomerGroupAction: absent removes the group; CustomerGroupSet carries the new one. */
+    async setCustomerGroup(customer, action, { reader }) {
+      const customerGroup = await optionalCustomerGroupReference(reader.get, action.customerGroup, 'customerGroup');
+      if (customerGroup?.id === customer.customerGroup?.id) return [];
+      if (customerGroup === undefined) delete customer.customerGroup;
+      else customer.customerGroup = customerGroup;
+      return [{ type: 'CustomerGroupSet', ...(customerGroup === undefined ? {} : { customerGroup }) }];
     },
     ...customerAddressActions,
     ...storeActions(credentials),

@@ -1,4 +1,4 @@
-import type { BaseResource, CustomFields, KeyReference } from '@herald/model';
+import type { BaseResource, CustomFields, KeyReference, Reference } from '@herald/model';
 import type { AddressFields } from '../shared/address.js';
 
 export const CUSTOMER_TYPE_ID = 'customer';
@@ -9,8 +9,8 @@ export type CustomerAddress = AddressFields & { id: string; custom?: CustomField
 /**
  * A Customer as the reference's Customer type describes it. The password is NOT part of the
  * document — documents travel in responses, messages, deliveries and query predicates — its scrypt
- * hash lives in `customer_passwords` (credentials.ts). Herald has no customer groups:
- * `customerGroupAssignments` is always empty and `customerGroup` never set.
+ * hash lives in `customer_passwords` (credentials.ts). `customerGroup` is set by the draft and
+ * setCustomerGroup; `customerGroupAssignments` is always empty (no assignment actions yet).
  */
 export interface Customer extends BaseResource {
   key?: string;
@@ -32,6 +32,7 @@ export interface Customer extends BaseResource {
   defaultBillingAddressId?: string;
   billingAddressIds: string[];
   isEmailVerified: boolean;
+  customerGroup?: Reference<'customer-group'>;
   customerGroupAssignments: never[];
   /** Empty for global customers; in-store customers belong to the stores listed. */
   stores: Array<KeyReference<'store'>>;

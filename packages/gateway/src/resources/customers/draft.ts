@@ -1,5 +1,6 @@
 import { invalidInput, requiredField } from '@herald/model';
 import type { ServerFields } from '@herald/store';
+import { optionalCustomerGroupReference } from '../customer-groups/reference.js';
 import { customFromDraft } from '../shared/custom-fields.js';
 import type { RequestContext } from '../shared/context.js';
 import { asDraft, LANGUAGE_TAG, optionalKey, optionalString, type Draft } from '../shared/validation.js';
@@ -87,6 +88,8 @@ export async function parseCustomerDraft(body: unknown, ctx: RequestContext): Pr
     customerGroupAssignments: [],
     authenticationMode: 'Password',
   };
+  const customerGroup = await optionalCustomerGroupReference(load, draft.customerGroup, 'customerGroup');
+  if (customerGroup !== undefined) fields.customerGroup = customerGroup;
   const custom = await customFromDraft(draft.custom, 'customer', ctx);
   if (custom !== undefined) fields.custom = custom;
   return { fields, stores: await storeReferences(draft.stores, 'stores', load), password: validPassword(draft.password) };

@@ -6,7 +6,8 @@ import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { withStoreDefaults, type Store } from './store.js';
 import { customFieldActions, customFromDraft } from '../shared/custom-fields.js';
 import { countryActions, storeCountries } from './countries.js';
-import { missingReferenceActions, storeDraftLists } from './missing-references.js';
+import { storeChannelActions, storeDraftChannels } from './channels.js';
+import { missingReferenceActions, storeDraftProductSelections } from './missing-references.js';
 import { storefrontActions, storefrontFromDraft } from './storefront.js';
 
 /**
@@ -40,7 +41,8 @@ export const storeDefinition: ResourceDefinition<Store> = {
       key: validKey(draft.key),
       languages: draft.languages === undefined ? [] : stringArray(draft.languages, 'languages', LANGUAGE_TAG),
       countries: storeCountries(draft.countries),
-      ...storeDraftLists(draft),
+      ...(await storeDraftChannels(draft, ctx.load)),
+      ...storeDraftProductSelections(draft),
     };
     if (draft.name !== undefined && draft.name !== null) fields.name = localizedString(draft.name, 'name');
     const storefront = storefrontFromDraft(draft.storefront);
@@ -113,6 +115,7 @@ export const storeDefinition: ResourceDefinition<Store> = {
       return [{ type: 'StoreLanguagesChanged', addedLanguages: added, removedLanguages: removed }];
     },
     ...countryActions,
+    ...storeChannelActions,
     ...missingReferenceActions,
     ...storefrontActions,
     // The reference has no Store custom field messages: the change is a new version only.
