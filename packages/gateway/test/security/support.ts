@@ -177,6 +177,8 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   remember('stores', await post('/stores', { key: storeKey, name: { en: `Store of ${projectKey}` }, languages: ['en'] }));
   remember('types', await post('/types', { ...TYPE_DRAFT, key: `${projectKey}-fields` }));
   remember('states', await post('/states', { key: `${projectKey}-state`, type: 'QuoteRequestState', initial: false, name: { en: 'Seeded' } }));
+  remember('customer-groups', await post('/customer-groups', { key: `${projectKey}-group`, groupName: `Group of ${projectKey}` }));
+  remember('channels', await post('/channels', { key: `${projectKey}-channel`, roles: ['InventorySupply'] }));
 
   const email = `sec-${randomUUID()}@example.com`;
   const password = `Pw-${randomUUID()}`;
