@@ -23,6 +23,11 @@ export const GRAPHQL_SCOPES: readonly string[] = [
   'view_quotes',
   'manage_quotes',
   'view_orders',
+  // Quote requests and the buyer's negotiation mutations (schema/negotiation-mutations.ts).
+  'view_quote_requests',
+  'manage_quote_requests',
+  'manage_my_quote_requests',
+  'manage_my_quotes',
 ];
 
 /**

@@ -21,7 +21,9 @@ import {
 } from './associate-roles.js';
 import { cartFieldResolvers, cartMutationResolvers } from './carts.js';
 import { projectFieldResolvers, projectMutationResolvers, projectQueryResolvers } from './project.js';
-import { negotiationQueryResolvers, orderFieldResolvers, quoteFieldResolvers, stagedQuoteFieldResolvers } from './negotiation.js';
+import { KeyReferenceInput, negotiationQueryResolvers, orderFieldResolvers, quoteFieldResolvers, quoteRequestFieldResolvers, stagedQuoteFieldResolvers } from './negotiation.js';
+import { negotiationMutationResolvers } from './negotiation-mutations.js';
+import { myNegotiationMutationResolvers } from './negotiation-my.js';
 import { Country, DateTime, Json, Locale, Long } from './scalars.js';
 
 type MutationResolver = (root: never, args: never, context: GraphQLContext) => unknown;
@@ -53,8 +55,9 @@ const resolvers = {
   Json,
   Country,
   Locale,
+  KeyReferenceInput,
   Query: { ...businessUnitQueryResolvers, ...associateRoleQueryResolvers, ...projectQueryResolvers, ...negotiationQueryResolvers },
-  Mutation: clearingLoadersAfterEach({ ...businessUnitMutationResolvers, ...associateRoleMutationResolvers, ...cartMutationResolvers, ...projectMutationResolvers }),
+  Mutation: clearingLoadersAfterEach({ ...businessUnitMutationResolvers, ...associateRoleMutationResolvers, ...cartMutationResolvers, ...projectMutationResolvers, ...negotiationMutationResolvers, ...myNegotiationMutationResolvers }),
   Me: meResolvers,
   BusinessUnit: { ...businessUnitFieldResolvers, ...businessUnitAssociateFieldResolvers },
   Associate: { ...associateResolvers, ...associateAssignmentFieldResolvers },
@@ -66,6 +69,7 @@ const resolvers = {
   Store: storeResolvers,
   Cart: cartFieldResolvers,
   ProjectProjection: projectFieldResolvers,
+  QuoteRequest: quoteRequestFieldResolvers,
   StagedQuote: stagedQuoteFieldResolvers,
   Quote: quoteFieldResolvers,
   Order: orderFieldResolvers,

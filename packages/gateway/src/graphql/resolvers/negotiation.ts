@@ -1,6 +1,7 @@
 import { invalidInput, type BaseResource, type Reference } from '@herald/model';
 import type { Locator } from '@herald/store';
 import type { Order } from '../../resources/orders/order.js';
+import type { QuoteRequest } from '../../resources/quote-requests/quote-request.js';
 import type { Quote } from '../../resources/quotes/quote.js';
 import type { StagedQuote } from '../../resources/staged-quotes/staged-quote.js';
 import { requireScope } from '../access.js';
@@ -46,6 +47,8 @@ async function orderByIdOrNumber(args: { id?: string | null; orderNumber?: strin
 }
 
 export const negotiationQueryResolvers = {
+  quoteRequest: (_root: unknown, args: IdOrKey, context: GraphQLContext) => one<QuoteRequest>(context, 'view_quote_requests', 'quote-request', locatorOf(args)),
+  quoteRequests: (_root: unknown, args: QueryArgs, context: GraphQLContext) => page<QuoteRequest>(context, 'view_quote_requests', 'quote-request', args),
   stagedQuote: (_root: unknown, args: IdOrKey, context: GraphQLContext) => one<StagedQuote>(context, 'view_staged_quotes', 'staged-quote', locatorOf(args)),
   stagedQuotes: (_root: unknown, args: QueryArgs, context: GraphQLContext) => page<StagedQuote>(context, 'view_staged_quotes', 'staged-quote', args),
   quote: (_root: unknown, args: IdOrKey, context: GraphQLContext) => one<Quote>(context, 'view_quotes', 'quote', locatorOf(args)),
@@ -57,6 +60,13 @@ export const negotiationQueryResolvers = {
 const ref = <R extends Reference | { typeId: string; key: string }>(value: R | undefined): R | null => value ?? null;
 
 /** The official `…Ref` fields: the stored references as they are. */
+export const quoteRequestFieldResolvers = {
+  customerRef: (doc: QuoteRequest) => doc.customer,
+  businessUnitRef: (doc: QuoteRequest) => ref(doc.businessUnit),
+  storeRef: (doc: QuoteRequest) => ref(doc.store),
+  stateRef: (doc: QuoteRequest) => ref(doc.state),
+};
+
 export const stagedQuoteFieldResolvers = {
   customerRef: (doc: StagedQuote) => ref(doc.customer),
   quoteRequestRef: (doc: StagedQuote) => doc.quoteRequest,
@@ -81,4 +91,19 @@ export const orderFieldResolvers = {
   businessUnitRef: (doc: Order) => ref(doc.businessUnit),
   storeRef: (doc: Order) => ref(doc.store),
   stateRef: (doc: Order) => ref(doc.state),
+};
+
+function keyText(value: unknown): string {
+  if (typeof value !== 'string' || value.length === 0) throw new TypeError('KeyReferenceInput must be a key (a non-empty string).');
+  return value;
+}
+
+/** The official SDL's scalar `KeyReferenceInput` (asAssociate's `businessUnitKey`): a resource's key. */
+export const KeyReferenceInput = {
+  serialize: keyText,
+  parseValue: keyText,
+  parseLiteral(ast: { kind: string; value?: unknown }): string {
+    if (ast.kind !== 'StringValue') throw new TypeError('KeyReferenceInput must be a string literal.');
+    return keyText(ast.value);
+  },
 };

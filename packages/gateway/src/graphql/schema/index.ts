@@ -4,6 +4,7 @@ import { cartTypeDefs } from './carts.js';
 import { commonTypeDefs } from './common.js';
 import { projectTypeDefs } from './project.js';
 import { negotiationTypeDefs } from './negotiation.js';
+import { negotiationMutationTypeDefs } from './negotiation-mutations.js';
 
 /**
  * The root types. Each field names the scope it needs (the resolvers check it, see access.ts);
@@ -52,4 +53,4 @@ const rootTypeDefs = /* GraphQL */ `
 `;
 
 /** Herald's GraphQL schema (§4.3), written for its subset of the platform. */
-export const typeDefs = [commonTypeDefs, associateRoleTypeDefs, businessUnitTypeDefs, cartTypeDefs, projectTypeDefs, rootTypeDefs, negotiationTypeDefs].join('\n');
+export const typeDefs = [commonTypeDefs, associateRoleTypeDefs, businessUnitTypeDefs, cartTypeDefs, projectTypeDefs, rootTypeDefs, negotiationTypeDefs, negotiationMutationTypeDefs].join('\n');

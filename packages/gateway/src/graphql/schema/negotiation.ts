@@ -1,9 +1,17 @@
 /**
- * Staged quotes, quotes and orders in GraphQL (issue 27): the official SDL's queries
- * (`stagedQuote`/`stagedQuotes`, `quote`/`quotes`, `order`/`orders`) and the fields Herald
+ * Quote requests, staged quotes, quotes and orders in GraphQL (issue 27): the official SDL's queries
+ * (`quoteRequest`/`quoteRequests`, `stagedQuote`/`stagedQuotes`, `quote`/`quotes`, `order`/`orders`) and the fields Herald
  * stores, with the official names (`customerRef`, `quoteRequestRef`, `businessUnitRef`, …).
  */
 export const negotiationTypeDefs = /* GraphQL */ `
+  enum QuoteRequestState {
+    Submitted
+    Accepted
+    Closed
+    Rejected
+    Cancelled
+  }
+
   enum StagedQuoteState {
     InProgress
     Sent
@@ -51,6 +59,33 @@ export const negotiationTypeDefs = /* GraphQL */ `
     currencyCode: String!
     centAmount: Long!
     fractionDigits: Int!
+  }
+
+  type QuoteRequest {
+    id: String!
+    version: Long!
+    key: String
+    quoteRequestState: QuoteRequestState!
+    comment: String
+    customerRef: Reference
+    totalPrice: Money!
+    purchaseOrderNumber: String
+    businessUnitRef: KeyReference
+    storeRef: KeyReference
+    stateRef: Reference
+    custom: CustomFieldsType
+    createdAt: DateTime!
+    lastModifiedAt: DateTime!
+    createdBy: Initiator
+    lastModifiedBy: Initiator
+  }
+
+  type QuoteRequestQueryResult {
+    offset: Int!
+    count: Int!
+    total: Long!
+    exists: Boolean!
+    results: [QuoteRequest!]!
   }
 
   type StagedQuote {
@@ -148,6 +183,10 @@ export const negotiationTypeDefs = /* GraphQL */ `
   }
 
   extend type Query {
+    "view_quote_requests. One of id and key."
+    quoteRequest(id: String, key: String): QuoteRequest
+    "view_quote_requests."
+    quoteRequests(where: String, sort: [String!], limit: Int, offset: Int): QuoteRequestQueryResult!
     "view_staged_quotes. One of id and key."
     stagedQuote(id: String, key: String): StagedQuote
     "view_staged_quotes."

@@ -14,16 +14,16 @@ import type { Order } from './order.js';
 
 /** Reference resources/orders.raml. Ordering a quote asks `manage_quotes` there; `manage_orders` is accepted too. */
 export const ORDER_SCOPES = { view: ['view_orders'], manage: ['manage_orders'] } as const;
-const ORDER_FROM_QUOTE_SCOPES = ['manage_orders', 'manage_quotes'] as const;
+export const ORDER_FROM_QUOTE_SCOPES = ['manage_orders', 'manage_quotes'] as const;
 /** Reference resources/me.raml `/me/orders` (and `/me/orders/quotes`, which also takes `manage_my_quotes`). */
 export const MY_ORDER_SCOPES = { view: [], manage: ['manage_my_orders'] } as const;
-const MY_ORDER_FROM_QUOTE_SCOPES = ['manage_my_orders', 'manage_my_quotes'] as const;
+export const MY_ORDER_FROM_QUOTE_SCOPES = ['manage_my_orders', 'manage_my_quotes'] as const;
 
 /**
  * §1.4: a buyer's order of a business unit's cart or quote needs their own permission in that
  * unit (reference: CreateMyOrdersFromMyCarts, CreateMyOrdersFromMyQuotes on the My endpoints).
  */
-function myPermission(auth: AuthContext | undefined, permission: 'CreateMyOrdersFromMyCarts' | 'CreateMyOrdersFromMyQuotes', deps: ResourceDeps) {
+export function myPermission(auth: AuthContext | undefined, permission: 'CreateMyOrdersFromMyCarts' | 'CreateMyOrdersFromMyQuotes', deps: Pick<ResourceDeps, 'documents'>) {
   return async (source: { businessUnit?: { key: string } }): Promise<void> => {
     const associateId = auth?.customerId;
     if (source.businessUnit === undefined || associateId === undefined || auth === undefined) return;
