@@ -17,6 +17,8 @@ export const RESOURCE_ROOTS = [
   'CustomerSignInResult',
   'Message',
   'MessagePagedQueryResponse',
+  'ProductType',
+  'ProductTypePagedQueryResponse',
   'Project',
   'QuoteRequest',
   'QuoteRequestPagedQueryResponse',

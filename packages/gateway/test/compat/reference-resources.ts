@@ -264,4 +264,25 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     ],
     deletable: true,
   },
+  {
+    name: 'product type',
+    path: 'product-types',
+    type: 'ProductType',
+    page: 'ProductTypePagedQueryResponse',
+    changeTypeId: 'product-type',
+    draft: () => ({
+      key: 'reference-product-type',
+      name: 'Reference shirts',
+      description: 'Shirts of the conformance test',
+      attributes: [
+        { name: 'reference-colour', label: { en: 'Colour' }, isRequired: false, type: { name: 'enum', values: [{ key: 'red', label: 'Red' }] } },
+        { name: 'reference-sizes', label: { en: 'Sizes' }, isRequired: false, type: { name: 'set', elementType: { name: 'lenum', values: [{ key: 's', label: { en: 'S' } }] } } },
+      ],
+    }),
+    actions: () => [
+      { action: 'addPlainEnumValue', attributeName: 'reference-colour', value: { key: 'blue', label: 'Blue' } },
+      { action: 'changeDescription', description: 'Shirts of the conformance test, described again' },
+    ],
+    deletable: true,
+  },
 ];
