@@ -179,6 +179,7 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   remember('states', await post('/states', { key: `${projectKey}-state`, type: 'QuoteRequestState', initial: false, name: { en: 'Seeded' } }));
   remember('customer-groups', await post('/customer-groups', { key: `${projectKey}-group`, groupName: `Group of ${projectKey}` }));
   remember('channels', await post('/channels', { key: `${projectKey}-channel`, roles: ['InventorySupply'] }));
+  remember('categories', await post('/categories', { key: `${projectKey}-category`, name: { en: `Category of ${projectKey}` }, slug: { en: `${projectKey}-category` } }));
 
   const email = `sec-${randomUUID()}@example.com`;
   const password = `Pw-${randomUUID()}`;
