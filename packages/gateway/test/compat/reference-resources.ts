@@ -285,4 +285,37 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     ],
     deletable: true,
   },
+  {
+    name: 'customer group',
+    path: 'customer-groups',
+    type: 'CustomerGroup',
+    page: 'CustomerGroupPagedQueryResponse',
+    changeTypeId: 'customer-group',
+    draft: () => ({ key: 'reference-customer-group', groupName: 'Reference VIP' }),
+    actions: () => [
+      { action: 'changeName', name: 'Reference VIPs' },
+      { action: 'setKey', key: 'reference-customer-group-renamed' },
+    ],
+    deletable: true,
+  },
+  {
+    name: 'channel',
+    path: 'channels',
+    type: 'Channel',
+    page: 'ChannelPagedQueryResponse',
+    changeTypeId: 'channel',
+    draft: () => ({
+      key: 'reference-channel',
+      roles: ['InventorySupply', 'ProductDistribution'],
+      name: { en: 'Reference warehouse' },
+      address: address('DE', { key: 'warehouse' }),
+      geoLocation: { type: 'Point', coordinates: [13.37774, 52.51627] },
+    }),
+    actions: () => [
+      { action: 'changeDescription', description: { en: 'Warehouse of the conformance test' } },
+      { action: 'addRoles', roles: ['Primary'] },
+      { action: 'setGeoLocation', geoLocation: { type: 'Point', coordinates: [16.37, 48.21] } },
+    ],
+    deletable: true,
+  },
 ];
