@@ -163,7 +163,12 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
     // Renaming to its own name is no conflict.
     expect((await updateOf(removedByKey.body, [{ action: 'changeName', name: 'Printed matter' }])).status).toBe(200);
 
-    const replaced = await updateOf(removedByKey.body, [{ action: 'setTaxRates', taxRates: [rate('IT', 0.04), rate('ES', 0.04)] }]);
+    const replaced = await updateOf(removedByKey.body, [
+      { action: 'removeTaxRate', taxRateId: removedByKey.body.rates[0].id },
+      { action: 'removeTaxRate', taxRateId: removedByKey.body.rates[1].id },
+      { action: 'addTaxRate', taxRate: rate('IT', 0.04) },
+      { action: 'addTaxRate', taxRate: rate('ES', 0.04) },
+    ]);
     expect(replaced.body.rates.map((each: Json) => each.country)).toEqual(['IT', 'ES']);
 
     const current = replaced.body;
@@ -184,7 +189,8 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
       ['no name', { action: 'changeName' }, 'RequiredField'],
       ['a bad key', { action: 'setKey', key: 'a' }, 'InvalidInput'],
       ['the key of another TaxCategory', { action: 'setKey', key: 'other' }, 'DuplicateField'],
-      ['setTaxRates with a country twice', { action: 'setTaxRates', taxRates: [rate('IT', 0.1), rate('IT', 0.2)] }, 'DuplicateField'],
+      // Not an action of the reference's TaxCategoryUpdateAction set.
+      ['setTaxRates', { action: 'setTaxRates', taxRates: [rate('IT', 0.1)] }, 'InvalidInput'],
       ['an unknown action', { action: 'setRates', rates: [] }, 'InvalidInput'],
     ];
     await updateOf(current, [{ action: 'addTaxRate', taxRate: rate('PT', 0.06, { key: 'x1' }) }]);

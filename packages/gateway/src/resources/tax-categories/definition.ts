@@ -89,13 +89,6 @@ export function taxCategoryDefinition(documents: DocumentStore): ResourceDefinit
         const replacement = requiredRateDraft(action.taxRate);
         setRates(category, category.rates.map((rate, position) => (position === index ? { id: rate.id, ...replacement } : rate)));
       },
-      /**
-       * Not in the reference's TaxCategoryUpdateAction set (issue 28 asks for it): replaces every
-       * rate at once, each with a new id, as the draft's `rates` are made.
-       */
-      setTaxRates(category, action) {
-        category.rates = rateList(action.taxRates ?? [], 'taxRates');
-      },
       async changeName(category, action, { ctx }) {
         const name = requiredString(action, 'name');
         if (name !== category.name) await assertNameFree(documents.db, ctx.projectKey, name, category.id);
