@@ -54,11 +54,11 @@ export function optionalLocalizedString(value: unknown, field: string): Localize
 export async function assertSlugUnique(tx: Queryable, projectKey: string, slugs: LocalizedString, selfId: string | undefined): Promise<void> {
   const entries = Object.entries(slugs);
   if (entries.length === 0) return;
-  const tests = entries.map((_, index) => `doc @> $${index + 3}::jsonb`).join(' OR ');
+  const tests = entries.map((_, index) => `doc @> $${index + 4}::jsonb`).join(' OR ');
   const found = await tx.query<{ slug: LocalizedString }>(
     `SELECT doc -> 'slug' AS slug FROM resources
-      WHERE project_key = $1 AND type_id = '${CATEGORY_TYPE_ID}' AND id <> $2 AND (${tests}) LIMIT 1`,
-    [projectKey, selfId ?? '', ...entries.map(([locale, text]) => JSON.stringify({ slug: { [locale]: text } }))],
+      WHERE project_key = $1 AND type_id = $2 AND id <> $3 AND (${tests}) LIMIT 1`,
+    [projectKey, CATEGORY_TYPE_ID, selfId ?? '', ...entries.map(([locale, text]) => JSON.stringify({ slug: { [locale]: text } }))],
   );
   const other = found.rows[0]?.slug;
   if (other === undefined) return;
