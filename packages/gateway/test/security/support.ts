@@ -179,6 +179,7 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   remember('states', await post('/states', { key: `${projectKey}-state`, type: 'QuoteRequestState', initial: false, name: { en: 'Seeded' } }));
   remember('tax-categories', await post('/tax-categories', { key: `${projectKey}-tax`, name: `Taxes of ${projectKey}`, rates: [{ name: 'VAT', amount: 0.19, includedInPrice: true, country: 'DE' }] }));
   remember('zones', await post('/zones', { key: `${projectKey}-zone`, name: `Zone of ${projectKey}`, locations: [{ country: 'DE' }] }));
+  remember('product-types', await post('/product-types', { key: `${projectKey}-product-type`, name: `Products of ${projectKey}`, description: 'Seeded', attributes: [{ name: 'seeded', label: { en: 'Seeded' }, isRequired: false, type: { name: 'text' } }] }));
   remember('customer-groups', await post('/customer-groups', { key: `${projectKey}-group`, groupName: `Group of ${projectKey}` }));
   remember('channels', await post('/channels', { key: `${projectKey}-channel`, roles: ['InventorySupply'] }));
   remember('categories', await post('/categories', { key: `${projectKey}-category`, name: { en: `Category of ${projectKey}` }, slug: { en: `${projectKey}-category` } }));
