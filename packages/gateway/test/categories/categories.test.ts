@@ -14,6 +14,7 @@ import { category, ORDER_HINT } from './support.js';
 
 const SETUP_MS = 180_000;
 const P = 'categories';
+const OTHER = 'categories-other';
 const url = (path = '') => `/${P}/categories${path}`;
 const where = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
 
@@ -26,7 +27,7 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     sqs = await startSqsPeer({ region: REGION });
     gateway = await startTestGateway({
-      projects: [P],
+      projects: [P, OTHER],
       delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
     });
     admin = await callerWith(gateway, P, ['manage_categories', 'manage_subscriptions', 'manage_types']);
@@ -232,6 +233,19 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
     expect(stale.status).toBe(409);
     expect(stale.body.errors[0]).toMatchObject({ code: 'ConcurrentModification', currentVersion: 1 });
     expect((await viewer.read(url(`/${made.id}`))).version).toBe(1);
+  });
+
+  it("keeps projects apart: another project's category is no parent, and its slugs and keys are free", async () => {
+    const mine = await admin.ok(url(), category('project-local'), 201);
+    const other = await callerWith(gateway, OTHER, ['manage_categories']);
+    const byId = await other.post(`/${OTHER}/categories`, category('foreign-child', { parent: { typeId: 'category', id: mine.id } }));
+    expect(byId.status).toBe(400);
+    expect(byId.body.errors[0]).toMatchObject({ code: 'ReferencedResourceNotFound', typeId: 'category', id: mine.id });
+    const twin = await other.ok(`/${OTHER}/categories`, category('project-local'), 201);
+    const moved = await other.post(`/${OTHER}/categories/${twin.id as string}`, { version: 1, actions: [{ action: 'changeParent', parent: { typeId: 'category', id: mine.id } }] });
+    expect(moved.status).toBe(400);
+    expect(moved.body.errors[0].code).toBe('ReferencedResourceNotFound');
+    expect((await other.get(`/${OTHER}/categories/${mine.id as string}`)).status).toBe(404);
   });
 
   it('queries and sorts on its fields and expands parent and ancestors', async () => {
