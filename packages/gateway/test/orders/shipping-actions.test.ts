@@ -68,6 +68,8 @@ describe('orders: deliveries and parcels', { timeout: 120_000 }, () => {
     const byType = (type: string) => messages.filter((message) => message.type === type);
     expect(byType('ParcelItemsUpdated')[0]).toMatchObject({ deliveryId: delivery.id, items: [{ id: lineItemId, quantity: 1 }], oldItems: [{ id: lineItemId, quantity: 2 }] });
     expect(byType('DeliveryAddressSet')[0]).toMatchObject({ deliveryId: delivery.id, address: { country: 'AT' }, oldAddress: { country: 'DE', city: 'Berlin' } });
+    expect(byType('DeliveryAdded')[0]?.delivery).toMatchObject({ id: delivery.id, key: 'first-delivery', parcels: [{ key: 'box-1' }] });
+    expect(byType('ParcelAddedToDelivery')[0]).toMatchObject({ delivery: { id: delivery.id, parcels: [{ key: 'box-1' }] }, parcel: { key: 'box-1' } });
     expect(byType('ParcelAddedToDelivery')[1]).toMatchObject({ delivery: { id: delivery.id }, parcel: { key: 'box-2' } });
   });
 

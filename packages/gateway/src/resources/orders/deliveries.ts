@@ -86,9 +86,10 @@ function addDelivery(clock: Clock): ActionHandler<Order> {
       delivery.parcels.push(await parcelFromDraft(order, asObject(entry, `parcels[${index}]`), place, scope));
     }
     shippingInfoOf(order).deliveries.push(delivery);
+    // The delivery as the action leaves it, in each message (parcels included).
     return [
-      { type: 'DeliveryAdded', delivery: structuredClone({ ...delivery, parcels: [] }) },
-      ...delivery.parcels.map((parcel, index) => ({ type: 'ParcelAddedToDelivery', delivery: structuredClone({ ...delivery, parcels: delivery.parcels.slice(0, index + 1) }), parcel })),
+      { type: 'DeliveryAdded', delivery: structuredClone(delivery) },
+      ...delivery.parcels.map((parcel) => ({ type: 'ParcelAddedToDelivery', delivery: structuredClone(delivery), parcel })),
     ];
   };
 }
