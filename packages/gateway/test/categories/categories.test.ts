@@ -100,7 +100,7 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
       ['parent key missing', category('parent-key', { parent: { typeId: 'category', key: 'nope' } }), 'ReferencedResourceNotFound'],
       ['assets not an array', category('assets', { assets: {} }), 'InvalidInput'],
       ['asset without sources', category('asset-sources', { assets: [{ name: { en: 'A' }, sources: [] }] }), 'InvalidInput'],
-      ['asset without name', category('asset-name', { assets: [{ sources: [{ uri: 'https://x.example/a.png' }] }] }), 'InvalidInput'],
+      ['asset without name', category('asset-name', { assets: [{ sources: [{ uri: 'https://x.example/a.png' }] }] }), 'RequiredField'],
       ['asset source without uri', category('asset-uri', { assets: [{ name: { en: 'A' }, sources: [{ key: 'no-uri' }] }] }), 'InvalidInput'],
       ['asset dimensions not numbers', category('asset-dims', { assets: [asset('d', { sources: [{ uri: 'u', dimensions: { w: 'x', h: 1 } }] })] }), 'InvalidInput'],
       ['asset keys twice', category('asset-keys', { assets: [asset('same'), asset('same')] }), 'DuplicateField'],

@@ -5,7 +5,8 @@ import { customFieldActions, customFromDraft } from '../shared/custom-fields.js'
 import type { ActionHandler } from '../shared/update-actions.js';
 import { asDraft, optionalKey, optionalString } from '../shared/validation.js';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
-import { assetActions, assetsFromDraft } from './assets.js';
+import { assetActions } from './asset-actions.js';
+import { assetsFromDraft } from './assets.js';
 import { CATEGORY_TYPE_ID, type Category } from './category.js';
 import { nonEmptyLocalizedString, optionalLocalizedString, orderHint, randomOrderHint, slug } from './fields.js';
 import { assertNotBelowItself, loadParent, place, placementBelow, ROOT } from './tree.js';
