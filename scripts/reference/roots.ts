@@ -15,6 +15,8 @@ export const RESOURCE_ROOTS = [
   'Channel',
   'ChannelPagedQueryResponse',
   'Customer',
+  'CustomObject',
+  'CustomObjectPagedQueryResponse',
   'CustomerGroup',
   'CustomerGroupPagedQueryResponse',
   'CustomerPagedQueryResponse',

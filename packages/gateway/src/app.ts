@@ -43,6 +43,7 @@ import { registerCartRoutes } from './resources/carts/routes.js';
 import { messagesProjectActions } from './resources/messages/configuration.js';
 import { cartsProjectActions, scheduleCartCleanup } from './resources/carts/retention.js';
 import { registerMessageRoutes } from './resources/messages/routes.js';
+import { registerCustomObjectRoutes } from './resources/custom-objects/routes.js';
 import { registerQuoteRequestRoutes } from './resources/quote-requests/routes.js';
 import { registerStagedQuoteRoutes } from './resources/staged-quotes/routes.js';
 import { registerQuoteRoutes } from './resources/quotes/routes.js';
@@ -180,6 +181,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerQuoteRoutes(app, resourceDeps);
   registerOrderRoutes(app, resourceDeps, clock);
   registerMessageRoutes(app, resourceDeps, clock);
+  registerCustomObjectRoutes(app, resourceDeps);
   registerBusinessUnitRoutes(app, businessUnits, documents);
   registerAsAssociateRoutes(app, resourceDeps, businessUnits);
   registerAssociateNegotiationRoutes(app, resourceDeps, clock);

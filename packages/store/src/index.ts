@@ -14,7 +14,7 @@ export type {
   TransactionReader,
   DeleteOptions,
 } from './documents/types.js';
-export { userProvidedIdentifiers } from './documents/identifiers.js';
+export { containerKey, lookupKey, userProvidedIdentifiers } from './documents/identifiers.js';
 export { appendEvents, eventInserts, prepareEvents, type EventParams, type WriteEvents } from './outbox/append.js';
 export { ProjectStore, newProject, type Project } from './projects/project-store.js';
 export * from './query/index.js';

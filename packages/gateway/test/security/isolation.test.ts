@@ -142,12 +142,12 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
 
   it("returns nothing of A from B's queries, also with predicates that match A's data", async () => {
     const queryRoutes = routes.filter(
-      // Pages only: not the routes of one resource (by id, key or customer id, `/me`, the active cart).
+      // Pages only: not the routes of one resource (by id, key, container and key or customer id, `/me`, the active cart).
       (route) =>
         route.method === 'GET' &&
         route.auth !== 'public' &&
         route.url.startsWith('/:projectKey/') &&
-        !/(:id|key=:key|:customerId|\/active-cart$)/.test(route.url) &&
+        !/(:id|key=:key|:container\/:key|:customerId|\/active-cart$)/.test(route.url) &&
         route.url !== '/:projectKey/me',
     );
     expect(queryRoutes.length).toBeGreaterThan(10);
@@ -349,5 +349,5 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
 
 /** The path values of a project's own world: its store, its customer as an associate of its business unit. */
 function pathValuesOf(world: ProjectWorld, projectKey: string): Record<string, string> {
-  return { projectKey, storeKey: world.storeKey, associateId: world.customer.id, businessUnitKey: encodeURIComponent(world.seeds.get('business-units')?.key ?? '') };
+  return { projectKey, storeKey: world.storeKey, container: 'isolation', associateId: world.customer.id, businessUnitKey: encodeURIComponent(world.seeds.get('business-units')?.key ?? '') };
 }

@@ -178,6 +178,8 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   remember('types', await post('/types', { ...TYPE_DRAFT, key: `${projectKey}-fields` }));
   remember('states', await post('/states', { key: `${projectKey}-state`, type: 'QuoteRequestState', initial: false, name: { en: 'Seeded' } }));
   remember('tax-categories', await post('/tax-categories', { key: `${projectKey}-tax`, name: `Taxes of ${projectKey}`, rates: [{ name: 'VAT', amount: 0.19, includedInPrice: true, country: 'DE' }] }));
+  // Custom Objects are addressed by container and key: every project's seed is in the container `isolation`.
+  remember('custom-objects', await post('/custom-objects', { container: 'isolation', key: `${projectKey}-object`, value: { seeded: projectKey } }));
   remember('zones', await post('/zones', { key: `${projectKey}-zone`, name: `Zone of ${projectKey}`, locations: [{ country: 'DE' }] }));
   remember('product-types', await post('/product-types', { key: `${projectKey}-product-type`, name: `Products of ${projectKey}`, description: 'Seeded', attributes: [{ name: 'seeded', label: { en: 'Seeded' }, isRequired: false, type: { name: 'text' } }] }));
   remember('customer-groups', await post('/customer-groups', { key: `${projectKey}-group`, groupName: `Group of ${projectKey}` }));
@@ -271,7 +273,7 @@ export function collectionOf(template: string): string {
     .replace(/^\/:projectKey/, '')
     .replace(/^\/in-store\/key=:storeKey/, '')
     .replace(/^\/as-associate\/:associateId(\/in-business-unit\/key=:businessUnitKey)?/, '')
-    .replace(/\/(:id|key=:key).*$/, '')
+    .replace(/\/(:id|key=:key|:container).*$/, '')
     .replace(/^\//, '');
   return rest;
 }
@@ -294,6 +296,7 @@ export function realParams(route: RouteRecord, projectKey: string, world: Projec
     storeKey: world.storeKey,
     associateId: world.customer.id,
     businessUnitKey: encodeURIComponent(world.seeds.get('business-units')?.key ?? 'no-such-unit'),
+    container: 'isolation',
     id: seed?.id ?? randomUUID(),
     key: encodeURIComponent(seed?.key ?? 'no-such-key'),
   };

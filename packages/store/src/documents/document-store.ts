@@ -13,6 +13,7 @@ import {
 import { sqlState, UNIQUE_VIOLATION, type Database, type Queryable, type QueryOptions } from '../database/types.js';
 import { appendEvents, eventInserts, prepareEvents } from '../outbox/append.js';
 import { compileQuery, parsePaging, TOTAL_CAP } from '../query/index.js';
+import { columnOfKeyInDocument } from '../query/columns.js';
 import type { PagedQueryResponse, QueryParameters } from '../query/types.js';
 import type {
   DeleteOptions,
@@ -23,7 +24,7 @@ import type {
   UpdateResult,
   WriteContext,
 } from './types.js';
-import { userProvidedIdentifiers } from './identifiers.js';
+import { CUSTOM_OBJECT_TYPE_ID, lookupKey, userProvidedIdentifiers } from './identifiers.js';
 
 /** The repository's statements have fixed texts (the column of a locator is one of two). */
 const PREPARED: QueryOptions = { prepare: true };
@@ -141,7 +142,7 @@ export class DocumentStore {
       // One statement (atomic on its own, one round trip): the document, its messages, its outbox rows.
       await this.db.query(
         CREATE_SQL,
-        [ctx.projectKey, typeId, now, events.storedJson, events.outboxJson, doc.id, doc.key ?? null, produced.length, doc],
+        [ctx.projectKey, typeId, now, events.storedJson, events.outboxJson, doc.id, lookupKey(typeId, doc), produced.length, doc],
         PREPARED,
       );
     } catch (error) {
@@ -282,7 +283,7 @@ export class DocumentStore {
     }, now);
     const params: unknown[] = [
       ctx.projectKey, typeId, now, events.storedJson, events.outboxJson,
-      current.id, next.key ?? null, next.version, produced.length, next,
+      current.id, lookupKey(typeId, next), next.version, produced.length, next,
     ];
     if (rowVersion !== undefined) params.push(current.version, rowVersion);
     const result = await target.query<{ written: number }>(
@@ -348,7 +349,8 @@ export class DocumentStore {
     typeId: string,
     request: QueryRequest,
   ): Promise<PagedQueryResponse<D>> {
-    return runPagedQuery<D>(this.db, 'resources', ['r.project_key = $1', 'r.type_id = $2'], [projectKey, typeId], request);
+    const columns = typeId === CUSTOM_OBJECT_TYPE_ID ? columnOfKeyInDocument : undefined;
+    return runPagedQuery<D>(this.db, 'resources', ['r.project_key = $1', 'r.type_id = $2'], [projectKey, typeId], { ...request, columns });
   }
 
   private mapUniqueViolation(error: unknown, doc: BaseResource | undefined): unknown {
@@ -367,7 +369,7 @@ export async function runPagedQuery<D>(
 ): Promise<PagedQueryResponse<D>> {
   const paging = parsePaging({ limit: request.limit, offset: request.offset, withTotal: request.withTotal });
   const compiled = compileQuery(
-    { where: request.where ?? [], vars: request.vars ?? {}, sort: request.sort ?? [] },
+    { where: request.where ?? [], vars: request.vars ?? {}, sort: request.sort ?? [], columns: request.columns },
     scopeParams.length + 1,
   );
   const where = `${scope.join(' AND ')} AND (${compiled.whereSql})`;

@@ -43,3 +43,26 @@ export function userProvidedIdentifiers(doc: BaseResource): { resourceUserProvid
   if (containerAndKey !== undefined) identifiers.containerAndKey = containerAndKey;
   return { resourceUserProvidedIdentifiers: identifiers };
 }
+
+/** Custom Objects' resource type id (§2.4). */
+export const CUSTOM_OBJECT_TYPE_ID = 'key-value-document';
+
+/**
+ * The value of the `key` column, by which a document is found with a `{ key }` locator and which is
+ * unique per project and type: the document's `key`, except for a Custom Object, whose key is
+ * unique only within its container (reference: CustomObject) and which is therefore found by
+ * `containerKey(container, key)`.
+ */
+export function lookupKey(typeId: string, doc: BaseResource): string | null {
+  const source = doc as unknown as Fields;
+  if (typeId === CUSTOM_OBJECT_TYPE_ID) {
+    const containerAndKey = containerAndKeyOf(source);
+    return containerAndKey === undefined ? null : containerKey(containerAndKey.container, containerAndKey.key);
+  }
+  return typeof source.key === 'string' ? source.key : null;
+}
+
+/** A Custom Object's lookup key. Neither part may contain `/` (pattern `^[-_~.a-zA-Z0-9]+$`), so it is unambiguous. */
+export function containerKey(container: string, key: string): string {
+  return `${container}/${key}`;
+}

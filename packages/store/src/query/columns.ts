@@ -18,6 +18,13 @@ const COLUMNS: Readonly<Record<string, Column>> = {
   lastModifiedAt: { sql: 'r.last_modified_at', type: 'timestamp' },
 };
 
-export function columnOf(field: string): Column | undefined {
-  return Object.hasOwn(COLUMNS, field) ? COLUMNS[field] : undefined;
-}
+/** Which top-level fields of a query's documents are read from their own column. */
+export type ColumnLookup = (field: string) => Column | undefined;
+
+export const columnOf: ColumnLookup = (field) => (Object.hasOwn(COLUMNS, field) ? COLUMNS[field] : undefined);
+
+/**
+ * For documents whose `key` column is not their `key` field (a Custom Object's is container/key,
+ * see lookupKey): `key` in a predicate or sort is the document's field, like any other.
+ */
+export const columnOfKeyInDocument: ColumnLookup = (field) => (field === 'key' ? undefined : columnOf(field));

@@ -36,23 +36,23 @@
  */
 import type { ApiError } from '@herald/model';
 import type { ComparisonOperator, FieldPredicate, FieldTest, Operand, Predicate } from './ast.js';
-import { type Column, columnOf } from './columns.js';
+import { type Column, type ColumnLookup, columnOf } from './columns.js';
 import { predicateError } from './errors.js';
 import { jsonPathString, member } from './jsonpath.js';
 import type { SqlParameters } from './parameters.js';
 import { canonicalNumber, isBetweenMicroseconds, normaliseDateTime } from './values.js';
 
-export function compilePredicate(predicate: Predicate, params: SqlParameters): string {
+export function compilePredicate(predicate: Predicate, params: SqlParameters, columns: ColumnLookup = columnOf): string {
   switch (predicate.kind) {
     case 'and':
-      return `(${predicate.operands.map((operand) => compilePredicate(operand, params)).join(' AND ')})`;
+      return `(${predicate.operands.map((operand) => compilePredicate(operand, params, columns)).join(' AND ')})`;
     case 'or':
-      return `(${predicate.operands.map((operand) => compilePredicate(operand, params)).join(' OR ')})`;
+      return `(${predicate.operands.map((operand) => compilePredicate(operand, params, columns)).join(' OR ')})`;
     case 'not':
       // `NOT NULL` is NULL: without coalesce, `not(key = "x")` would drop every keyless resource.
-      return `(NOT coalesce(${compilePredicate(predicate.operand, params)}, false))`;
+      return `(NOT coalesce(${compilePredicate(predicate.operand, params, columns)}, false))`;
     case 'field': {
-      const column = columnOf(predicate.field);
+      const column = columns(predicate.field);
       if (column !== undefined) return compileColumnPredicate(predicate, column, params);
       return `(r.doc @? ${params.add(`$ ? (${docFieldCondition(predicate.field, predicate.test)})`)}::jsonpath)`;
     }

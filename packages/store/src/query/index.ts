@@ -30,9 +30,9 @@ export function compileQuery(query: QueryParameters, firstParam: number): Compil
   }
   // Several `where` parameters are AND-ed (§4.4).
   const budget = { remaining: MAX_QUERY_VALUES };
-  const clauses = where.map((predicate) => compilePredicate(parsePredicate(predicate, query.vars ?? {}, budget), params));
+  const clauses = where.map((predicate) => compilePredicate(parsePredicate(predicate, query.vars ?? {}, budget), params, query.columns));
   const whereParamCount = params.values.length;
-  const orderBySql = compileSort(query.sort ?? [], params);
+  const orderBySql = compileSort(query.sort ?? [], params, query.columns);
   return {
     whereParamCount,
     whereSql: clauses.length === 0 ? 'TRUE' : clauses.map((clause) => `(${clause})`).join(' AND '),

@@ -1,3 +1,4 @@
+import type { ColumnLookup } from './columns.js';
 /**
  * The contract between the document store and the query compiler.
  *
@@ -14,6 +15,8 @@ export interface QueryParameters {
   vars?: Readonly<Record<string, readonly string[]>>;
   /** Repeatable `sort`, e.g. `name.en asc`, `custom.fields.size desc`. */
   sort?: readonly string[];
+  /** Which top-level fields are columns (default: id, key, version, createdAt, lastModifiedAt). */
+  columns?: ColumnLookup;
 }
 
 export interface CompiledQuery {
