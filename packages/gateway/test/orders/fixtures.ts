@@ -1,8 +1,8 @@
 import { address, callerWith, customerWithToken, lineItem, type Caller, type Customer, type Json } from '../carts/commerce.js';
 import type { TestGateway } from '../support/gateway.js';
 
-/** The seller's API client for order tests: orders, the carts they come from, States, Types, messages. */
-export const ORDER_SELLER_SCOPES = ['manage_orders', 'manage_customers', 'manage_states', 'manage_types', 'view_messages'] as const;
+/** The seller's API client for order tests: orders, the carts they come from, States, Types, channels, messages. */
+export const ORDER_SELLER_SCOPES = ['manage_orders', 'manage_customers', 'manage_states', 'manage_types', 'manage_channels', 'view_messages'] as const;
 
 export interface OrderParties {
   seller: Caller;

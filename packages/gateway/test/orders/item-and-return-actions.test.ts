@@ -157,6 +157,25 @@ describe('orders: item states, returns, customer, item shipping', { timeout: 120
     ]);
   });
 
+  it('updateSyncInfo records an export through an OrderExport channel, and refuses other channels', async () => {
+    const { seller } = parties;
+    const order = await freshOrder(P, parties);
+    const exporter = await seller.ok(`/${P}/channels`, { key: `erp-${order.id as string}`, roles: ['OrderExport'] }, 201);
+    const supplier = await seller.ok(`/${P}/channels`, { key: `stock-${order.id as string}`, roles: ['InventorySupply'] }, 201);
+    const synced = await seller.update(url(order), order.version, [
+      { action: 'updateSyncInfo', channel: { typeId: 'channel', key: exporter.key }, externalId: 'ERP-42', syncedAt: '2026-03-01T10:00:00.000Z' },
+      { action: 'updateSyncInfo', channel: { id: exporter.id } },
+    ]);
+    expect(synced.syncInfo[0]).toEqual({ channel: { typeId: 'channel', id: exporter.id }, externalId: 'ERP-42', syncedAt: '2026-03-01T10:00:00.000Z' });
+    expect(synced.syncInfo[1]).toMatchObject({ channel: { id: exporter.id } });
+    expect(typeof synced.syncInfo[1].syncedAt).toBe('string');
+    const refused = await seller.post(url(order), { version: synced.version, actions: [{ action: 'updateSyncInfo', channel: { id: supplier.id } }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ code: 'InvalidInput', field: 'channel' });
+    const missing = await seller.post(url(order), { version: synced.version, actions: [{ action: 'updateSyncInfo', channel: { id: 'no-such-channel' } }] });
+    expect(missing.body.errors[0].code).toBe('ReferencedResourceNotFound');
+  });
+
   it('an order of a project without an initial LineItemState has items without states', async () => {
     const { seller } = parties;
     await seller.update(`/${P}/states/key=Initial`, states.initial.version, [{ action: 'changeInitial', initial: false }]);

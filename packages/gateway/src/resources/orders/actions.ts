@@ -12,6 +12,7 @@ import { itemStateActions } from './item-states.js';
 import { orderItemShippingActions } from './item-shipping.js';
 import { parcelActions } from './parcels.js';
 import { returnActions } from './returns.js';
+import { updateSyncInfo } from './sync-info.js';
 import { ORDER_CUSTOM_FIELDS_TYPE_ID, ORDER_STATES, PAYMENT_STATES, SHIPMENT_STATES, type Order } from './order.js';
 
 /**
@@ -88,22 +89,6 @@ const setCustomerId: ActionHandler<Order> = async (order, action, { reader }): P
   return [{ type: 'OrderCustomerSet', ...(customerId === undefined ? {} : { customer: reference(customerId) }), ...(old === undefined ? {} : { oldCustomer: reference(old) }) }];
 };
 
-/**
- * Reference OrderUpdateAction, except payments (another issue), sync info (Herald has no
- * channels), store/business unit changes, shipping custom fields and the catalogue-bound edits.
- * Timestamps the actions record (deliveries, parcels, returns, transition dates) read `clock`.
- */
-export function createOrderActions(clock: Clock = systemClock): ActionHandlers<Order> {
-  return {
-    ...ownFieldActions,
-    ...itemStateActions(clock),
-    ...deliveryActions(clock),
-    ...parcelActions(clock),
-    ...returnActions(clock),
-    ...orderItemShippingActions,
-  };
-}
-
 /** The actions on the order's own fields. */
 const ownFieldActions: ActionHandlers<Order> = {
   changeOrderState: changeState('orderState', ORDER_STATES, 'OrderStateChanged'),
@@ -120,5 +105,19 @@ const ownFieldActions: ActionHandlers<Order> = {
   ...customFieldActions<Order>(ORDER_CUSTOM_FIELDS_TYPE_ID),
 };
 
-/** The actions with the system clock (REST routes pass the app's clock to createOrderActions). */
-export const orderActions: ActionHandlers<Order> = createOrderActions();
+/**
+ * Reference OrderUpdateAction, except payments (another issue), store/business unit changes,
+ * shipping and item custom fields and the catalogue-bound edits.
+ * Timestamps the actions record (deliveries, parcels, returns, transition dates) read `clock`.
+ */
+export function createOrderActions(clock: Clock = systemClock): ActionHandlers<Order> {
+  return {
+    ...ownFieldActions,
+    ...itemStateActions(clock),
+    ...deliveryActions(clock),
+    ...parcelActions(clock),
+    ...returnActions(clock),
+    ...orderItemShippingActions,
+    updateSyncInfo: updateSyncInfo(clock),
+  };
+}

@@ -84,6 +84,13 @@ export const RETURN_PAYMENT_STATES = ['NonRefundable', 'Initial', 'Refunded', 'N
 export type ReturnShipmentState = (typeof RETURN_SHIPMENT_STATES)[number];
 export type ReturnPaymentState = (typeof RETURN_PAYMENT_STATES)[number];
 
+/** Reference SyncInfo: one export or import of the order through a channel. */
+export interface SyncInfo {
+  channel: Reference<'channel'>;
+  externalId?: string;
+  syncedAt: string;
+}
+
 /** Reference ReturnItem: a LineItemReturnItem or a CustomLineItemReturnItem. */
 export type ReturnItem = {
   id: string;
@@ -105,8 +112,8 @@ export interface ReturnInfo {
 
 /**
  * Reference Order, with the fields Herald can fill: copied from the cart or quote it was made
- * from, then changed by the order's update actions (states, deliveries, returns, …). `shipping`,
- * `refusedGifts` and `syncInfo` stay empty (no shipping methods, cart discounts or channels in Herald).
+ * from, then changed by the order's update actions (states, deliveries, returns, …). `shipping`
+ * and `refusedGifts` stay empty (no shipping methods or cart discounts in Herald).
  */
 export interface Order extends BaseResource {
   orderNumber?: string;
@@ -144,7 +151,7 @@ export interface Order extends BaseResource {
   shipmentState?: ShipmentState;
   paymentState?: PaymentState;
   state?: Reference<'state'>;
-  syncInfo: never[];
+  syncInfo: SyncInfo[];
   returnInfo: ReturnInfo[];
   custom?: CustomFields;
 }
