@@ -245,7 +245,8 @@ function customFieldHandlers<D extends Customizable>(resourceTypeId: string): Ac
       // The same type and values again change nothing: no message, so no new version either.
       if (isDeepStrictEqual(custom, doc.custom)) return [];
       doc.custom = custom;
-      return [{ type: `${name}CustomTypeSet`, customFields: doc.custom, ...previous }];
+      // A copy: a later setCustomField of the same request changes doc.custom, not this message.
+      return [{ type: `${name}CustomTypeSet`, customFields: structuredClone(custom), ...previous }];
     },
     async setCustomField(doc, action, { reader }): Promise<MessagePayload[]> {
       const fieldName = customFieldName(action.name);
