@@ -7,7 +7,7 @@ export const BUYER_SCOPES = ['manage_my_orders', 'manage_my_quote_requests', 'ma
 /** The seller's API client: every resource of the negotiation, and the fixtures it needs. */
 export const SELLER_SCOPES = [
   'manage_orders', 'manage_quote_requests', 'manage_staged_quotes', 'manage_quotes',
-  'manage_customers', 'manage_business_units', 'manage_associate_roles', 'manage_states', 'manage_types', 'manage_subscriptions',
+  'manage_customers', 'manage_business_units', 'manage_associate_roles', 'manage_states', 'manage_types', 'manage_subscriptions', 'manage_channels',
 ] as const;
 
 export interface Parties {

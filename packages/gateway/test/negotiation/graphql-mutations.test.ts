@@ -82,6 +82,7 @@ describe('GraphQL: the negotiation mutations', { timeout: 180_000 }, () => {
     }`, { draft: { quote: { id: second.id }, version: second.version, quoteStateToAccepted: true }, asAssociate: asBuyer() });
     expect(order).toMatchObject({ orderState: 'Open', origin: 'Quote', customerId: buyer.id, quoteRef: { id: second.id }, businessUnitRef: { key: UNIT }, createdBy: { associateRef: { id: buyer.id } } });
 
+    await seller.ok(`/${P}/channels`, { key: 'gql-erp', roles: ['OrderExport'] }, 201);
     const numbered = await ok(seller.token, `mutation ($id: String!, $version: Long!) {
       updateOrder(id: $id, version: $version, actions: [{ setOrderNumber: { orderNumber: "GQL-ACME-1" } }]) { version orderNumber }
     }`, { id: order.id, version: order.version });
@@ -89,11 +90,13 @@ describe('GraphQL: the negotiation mutations', { timeout: 180_000 }, () => {
       updateOrder(orderNumber: "GQL-ACME-1", version: $version, actions: [
         { changeOrderState: { orderState: Confirmed } },
         { addDelivery: { deliveryKey: "d-1", parcels: [{ key: "p-1", trackingData: { trackingId: "T-9" } }] } },
-        { setParcelMeasurements: { parcelKey: "p-1", measurements: { weightInGram: 800 } } }
+        { setParcelMeasurements: { parcelKey: "p-1", measurements: { weightInGram: 800 } } },
+        { updateSyncInfo: { channel: { key: "gql-erp" }, externalId: "ERP-1" } }
       ]) { version orderState }
     }`, { version: numbered.version });
     expect(confirmed.orderState).toBe('Confirmed');
     const stored = await seller.read(`/${P}/orders/${order.id as string}`);
+    expect(stored.syncInfo).toMatchObject([{ channel: { typeId: 'channel' }, externalId: 'ERP-1' }]);
     expect(stored.shippingInfo.deliveries[0].parcels[0]).toMatchObject({ key: 'p-1', trackingData: { trackingId: 'T-9', isReturn: false }, measurements: { weightInGram: 800 } });
     expect((await ok(seller.token, `{ quote(id: "${second.id as string}") { quoteState } }`)).quoteState).toBe('Accepted');
   });

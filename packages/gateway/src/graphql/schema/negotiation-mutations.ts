@@ -356,6 +356,7 @@ function orderActionInputs(): string {
   }
   input ImportOrderLineItemState { lineItemId: String, lineItemKey: String, state: [ItemStateDraftType!]! }
   input ImportOrderCustomLineItemState { customLineItemId: String, customLineItemKey: String, state: [ItemStateDraftType!]! }
+  input UpdateOrderSyncInfo { channel: ResourceIdentifierInput!, syncedAt: DateTime, externalId: String }
 
   "Exactly one member per action (the official OrderUpdateAction members Herald implements)."
   input OrderUpdateAction {
@@ -389,6 +390,7 @@ function orderActionInputs(): string {
     setReturnInfo: SetOrderReturnInfo
     setReturnShipmentState: SetOrderReturnShipmentState
     setReturnPaymentState: SetOrderReturnPaymentState
+    updateSyncInfo: UpdateOrderSyncInfo
   }
 `;
 }
