@@ -13,15 +13,6 @@ export const DESTINATION_TYPES: readonly DestinationType[] = [
 ];
 
 /**
- * Names the official commercetools SDKs send, accepted on input as aliases of the spec's names. A
- * Map, so a type named like an Object.prototype member (`toString`) is just not an alias.
- */
-export const DESTINATION_TYPE_ALIASES: ReadonlyMap<string, DestinationType> = new Map([
-  ['AzureServiceBus', 'ProviderBServiceBus'],
-  ['GoogleCloudPubSub', 'ProviderCPubSub'],
-]);
-
-/**
  * How Herald authenticates to an SQS queue or SNS topic (reference type AwsAuthenticationMode; the
  * spec's §2.4 shows only the keys, which are the `Credentials` mode and stay the default):
  * - `Credentials`: the destination's own `accessKey` and `accessSecret`;
