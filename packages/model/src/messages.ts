@@ -39,6 +39,16 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
   ],
   // Categories (reference: types/message/Category*; it has no other Category messages).
   category: ['CategoryCreated', 'CategorySlugChanged'],
+  // Inventory entries (reference: types/message/InventoryEntry*; no custom field messages).
+  'inventory-entry': [
+    'InventoryEntryCreated',
+    'InventoryEntryDeleted',
+    'InventoryEntryQuantitySet',
+    'InventoryEntryOutOfStock',
+    'InventoryEntryReorderPoint',
+    'InventoryEntrySafetyStock',
+    'InventoryEntryReservationExpirationInMinutesSet',
+  ],
   'business-unit': [
     'BusinessUnitCreated',
     'BusinessUnitDeleted',

@@ -26,6 +26,7 @@ const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
   ['channel', 'view_channels'],
   ['customer', 'view_customers'],
   ['customer-group', 'view_customer_groups'],
+  ['inventory-entry', 'view_products'],
   ['order', 'view_orders'],
   ['product-type', 'view_product_types'],
   ['quote', 'view_quotes'],
