@@ -208,6 +208,27 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
   ],
   // The reference has no Channel messages.
   channel: [],
+  // Payments (reference: types/message/Payment*; none for deleting a payment or its own custom fields).
+  payment: [
+    'PaymentCreated',
+    'PaymentTransactionAdded',
+    'PaymentTransactionStateChanged',
+    'PaymentTransactionInterfaceIdSet',
+    'PaymentInteractionAdded',
+    'PaymentInterfaceIdSet',
+    'PaymentStatusInterfaceCodeSet',
+    'PaymentStatusStateTransition',
+    'PaymentMethodInfoInterfaceSet',
+    'PaymentMethodInfoMethodSet',
+    'PaymentMethodInfoNameSet',
+    'PaymentMethodInfoTokenSet',
+    'PaymentMethodInfoInterfaceAccountSet',
+    'PaymentMethodInfoCustomTypeSet',
+    'PaymentMethodInfoCustomTypeRemoved',
+    'PaymentMethodInfoCustomFieldAdded',
+    'PaymentMethodInfoCustomFieldChanged',
+    'PaymentMethodInfoCustomFieldRemoved',
+  ],
 };
 
 export function isKnownMessageType(resourceTypeId: string, type: string): boolean {

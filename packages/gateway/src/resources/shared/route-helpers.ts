@@ -28,6 +28,7 @@ const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
   ['customer-group', 'view_customer_groups'],
   ['inventory-entry', 'view_products'],
   ['order', 'view_orders'],
+  ['payment', 'view_payments'],
   ['product-type', 'view_product_types'],
   ['quote', 'view_quotes'],
   ['quote-request', 'view_quote_requests'],
