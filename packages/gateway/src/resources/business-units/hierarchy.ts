@@ -2,6 +2,7 @@ import { invalidInput, invalidOperation } from '@herald/model';
 import { DocumentStore, type WriteContext } from '@herald/store';
 import { identifierLocator, loadReferenced, type Load } from '../shared/references.js';
 import { BUSINESS_UNIT_TYPE_ID, businessUnitReference, type BusinessUnit, type BusinessUnitKeyReference } from './business-unit.js';
+import { everyMatch } from '../shared/every-match.js';
 
 /** Where a unit sits in its tree: what `parentUnit`, `ancestors` and `topLevelUnit` say (§2.2). */
 export type Ancestry = Pick<BusinessUnit, 'parentUnit' | 'ancestors' | 'topLevelUnit'>;
@@ -43,24 +44,9 @@ export function setAncestry(unit: BusinessUnit, ancestry: Ancestry): void {
   unit.topLevelUnit = ancestry.topLevelUnit;
 }
 
-const PAGE = 500;
-
-/** Every unit below `unit` (those whose `ancestors` name it), read in id order, page by page. */
-export async function descendantsOf(store: DocumentStore, projectKey: string, unit: Pick<BusinessUnit, 'key'>): Promise<BusinessUnit[]> {
-  const found: BusinessUnit[] = [];
-  let lastId: string | undefined;
-  for (;;) {
-    const page = await store.query<BusinessUnit>(projectKey, BUSINESS_UNIT_TYPE_ID, {
-      where: ['ancestors(key = :unit)', ...(lastId === undefined ? [] : ['id > :last'])],
-      vars: { unit: [unit.key], ...(lastId === undefined ? {} : { last: [lastId] }) },
-      sort: ['id asc'],
-      limit: PAGE,
-      withTotal: false,
-    });
-    found.push(...page.results);
-    if (page.results.length < PAGE) return found;
-    lastId = page.results[page.results.length - 1]?.id;
-  }
+/** Every unit below `unit` (those whose `ancestors` name it), in id order. */
+export function descendantsOf(store: DocumentStore, projectKey: string, unit: Pick<BusinessUnit, 'key'>): Promise<BusinessUnit[]> {
+  return everyMatch<BusinessUnit>(store, projectKey, BUSINESS_UNIT_TYPE_ID, 'ancestors(key = :unit)', { unit: [unit.key] });
 }
 
 /**

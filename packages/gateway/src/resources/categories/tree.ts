@@ -2,6 +2,7 @@ import { invalidInput } from '@herald/model';
 import type { DocumentStore, Queryable, WriteContext } from '@herald/store';
 import { identifierLocator, loadReferenced, type Load } from '../shared/references.js';
 import { CATEGORY_TYPE_ID, categoryReference, type Category, type CategoryReference } from './category.js';
+import { everyMatch } from '../shared/every-match.js';
 
 /** Where a Category sits in its tree: its `parent` and `ancestors` (root first, direct parent last). */
 export type Placement = Pick<Category, 'parent' | 'ancestors'>;
@@ -57,24 +58,9 @@ export function place(category: Category, placement: Placement): void {
   category.ancestors = placement.ancestors;
 }
 
-const PAGE = 500;
-
-/** Every Category below `category` (those whose `ancestors` name it), in id order, page by page. */
-export async function descendantsOf(store: DocumentStore, projectKey: string, category: Pick<Category, 'id'>): Promise<Category[]> {
-  const found: Category[] = [];
-  let lastId: string | undefined;
-  for (;;) {
-    const page = await store.query<Category>(projectKey, CATEGORY_TYPE_ID, {
-      where: ['ancestors(id = :category)', ...(lastId === undefined ? [] : ['id > :last'])],
-      vars: { category: [category.id], ...(lastId === undefined ? {} : { last: [lastId] }) },
-      sort: ['id asc'],
-      limit: PAGE,
-      withTotal: false,
-    });
-    found.push(...page.results);
-    if (page.results.length < PAGE) return found;
-    lastId = page.results[page.results.length - 1]?.id;
-  }
+/** Every Category below `category` (those whose `ancestors` name it), in id order. */
+export function descendantsOf(store: DocumentStore, projectKey: string, category: Pick<Category, 'id'>): Promise<Category[]> {
+  return everyMatch<Category>(store, projectKey, CATEGORY_TYPE_ID, 'ancestors(id = :category)', { category: [category.id] });
 }
 
 /**
