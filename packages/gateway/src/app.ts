@@ -56,6 +56,7 @@ import { customerGroupDefinition } from './resources/customer-groups/definition.
 import { channelDefinition } from './resources/channels/definition.js';
 import { paymentDefinition } from './resources/payments/definition.js';
 import { inventoryEntryDefinition } from './resources/inventory/definition.js';
+import { registerShippingMethodRoutes } from './resources/shipping-methods/definition.js';
 import { categoryDefinition } from './resources/categories/definition.js';
 import { productTypeDefinition } from './resources/product-types/definition.js';
 import { categoryDocuments } from './resources/categories/category-documents.js';
@@ -178,6 +179,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, channelDefinition, resourceDeps);
   registerVersionedRoutes(app, paymentDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, inventoryEntryDefinition(documents), resourceDeps);
+  registerShippingMethodRoutes(app, resourceDeps);
   registerCartRoutes(app, resourceDeps);
   scheduleCartCleanup(app, documents, clock);
   registerQuoteRequestRoutes(app, resourceDeps);

@@ -32,10 +32,13 @@ const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
   ['product-type', 'view_product_types'],
   ['quote', 'view_quotes'],
   ['quote-request', 'view_quote_requests'],
+  ['shipping-method', 'view_shipping_methods'],
   ['staged-quote', 'view_staged_quotes'],
   ['state', 'view_states'],
   ['store', 'view_stores'],
+  ['tax-category', 'view_tax_categories'],
   ['type', 'view_types'],
+  ['zone', 'view_zones'],
 ]);
 
 /**
