@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Json } from '../carts/commerce.js';
+import { lineItem, type Json } from '../carts/commerce.js';
 import { bearer, startTestGateway, type TestGateway } from '../support/gateway.js';
 import { negotiationParties, orderableCart, type Parties } from './fixtures.js';
 
@@ -44,7 +44,7 @@ describe('GraphQL: the negotiation mutations', { timeout: 180_000 }, () => {
 
   it('walks cart → quote request → staged quote → quote → renegotiation → quote → order', async () => {
     const { seller, buyer } = parties;
-    const cart = await orderableCart(P, buyer, { businessUnit: { key: UNIT } });
+    const cart = await orderableCart(P, buyer, { businessUnit: { key: UNIT }, lineItems: [lineItem('SKU-1', 1000, 3, { key: 'pallets' })] });
     const quoteRequest = await ok(buyer.caller.token, `mutation ($draft: MyQuoteRequestDraft!) {
       createMyQuoteRequest(draft: $draft) { id version quoteRequestState comment customerRef { id } businessUnitRef { key } }
     }`, { draft: { cartId: cart.id, cartVersion: cart.version, comment: 'Need 3' } });
@@ -91,11 +91,14 @@ describe('GraphQL: the negotiation mutations', { timeout: 180_000 }, () => {
         { changeOrderState: { orderState: Confirmed } },
         { addDelivery: { deliveryKey: "d-1", parcels: [{ key: "p-1", trackingData: { trackingId: "T-9" } }] } },
         { setParcelMeasurements: { parcelKey: "p-1", measurements: { weightInGram: 800 } } },
-        { updateSyncInfo: { channel: { key: "gql-erp" }, externalId: "ERP-1" } }
+        { updateSyncInfo: { channel: { key: "gql-erp" }, externalId: "ERP-1" } },
+        { addItemShippingAddress: { address: { key: "depot", country: "DE" } } },
+        { setLineItemShippingDetails: { lineItemKey: "pallets", shippingDetails: { targets: [{ addressKey: "depot", quantity: 3 }] } } }
       ]) { version orderState }
     }`, { version: numbered.version });
     expect(confirmed.orderState).toBe('Confirmed');
     const stored = await seller.read(`/${P}/orders/${order.id as string}`);
+    expect(stored.lineItems[0].shippingDetails).toEqual({ targets: [{ addressKey: 'depot', quantity: 3 }], valid: true });
     expect(stored.syncInfo).toMatchObject([{ channel: { typeId: 'channel' }, externalId: 'ERP-1' }]);
     expect(stored.shippingInfo.deliveries[0].parcels[0]).toMatchObject({ key: 'p-1', trackingData: { trackingId: 'T-9', isReturn: false }, measurements: { weightInGram: 800 } });
     expect((await ok(seller.token, `{ quote(id: "${second.id as string}") { quoteState } }`)).quoteState).toBe('Accepted');

@@ -357,6 +357,14 @@ function orderActionInputs(): string {
   input ImportOrderLineItemState { lineItemId: String, lineItemKey: String, state: [ItemStateDraftType!]! }
   input ImportOrderCustomLineItemState { customLineItemId: String, customLineItemKey: String, state: [ItemStateDraftType!]! }
   input UpdateOrderSyncInfo { channel: ResourceIdentifierInput!, syncedAt: DateTime, externalId: String }
+  input ShippingTargetDraftType { quantity: Long!, addressKey: String!, shippingMethodKey: String }
+  "The official ItemShippingDetailsDraftType's targets (Herald has no shipping methods for the other lists)."
+  input ItemShippingDetailsDraftType { targets: [ShippingTargetDraftType!] = [] }
+  input AddOrderItemShippingAddress { address: AddressInput! }
+  input RemoveOrderItemShippingAddress { addressKey: String! }
+  input UpdateOrderItemShippingAddress { address: AddressInput! }
+  input SetOrderLineItemShippingDetails { lineItemId: String, lineItemKey: String, shippingDetails: ItemShippingDetailsDraftType }
+  input SetOrderCustomLineItemShippingDetails { customLineItemId: String, customLineItemKey: String, shippingDetails: ItemShippingDetailsDraftType }
 
   "Exactly one member per action (the official OrderUpdateAction members Herald implements)."
   input OrderUpdateAction {
@@ -391,6 +399,11 @@ function orderActionInputs(): string {
     setReturnShipmentState: SetOrderReturnShipmentState
     setReturnPaymentState: SetOrderReturnPaymentState
     updateSyncInfo: UpdateOrderSyncInfo
+    addItemShippingAddress: AddOrderItemShippingAddress
+    removeItemShippingAddress: RemoveOrderItemShippingAddress
+    updateItemShippingAddress: UpdateOrderItemShippingAddress
+    setLineItemShippingDetails: SetOrderLineItemShippingDetails
+    setCustomLineItemShippingDetails: SetOrderCustomLineItemShippingDetails
   }
 `;
 }
