@@ -54,6 +54,7 @@ import { taxCategoryDefinition } from './resources/tax-categories/definition.js'
 import { zoneDefinition } from './resources/zones/definition.js';
 import { customerGroupDefinition } from './resources/customer-groups/definition.js';
 import { channelDefinition } from './resources/channels/definition.js';
+import { productDefinition } from './resources/products/definition.js';
 import { paymentDefinition } from './resources/payments/definition.js';
 import { inventoryEntryDefinition } from './resources/inventory/definition.js';
 import { registerShippingMethodRoutes } from './resources/shipping-methods/definition.js';
@@ -177,6 +178,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, zoneDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, customerGroupDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, channelDefinition, resourceDeps);
+  registerVersionedRoutes(app, productDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, paymentDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, inventoryEntryDefinition(documents), resourceDeps);
   registerShippingMethodRoutes(app, resourceDeps);

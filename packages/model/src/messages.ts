@@ -208,6 +208,24 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
   ],
   // The reference has no Channel messages.
   channel: [],
+  // Products (reference: types/message/Product*, those of the actions Herald has).
+  product: [
+    'ProductCreated',
+    'ProductDeleted',
+    'ProductPublished',
+    'ProductUnpublished',
+    'ProductRevertedStagedChanges',
+    'ProductSlugChanged',
+    'ProductVariantAdded',
+    'ProductVariantDeleted',
+    'ProductPriceAdded',
+    'ProductPriceChanged',
+    'ProductPriceRemoved',
+    'ProductPricesSet',
+    'ProductAddedToCategory',
+    'ProductRemovedFromCategory',
+    'ProductStateTransition',
+  ],
   // Payments (reference: types/message/Payment*; none for deleting a payment or its own custom fields).
   payment: [
     'PaymentCreated',

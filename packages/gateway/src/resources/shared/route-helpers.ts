@@ -29,6 +29,7 @@ const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
   ['inventory-entry', 'view_products'],
   ['order', 'view_orders'],
   ['payment', 'view_payments'],
+  ['product', 'view_products'],
   ['product-type', 'view_product_types'],
   ['quote', 'view_quotes'],
   ['quote-request', 'view_quote_requests'],

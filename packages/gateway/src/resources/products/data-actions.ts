@@ -1,0 +1,111 @@
+import { isDeepStrictEqual } from 'node:util';
+import { invalidInput, invalidOperation, type LocalizedString } from '@herald/model';
+import type { Queryable } from '@herald/store';
+import { nonEmptyLocalizedString, optionalLocalizedString, orderHint, slug } from '../categories/fields.js';
+import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
+import { optionalKey } from '../shared/validation.js';
+import { referenceTo } from './draft.js';
+import type { Product } from './product.js';
+import { projectionOf } from './projection.js';
+import { dataToChange, isStaged } from './staging.js';
+import { assertSlugFree } from './uniqueness.js';
+
+type OptionalText = 'description' | 'metaTitle' | 'metaDescription' | 'metaKeywords';
+
+/** ProductSet{Description,MetaTitle,…}Action: absent removes; `staged` as every data action. */
+function setOptionalText(field: OptionalText): ActionHandler<Product> {
+  return (product, action) => {
+    const value: LocalizedString | undefined = optionalLocalizedString(action[field], field);
+    for (const data of dataToChange(product, isStaged(action))) {
+      if (value === undefined) delete data[field];
+      else data[field] = structuredClone(value);
+    }
+  };
+}
+
+/** Publishing and reverting (reference ProductPublishAction, …Unpublish…, …RevertStagedChanges…). */
+const publishingActions: ActionHandlers<Product> = {
+  publish(product) {
+    product.masterData.current = structuredClone(product.masterData.staged);
+    product.masterData.published = true;
+    product.masterData.hasStagedChanges = false;
+    return [{ type: 'ProductPublished', removedImageUrls: [], productProjection: projectionOf(product, { staged: false }), scope: 'All' }];
+  },
+  unpublish(product) {
+    if (!product.masterData.published) throw invalidOperation('The product is not published.');
+    product.masterData.published = false;
+    return [{ type: 'ProductUnpublished' }];
+  },
+  revertStagedChanges(product) {
+    product.masterData.staged = structuredClone(product.masterData.current);
+    return [{ type: 'ProductRevertedStagedChanges', removedImageUrls: [] }];
+  },
+};
+
+/** Category membership (reference ProductAddToCategoryAction, …RemoveFromCategory…). */
+const categoryActions: ActionHandlers<Product> = {
+  async addToCategory(product, action, { ctx }) {
+    const staged = isStaged(action);
+    const category = await referenceTo(action.category, 'category', 'category', ctx);
+    const hint = action.orderHint === undefined || action.orderHint === null ? undefined : orderHint(action.orderHint);
+    for (const data of dataToChange(product, staged)) {
+      if (data.categories.some(({ id }) => id === category.id)) throw invalidOperation(`The product is in the category '${category.id}' already.`);
+      data.categories.push(category);
+      if (hint !== undefined) data.categoryOrderHints = { ...data.categoryOrderHints, [category.id]: hint };
+    }
+    return [{ type: 'ProductAddedToCategory', category, staged }];
+  },
+  async removeFromCategory(product, action, { ctx }) {
+    const staged = isStaged(action);
+    const category = await referenceTo(action.category, 'category', 'category', ctx);
+    for (const data of dataToChange(product, staged)) {
+      if (!data.categories.some(({ id }) => id === category.id)) throw invalidOperation(`The product is not in the category '${category.id}'.`);
+      data.categories = data.categories.filter(({ id }) => id !== category.id);
+      if (data.categoryOrderHints !== undefined) delete data.categoryOrderHints[category.id];
+    }
+    return [{ type: 'ProductRemovedFromCategory', category, staged }];
+  },
+};
+
+/** Names, slug, texts and the product's own fields. */
+function productFieldActions(db: Queryable): ActionHandlers<Product> {
+  return {
+    changeName(product, action) {
+      const name = nonEmptyLocalizedString(action.name, 'name');
+      for (const data of dataToChange(product, isStaged(action))) data.name = structuredClone(name);
+    },
+    /** ProductChangeSlugAction → ProductSlugChanged with the staged slug it replaced; the same slug changes nothing. */
+    async changeSlug(product, action, { ctx }) {
+      const next = slug(action.slug);
+      const oldSlug = product.masterData.staged.slug;
+      if (isDeepStrictEqual(next, oldSlug) && isStaged(action)) return [];
+      await assertSlugFree(db, ctx.projectKey, next, product.id);
+      for (const data of dataToChange(product, isStaged(action))) data.slug = structuredClone(next);
+      return [{ type: 'ProductSlugChanged', slug: next, oldSlug }];
+    },
+    setKey(product, action) {
+      const key = optionalKey(action.key);
+      if (key === undefined) delete product.key;
+      else product.key = key;
+    },
+    setDescription: setOptionalText('description'),
+    setMetaTitle: setOptionalText('metaTitle'),
+    setMetaDescription: setOptionalText('metaDescription'),
+    setMetaKeywords: setOptionalText('metaKeywords'),
+    async setTaxCategory(product, action, { ctx }) {
+      if (action.taxCategory === undefined || action.taxCategory === null) delete product.taxCategory;
+      else product.taxCategory = await referenceTo(action.taxCategory, 'taxCategory', 'tax-category', ctx);
+    },
+  };
+}
+
+export function dataActions(db: Queryable): ActionHandlers<Product> {
+  return { ...publishingActions, ...categoryActions, ...productFieldActions(db) };
+}
+
+/** ProductTransitionStateAction.force: "switches the state without checking transitions". */
+export function forceFlag(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  if (typeof value !== 'boolean') throw invalidInput("'force' must be a boolean.", { field: 'force' });
+  return value;
+}

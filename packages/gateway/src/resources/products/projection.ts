@@ -1,0 +1,42 @@
+import type { Reference } from '@herald/model';
+import type { Product, ProductData } from './product.js';
+
+/**
+ * The reference's ProductProjection (types/product/ProductProjection.raml): one of a product's two
+ * data versions flattened onto the product's own fields. Pure: `/product-projections` and the
+ * messages that carry a projection (ProductCreated, ProductPublished, ProductDeleted) share it.
+ */
+export type ProductProjection = ProductData & {
+  id: string;
+  version: number;
+  key?: string;
+  productType: Reference<'product-type'>;
+  taxCategory?: Reference<'tax-category'>;
+  state?: Reference<'state'>;
+  priceMode: Product['priceMode'];
+  hasStagedChanges: boolean;
+  published: boolean;
+  createdAt: string;
+  lastModifiedAt: string;
+};
+
+/** The staged (`staged: true`) or current data of `product` as a ProductProjection. */
+export function projectionOf(product: Product, { staged }: { staged: boolean }): ProductProjection {
+  const { masterData } = product;
+  const data = staged ? masterData.staged : masterData.current;
+  const projection: ProductProjection = {
+    id: product.id,
+    version: product.version,
+    productType: product.productType,
+    ...structuredClone(data),
+    priceMode: product.priceMode,
+    hasStagedChanges: masterData.hasStagedChanges,
+    published: masterData.published,
+    createdAt: product.createdAt,
+    lastModifiedAt: product.lastModifiedAt,
+  };
+  if (product.key !== undefined) projection.key = product.key;
+  if (product.taxCategory !== undefined) projection.taxCategory = product.taxCategory;
+  if (product.state !== undefined) projection.state = product.state;
+  return projection;
+}

@@ -1,0 +1,99 @@
+import { invalidInput, invalidOperation } from '@herald/model';
+import type { Queryable } from '@herald/store';
+import { attributeValueError, loadNestedAttributeTypes, PRODUCT_TYPE_TYPE_ID, type ProductType } from '../product-types/index.js';
+import type { RequestContext } from '../shared/context.js';
+import { loadReferenced } from '../shared/references.js';
+import type { ActionHandlers, UpdateAction } from '../shared/update-actions.js';
+import { allVariants, type Product, type ProductVariant } from './product.js';
+import { dataToChange, isStaged, variantIn } from './staging.js';
+import { assertSkuFree } from './uniqueness.js';
+import { assertVariantIdentifiersDistinct, sku, variantFromDraft } from './variants.js';
+
+type Load = Pick<RequestContext, 'load'>;
+
+function productTypeOf(product: Product, ctx: Load): Promise<ProductType> {
+  return loadReferenced<ProductType>(ctx.load, PRODUCT_TYPE_TYPE_ID, { id: product.productType.id });
+}
+
+/** The next variant id: ids are never reused while either data version holds them. */
+function nextVariantId(product: Product): number {
+  const ids = [product.masterData.current, product.masterData.staged].flatMap(allVariants).map(({ id }) => id);
+  return Math.max(...ids) + 1;
+}
+
+/** ProductSetAttributeAction.value: checked against the ProductType's definition; absent removes the attribute. */
+async function attributeSetter(product: Product, action: UpdateAction, ctx: Load): Promise<(variant: ProductVariant) => void> {
+  if (typeof action.name !== 'string') throw invalidInput("'name' must be an attribute name.", { field: 'name' });
+  const { name, value } = action as UpdateAction & { name: string };
+  const productType = await productTypeOf(product, ctx);
+  const definition = productType.attributes.find((candidate) => candidate.name === name);
+  if (definition === undefined) throw invalidInput(`The product type defines no attribute '${name}'.`, { field: 'name', invalidValue: name });
+  if (value === undefined || value === null) {
+    if (definition.isRequired) throw invalidInput(`The attribute '${name}' is required.`, { field: 'value' });
+    return (variant) => {
+      variant.attributes = variant.attributes.filter((attribute) => attribute.name !== name);
+    };
+  }
+  const problem = attributeValueError(definition, value, await loadNestedAttributeTypes(productType.attributes, ctx.load));
+  if (problem !== undefined) throw invalidInput(`'value' ${problem.message}.`, { field: 'value' });
+  return (variant) => {
+    const existing = variant.attributes.find((attribute) => attribute.name === name);
+    if (existing === undefined) variant.attributes.push({ name, value });
+    else existing.value = value;
+  };
+}
+
+/** Variant actions (reference ProductAddVariantAction, …RemoveVariant…, …SetSku…, …SetAttribute…, …ChangeMasterVariant…). */
+export function variantActions(db: Queryable): ActionHandlers<Product> {
+  return {
+    async addVariant(product, action, { ctx }) {
+      const staged = isStaged(action);
+      const variant = await variantFromDraft(action, 'variant', nextVariantId(product), await productTypeOf(product, ctx), ctx);
+      if (variant.sku !== undefined) await assertSkuFree(db, ctx.projectKey, variant.sku, product.id);
+      for (const data of dataToChange(product, staged)) {
+        data.variants.push(structuredClone(variant));
+        assertVariantIdentifiersDistinct(allVariants(data));
+      }
+      return [{ type: 'ProductVariantAdded', variant, staged }];
+    },
+    removeVariant(product, action) {
+      const staged = isStaged(action);
+      const selection = { ...action, variantId: action.id ?? action.variantId };
+      let removed: ProductVariant | undefined;
+      for (const data of dataToChange(product, staged)) {
+        const variant = variantIn(data, selection);
+        if (variant.id === data.masterVariant.id) throw invalidOperation('The master variant cannot be removed; change the master variant first.');
+        data.variants = data.variants.filter(({ id }) => id !== variant.id);
+        removed ??= variant;
+      }
+      return [{ type: 'ProductVariantDeleted', variant: removed, removedImageUrls: [], staged }];
+    },
+    async setSku(product, action, { ctx }) {
+      const staged = isStaged(action);
+      const next = sku(action.sku, 'sku');
+      if (next !== undefined) await assertSkuFree(db, ctx.projectKey, next, product.id);
+      for (const data of dataToChange(product, staged)) {
+        const variant = variantIn(data, { action: 'setSku', variantId: action.variantId });
+        if (next === undefined) delete variant.sku;
+        else variant.sku = next;
+        assertVariantIdentifiersDistinct(allVariants(data));
+      }
+    },
+    async setAttribute(product, action, { ctx }) {
+      const apply = await attributeSetter(product, action, ctx);
+      for (const data of dataToChange(product, isStaged(action))) apply(variantIn(data, action));
+    },
+    async setAttributeInAllVariants(product, action, { ctx }) {
+      const apply = await attributeSetter(product, action, ctx);
+      for (const data of dataToChange(product, isStaged(action))) allVariants(data).forEach(apply);
+    },
+    changeMasterVariant(product, action) {
+      for (const data of dataToChange(product, isStaged(action))) {
+        const chosen = variantIn(data, action);
+        if (chosen.id === data.masterVariant.id) continue;
+        data.variants = [data.masterVariant, ...data.variants.filter(({ id }) => id !== chosen.id)];
+        data.masterVariant = chosen;
+      }
+    },
+  };
+}
