@@ -57,6 +57,7 @@ import { channelDefinition } from './resources/channels/definition.js';
 import { productDefinition } from './resources/products/definition.js';
 import { paymentDefinition } from './resources/payments/definition.js';
 import { inventoryEntryDefinition } from './resources/inventory/definition.js';
+import { standalonePriceDefinition } from './resources/standalone-prices/definition.js';
 import { registerShippingMethodRoutes } from './resources/shipping-methods/definition.js';
 import { categoryDefinition } from './resources/categories/definition.js';
 import { productTypeDefinition } from './resources/product-types/definition.js';
@@ -181,6 +182,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, productDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, paymentDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, inventoryEntryDefinition(documents), resourceDeps);
+  registerVersionedRoutes(app, standalonePriceDefinition(documents), resourceDeps);
   registerShippingMethodRoutes(app, resourceDeps);
   registerCartRoutes(app, resourceDeps);
   scheduleCartCleanup(app, documents, clock);

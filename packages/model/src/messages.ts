@@ -49,6 +49,25 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'InventoryEntrySafetyStock',
     'InventoryEntryReservationExpirationInMinutesSet',
   ],
+  // Standalone prices (reference: types/message/StandalonePrice*; no custom field messages).
+  // StandalonePriceDiscountSet comes from product discounts, which Herald does not have yet.
+  'standalone-price': [
+    'StandalonePriceCreated',
+    'StandalonePriceDeleted',
+    'StandalonePriceValueChanged',
+    'StandalonePriceDiscountSet',
+    'StandalonePriceExternalDiscountSet',
+    'StandalonePriceKeySet',
+    'StandalonePriceStagedChangesApplied',
+    'StandalonePriceStagedChangesRemoved',
+    'StandalonePriceTierAdded',
+    'StandalonePriceTierRemoved',
+    'StandalonePriceTiersSet',
+    'StandalonePriceValidFromAndUntilSet',
+    'StandalonePriceValidFromSet',
+    'StandalonePriceValidUntilSet',
+    'StandalonePriceActiveChanged',
+  ],
   'business-unit': [
     'BusinessUnitCreated',
     'BusinessUnitDeleted',

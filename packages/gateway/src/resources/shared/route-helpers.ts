@@ -35,6 +35,7 @@ const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
   ['quote-request', 'view_quote_requests'],
   ['shipping-method', 'view_shipping_methods'],
   ['staged-quote', 'view_staged_quotes'],
+  ['standalone-price', 'view_standalone_prices'],
   ['state', 'view_states'],
   ['store', 'view_stores'],
   ['tax-category', 'view_tax_categories'],
