@@ -181,15 +181,11 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   // Custom Objects are addressed by container and key: every project's seed is in the container `isolation`.
   remember('custom-objects', await post('/custom-objects', { container: 'isolation', key: `${projectKey}-object`, value: { seeded: projectKey } }));
   remember('zones', await post('/zones', { key: `${projectKey}-zone`, name: `Zone of ${projectKey}`, locations: [{ country: 'DE' }] }));
-  remember('shipping-methods', await post('/shipping-methods', { key: `${projectKey}-shipping`, name: `Shipping of ${projectKey}`, taxCategory: { key: `${projectKey}-tax` }, zoneRates: [{ zone: { key: `${projectKey}-zone` }, shippingRates: [{ price: { currencyCode: 'EUR', centAmount: 500 } }] }], isDefault: false }));
   remember('product-types', await post('/product-types', { key: `${projectKey}-product-type`, name: `Products of ${projectKey}`, description: 'Seeded', attributes: [{ name: 'seeded', label: { en: 'Seeded' }, isRequired: false, type: { name: 'text' } }] }));
   remember('customer-groups', await post('/customer-groups', { key: `${projectKey}-group`, groupName: `Group of ${projectKey}` }));
   remember('channels', await post('/channels', { key: `${projectKey}-channel`, roles: ['InventorySupply'] }));
-  remember('inventory', await post('/inventory', { key: `${projectKey}-inventory`, sku: `${projectKey}-sku`, quantityOnStock: 1, supplyChannel: { key: `${projectKey}-channel` } }));
-  remember('standalone-prices', await post('/standalone-prices', { key: `${projectKey}-price`, sku: `${projectKey}-sku`, value: { currencyCode: 'EUR', centAmount: 100 } }));
   remember('payments', await post('/payments', { key: `${projectKey}-payment`, amountPlanned: { currencyCode: 'EUR', centAmount: 100 } }));
   remember('categories', await post('/categories', { key: `${projectKey}-category`, name: { en: `Category of ${projectKey}` }, slug: { en: `${projectKey}-category` } }));
-  remember('products', await post('/products', { key: `${projectKey}-product`, productType: { key: `${projectKey}-product-type` }, name: { en: `Product of ${projectKey}` }, slug: { en: `${projectKey}-product` }, masterVariant: { sku: `${projectKey}-sku` } }));
 
   const email = `sec-${randomUUID()}@example.com`;
   const password = `Pw-${randomUUID()}`;
