@@ -25,6 +25,8 @@ export const RESOURCE_ROOTS = [
   'MessagePagedQueryResponse',
   'ProductType',
   'ProductTypePagedQueryResponse',
+  'Product',
+  'ProductPagedQueryResponse',
   'Project',
   'QuoteRequest',
   'QuoteRequestPagedQueryResponse',
@@ -50,4 +52,4 @@ export const RESOURCE_ROOTS = [
  * outside these is still known to be legal (Message lists every value) but is not checked field
  * by field until its prefix is added here.
  */
-export const MESSAGE_PREFIXES = ['BusinessUnit', 'Cart', 'Category', 'Customer', 'QuoteRequest', 'Store'] as const;
+export const MESSAGE_PREFIXES = ['BusinessUnit', 'Cart', 'Category', 'Customer', 'Product', 'QuoteRequest', 'Store'] as const;

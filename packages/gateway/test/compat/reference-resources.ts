@@ -318,4 +318,27 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     ],
     deletable: true,
   },
+  {
+    // After the product type, category and tax category rows: deleted before them.
+    name: 'product',
+    path: 'products',
+    type: 'Product',
+    page: 'ProductPagedQueryResponse',
+    changeTypeId: 'product',
+    draft: () => ({
+      key: 'reference-product',
+      productType: { typeId: 'product-type', key: 'reference-product-type' },
+      name: { en: 'Reference shirt' },
+      slug: { en: 'reference-shirt' },
+      categories: [{ typeId: 'category', key: 'reference-category' }],
+      taxCategory: { typeId: 'tax-category', key: 'reference-tax-category' },
+      masterVariant: { sku: 'reference-shirt-1', prices: [{ value: eur(1999), country: 'DE' }], images: [{ url: 'https://example.com/shirt.png', dimensions: { w: 10, h: 10 } }], attributes: [{ name: 'reference-colour', value: 'red' }] },
+    }),
+    actions: () => [
+      { action: 'addVariant', sku: 'reference-shirt-2', prices: [{ value: eur(2499) }] },
+      { action: 'changeName', name: { en: 'Reference shirt, renamed' } },
+      { action: 'publish' },
+    ],
+    deletable: true,
+  },
 ];

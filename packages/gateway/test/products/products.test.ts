@@ -38,7 +38,7 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
       key: 'chairs',
       name: 'Chairs',
       description: 'Chairs',
-      attributes: [attribute('legs', { name: 'number' }, { isRequired: true }), attribute('colour', { name: 'text' })],
+      attributes: [attribute('legs', { name: 'number' }, { isRequired: true }), attribute('colour', { name: 'text' }), attribute('brand', { name: 'text' }, { level: 'Product' })],
     }, 201);
     categoryId = (await admin.ok(`/${P}/categories`, { key: 'seating', name: { en: 'Seating' }, slug: { en: 'seating' } }, 201)).id;
     await admin.ok(`/${P}/tax-categories`, { key: 'standard', name: 'Standard', rates: [] }, 201);
@@ -53,6 +53,7 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
       variants: [{ sku: 'oak-2', prices: [{ value: eur(1000), country: 'DE' }], attributes: [{ name: 'legs', value: 3 }] }],
       categories: [{ typeId: 'category', key: 'seating' }],
       taxCategory: { typeId: 'tax-category', key: 'standard' },
+      attributes: [{ name: 'brand', value: 'Acme' }],
     }), 201);
     const { masterData } = created;
     expect(masterData).toMatchObject({ published: false, hasStagedChanges: false });
@@ -61,6 +62,8 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
     expect(masterData.staged.variants[0]).toMatchObject({ id: 2, sku: 'oak-2', prices: [{ value: { type: 'centPrecision', currencyCode: 'EUR', centAmount: 1000, fractionDigits: 2 }, country: 'DE' }] });
     expect(masterData.staged.categories).toEqual([{ typeId: 'category', id: categoryId }]);
     expect(created.priceMode).toBe('Embedded');
+    // AttributeDefinition.level Product: the product's own attributes, not a variant's.
+    expect(masterData.staged.attributes).toEqual([{ name: 'brand', value: 'Acme' }]);
     expect(await viewer.read(`/${P}/products/${created.id}`)).toEqual(created);
     expect(await viewer.read(`/${P}/products/key=oak`)).toEqual(created);
     const page = await viewer.read(`/${P}/products?where=${encodeURIComponent('masterData(staged(masterVariant(sku = "oak-1")))')}`);
@@ -100,6 +103,8 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
       ['same sku twice', product('b9', { variants: [{ sku: 'b9-1', attributes: [{ name: 'legs', value: 4 }] }] }), 'InvalidInput'],
       ['image without dimensions', product('c1', { masterVariant: { sku: 'c1-1', attributes: [{ name: 'legs', value: 4 }], images: [{ url: 'https://x/y.png' }] } }), 'InvalidInput'],
       ['publish not boolean', product('c2', { publish: 'yes' }), 'InvalidInput'],
+      ['product-level attribute on a variant', product('c5', { masterVariant: { sku: 'c5-1', attributes: [{ name: 'legs', value: 4 }, { name: 'brand', value: 'x' }] } }), 'InvalidInput'],
+      ['variant attribute on the product', product('c6', { attributes: [{ name: 'legs', value: 4 }] }), 'InvalidInput'],
       ['bad priceMode', product('c3', { priceMode: 'Free' }), 'InvalidInput'],
       ['too many variants', product('c4', { variants: Array.from({ length: 101 }, () => ({ attributes: [{ name: 'legs', value: 4 }] })) }), 'InvalidInput'],
     ];

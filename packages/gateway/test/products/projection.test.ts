@@ -5,7 +5,7 @@ import { projectionOf } from '../../src/resources/products/projection.js';
 
 function data(name: string): ProductData {
   const masterVariant = { id: 1, sku: `${name}-sku`, prices: [], attributes: [], images: [], assets: [] };
-  return { name: { en: name }, slug: { en: name }, categories: [], masterVariant, variants: [], searchKeywords: {} };
+  return { name: { en: name }, slug: { en: name }, categories: [], masterVariant, variants: [], searchKeywords: {}, attributes: [] };
 }
 
 const product: Product = {

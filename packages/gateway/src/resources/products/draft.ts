@@ -6,7 +6,7 @@ import type { RequestContext } from '../shared/context.js';
 import { identifierLocator, loadReferenced } from '../shared/references.js';
 import { asDraft, optionalKey, type Draft } from '../shared/validation.js';
 import type { Product, ProductData, SearchKeywords } from './product.js';
-import { assertVariantIdentifiersDistinct, variantFromDraft } from './variants.js';
+import { assertVariantIdentifiersDistinct, attributesAt, variantFromDraft } from './variants.js';
 
 type Load = Pick<RequestContext, 'load'>;
 
@@ -79,6 +79,7 @@ async function productData(draft: Draft, productType: ProductType, ctx: Load): P
     masterVariant,
     variants,
     searchKeywords: searchKeywords(draft.searchKeywords),
+    attributes: await attributesAt(draft.attributes, 'attributes', productType, 'Product', ctx),
   };
   const hints = categoryOrderHints(draft.categoryOrderHints);
   if (hints !== undefined) data.categoryOrderHints = hints;

@@ -63,6 +63,8 @@ export interface ProductData {
   masterVariant: ProductVariant;
   variants: ProductVariant[];
   searchKeywords: SearchKeywords;
+  /** Product-level attributes (AttributeDefinition.level Product), shared by every variant. */
+  attributes: Attribute[];
 }
 
 /** The reference's ProductCatalogData. */

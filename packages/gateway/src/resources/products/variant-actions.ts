@@ -7,7 +7,7 @@ import type { ActionHandlers, UpdateAction } from '../shared/update-actions.js';
 import { allVariants, type Product, type ProductVariant } from './product.js';
 import { dataToChange, isStaged, variantIn } from './staging.js';
 import { assertSkuFree } from './uniqueness.js';
-import { assertVariantIdentifiersDistinct, sku, variantFromDraft } from './variants.js';
+import { assertVariantIdentifiersDistinct, definitionsAt, sku, variantFromDraft } from './variants.js';
 
 type Load = Pick<RequestContext, 'load'>;
 
@@ -26,7 +26,7 @@ async function attributeSetter(product: Product, action: UpdateAction, ctx: Load
   if (typeof action.name !== 'string') throw invalidInput("'name' must be an attribute name.", { field: 'name' });
   const { name, value } = action as UpdateAction & { name: string };
   const productType = await productTypeOf(product, ctx);
-  const definition = productType.attributes.find((candidate) => candidate.name === name);
+  const definition = definitionsAt(productType, 'Variant').find((candidate) => candidate.name === name);
   if (definition === undefined) throw invalidInput(`The product type defines no attribute '${name}'.`, { field: 'name', invalidValue: name });
   if (value === undefined || value === null) {
     if (definition.isRequired) throw invalidInput(`The attribute '${name}' is required.`, { field: 'value' });

@@ -1,5 +1,5 @@
 import { invalidInput } from '@herald/model';
-import { attributesError, loadNestedAttributeTypes, type ProductType } from '../product-types/index.js';
+import { attributesError, loadNestedAttributeTypes, type AttributeDefinition, type ProductType } from '../product-types/index.js';
 import { assetsFromDraft } from '../categories/assets.js';
 import type { RequestContext } from '../shared/context.js';
 import { asDraft, optionalKey, optionalString } from '../shared/validation.js';
@@ -34,11 +34,17 @@ function images(value: unknown, field: string): Image[] {
   return value.map((item: unknown, index) => imageFromDraft(item, `${field}[${index}]`));
 }
 
-/** Attribute values checked against the ProductType's definitions (product-types' attributesError). */
-export async function variantAttributes(value: unknown, field: string, productType: ProductType, ctx: Load): Promise<Attribute[]> {
+/** The ProductType's definitions of one AttributeDefinition.level: a variant's or the product's own attributes. */
+export function definitionsAt(productType: ProductType, level: AttributeDefinition['level']): AttributeDefinition[] {
+  return productType.attributes.filter((definition) => definition.level === level);
+}
+
+/** Attribute values checked against the ProductType's definitions of `level` (product-types' attributesError). */
+export async function attributesAt(value: unknown, field: string, productType: ProductType, level: AttributeDefinition['level'], ctx: Load): Promise<Attribute[]> {
   const attributes = value === undefined || value === null ? [] : value;
-  const nested = await loadNestedAttributeTypes(productType.attributes, ctx.load);
-  const problem = attributesError(productType.attributes, attributes, field, nested);
+  const definitions = definitionsAt(productType, level);
+  const nested = await loadNestedAttributeTypes(definitions, ctx.load);
+  const problem = attributesError(definitions, attributes, field, nested);
   if (problem !== undefined) throw invalidInput(`'${problem.path}' ${problem.message}.`, { field: problem.path });
   return (attributes as Array<{ name: string; value: unknown }>).map(({ name, value: attributeValue }) => ({ name, value: attributeValue }));
 }
@@ -57,7 +63,7 @@ export async function variantFromDraft(value: unknown, field: string, id: number
     id,
     prices: await pricesFromDraft(draft.prices, `${field}.prices`, ctx),
     images: images(draft.images, `${field}.images`),
-    attributes: await variantAttributes(draft.attributes, `${field}.attributes`, productType, ctx),
+    attributes: await attributesAt(draft.attributes, `${field}.attributes`, productType, 'Variant', ctx),
     assets: await assetsFromDraft(draft.assets, `${field}.assets`, ctx),
   };
   const variantSku = sku(draft.sku, `${field}.sku`);
