@@ -181,6 +181,7 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   // Custom Objects are addressed by container and key: every project's seed is in the container `isolation`.
   remember('custom-objects', await post('/custom-objects', { container: 'isolation', key: `${projectKey}-object`, value: { seeded: projectKey } }));
   remember('zones', await post('/zones', { key: `${projectKey}-zone`, name: `Zone of ${projectKey}`, locations: [{ country: 'DE' }] }));
+  remember('shipping-methods', await post('/shipping-methods', { key: `${projectKey}-shipping`, name: `Shipping of ${projectKey}`, taxCategory: { key: `${projectKey}-tax` }, zoneRates: [{ zone: { key: `${projectKey}-zone` }, shippingRates: [{ price: { currencyCode: 'EUR', centAmount: 500 } }] }], isDefault: false }));
   remember('product-types', await post('/product-types', { key: `${projectKey}-product-type`, name: `Products of ${projectKey}`, description: 'Seeded', attributes: [{ name: 'seeded', label: { en: 'Seeded' }, isRequired: false, type: { name: 'text' } }] }));
   remember('customer-groups', await post('/customer-groups', { key: `${projectKey}-group`, groupName: `Group of ${projectKey}` }));
   remember('channels', await post('/channels', { key: `${projectKey}-channel`, roles: ['InventorySupply'] }));
