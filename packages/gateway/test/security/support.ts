@@ -185,6 +185,8 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   remember('product-types', await post('/product-types', { key: `${projectKey}-product-type`, name: `Products of ${projectKey}`, description: 'Seeded', attributes: [{ name: 'seeded', label: { en: 'Seeded' }, isRequired: false, type: { name: 'text' } }] }));
   remember('customer-groups', await post('/customer-groups', { key: `${projectKey}-group`, groupName: `Group of ${projectKey}` }));
   remember('channels', await post('/channels', { key: `${projectKey}-channel`, roles: ['InventorySupply'] }));
+  remember('inventory', await post('/inventory', { key: `${projectKey}-inventory`, sku: `${projectKey}-sku`, quantityOnStock: 1, supplyChannel: { key: `${projectKey}-channel` } }));
+  remember('standalone-prices', await post('/standalone-prices', { key: `${projectKey}-price`, sku: `${projectKey}-sku`, value: { currencyCode: 'EUR', centAmount: 100 } }));
   remember('payments', await post('/payments', { key: `${projectKey}-payment`, amountPlanned: { currencyCode: 'EUR', centAmount: 100 } }));
   remember('categories', await post('/categories', { key: `${projectKey}-category`, name: { en: `Category of ${projectKey}` }, slug: { en: `${projectKey}-category` } }));
 
