@@ -189,6 +189,7 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   remember('standalone-prices', await post('/standalone-prices', { key: `${projectKey}-price`, sku: `${projectKey}-sku`, value: { currencyCode: 'EUR', centAmount: 100 } }));
   remember('payments', await post('/payments', { key: `${projectKey}-payment`, amountPlanned: { currencyCode: 'EUR', centAmount: 100 } }));
   remember('categories', await post('/categories', { key: `${projectKey}-category`, name: { en: `Category of ${projectKey}` }, slug: { en: `${projectKey}-category` } }));
+  remember('products', await post('/products', { key: `${projectKey}-product`, productType: { key: `${projectKey}-product-type` }, name: { en: `Product of ${projectKey}` }, slug: { en: `${projectKey}-product` }, masterVariant: { sku: `${projectKey}-sku` } }));
 
   const email = `sec-${randomUUID()}@example.com`;
   const password = `Pw-${randomUUID()}`;
