@@ -19,6 +19,11 @@ function product(key: string, extra: Json = {}): Json {
   return { key, productType: typeRef, name: { en: `Chair ${key}` }, slug: { en: key }, masterVariant: { sku: `${key}-1`, attributes: [{ name: 'legs', value: 4 }] }, ...extra };
 }
 
+/** An Image draft named `name`. */
+function image(name: string): { url: string; dimensions: { w: number; h: number } } {
+  return { url: `https://example.com/${name}.png`, dimensions: { w: 640, h: 480 } };
+}
+
 describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
   let sqs: SqsPeer;
   let gateway: TestGateway;
@@ -68,6 +73,11 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
     expect(await viewer.read(`/${P}/products/key=oak`)).toEqual(created);
     const page = await viewer.read(`/${P}/products?where=${encodeURIComponent('masterData(staged(masterVariant(sku = "oak-1")))')}`);
     expect(page.results.map((found: Json) => found.key)).toEqual(['oak']);
+    await admin.ok(`/${P}/products`, product('alder'), 201);
+    const sorted = await viewer.read(`/${P}/products?sort=${encodeURIComponent('masterData.staged.slug.en desc')}&where=${encodeURIComponent('key in ("oak", "alder")')}`);
+    expect(sorted.results.map((found: Json) => found.key)).toEqual(['oak', 'alder']);
+    const ascending = await viewer.read(`/${P}/products?sort=${encodeURIComponent('masterData.staged.slug.en asc')}&where=${encodeURIComponent('key in ("oak", "alder")')}`);
+    expect(ascending.results.map((found: Json) => found.key)).toEqual(['alder', 'oak']);
     const expanded = await admin.read(`/${P}/products/${created.id}?expand=productType`);
     expect(expanded.productType.obj.key).toBe('chairs');
     const withCategories = await admin.read(`/${P}/products/${created.id}?expand=${encodeURIComponent('masterData.staged.categories[*]')}`);
@@ -224,7 +234,7 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
     const url = `/${P}/products/${created.id}`;
     const updated = await admin.update(url, 1, [
       { action: 'changeSlug', slug: { en: 'maple-2' } },
-      { action: 'addVariant', sku: 'maple-2', attributes: [{ name: 'legs', value: 4 }] },
+      { action: 'addVariant', sku: 'maple-2', attributes: [{ name: 'legs', value: 4 }], images: [image('maple-2')] },
       { action: 'addPrice', variantId: 2, price: { value: eur(100) } },
       { action: 'addToCategory', category: { typeId: 'category', id: categoryId } },
       { action: 'publish' },
@@ -236,6 +246,7 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
       { action: 'setPrices', variantId: 1, prices: [] },
       { action: 'removeFromCategory', category: { typeId: 'category', id: categoryId } },
       { action: 'removeVariant', id: 2 },
+      { action: 'addVariant', sku: 'maple-3', attributes: [{ name: 'legs', value: 4 }], images: [image('maple-3')] },
       { action: 'revertStagedChanges' },
       { action: 'unpublish' },
     ]);
@@ -245,7 +256,7 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
     const messages = [
       'ProductCreated', 'ProductSlugChanged', 'ProductVariantAdded', 'ProductPriceAdded', 'ProductAddedToCategory', 'ProductPublished',
       'ProductPriceChanged', 'ProductPriceRemoved', 'ProductPricesSet', 'ProductRemovedFromCategory', 'ProductVariantDeleted',
-      'ProductRevertedStagedChanges', 'ProductUnpublished', 'ProductDeleted',
+      'ProductVariantAdded', 'ProductRevertedStagedChanges', 'ProductUnpublished', 'ProductDeleted',
     ];
     await sqs.waitForMessages(queue, messages.length + 3, WAIT_MS);
     const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === id);
@@ -260,12 +271,16 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
     const byType = (type: string) => documents.map(payloadOf).find((payload) => payload.type === type);
     expect(byType('ProductCreated')).toMatchObject({ productProjection: { key: 'maple', slug: { en: 'maple' } } });
     expect(byType('ProductSlugChanged')).toMatchObject({ slug: { en: 'maple-2' }, oldSlug: { en: 'maple' } });
-    expect(byType('ProductVariantAdded')).toMatchObject({ variant: { id: 2, sku: 'maple-2' }, staged: true });
+    const added = documents.map(payloadOf).filter((payload) => payload.type === 'ProductVariantAdded').sort((a, b) => a.sequenceNumber - b.sequenceNumber);
+    expect(added).toMatchObject([{ variant: { id: 2, sku: 'maple-2', images: [image('maple-2')] }, staged: true }, { variant: { id: 3, sku: 'maple-3' }, staged: true }]);
     expect(byType('ProductPriceAdded')).toMatchObject({ variantId: 2, price: { value: { centAmount: 100 } }, staged: true });
-    expect(byType('ProductPublished')).toMatchObject({ productProjection: { slug: { en: 'maple-2' } }, scope: 'All' });
+    // The projection of the version the publishing update made.
+    expect(byType('ProductPublished')).toMatchObject({ productProjection: { version: 2, slug: { en: 'maple-2' } }, scope: 'All' });
     expect(byType('ProductPriceChanged')).toMatchObject({ variantId: 2, oldPrice: { value: { centAmount: 100 } }, newPrice: { id: priceId, value: { centAmount: 200 } } });
     expect(byType('ProductAddedToCategory')).toMatchObject({ category: { typeId: 'category', id: categoryId }, staged: true });
-    expect(byType('ProductVariantDeleted')).toMatchObject({ variant: { id: 2 }, staged: true });
+    expect(byType('ProductVariantDeleted')).toMatchObject({ variant: { id: 2 }, removedImageUrls: [image('maple-2').url], staged: true });
+    // Reverting drops the staged variant 3 and its image; the current data has variant 2 again.
+    expect(byType('ProductRevertedStagedChanges')).toMatchObject({ removedImageUrls: [image('maple-3').url] });
     expect(byType('ProductDeleted')).toMatchObject({ currentProjection: { slug: { en: 'maple-2' } } });
   });
 });

@@ -5,7 +5,7 @@ import { nonEmptyLocalizedString, optionalLocalizedString, orderHint, slug } fro
 import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
 import { optionalKey } from '../shared/validation.js';
 import { referenceTo } from './draft.js';
-import type { Product } from './product.js';
+import { allVariants, type Product, type ProductData } from './product.js';
 import { projectionOf } from './projection.js';
 import { dataToChange, isStaged } from './staging.js';
 import { assertSlugFree } from './uniqueness.js';
@@ -23,22 +23,31 @@ function setOptionalText(field: OptionalText): ActionHandler<Product> {
   };
 }
 
+function imageUrls(data: ProductData): string[] {
+  return allVariants(data).flatMap(({ images }) => images.map(({ url }) => url));
+}
+
 /** Publishing and reverting (reference ProductPublishAction, …Unpublish…, …RevertStagedChanges…). */
 const publishingActions: ActionHandlers<Product> = {
   publish(product) {
     product.masterData.current = structuredClone(product.masterData.staged);
     product.masterData.published = true;
     product.masterData.hasStagedChanges = false;
-    return [{ type: 'ProductPublished', removedImageUrls: [], productProjection: projectionOf(product, { staged: false }), scope: 'All' }];
+    // The message describes the product as this update leaves it: one version more (one per request).
+    const productProjection = { ...projectionOf(product, { staged: false }), version: product.version + 1 };
+    return [{ type: 'ProductPublished', removedImageUrls: [], productProjection, scope: 'All' }];
   },
   unpublish(product) {
     if (!product.masterData.published) throw invalidOperation('The product is not published.');
     product.masterData.published = false;
     return [{ type: 'ProductUnpublished' }];
   },
+  /** ProductRevertedStagedChanges.removedImageUrls: the staged images the current data does not have. */
   revertStagedChanges(product) {
+    const kept = new Set(imageUrls(product.masterData.current));
+    const removedImageUrls = imageUrls(product.masterData.staged).filter((url) => !kept.has(url));
     product.masterData.staged = structuredClone(product.masterData.current);
-    return [{ type: 'ProductRevertedStagedChanges', removedImageUrls: [] }];
+    return [{ type: 'ProductRevertedStagedChanges', removedImageUrls }];
   },
 };
 

@@ -66,7 +66,8 @@ export function variantActions(db: Queryable): ActionHandlers<Product> {
         data.variants = data.variants.filter(({ id }) => id !== variant.id);
         removed ??= variant;
       }
-      return [{ type: 'ProductVariantDeleted', variant: removed, removedImageUrls: [], staged }];
+      const removedImageUrls = removed === undefined ? [] : removed.images.map(({ url }) => url);
+      return [{ type: 'ProductVariantDeleted', variant: removed, removedImageUrls, staged }];
     },
     async setSku(product, action, { ctx }) {
       const staged = isStaged(action);
