@@ -37,7 +37,7 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
       projects: [P],
       delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
     });
-    admin = await callerWith(gateway, P, ['manage_products', 'manage_subscriptions', 'manage_states', 'manage_customer_groups', 'manage_channels', 'manage_tax_categories', 'view_product_types', 'view_categories']);
+    admin = await callerWith(gateway, P, ['manage_products', 'manage_subscriptions', 'manage_states', 'manage_customer_groups', 'manage_channels', 'manage_tax_categories', 'manage_product_types', 'view_categories']);
     viewer = await callerWith(gateway, P, ['view_products']);
     await admin.ok(`/${P}/product-types`, {
       key: 'chairs',
@@ -135,6 +135,14 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
     updated = await admin.update(url, updated.version, [{ action: 'setDescription', description: { en: 'Both' }, staged: false }]);
     expect(updated.masterData.current.description).toEqual({ en: 'Both' });
     expect(updated.masterData.staged.description).toEqual({ en: 'Both' });
+    // staged: false changes both data versions: prices and variants as well as texts.
+    updated = await admin.update(url, updated.version, [
+      { action: 'addPrice', variantId: 1, price: { value: eur(700) }, staged: false },
+      { action: 'addVariant', sku: 'birch-2', attributes: [{ name: 'legs', value: 4 }], staged: false },
+    ]);
+    expect(updated.masterData.current.masterVariant.prices).toEqual(updated.masterData.staged.masterVariant.prices);
+    expect(updated.masterData.current.variants).toEqual(updated.masterData.staged.variants);
+    expect(updated.masterData.current.variants).toMatchObject([{ id: 2, sku: 'birch-2' }]);
     updated = await admin.update(url, updated.version, [{ action: 'revertStagedChanges' }]);
     expect(updated.masterData).toMatchObject({ hasStagedChanges: false, staged: { name: { en: 'Chair birch' }, description: { en: 'Both' } } });
     updated = await admin.update(url, updated.version, [{ action: 'changeName', name: { en: 'Published name' } }, { action: 'publish' }]);
@@ -205,6 +213,19 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
       expect(answer.status, JSON.stringify(action)).toBe(400);
       expect(answer.body.errors[0].code, JSON.stringify(action)).toBe(code);
     }
+  });
+
+  it('keeps its product type from being deleted while it uses it (400 ReferenceExists), and is deleted at any version given', async () => {
+    await admin.ok(`/${P}/product-types`, { key: 'stools', name: 'Stools', description: 'Stools', attributes: [] }, 201);
+    const stool = await admin.ok(`/${P}/products`, { key: 'stool', productType: { key: 'stools' }, name: { en: 'Stool' }, slug: { en: 'stool' } }, 201);
+    const refused = await admin.delete(`/${P}/product-types/key=stools?version=1`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ code: 'ReferenceExists', referencedBy: 'product' });
+    const stale = await admin.delete(`/${P}/products/key=stool?version=9`);
+    expect(stale.status).toBe(409);
+    expect((await admin.delete(`/${P}/products/${stool.id}?version=1`)).status).toBe(200);
+    expect((await viewer.get(`/${P}/products/${stool.id}`)).status).toBe(404);
+    expect((await admin.delete(`/${P}/product-types/key=stools?version=1`)).status).toBe(200);
   });
 
   it('transitions its state to ProductStates only, respecting transitions unless forced', async () => {
