@@ -228,6 +228,48 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
     expect((await admin.delete(`/${P}/product-types/key=stools?version=1`)).status).toBe(200);
   });
 
+  it('holds the product type attribute constraints Unique, SameForAll and CombinationUnique across variants', async () => {
+    await admin.ok(`/${P}/product-types`, {
+      key: 'benches',
+      name: 'Benches',
+      description: 'Benches',
+      attributes: [
+        attribute('code', { name: 'text' }, { attributeConstraint: 'Unique' }),
+        attribute('material', { name: 'text' }, { attributeConstraint: 'SameForAll' }),
+        attribute('width', { name: 'number' }, { attributeConstraint: 'CombinationUnique' }),
+        attribute('depth', { name: 'number' }, { attributeConstraint: 'CombinationUnique' }),
+      ],
+    }, 201);
+    const variant = (code: string, material: string, width: number, depth: number): Json => ({
+      attributes: [{ name: 'code', value: code }, { name: 'material', value: material }, { name: 'width', value: width }, { name: 'depth', value: depth }],
+    });
+    const bench = (key: string, variants: Json[]): Json => ({ key, productType: { key: 'benches' }, name: { en: key }, slug: { en: key }, masterVariant: variants[0], variants: variants.slice(1) });
+    const drafts: Array<[string, Json, string]> = [
+      ['same Unique value', bench('bench-a', [variant('a', 'oak', 1, 1), variant('a', 'oak', 2, 2)]), 'DuplicateAttributeValue'],
+      ['different SameForAll values', bench('bench-b', [variant('a', 'oak', 1, 1), variant('b', 'ash', 2, 2)]), 'InvalidOperation'],
+      ['same CombinationUnique values', bench('bench-c', [variant('a', 'oak', 1, 1), variant('b', 'oak', 1, 1)]), 'DuplicateAttributeValues'],
+    ];
+    for (const [what, draft, code] of drafts) {
+      const answer = await admin.post(`/${P}/products`, draft);
+      expect(answer.status, what).toBe(400);
+      expect(answer.body.errors[0].code, what).toBe(code);
+    }
+    const created = await admin.ok(`/${P}/products`, bench('bench', [variant('a', 'oak', 1, 1), variant('b', 'oak', 1, 2)]), 201);
+    const url = `/${P}/products/${created.id}`;
+    const updated = await admin.update(url, 1, [{ action: 'setAttributeInAllVariants', name: 'material', value: 'ash' }]);
+    expect(updated.masterData.staged.variants[0].attributes).toContainEqual({ name: 'material', value: 'ash' });
+    const refusals: Array<[Json, string]> = [
+      [{ action: 'setAttribute', variantId: 2, name: 'code', value: 'a' }, 'DuplicateAttributeValue'],
+      [{ action: 'setAttribute', variantId: 2, name: 'material', value: 'oak' }, 'InvalidOperation'],
+      [{ action: 'addVariant', ...variant('c', 'ash', 1, 2) }, 'DuplicateAttributeValues'],
+    ];
+    for (const [action, code] of refusals) {
+      const answer = await admin.post(url, { version: 2, actions: [action] });
+      expect(answer.status, JSON.stringify(action)).toBe(400);
+      expect(answer.body.errors[0].code, JSON.stringify(action)).toBe(code);
+    }
+  });
+
   it('transitions its state to ProductStates only, respecting transitions unless forced', async () => {
     const done = await admin.ok(`/${P}/states`, { key: 'product-done', type: 'ProductState', initial: false }, 201);
     await admin.ok(`/${P}/states`, { key: 'product-new', type: 'ProductState', initial: true, transitions: [{ typeId: 'state', id: done.id }] }, 201);

@@ -6,7 +6,8 @@ import type { RequestContext } from '../shared/context.js';
 import { identifierLocator, loadReferenced } from '../shared/references.js';
 import { asDraft, optionalKey, type Draft } from '../shared/validation.js';
 import type { Product, ProductData, SearchKeywords } from './product.js';
-import { assertVariantIdentifiersDistinct, attributesAt, variantFromDraft } from './variants.js';
+import { assertAttributeConstraints } from './constraints.js';
+import { assertVariantIdentifiersDistinct, attributesAt, definitionsAt, variantFromDraft } from './variants.js';
 
 type Load = Pick<RequestContext, 'load'>;
 
@@ -81,6 +82,7 @@ async function productData(draft: Draft, productType: ProductType, ctx: Load): P
     searchKeywords: searchKeywords(draft.searchKeywords),
     attributes: await attributesAt(draft.attributes, 'attributes', productType, 'Product', ctx),
   };
+  assertAttributeConstraints(data, definitionsAt(productType, 'Variant'));
   const hints = categoryOrderHints(draft.categoryOrderHints);
   if (hints !== undefined) data.categoryOrderHints = hints;
   return data;

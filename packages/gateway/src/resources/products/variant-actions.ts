@@ -1,11 +1,12 @@
 import { invalidInput, invalidOperation } from '@herald/model';
 import type { Queryable } from '@herald/store';
-import { attributeValueError, loadNestedAttributeTypes, PRODUCT_TYPE_TYPE_ID, type ProductType } from '../product-types/index.js';
+import { attributeValueError, loadNestedAttributeTypes, PRODUCT_TYPE_TYPE_ID, type AttributeDefinition, type ProductType } from '../product-types/index.js';
 import type { RequestContext } from '../shared/context.js';
 import { loadReferenced } from '../shared/references.js';
 import type { ActionHandlers, UpdateAction } from '../shared/update-actions.js';
 import { allVariants, type Product, type ProductVariant } from './product.js';
 import { dataToChange, isStaged, variantIn } from './staging.js';
+import { assertAttributeConstraints } from './constraints.js';
 import { assertSkuFree } from './uniqueness.js';
 import { assertVariantIdentifiersDistinct, definitionsAt, sku, variantFromDraft } from './variants.js';
 
@@ -22,25 +23,34 @@ function nextVariantId(product: Product): number {
 }
 
 /** ProductSetAttributeAction.value: checked against the ProductType's definition; absent removes the attribute. */
-async function attributeSetter(product: Product, action: UpdateAction, ctx: Load): Promise<(variant: ProductVariant) => void> {
+/** How to set the attribute on one variant, and the variant definitions whose constraints then hold. */
+interface AttributeSetter {
+  apply: (variant: ProductVariant) => void;
+  definitions: AttributeDefinition[];
+}
+
+async function attributeSetter(product: Product, action: UpdateAction, ctx: Load): Promise<AttributeSetter> {
   if (typeof action.name !== 'string') throw invalidInput("'name' must be an attribute name.", { field: 'name' });
   const { name, value } = action as UpdateAction & { name: string };
   const productType = await productTypeOf(product, ctx);
-  const definition = definitionsAt(productType, 'Variant').find((candidate) => candidate.name === name);
+  const definitions = definitionsAt(productType, 'Variant');
+  const definition = definitions.find((candidate) => candidate.name === name);
   if (definition === undefined) throw invalidInput(`The product type defines no attribute '${name}'.`, { field: 'name', invalidValue: name });
   if (value === undefined || value === null) {
     if (definition.isRequired) throw invalidInput(`The attribute '${name}' is required.`, { field: 'value' });
-    return (variant) => {
+    const apply = (variant: ProductVariant) => {
       variant.attributes = variant.attributes.filter((attribute) => attribute.name !== name);
     };
+    return { apply, definitions };
   }
   const problem = attributeValueError(definition, value, await loadNestedAttributeTypes(productType.attributes, ctx.load));
   if (problem !== undefined) throw invalidInput(`'value' ${problem.message}.`, { field: 'value' });
-  return (variant) => {
+  const apply = (variant: ProductVariant) => {
     const existing = variant.attributes.find((attribute) => attribute.name === name);
     if (existing === undefined) variant.attributes.push({ name, value });
     else existing.value = value;
   };
+  return { apply, definitions };
 }
 
 /** Variant actions (reference ProductAddVariantAction, …RemoveVariant…, …SetSku…, …SetAttribute…, …ChangeMasterVariant…). */
@@ -48,11 +58,13 @@ export function variantActions(db: Queryable): ActionHandlers<Product> {
   return {
     async addVariant(product, action, { ctx }) {
       const staged = isStaged(action);
-      const variant = await variantFromDraft(action, 'variant', nextVariantId(product), await productTypeOf(product, ctx), ctx);
+      const productType = await productTypeOf(product, ctx);
+      const variant = await variantFromDraft(action, 'variant', nextVariantId(product), productType, ctx);
       if (variant.sku !== undefined) await assertSkuFree(db, ctx.projectKey, variant.sku, product.id);
       for (const data of dataToChange(product, staged)) {
         data.variants.push(structuredClone(variant));
         assertVariantIdentifiersDistinct(allVariants(data));
+        assertAttributeConstraints(data, definitionsAt(productType, 'Variant'));
       }
       return [{ type: 'ProductVariantAdded', variant, staged }];
     },
@@ -81,12 +93,18 @@ export function variantActions(db: Queryable): ActionHandlers<Product> {
       }
     },
     async setAttribute(product, action, { ctx }) {
-      const apply = await attributeSetter(product, action, ctx);
-      for (const data of dataToChange(product, isStaged(action))) apply(variantIn(data, action));
+      const { apply, definitions } = await attributeSetter(product, action, ctx);
+      for (const data of dataToChange(product, isStaged(action))) {
+        apply(variantIn(data, action));
+        assertAttributeConstraints(data, definitions);
+      }
     },
     async setAttributeInAllVariants(product, action, { ctx }) {
-      const apply = await attributeSetter(product, action, ctx);
-      for (const data of dataToChange(product, isStaged(action))) allVariants(data).forEach(apply);
+      const { apply, definitions } = await attributeSetter(product, action, ctx);
+      for (const data of dataToChange(product, isStaged(action))) {
+        allVariants(data).forEach(apply);
+        assertAttributeConstraints(data, definitions);
+      }
     },
     changeMasterVariant(product, action) {
       for (const data of dataToChange(product, isStaged(action))) {
