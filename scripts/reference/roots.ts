@@ -6,6 +6,8 @@
 export const RESOURCE_ROOTS = [
   'ApiClient',
   'ApiClientPagedQueryResponse',
+  'AssociateRole',
+  'AssociateRolePagedQueryResponse',
   'BusinessUnit',
   'BusinessUnitPagedQueryResponse',
   'Cart',
@@ -21,8 +23,14 @@ export const RESOURCE_ROOTS = [
   'CustomerGroupPagedQueryResponse',
   'CustomerPagedQueryResponse',
   'CustomerSignInResult',
+  'InventoryEntry',
+  'InventoryPagedQueryResponse',
   'Message',
   'MessagePagedQueryResponse',
+  'Order',
+  'OrderPagedQueryResponse',
+  'Payment',
+  'PaymentPagedQueryResponse',
   'ProductType',
   'ProductTypePagedQueryResponse',
   'Product',
@@ -30,6 +38,14 @@ export const RESOURCE_ROOTS = [
   'Project',
   'QuoteRequest',
   'QuoteRequestPagedQueryResponse',
+  'Quote',
+  'QuotePagedQueryResponse',
+  'ShippingMethod',
+  'ShippingMethodPagedQueryResponse',
+  'StagedQuote',
+  'StagedQuotePagedQueryResponse',
+  'StandalonePrice',
+  'StandalonePricePagedQueryResponse',
   'State',
   'StatePagedQueryResponse',
   'Store',
@@ -52,4 +68,4 @@ export const RESOURCE_ROOTS = [
  * outside these is still known to be legal (Message lists every value) but is not checked field
  * by field until its prefix is added here.
  */
-export const MESSAGE_PREFIXES = ['BusinessUnit', 'Cart', 'Category', 'Customer', 'Product', 'QuoteRequest', 'Store'] as const;
+export const MESSAGE_PREFIXES = ['AssociateRole', 'BusinessUnit', 'Cart', 'Category', 'Customer', 'InventoryEntry', 'Payment', 'Product', 'QuoteRequest', 'StandalonePrice', 'Store'] as const;
