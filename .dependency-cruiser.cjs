@@ -82,7 +82,7 @@ module.exports = {
     },
     {
       name: 'relative-path-into-another-package',
-      comment: "import another workspace package by its name (@herald/…), not by a relative path into its files",
+      comment: 'import another workspace package by its name (@herald/…), not by a relative path into its files',
       severity: 'error',
       from: { path: '^packages/([^/]+)/' },
       to: { path: '^packages/', pathNot: '^packages/$1/' },

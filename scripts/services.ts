@@ -4,13 +4,7 @@
  * missing and running as root), both on loopback ports. Returns the environment to pass on.
  */
 import { spawnSync } from 'node:child_process';
-import {
-  postgresAvailable,
-  redisAvailable,
-  startPostgres,
-  startRedis,
-  type RunningService,
-} from '../packages/testkit/src/services/index.js';
+import { postgresAvailable, redisAvailable, startPostgres, startRedis, type RunningService } from '../packages/testkit/src/services/index.js';
 
 export interface Services {
   env: NodeJS.ProcessEnv;

@@ -55,7 +55,11 @@ async function waitFor(what: string, probe: () => Promise<boolean>): Promise<voi
   }
 }
 
-async function call<T>(method: string, url: string, init: { token?: string; body?: unknown; form?: Record<string, string>; basic?: string } = {}): Promise<{ status: number; body: T }> {
+async function call<T>(
+  method: string,
+  url: string,
+  init: { token?: string; body?: unknown; form?: Record<string, string>; basic?: string } = {},
+): Promise<{ status: number; body: T }> {
   const headers: Record<string, string> = {};
   if (init.token) headers.authorization = `Bearer ${init.token}`;
   if (init.basic) headers.authorization = `Basic ${Buffer.from(init.basic).toString('base64')}`;

@@ -28,9 +28,7 @@ function readAllTypes(source: GitSource): Map<string, TypeFact> {
 }
 
 function messageRoots(all: ReadonlyMap<string, TypeFact>): string[] {
-  return [...all]
-    .filter(([name, fact]) => fact.type === 'Message' && MESSAGE_PREFIXES.some((prefix) => name.startsWith(prefix)))
-    .map(([name]) => name);
+  return [...all].filter(([name, fact]) => fact.type === 'Message' && MESSAGE_PREFIXES.some((prefix) => name.startsWith(prefix))).map(([name]) => name);
 }
 
 function main(args: readonly string[]): void {

@@ -17,7 +17,9 @@ export class GitSource {
     private readonly gitDir: string,
     revision: string,
   ) {
-    this.commit = this.git(['rev-parse', '--verify', `${revision}^{commit}`]).toString('utf8').trim();
+    this.commit = this.git(['rev-parse', '--verify', `${revision}^{commit}`])
+      .toString('utf8')
+      .trim();
   }
 
   show(path: string): string {

@@ -68,4 +68,16 @@ export const RESOURCE_ROOTS = [
  * outside these is still known to be legal (Message lists every value) but is not checked field
  * by field until its prefix is added here.
  */
-export const MESSAGE_PREFIXES = ['AssociateRole', 'BusinessUnit', 'Cart', 'Category', 'Customer', 'InventoryEntry', 'Payment', 'Product', 'QuoteRequest', 'StandalonePrice', 'Store'] as const;
+export const MESSAGE_PREFIXES = [
+  'AssociateRole',
+  'BusinessUnit',
+  'Cart',
+  'Category',
+  'Customer',
+  'InventoryEntry',
+  'Payment',
+  'Product',
+  'QuoteRequest',
+  'StandalonePrice',
+  'Store',
+] as const;

@@ -181,5 +181,8 @@ export function othersBetween(from: CpuSnapshot, to: CpuSnapshot, top = 5): { co
     const delta = entry.ms - (from.others.get(key)?.ms ?? 0);
     if (delta > 0) byComm.set(entry.comm, (byComm.get(entry.comm) ?? 0) + delta);
   }
-  return [...byComm].map(([comm, ms]) => ({ comm, ms })).sort((a, b) => b.ms - a.ms).slice(0, top);
+  return [...byComm]
+    .map(([comm, ms]) => ({ comm, ms }))
+    .sort((a, b) => b.ms - a.ms)
+    .slice(0, top);
 }

@@ -84,7 +84,10 @@ export class SwitchableProxy {
       client.unpipe(upstream);
       upstream.unpipe(client);
       // Its close must not cut the client, which now waits for an answer that never comes.
-      upstream.removeAllListeners('close').removeAllListeners('error').on('error', () => undefined);
+      upstream
+        .removeAllListeners('close')
+        .removeAllListeners('error')
+        .on('error', () => undefined);
       upstream.destroy();
       this.hold(client);
     }

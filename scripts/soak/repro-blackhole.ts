@@ -31,13 +31,18 @@ const stop = new AbortController(); // never aborted, like a running worker's st
 
 const ended = new Map<string, number>();
 for (let i = 0; i < sends; i++) {
-  void sendTestNotification(pool, destination, { type: 'Platform' }, {
-    projectKey: 'repro',
-    subscriptionId: `s-${i}`,
-    clock: systemClock,
-    timeoutMs: DEADLINE_MS,
-    ...(withSignal ? { signal: stop.signal } : {}),
-  }).then((outcome) => {
+  void sendTestNotification(
+    pool,
+    destination,
+    { type: 'Platform' },
+    {
+      projectKey: 'repro',
+      subscriptionId: `s-${i}`,
+      clock: systemClock,
+      timeoutMs: DEADLINE_MS,
+      ...(withSignal ? { signal: stop.signal } : {}),
+    },
+  ).then((outcome) => {
     const code = outcome.status === 'failed' ? outcome.failure.code : outcome.status;
     ended.set(code, (ended.get(code) ?? 0) + 1);
   });

@@ -27,7 +27,10 @@ const inTransaction = db
     await new Promise((resolve) => setTimeout(resolve, 3_000)); // the app works between statements
     await tx.query('SELECT 2');
   })
-  .then(() => 'committed', (error: unknown) => `rejected: ${String(error)}`);
+  .then(
+    () => 'committed',
+    (error: unknown) => `rejected: ${String(error)}`,
+  );
 await new Promise((resolve) => setTimeout(resolve, 500));
 pg.restart();
 process.stdout.write(`transaction ${await inTransaction}\n`);

@@ -353,7 +353,11 @@ function supervise(role: string, entry: Child, restart: () => Promise<void>): vo
     if (intended.has(entry) || finishing || interrupted) return;
     let tail = '';
     try {
-      tail = readFileSync(join(runDir, `${role}.log`), 'utf8').split('\n').filter((line) => line.trim() !== '').slice(-40).join('\n');
+      tail = readFileSync(join(runDir, `${role}.log`), 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .slice(-40)
+        .join('\n');
     } catch {
       // no log
     }
@@ -645,7 +649,9 @@ try {
         blackholeProxy = (await peerCall('stats', 'sns')).stats;
         const up = await peerCall('up', 'sns', KEEP_HUNG);
         faultEnd = Date.now();
-        note(`SNS destination answers again (${up.ok === true ? 'ok' : up.error}); the connections left hanging are ${KEEP_HUNG ? 'kept open and silent' : 'cut'}`);
+        note(
+          `SNS destination answers again (${up.ok === true ? 'ok' : up.error}); the connections left hanging are ${KEEP_HUNG ? 'kept open and silent' : 'cut'}`,
+        );
         return;
       }
       case 'kill-gateway': {
@@ -760,7 +766,10 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
 }
 function median(values: number[]): number {
-  return quantile([...values].sort((a, b) => a - b), 0.5);
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
 }
 
 function report(drainedAt: number): string {
@@ -787,9 +796,13 @@ function report(drainedAt: number): string {
     if (distinct > 1) sentTwice += distinct - 1;
     redelivered += ids.length - distinct;
   }
-  const latencies = [...handled.values()].filter((entry) => entry.payloadAt > 0).map((entry) => entry.at - entry.payloadAt).sort((a, b) => a - b);
+  const latencies = [...handled.values()]
+    .filter((entry) => entry.payloadAt > 0)
+    .map((entry) => entry.at - entry.payloadAt)
+    .sort((a, b) => a - b);
   const counters: Record<string, number> = {};
-  for (const incarnation of consumerCounters) for (const [name, value] of Object.entries(incarnation)) if (typeof value === 'number') counters[name] = (counters[name] ?? 0) + value;
+  for (const incarnation of consumerCounters)
+    for (const [name, value] of Object.entries(incarnation)) if (typeof value === 'number') counters[name] = (counters[name] ?? 0) + value;
   const counter = (name: string): number => counters[name] ?? 0;
 
   // Recovery: from the fault's end until everything committed before it was handled.
@@ -806,8 +819,13 @@ function report(drainedAt: number): string {
     recovery = missing > 0 ? `not recovered (${missing} missing)` : `${(Math.max(0, last - faultEnd) / 1000).toFixed(1)} s`;
   }
   const windowLatency = (from: number, to: number): string => {
-    const values = [...handled.values()].filter((entry) => entry.payloadAt >= from && entry.payloadAt < to).map((entry) => entry.at - entry.payloadAt).sort((a, b) => a - b);
-    return values.length === 0 ? 'n/a' : `p50 ${quantile(values, 0.5)} ms, p99 ${quantile(values, 0.99)} ms, max ${quantile(values, 1)} ms (${values.length} events)`;
+    const values = [...handled.values()]
+      .filter((entry) => entry.payloadAt >= from && entry.payloadAt < to)
+      .map((entry) => entry.at - entry.payloadAt)
+      .sort((a, b) => a - b);
+    return values.length === 0
+      ? 'n/a'
+      : `p50 ${quantile(values, 0.5)} ms, p99 ${quantile(values, 0.99)} ms, max ${quantile(values, 1)} ms (${values.length} events)`;
   };
 
   // RSS: baseline after warm-up vs the end of the load.
@@ -829,7 +847,10 @@ function report(drainedAt: number): string {
   const series = (role: string): string => {
     const mine = samples.filter((sample) => sample.role === role);
     const step = Math.max(1, Math.ceil(mine.length / 12));
-    return mine.filter((_, i) => i % step === 0).map((s) => `${Math.round((s.t - loadStart) / 1000)}s:${Math.round(s.rssKb / 1024)}`).join(' ');
+    return mine
+      .filter((_, i) => i % step === 0)
+      .map((s) => `${Math.round((s.t - loadStart) / 1000)}s:${Math.round(s.rssKb / 1024)}`)
+      .join(' ');
   };
 
   // CPU: per process, over the load and over load + drain (all the work the writes caused).
@@ -867,7 +888,9 @@ function report(drainedAt: number): string {
         partsThrough += through.get(part) ?? 0;
         cpuRows.push(row(`&nbsp;&nbsp;↳ ${part.slice(role.length + 1)}`, during.get(part) ?? 0, through.get(part) ?? 0));
       }
-      cpuRows.push(row('&nbsp;&nbsp;↳ exited between samples (autovacuum workers, closed connections)', Math.max(0, a - partsDuring), Math.max(0, b - partsThrough)));
+      cpuRows.push(
+        row('&nbsp;&nbsp;↳ exited between samples (autovacuum workers, closed connections)', Math.max(0, a - partsDuring), Math.max(0, b - partsThrough)),
+      );
     }
     cpuRows.push(row('**all of the run**', oursDuring, oursThrough).map((cell, i) => (i === 0 ? cell : `**${cell}**`)));
     const machineDuring = cpu.loadEnd.machineMs - cpu.loadStart.machineMs;
@@ -881,11 +904,21 @@ function report(drainedAt: number): string {
     cpuRows.push(row('interrupts (softirq: loopback TCP), not in any process', irqDuring, irqThrough));
     cpuRows.push(row('steal (the hypervisor ran something else)', stealDuring, stealThrough));
     cpuRows.push(
-      row('other processes on the machine', Math.max(0, machineDuring - oursDuring - interruptsDuring), Math.max(0, machineThrough - oursThrough - interruptsThrough)),
+      row(
+        'other processes on the machine',
+        Math.max(0, machineDuring - oursDuring - interruptsDuring),
+        Math.max(0, machineThrough - oursThrough - interruptsThrough),
+      ),
     );
     const others = othersBetween(cpu.loadStart, cpu.drained);
     if (others.length > 0) {
-      cpuRows.push(['&nbsp;&nbsp;↳ busiest of them (load + drain)', others.map((other) => `${other.comm} ${(other.ms / 1000).toFixed(1)} s`).join(', '), '', '', '']);
+      cpuRows.push([
+        '&nbsp;&nbsp;↳ busiest of them (load + drain)',
+        others.map((other) => `${other.comm} ${(other.ms / 1000).toFixed(1)} s`).join(', '),
+        '',
+        '',
+        '',
+      ]);
     }
     cpuNote = `load ${loadS.toFixed(0)} s, load + drain ${drainS.toFixed(0)} s, ${writes} writes; ${cpus().length} cores = ${cpus().length * 1000} CPU ms/s`;
   }
@@ -914,9 +947,15 @@ function report(drainedAt: number): string {
     'two-consumers-kill': 'kill -9 of the first of two consumer instances (restarted 2 s later); the second runs throughout',
   };
   const rows: string[][] = [
-    ['writes committed (HTTP 2xx) / sent', `${loadSummary.committed ?? 0} / ${loadSummary.sent ?? 0} (achieved ${loadSummary.achievedRate ?? 0}/s, the writer lagged its schedule by up to ${((loadSummary.behind ?? 0) / 1000).toFixed(1)} s; ${loadSummary.ambiguous ?? 0} ambiguous, ${loadSummary.resolved ?? 0} resolved by re-reading, ${loadSummary.rejected ?? 0} rejected, ${loadSummary.conflicts ?? 0} conflicts)`],
+    [
+      'writes committed (HTTP 2xx) / sent',
+      `${loadSummary.committed ?? 0} / ${loadSummary.sent ?? 0} (achieved ${loadSummary.achievedRate ?? 0}/s, the writer lagged its schedule by up to ${((loadSummary.behind ?? 0) / 1000).toFixed(1)} s; ${loadSummary.ambiguous ?? 0} ambiguous, ${loadSummary.resolved ?? 0} resolved by re-reading, ${loadSummary.rejected ?? 0} rejected, ${loadSummary.conflicts ?? 0} conflicts)`,
+    ],
     ['events expected (change + message per write)', String(expected.size)],
-    ['… of which of writes acknowledged (2xx received) / of writes whose answer was lost, found committed', `${expected.size - resolvedKeys.size} / ${resolvedKeys.size}`],
+    [
+      '… of which of writes acknowledged (2xx received) / of writes whose answer was lost, found committed',
+      `${expected.size - resolvedKeys.size} / ${resolvedKeys.size}`,
+    ],
     ['**events not handled** at the end (expected, handler never ran)', `**${lost.length}**${lost.length > 0 ? ` e.g. ${lost.slice(0, 2).join(', ')}` : ''}`],
     ['… of which of acknowledged writes', `**${lost.filter((key) => !resolvedKeys.has(key)).length}**`],
     [
@@ -928,14 +967,26 @@ function report(drainedAt: number): string {
       `${whereabouts.pendingInHerald}, ${whereabouts.outboxRows} / ${whereabouts.inQueue}, ${whereabouts.inFlightInQueue}`,
     ],
     ['handled store events not expected (ambiguous writes that committed)', String(unexpectedHandled)],
-    ['other handled events (the subscription\'s creation test notification)', String(testNotifications)],
-    ['**events whose handler ran more than once**', `**${twice}** (${extraExecutions} extra executions)${twiceKeys.length > 0 ? ` e.g. ${twiceKeys.join(', ')}` : ''}`],
+    ["other handled events (the subscription's creation test notification)", String(testNotifications)],
+    [
+      '**events whose handler ran more than once**',
+      `**${twice}** (${extraExecutions} extra executions)${twiceKeys.length > 0 ? ` e.g. ${twiceKeys.join(', ')}` : ''}`,
+    ],
     ['copies Herald sent twice (distinct SQS MessageIds for one dedup key)', String(sentTwice)],
     ['SQS redeliveries (same MessageId received again)', String(redelivered)],
     ['SQS receipts in total', String(receipts)],
-    ['absorbed by the consumer: duplicates / late / gap timeouts', `${counter('herald_consumer_duplicates_total')} / ${counter('herald_consumer_late_total')} / ${counter('herald_consumer_gap_timeouts_total')}`],
-    ['consumer deferrals (busy / store-unavailable / buffer-full)', `${counter('herald_consumer_deferred_total{busy}')} / ${counter('herald_consumer_deferred_total{store-unavailable}')} / ${counter('herald_consumer_deferred_total{buffer-full}')}`],
-    ['latency commit → handler, all events', latencies.length === 0 ? 'n/a' : `p50 ${quantile(latencies, 0.5)} ms, p99 ${quantile(latencies, 0.99)} ms, max ${quantile(latencies, 1)} ms`],
+    [
+      'absorbed by the consumer: duplicates / late / gap timeouts',
+      `${counter('herald_consumer_duplicates_total')} / ${counter('herald_consumer_late_total')} / ${counter('herald_consumer_gap_timeouts_total')}`,
+    ],
+    [
+      'consumer deferrals (busy / store-unavailable / buffer-full)',
+      `${counter('herald_consumer_deferred_total{busy}')} / ${counter('herald_consumer_deferred_total{store-unavailable}')} / ${counter('herald_consumer_deferred_total{buffer-full}')}`,
+    ],
+    [
+      'latency commit → handler, all events',
+      latencies.length === 0 ? 'n/a' : `p50 ${quantile(latencies, 0.5)} ms, p99 ${quantile(latencies, 0.99)} ms, max ${quantile(latencies, 1)} ms`,
+    ],
     [
       '**per-resource order**: handler runs behind a later one of their lane (unmarked / marked late by the consumer)',
       `**${laneOrder.behindUnmarked}** / ${laneOrder.behindMarkedLate}${laneOrder.unmarkedExamples.length > 0 ? ` e.g. ${laneOrder.unmarkedExamples.join(', ')}` : ''}`,
@@ -947,14 +998,22 @@ function report(drainedAt: number): string {
   if (faultStart !== undefined) {
     rows.push(['latency before the fault', windowLatency(loadStart, faultStart)]);
     rows.push(['latency of events written during the fault', windowLatency(faultStart, faultEnd ?? faultStart)]);
-    rows.push(['latency of events written after recovery + 10 s', windowLatency((faultEnd ?? faultStart) + 10_000 + (recovery.endsWith(' s') ? Number.parseFloat(recovery) * 1000 : 0), loadEnd)]);
-    rows.push(['fault', `${faultText[SCENARIO]}; injected at ${Math.round((faultStart - loadStart) / 1000)} s, over at ${Math.round(((faultEnd ?? faultStart) - loadStart) / 1000)} s`]);
+    rows.push([
+      'latency of events written after recovery + 10 s',
+      windowLatency((faultEnd ?? faultStart) + 10_000 + (recovery.endsWith(' s') ? Number.parseFloat(recovery) * 1000 : 0), loadEnd),
+    ]);
+    rows.push([
+      'fault',
+      `${faultText[SCENARIO]}; injected at ${Math.round((faultStart - loadStart) / 1000)} s, over at ${Math.round(((faultEnd ?? faultStart) - loadStart) / 1000)} s`,
+    ]);
     rows.push(['recovery (fault over → everything committed before it handled)', recovery]);
   }
   if (blackhole !== undefined) rows.push(...blackholeRows(blackhole, BLACKHOLE_KEY, expected));
   rows.push([
     '**processes that crashed** (restarted by the runner)',
-    crashes.length === 0 ? '**none**' : `**${crashes.map((crash) => `${crash.role} at ${Math.round((crash.at - loadStart) / 1000)} s (${crash.code})`).join(', ')}**`,
+    crashes.length === 0
+      ? '**none**'
+      : `**${crashes.map((crash) => `${crash.role} at ${Math.round((crash.at - loadStart) / 1000)} s (${crash.code})`).join(', ')}**`,
   ]);
   rows.push(['drained (last expected event handled) after the load ended', `${((drainedAt - loadEnd) / 1000).toFixed(1)} s`]);
 
@@ -962,8 +1021,15 @@ function report(drainedAt: number): string {
     [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((row) => `| ${row.join(' | ')} |`)].join('\n');
   return `### Soak: scenario \`${SCENARIO}\`, ${DURATION_S} s at ${RATE} writes/s
 
-- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}; load average at the end ${loadavg().map((v) => v.toFixed(1)).join(' ')}
-- Command: \`npm run soak -- ${process.argv.slice(2).join(' ')}\`; messages subscribed: ${MESSAGES ? 'yes' : 'no'}; consumer ordering ${ORDERING ? `on (maxWaitMs ${MAX_WAIT_MS})` : 'off'}, SqsPoller maxInFlight ${CONSUMER_IN_FLIGHT}, handler concurrency 64; 2 workers (${Object.entries(process.env).filter(([name]) => name.startsWith('HERALD_DELIVERY_')).map(([name, value]) => `${name}=${value}`).join(', ') || 'default settings'})
+- Date: ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC; machine: ${cpus().length} × ${cpus()[0]?.model ?? 'unknown CPU'}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}; load average at the end ${loadavg()
+    .map((v) => v.toFixed(1))
+    .join(' ')}
+- Command: \`npm run soak -- ${process.argv.slice(2).join(' ')}\`; messages subscribed: ${MESSAGES ? 'yes' : 'no'}; consumer ordering ${ORDERING ? `on (maxWaitMs ${MAX_WAIT_MS})` : 'off'}, SqsPoller maxInFlight ${CONSUMER_IN_FLIGHT}, handler concurrency 64; 2 workers (${
+    Object.entries(process.env)
+      .filter(([name]) => name.startsWith('HERALD_DELIVERY_'))
+      .map(([name, value]) => `${name}=${value}`)
+      .join(', ') || 'default settings'
+  })
 
 ${table(['measure', 'result'], rows)}
 
@@ -984,7 +1050,10 @@ ${table(['calls', 'per write', 'rows', 'total ms', 'mean ms', 'buffers / call', 
 
 Index entries read (pg_stat_user_indexes, since the load started):
 
-${table(['index', 'scans', 'entries read', 'per scan'], pgIndexes.map((entry) => [entry.index, String(entry.scans), String(entry.tuples), (entry.tuples / Math.max(1, entry.scans)).toFixed(1)]))}
+${table(
+  ['index', 'scans', 'entries read', 'per scan'],
+  pgIndexes.map((entry) => [entry.index, String(entry.scans), String(entry.tuples), (entry.tuples / Math.max(1, entry.scans)).toFixed(1)]),
+)}
 </details>
 `
 }

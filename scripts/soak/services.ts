@@ -118,11 +118,32 @@ export async function startRedisServer(runDir: string): Promise<RedisServer> {
   const pidFile = join(dir, 'redis.pid');
   const start = async (): Promise<void> => {
     execFileSync('redis-server', [
-      '--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'yes', '--appendfsync', 'always',
-      '--daemonize', 'yes', '--pidfile', pidFile, '--dir', dir, '--logfile', join(dir, 'redis.log'),
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'yes',
+      '--appendfsync',
+      'always',
+      '--daemonize',
+      'yes',
+      '--pidfile',
+      pidFile,
+      '--dir',
+      dir,
+      '--logfile',
+      join(dir, 'redis.log'),
     ]);
     for (let attempt = 0; attempt < 200; attempt++) {
-      if (spawnSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'pipe' }).stdout?.toString().includes('PONG')) return;
+      if (
+        spawnSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'pipe' })
+          .stdout?.toString()
+          .includes('PONG')
+      )
+        return;
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     throw new Error('redis-server did not answer');

@@ -39,5 +39,8 @@ const server = createServer((request, response) => {
 
 process.once('SIGTERM', () => {
   // Stop receiving, let running handlers finish (their messages are deleted), then disconnect.
-  void poller.stop().then(() => consumer.close()).finally(() => (server.close(), redis.disconnect()));
+  void poller
+    .stop()
+    .then(() => consumer.close())
+    .finally(() => (server.close(), redis.disconnect()));
 });

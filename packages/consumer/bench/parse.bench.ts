@@ -29,14 +29,29 @@ function mustParse(kind: string): void {
 }
 
 const results: Measurement[] = [
-  measureSync('raw Platform JSON message (SQS string body)', OPERATIONS, (index) => mustParse(parseDelivery({ source: 'sqs', body: platformBodies[index % VARIANTS] as string }).kind)),
-  measureSync('raw Platform JSON message (Buffer body)', OPERATIONS, (index) => mustParse(parseDelivery({ source: 'service-bus', body: platformBuffers[index % VARIANTS] as Buffer }).kind)),
-  measureSync('raw Platform JSON change (ResourceUpdated)', OPERATIONS, (index) => mustParse(parseDelivery({ source: 'sqs', body: changeBodies[index % VARIANTS] as string }).kind)),
-  measureSync('structured CloudEvent (SQS string body)', OPERATIONS, (index) => mustParse(parseDelivery({ source: 'sqs', body: cloudEventBodies[index % VARIANTS] as string }).kind)),
-  measureSync('SNS envelope → Platform JSON', OPERATIONS, (index) => mustParse(parseDelivery({ source: 'sqs', body: snsBodies[index % VARIANTS] as string }).kind)),
-  measureSync('EventBridge envelope → Platform JSON', OPERATIONS, (index) => mustParse(parseDelivery({ source: 'sqs', body: eventBridgeBodies[index % VARIANTS] as string }).kind)),
+  measureSync('raw Platform JSON message (SQS string body)', OPERATIONS, (index) =>
+    mustParse(parseDelivery({ source: 'sqs', body: platformBodies[index % VARIANTS] as string }).kind),
+  ),
+  measureSync('raw Platform JSON message (Buffer body)', OPERATIONS, (index) =>
+    mustParse(parseDelivery({ source: 'service-bus', body: platformBuffers[index % VARIANTS] as Buffer }).kind),
+  ),
+  measureSync('raw Platform JSON change (ResourceUpdated)', OPERATIONS, (index) =>
+    mustParse(parseDelivery({ source: 'sqs', body: changeBodies[index % VARIANTS] as string }).kind),
+  ),
+  measureSync('structured CloudEvent (SQS string body)', OPERATIONS, (index) =>
+    mustParse(parseDelivery({ source: 'sqs', body: cloudEventBodies[index % VARIANTS] as string }).kind),
+  ),
+  measureSync('SNS envelope → Platform JSON', OPERATIONS, (index) =>
+    mustParse(parseDelivery({ source: 'sqs', body: snsBodies[index % VARIANTS] as string }).kind),
+  ),
+  measureSync('EventBridge envelope → Platform JSON', OPERATIONS, (index) =>
+    mustParse(parseDelivery({ source: 'sqs', body: eventBridgeBodies[index % VARIANTS] as string }).kind),
+  ),
   measureSync('binary-mode CloudEvent over HTTP (cloudevents package)', OPERATIONS / 10, (index) =>
-    mustParse(parseDelivery({ source: 'http', headers: binaryHeaders[index % VARIANTS] as Record<string, string>, body: platformBodies[index % VARIANTS] as string }).kind),
+    mustParse(
+      parseDelivery({ source: 'http', headers: binaryHeaders[index % VARIANTS] as Record<string, string>, body: platformBodies[index % VARIANTS] as string })
+        .kind,
+    ),
   ),
   measureSync('reference: cloudevents HTTP.toEvent, structured (no payload checks)', OPERATIONS / 10, (index) => {
     HTTP.toEvent({ headers: { 'content-type': 'application/cloudevents+json' }, body: cloudEventBodies[index % VARIANTS] as string });
@@ -47,4 +62,9 @@ const results: Measurement[] = [
 ];
 
 console.log(`\n### Parsing, one core (${os.cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)})\n`);
-console.log(markdownTable(['input', 'deliveries/s', 'µs each'], results.map((result) => [result.name, formatRate(perSecond(result)), (1e6 / perSecond(result)).toFixed(2)])));
+console.log(
+  markdownTable(
+    ['input', 'deliveries/s', 'µs each'],
+    results.map((result) => [result.name, formatRate(perSecond(result)), (1e6 / perSecond(result)).toFixed(2)]),
+  ),
+);

@@ -170,7 +170,14 @@ function percentile(sorted: readonly number[], fraction: number): number {
 }
 
 /** One round through a consumer on `store`; with `metrics`, the consumer records its Prometheus metrics. */
-async function run(storeName: string, store: DedupStore, bodies: Arrivals, redis?: Redis, metrics?: Registry, ordering: RoundOrdering = 'unfiltered'): Promise<Round> {
+async function run(
+  storeName: string,
+  store: DedupStore,
+  bodies: Arrivals,
+  redis?: Redis,
+  metrics?: Registry,
+  ordering: RoundOrdering = 'unfiltered',
+): Promise<Round> {
   let handled = 0;
   let outOfOrder = 0;
   const unannounced: string[] = [];
@@ -286,7 +293,17 @@ async function floor(store: DedupStore, bodies: Arrivals, redis: Redis): Promise
   const seconds = (performance.now() - startedAt) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const redisMicros = (((await redisCpuSeconds(redis)) - redisCpuBefore) * 1e6) / bodies.length;
-  return { store: 'floor: parse + claim + complete only (no consumer)', deliveries: bodies.length, seconds, handled: 0, duplicates: 0, other: 0, late: 0, nodeMicros: (cpu.user + cpu.system) / bodies.length, redisMicros };
+  return {
+    store: 'floor: parse + claim + complete only (no consumer)',
+    deliveries: bodies.length,
+    seconds,
+    handled: 0,
+    duplicates: 0,
+    other: 0,
+    late: 0,
+    nodeMicros: (cpu.user + cpu.system) / bodies.length,
+    redisMicros,
+  };
 }
 
 /** Young-generation size for the re-run row: most of a delivery's objects then die young. */
@@ -297,11 +314,15 @@ const SEMI_SPACE_MB = 64;
  * the V8 setting the consumer README discusses for high-throughput consumers.
  */
 function redisRowWithLargerYoungGeneration(redisUrl: string): Row | undefined {
-  const child = spawnSync(process.execPath, [`--max-semi-space-size=${SEMI_SPACE_MB}`, '--conditions=@herald/source', '--import', 'tsx', fileURLToPath(import.meta.url)], {
-    env: { ...process.env, REDIS_URL: redisUrl, BENCH_CHILD: '1' },
-    encoding: 'utf8',
-    maxBuffer: 16 << 20,
-  });
+  const child = spawnSync(
+    process.execPath,
+    [`--max-semi-space-size=${SEMI_SPACE_MB}`, '--conditions=@herald/source', '--import', 'tsx', fileURLToPath(import.meta.url)],
+    {
+      env: { ...process.env, REDIS_URL: redisUrl, BENCH_CHILD: '1' },
+      encoding: 'utf8',
+      maxBuffer: 16 << 20,
+    },
+  );
   const line = child.stdout.split('\n').find((candidate) => candidate.startsWith('{'));
   if (child.status !== 0 || line === undefined) {
     console.warn(`re-run with --max-semi-space-size failed (exit ${child.status}): ${child.stderr.slice(0, 500)}`);
@@ -381,13 +402,28 @@ async function main(): Promise<void> {
     }
   }
 
-  console.log(`\n### Parse + dedup + reorder + handler, one process (${os.cpus().length} cores ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg()[0]?.toFixed(1)}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)})\n`);
+  console.log(
+    `\n### Parse + dedup + reorder + handler, one process (${os.cpus().length} cores ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg()[0]?.toFixed(1)}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)})\n`,
+  );
   console.log(
     `${RESOURCES.toLocaleString('en-US')} resources × ${MESSAGES_PER_RESOURCE} messages (${RESOURCES_AT_A_TIME} resources interleaved at a time), 1 in ${DUPLICATE_EVERY} duplicated, shuffled in windows of ${SHUFFLE_WINDOW}, ${IN_FLIGHT.toLocaleString('en-US')} in flight, half Platform / half CloudEvents. Each row is the median of ${ROUNDS} rounds after an unmeasured warm-up round; its CPU columns are the median round's.\n`,
   );
   console.log(
     markdownTable(
-      ['dedup store', 'deliveries', 'seconds', 'deliveries/s (median)', `range of ${ROUNDS} rounds`, 'consumer CPU µs/delivery', 'redis-server CPU µs/delivery', 'to handler p50 / p99 ms', 'handler runs', 'of them late', 'duplicates', 'other outcomes'],
+      [
+        'dedup store',
+        'deliveries',
+        'seconds',
+        'deliveries/s (median)',
+        `range of ${ROUNDS} rounds`,
+        'consumer CPU µs/delivery',
+        'redis-server CPU µs/delivery',
+        'to handler p50 / p99 ms',
+        'handler runs',
+        'of them late',
+        'duplicates',
+        'other outcomes',
+      ],
       rows.map((row) => [
         row.store,
         row.deliveries.toLocaleString('en-US'),

@@ -65,7 +65,13 @@ export { createJsonLogger, silentLogger, type JsonLoggerOptions, type Logger, ty
 export { SqsPoller, type SqsPollerOptions } from './sources/sqs-poller.js';
 export { ServiceBusSource, type ServiceBusEntity, type ServiceBusSourceOptions } from './sources/service-bus-source.js';
 export { PubSubSource, type PubSubSourceOptions } from './sources/pubsub-source.js';
-export { createHttpDeliveryHandler, DEFAULT_HTTP_BODY_LIMIT_BYTES, type HttpDeliveryOptions, type HttpDeliveryReply, type HttpDeliveryRequest } from './sources/http/http-delivery.js';
+export {
+  createHttpDeliveryHandler,
+  DEFAULT_HTTP_BODY_LIMIT_BYTES,
+  type HttpDeliveryOptions,
+  type HttpDeliveryReply,
+  type HttpDeliveryRequest,
+} from './sources/http/http-delivery.js';
 export { createNodeHttpHandler, type NodeHttpHandlerOptions } from './sources/http/node-http-handler.js';
 export { heraldConsumerPlugin, type HeraldConsumerPluginOptions } from './sources/http/fastify-plugin.js';
 export type { PushAuthenticationOptions } from './sources/http/verify/push-authentication.js';

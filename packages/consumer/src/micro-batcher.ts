@@ -66,7 +66,12 @@ export class MicroBatcher<Request, Result> {
    * Settles every request even if a callback throws (a bug), so the others are not left hanging;
    * the first error is rethrown afterwards and surfaces as an unhandled rejection.
    */
-  private deliverAll(requests: readonly Request[], callbacks: readonly (BatchCallback<Result> | undefined)[], error: unknown, results: readonly Result[] | undefined): void {
+  private deliverAll(
+    requests: readonly Request[],
+    callbacks: readonly (BatchCallback<Result> | undefined)[],
+    error: unknown,
+    results: readonly Result[] | undefined,
+  ): void {
     let firstError: unknown;
     let failed = false;
     for (let index = 0; index < requests.length; index++) {

@@ -54,11 +54,15 @@ await runWithSourceConditions(async () => {
   /** Resolves when `ids` distinct events (of those given) have arrived at the peer's `engine` queue. */
   const arrivalOf = (ids: ReadonlySet<string>): Promise<unknown> => {
     const seen = new Set<string>();
-    return fauxqs.spy.waitForMessage((message) => {
-      const id = resourceIdOf(message as Spied);
-      if (id !== undefined && ids.has(id)) seen.add(id);
-      return seen.size >= ids.size;
-    }, undefined, 600_000);
+    return fauxqs.spy.waitForMessage(
+      (message) => {
+        const id = resourceIdOf(message as Spied);
+        if (id !== undefined && ids.has(id)) seen.add(id);
+        return seen.size >= ids.size;
+      },
+      undefined,
+      600_000,
+    );
   };
 
   const workers: ReturnType<typeof spawnWorker>[] = [];
@@ -72,7 +76,13 @@ await runWithSourceConditions(async () => {
       maxAttempts: 1,
       credentials: { accessKeyId: 'bench', secretAccessKey: 'bench' },
     });
-    const body = JSON.stringify({ notificationType: 'ResourceCreated', projectKey: 'bench', resource: { typeId: 'store', id: randomUUID() }, version: 1, modifiedAt: new Date().toISOString() });
+    const body = JSON.stringify({
+      notificationType: 'ResourceCreated',
+      projectKey: 'bench',
+      resource: { typeId: 'store', id: randomUUID() },
+      version: 1,
+      modifiedAt: new Date().toISOString(),
+    });
     const rawStart = performance.now();
     const rawCpuStart = process.cpuUsage();
     let sent = 0;
@@ -152,9 +162,13 @@ await runWithSourceConditions(async () => {
       histogramBefore = await latencyBuckets();
     }
     const total = RATE * SECONDS;
-    const writer = spawn(process.execPath, ['--conditions=@herald/source', '--import', 'tsx', WRITER, isolated.url, projectKey, String(RATE), String(SECONDS)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const writer = spawn(
+      process.execPath,
+      ['--conditions=@herald/source', '--import', 'tsx', WRITER, isolated.url, projectKey, String(RATE), String(SECONDS)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     let output = '';
     writer.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
     const writerExit = await new Promise<number | null>((resolve) => writer.once('exit', resolve));
@@ -189,15 +203,23 @@ await runWithSourceConditions(async () => {
       ['measure', 'result', 'target'],
       [
         ['raw SendMessageBatch ceiling (10/batch, 8 in flight)', `${formatRate(rawRate)} msg/s`, ''],
-        [`engine throughput (backlog of ${formatRate(BACKLOG)})`, `${formatRate(engineRate)} deliveries/s (${Math.round((engineRate / rawRate) * 100)} % of raw)`, '≥ 60 % of raw'],
+        [
+          `engine throughput (backlog of ${formatRate(BACKLOG)})`,
+          `${formatRate(engineRate)} deliveries/s (${Math.round((engineRate / rawRate) * 100)} % of raw)`,
+          '≥ 60 % of raw',
+        ],
         ['CPU per 1,000: raw (SDK client + peer, one process)', `${perThousand(rawCpuMs, RAW_COUNT)} ms`, ''],
         [
           'CPU per 1,000: engine (workers + PostgreSQL backends + peer process)',
           `${perThousand(engineCpu.workers, BACKLOG)} + ${perThousand(engineCpu.postgres, BACKLOG)} + ${perThousand(engineCpu.peer, BACKLOG)} ms`,
           '',
         ],
-        [`latency at ${RATE}/s for ${SECONDS} s (achieved ${formatRate(achievedRate)}/s), commit → arrival`, `p50 ${quantile(0.5).toFixed(1)} ms, p99 ${quantile(0.99).toFixed(1)} ms, max ${quantile(1).toFixed(1)} ms`, 'p99 < 50 ms'],
-        ['same, workers\' herald_delivery_latency_seconds (committed_at → ack)', `p50 ${bucketQuantile(0.5)}, p99 ${bucketQuantile(0.99)}`, 'p99 < 50 ms'],
+        [
+          `latency at ${RATE}/s for ${SECONDS} s (achieved ${formatRate(achievedRate)}/s), commit → arrival`,
+          `p50 ${quantile(0.5).toFixed(1)} ms, p99 ${quantile(0.99).toFixed(1)} ms, max ${quantile(1).toFixed(1)} ms`,
+          'p99 < 50 ms',
+        ],
+        ["same, workers' herald_delivery_latency_seconds (committed_at → ack)", `p50 ${bucketQuantile(0.5)}, p99 ${bucketQuantile(0.99)}`, 'p99 < 50 ms'],
       ],
     );
   } finally {

@@ -20,11 +20,9 @@ for (let i = 0; i < total; i++) {
   const wait = start + (i * 1000) / rate - performance.now();
   if (wait > 1) await new Promise((resolve) => setTimeout(resolve, wait));
   writes.push(
-    documents
-      .create<{ id: string; version: number; createdAt: string; lastModifiedAt: string }>({ projectKey }, 'store', {})
-      .then((doc) => {
-        lines.push(`${doc.id} ${Date.now()}`);
-      }),
+    documents.create<{ id: string; version: number; createdAt: string; lastModifiedAt: string }>({ projectKey }, 'store', {}).then((doc) => {
+      lines.push(`${doc.id} ${Date.now()}`);
+    }),
   );
 }
 await Promise.all(writes);

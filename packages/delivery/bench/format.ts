@@ -22,10 +22,32 @@ await runWithSourceConditions(async () => {
 
   let sink = 0;
   const cases: [string, (i: number) => void][] = [
-    ['Platform format (build + JSON + byteLength)', (i) => { sink += Buffer.byteLength(formatPlatform(payloads[i]!).json); }],
-    ['CloudEvents format (new CloudEvent, validated + JSON + byteLength)', (i) => { sink += Buffer.byteLength(formatCloudEvents(payloads[i]!, options).json); }],
-    ['SQS encode, Platform (format + bind + limit check)', (i) => { const r = encodeSqs(payloads[i]!, platform, options); if (r.ok) sink += r.message.sizeBytes; }],
-    ['SQS encode, CloudEvents', (i) => { const r = encodeSqs(payloads[i]!, cloudEvents, options); if (r.ok) sink += r.message.sizeBytes; }],
+    [
+      'Platform format (build + JSON + byteLength)',
+      (i) => {
+        sink += Buffer.byteLength(formatPlatform(payloads[i]!).json);
+      },
+    ],
+    [
+      'CloudEvents format (new CloudEvent, validated + JSON + byteLength)',
+      (i) => {
+        sink += Buffer.byteLength(formatCloudEvents(payloads[i]!, options).json);
+      },
+    ],
+    [
+      'SQS encode, Platform (format + bind + limit check)',
+      (i) => {
+        const r = encodeSqs(payloads[i]!, platform, options);
+        if (r.ok) sink += r.message.sizeBytes;
+      },
+    ],
+    [
+      'SQS encode, CloudEvents',
+      (i) => {
+        const r = encodeSqs(payloads[i]!, cloudEvents, options);
+        if (r.ok) sink += r.message.sizeBytes;
+      },
+    ],
   ];
 
   const rows: string[][] = [];
@@ -39,6 +61,10 @@ await runWithSourceConditions(async () => {
     }
     rows.push([name, formatRate(median(rates)), formatRate(Math.min(...rates)), formatRate(Math.max(...rates))]);
   }
-  printTable(`Format step, ${COUNT.toLocaleString('en-US')} payloads × ${ROUNDS} rounds (¼ messages, ¾ changes)`, ['step', 'median /s', 'min /s', 'max /s'], rows);
+  printTable(
+    `Format step, ${COUNT.toLocaleString('en-US')} payloads × ${ROUNDS} rounds (¼ messages, ¾ changes)`,
+    ['step', 'median /s', 'min /s', 'max /s'],
+    rows,
+  );
   if (sink < 0) console.log(sink);
 });

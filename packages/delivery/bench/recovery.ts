@@ -77,7 +77,13 @@ await runWithSourceConditions(async () => {
   async function commitEvents(count: number): Promise<Set<string>> {
     const rows = Array.from({ length: count }, () => ({
       event_id: randomUUID(),
-      payload: { notificationType: 'ResourceCreated', projectKey, resource: { typeId: 'store', id: randomUUID() }, version: 1, modifiedAt: new Date().toISOString() },
+      payload: {
+        notificationType: 'ResourceCreated',
+        projectKey,
+        resource: { typeId: 'store', id: randomUUID() },
+        version: 1,
+        modifiedAt: new Date().toISOString(),
+      },
     }));
     await db.transaction(async (tx) => {
       await tx.query(
@@ -170,7 +176,9 @@ await runWithSourceConditions(async () => {
     const ms = (value: number): string => `${formatRate(Math.round(value))} ms`;
     const ratios = rounds.map((r) => r.recoveryMs / r.freshMs);
     const ratio = median(ratios);
-    const load = loadavg().map((value) => value.toFixed(1)).join(', ');
+    const load = loadavg()
+      .map((value) => value.toFixed(1))
+      .join(', ');
     printTable(
       `Recovery after a ${OUTAGE_MS / 1000} s destination outage, backlog of ${formatRate(BACKLOG)}: PostgreSQL, 2 worker processes → SQS peer (fauxqs) through a relay (load average at the end ${load})`,
       [
@@ -190,7 +198,14 @@ await runWithSourceConditions(async () => {
           ms(r.recoveryMs),
           (ratios[index] ?? Number.NaN).toFixed(2),
         ]),
-        ['median', ms(median(rounds.map((r) => r.freshMs))), '', ms(median(rounds.map((r) => r.firstMs))), ms(median(rounds.map((r) => r.recoveryMs))), `${ratio.toFixed(2)} (${ratio <= 2 ? 'met' : 'not met'})`],
+        [
+          'median',
+          ms(median(rounds.map((r) => r.freshMs))),
+          '',
+          ms(median(rounds.map((r) => r.firstMs))),
+          ms(median(rounds.map((r) => r.recoveryMs))),
+          `${ratio.toFixed(2)} (${ratio <= 2 ? 'met' : 'not met'})`,
+        ],
       ],
     );
   } finally {

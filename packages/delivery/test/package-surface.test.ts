@@ -33,7 +33,12 @@ function filesUnder(dir: string): string[] {
 function namesIn(list: string, separator: RegExp, part: 'first' | 'last'): string[] {
   return list
     .split(',')
-    .map((item) => item.trim().replace(/^type\s+/, '').split(separator))
+    .map((item) =>
+      item
+        .trim()
+        .replace(/^type\s+/, '')
+        .split(separator),
+    )
     .map((parts) => (part === 'first' ? parts[0] : parts.at(-1))?.trim() ?? '')
     .filter((name) => name !== '');
 }
@@ -45,7 +50,10 @@ function namesIn(list: string, separator: RegExp, part: 'first' | 'last'): strin
 function importedNames(text: string): string[] {
   const fromStatements = [...text.matchAll(/^\s*(?:import|export)\s+(?:type\s+)?\{([^}]*)\}\s*from\s*['"]@herald\/delivery['"]/gm)];
   const fromDynamic = [...text.matchAll(/^\s*const\s*\{([^}]*)\}\s*=\s*await\s+import\(\s*['"]@herald\/delivery['"]\s*\)/gm)];
-  return [...fromStatements.flatMap((match) => namesIn(match[1] ?? '', /\s+as\s+/, 'first')), ...fromDynamic.flatMap((match) => namesIn(match[1] ?? '', /:/, 'first'))];
+  return [
+    ...fromStatements.flatMap((match) => namesIn(match[1] ?? '', /\s+as\s+/, 'first')),
+    ...fromDynamic.flatMap((match) => namesIn(match[1] ?? '', /:/, 'first')),
+  ];
 }
 
 function usedByOtherPackages(): Set<string> {

@@ -1,11 +1,4 @@
-import {
-  DeliveryAdmin,
-  DeliveryMetrics,
-  destinationPoolFor,
-  secretBoxFor,
-  type DestinationPool,
-  type SecretBox,
-} from '@herald/delivery';
+import { DeliveryAdmin, DeliveryMetrics, destinationPoolFor, secretBoxFor, type DestinationPool, type SecretBox } from '@herald/delivery';
 import { systemClock, type Clock } from '@herald/model';
 import { subscriptionDelivery } from './delivery/subscription-delivery.js';
 import { environmentProjectActions } from './resources/projects/environment.js';

@@ -21,11 +21,9 @@ export class ApiError extends Error {
   }
 }
 
-export const invalidInput = (message: string, extra: Record<string, unknown> = {}): ApiError =>
-  new ApiError(400, { code: 'InvalidInput', message, ...extra });
+export const invalidInput = (message: string, extra: Record<string, unknown> = {}): ApiError => new ApiError(400, { code: 'InvalidInput', message, ...extra });
 
-export const invalidOperation = (message: string): ApiError =>
-  new ApiError(400, { code: 'InvalidOperation', message });
+export const invalidOperation = (message: string): ApiError => new ApiError(400, { code: 'InvalidOperation', message });
 
 export const invalidField = (field: string, message: string, invalidValue?: unknown): ApiError =>
   new ApiError(400, { code: 'InvalidField', message, field, invalidValue });
@@ -41,8 +39,7 @@ export const duplicateField = (field: string, duplicateValue: unknown): ApiError
     duplicateValue,
   });
 
-export const resourceNotFound = (message = 'The Resource was not found.'): ApiError =>
-  new ApiError(404, { code: 'ResourceNotFound', message });
+export const resourceNotFound = (message = 'The Resource was not found.'): ApiError => new ApiError(404, { code: 'ResourceNotFound', message });
 
 export const concurrentModification = (currentVersion: number, sentVersion: number): ApiError =>
   new ApiError(409, {

@@ -21,14 +21,7 @@ export const EVENT_TYPES: ReadonlyMap<string, readonly string[]> = new Map([
   ],
   [
     'import-api',
-    [
-      'ImportContainerCreated',
-      'ImportContainerDeleted',
-      'ImportOperationRejected',
-      'ImportUnresolved',
-      'ImportValidationFailed',
-      'ImportWaitForMasterVariant',
-    ],
+    ['ImportContainerCreated', 'ImportContainerDeleted', 'ImportOperationRejected', 'ImportUnresolved', 'ImportValidationFailed', 'ImportWaitForMasterVariant'],
   ],
 ]);
 

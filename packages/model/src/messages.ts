@@ -105,13 +105,7 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'BusinessUnitCustomTypeSet',
     'BusinessUnitCustomTypeRemoved',
   ],
-  'quote-request': [
-    'QuoteRequestCreated',
-    'QuoteRequestStateChanged',
-    'QuoteRequestStateTransition',
-    'QuoteRequestDeleted',
-    'QuoteRequestCustomerChanged',
-  ],
+  'quote-request': ['QuoteRequestCreated', 'QuoteRequestStateChanged', 'QuoteRequestStateTransition', 'QuoteRequestDeleted', 'QuoteRequestCustomerChanged'],
   customer: [
     'CustomerCreated',
     'CustomerDeleted',
@@ -173,14 +167,7 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'StagedQuoteSellerCommentSet',
     'StagedQuoteValidToSet',
   ],
-  quote: [
-    'QuoteCreated',
-    'QuoteDeleted',
-    'QuoteStateChanged',
-    'QuoteStateTransition',
-    'QuoteRenegotiationRequested',
-    'QuoteCustomerChanged',
-  ],
+  quote: ['QuoteCreated', 'QuoteDeleted', 'QuoteStateChanged', 'QuoteStateTransition', 'QuoteRenegotiationRequested', 'QuoteCustomerChanged'],
   order: [
     'OrderCreated',
     'OrderDeleted',

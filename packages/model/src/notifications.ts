@@ -53,10 +53,7 @@ export interface ResourceDeletedDeliveryPayload extends DeliveryCommon {
   dataErasure?: boolean;
 }
 
-export type ChangeDeliveryPayload =
-  | ResourceCreatedDeliveryPayload
-  | ResourceUpdatedDeliveryPayload
-  | ResourceDeletedDeliveryPayload;
+export type ChangeDeliveryPayload = ResourceCreatedDeliveryPayload | ResourceUpdatedDeliveryPayload | ResourceDeletedDeliveryPayload;
 
 /** What a subscription delivers in the Platform format. */
 export type DeliveryPayload = MessageDeliveryPayload | ChangeDeliveryPayload;

@@ -3,14 +3,7 @@ import type { BaseResource } from './references.js';
 /** §2.4 destination kinds, as the spec names them. */
 export type DestinationType = 'SQS' | 'SNS' | 'EventBridge' | 'ProviderBServiceBus' | 'EventGrid' | 'ProviderCPubSub';
 
-export const DESTINATION_TYPES: readonly DestinationType[] = [
-  'SQS',
-  'SNS',
-  'EventBridge',
-  'ProviderBServiceBus',
-  'EventGrid',
-  'ProviderCPubSub',
-];
+export const DESTINATION_TYPES: readonly DestinationType[] = ['SQS', 'SNS', 'EventBridge', 'ProviderBServiceBus', 'EventGrid', 'ProviderCPubSub'];
 
 /**
  * How Herald authenticates to an SQS queue or SNS topic (reference type AwsAuthenticationMode; the
@@ -83,13 +76,7 @@ export interface PubSubDestination {
   topic: string;
 }
 
-export type Destination =
-  | SqsDestination
-  | SnsDestination
-  | EventBridgeDestination
-  | ServiceBusDestination
-  | EventGridDestination
-  | PubSubDestination;
+export type Destination = SqsDestination | SnsDestination | EventBridgeDestination | ServiceBusDestination | EventGridDestination | PubSubDestination;
 
 export type Format = { type: 'Platform' } | { type: 'CloudEvents'; cloudEventsVersion: '1.0' };
 
@@ -108,11 +95,7 @@ export interface EventSubscription {
   types?: string[];
 }
 
-export type SubscriptionHealthStatus =
-  | 'Healthy'
-  | 'ConfigurationError'
-  | 'ConfigurationErrorDeliveryStopped'
-  | 'TemporaryError';
+export type SubscriptionHealthStatus = 'Healthy' | 'ConfigurationError' | 'ConfigurationErrorDeliveryStopped' | 'TemporaryError';
 
 export interface Subscription extends BaseResource {
   destination: Destination;

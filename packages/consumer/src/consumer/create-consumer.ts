@@ -416,7 +416,10 @@ class HeraldConsumer implements Consumer {
     const lane = work.lane === 'm' ? 'messages' : 'changes';
     work.late = { lane, released: positionValueOf(work.lane, work.ordinal), alreadyReleased: positionValueOf(work.lane, alreadyReleased) };
     work.meter.count('late');
-    this.logger.warn({ dedupKey: work.key, stream: work.stream, late: work.late }, 'a delivery arrived after a later one of its resource was handed over: handed over marked late');
+    this.logger.warn(
+      { dedupKey: work.key, stream: work.stream, late: work.late },
+      'a delivery arrived after a later one of its resource was handed over: handed over marked late',
+    );
   }
 
   /** Runs the handler; a synchronous handler costs no promise at all (the hot path of simple handlers). */
@@ -517,7 +520,8 @@ class HeraldConsumer implements Consumer {
   /** A handed-back delivery's lease is released first, so that the instance it is redelivered to can claim it at once. */
   private returnClaimed(work: Work): void {
     const outcome = work.failure as RetryOutcome;
-    if (work.claim !== STORE_UNREACHABLE && work.claim?.status === 'processed') return this.finish(work, { status: 'duplicate', dedupKey: work.key }, undefined);
+    if (work.claim !== STORE_UNREACHABLE && work.claim?.status === 'processed')
+      return this.finish(work, { status: 'duplicate', dedupKey: work.key }, undefined);
     if (!work.holding) return this.finish(work, outcome, undefined);
     this.leases.drop(work);
     this.releases.enqueue(work);
@@ -525,7 +529,13 @@ class HeraldConsumer implements Consumer {
 
   private deferral(work: Work, reason: DeferReason): RetryOutcome {
     const retryAfterMs =
-      reason === 'store-unavailable' ? this.retry.storeUnavailableMs : reason === 'buffer-full' ? this.retry.bufferFullMs : reason === 'busy' ? this.retry.busyMinMs : 0;
+      reason === 'store-unavailable'
+        ? this.retry.storeUnavailableMs
+        : reason === 'buffer-full'
+          ? this.retry.bufferFullMs
+          : reason === 'busy'
+            ? this.retry.busyMinMs
+            : 0;
     return { status: 'deferred', dedupKey: work.key, reason, retryAfterMs };
   }
 

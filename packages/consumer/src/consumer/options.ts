@@ -69,7 +69,7 @@ function filteredMessagesOf(declared: OrderingOptions['filteredMessages']): (res
     const all = declared ?? false;
     return () => all;
   }
-  if (!Array.isArray(declared)) throw new RangeError('ordering.filteredMessages must be a boolean or the subscription\'s messages array');
+  if (!Array.isArray(declared)) throw new RangeError("ordering.filteredMessages must be a boolean or the subscription's messages array");
   const filtered = new Set<string>();
   for (const subscription of declared as readonly MessageFilter[]) {
     if (typeof subscription?.resourceTypeId !== 'string') throw new RangeError('ordering.filteredMessages entries need a resourceTypeId');

@@ -189,9 +189,7 @@ export type DeliveryOutcome =
   | { readonly status: 'failed'; readonly dedupKey: string; readonly error: unknown; readonly retryAfterMs: number }
   | { readonly status: 'deferred'; readonly dedupKey: string; readonly reason: DeferReason; readonly retryAfterMs: number };
 
-export type ItemOutcome =
-  | DeliveryOutcome
-  | { readonly status: 'parse-error'; readonly error: ParseError; readonly decision: ParseErrorDecision };
+export type ItemOutcome = DeliveryOutcome | { readonly status: 'parse-error'; readonly error: ParseError; readonly decision: ParseErrorDecision };
 
 /** How an input was settled, and what happened to each delivery in it. */
 export interface ProcessOutcome {

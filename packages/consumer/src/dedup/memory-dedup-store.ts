@@ -14,8 +14,7 @@ const CLAIMED: ClaimResult = Object.freeze({ status: 'claimed' });
 const PROCESSED: ClaimResult = Object.freeze({ status: 'processed' });
 
 type KeyState =
-  | { readonly state: 'processing'; readonly owner: string; readonly expiresAt: number }
-  | { readonly state: 'processed'; readonly expiresAt: number };
+  { readonly state: 'processing'; readonly owner: string; readonly expiresAt: number } | { readonly state: 'processed'; readonly expiresAt: number };
 
 interface StoredPositions {
   m?: number;

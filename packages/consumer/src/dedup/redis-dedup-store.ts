@@ -151,7 +151,8 @@ export class RedisDedupStore implements DedupStore {
         calls.push(
           this.run(CLAIM, argsAt, keysAndArgs).then((reply) => {
             const replies = reply as (number | string)[];
-            for (let position = 0; position < chunk.length; position++) results[chunk[position] as number] = parseClaimReply(replies[position] as number | string);
+            for (let position = 0; position < chunk.length; position++)
+              results[chunk[position] as number] = parseClaimReply(replies[position] as number | string);
           }),
         );
       }

@@ -84,7 +84,13 @@ const QUEUE_WAIT_BUCKETS = [0.01, 0.05, 0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 30
 const REDIS_BUCKETS = [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1];
 
 type DeliveryLabel = 'source' | 'notification_type' | 'resource_type';
-const OUTCOME_INDEX = new Map<DeliveryOutcomeKind, number>([['received', 0], ['processed', 1], ['duplicate', 2], ['late', 3], ['failed', 4]]);
+const OUTCOME_INDEX = new Map<DeliveryOutcomeKind, number>([
+  ['received', 0],
+  ['processed', 1],
+  ['duplicate', 2],
+  ['late', 3],
+  ['failed', 4],
+]);
 
 /**
  * A label set's delivery counts, kept as plain numbers and added to the prom-client counters when
@@ -165,8 +171,18 @@ export function createConsumerMetrics(registry: Registry, live: { readonly buffe
   counter('duplicate', 'herald_consumer_duplicates_total', 'Deliveries already processed (acknowledged without running the handler)');
   counter('late', 'herald_consumer_late_total', 'Deliveries handed to the handler after a later one of their resource (context.late), per handover');
   counter('failed', 'herald_consumer_failed_total', 'Handler failures (the delivery is retried)');
-  const deferred = new Counter({ name: 'herald_consumer_deferred_total', help: 'Deliveries handed back to the source to retry later', labelNames: ['reason'], registers });
-  const parseErrors = new Counter({ name: 'herald_consumer_parse_errors_total', help: 'Inputs that are not deliveries', labelNames: ['source', 'reason'], registers });
+  const deferred = new Counter({
+    name: 'herald_consumer_deferred_total',
+    help: 'Deliveries handed back to the source to retry later',
+    labelNames: ['reason'],
+    registers,
+  });
+  const parseErrors = new Counter({
+    name: 'herald_consumer_parse_errors_total',
+    help: 'Inputs that are not deliveries',
+    labelNames: ['source', 'reason'],
+    registers,
+  });
   const handlerDuration = new Histogram({
     name: 'herald_consumer_handler_duration_seconds',
     help: 'Handler run time',
@@ -196,7 +212,12 @@ export function createConsumerMetrics(registry: Registry, live: { readonly buffe
     buckets: QUEUE_WAIT_BUCKETS,
     registers,
   });
-  const gaps = new Counter({ name: 'herald_consumer_gap_timeouts_total', help: 'Releases past a missing predecessor after maxWaitMs', labelNames: ['lane', 'reason'], registers });
+  const gaps = new Counter({
+    name: 'herald_consumer_gap_timeouts_total',
+    help: 'Releases past a missing predecessor after maxWaitMs',
+    labelNames: ['lane', 'reason'],
+    registers,
+  });
   const redis = new Histogram({
     name: 'herald_consumer_redis_command_duration_seconds',
     help: 'Round trip of one batched Redis call of the dedup store',

@@ -26,10 +26,7 @@ export interface SequencedItem {
  *   claim found it stored: a duplicate or a late arrival, which the claim tells apart (a duplicate
  *   is acknowledged, a late one handled).
  */
-export type Release =
-  | { readonly kind: 'next' }
-  | { readonly kind: 'late'; readonly position: number }
-  | { readonly kind: 'gap'; readonly gap: GapNotice };
+export type Release = { readonly kind: 'next' } | { readonly kind: 'late'; readonly position: number } | { readonly kind: 'gap'; readonly gap: GapNotice };
 
 export type RejectReason = 'buffer-full' | 'store-unavailable' | 'closing';
 
@@ -222,10 +219,7 @@ export class Sequencer {
     private readonly deps: SequencerDeps,
     private readonly options: SequencerOptions,
   ) {
-    this.window = new PredecessorWindow(
-      { minHoldMs: options.minHoldMs, maxHoldMs: options.maxHoldMs, minArrivals: options.minHoldArrivals },
-      deps.clock.now(),
-    );
+    this.window = new PredecessorWindow({ minHoldMs: options.minHoldMs, maxHoldMs: options.maxHoldMs, minArrivals: options.minHoldArrivals }, deps.clock.now());
   }
 
   get bufferedCount(): number {

@@ -18,7 +18,15 @@ const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:
 const REQUIRED_ATTRIBUTES = ['id', 'source', 'type'] as const;
 const OPTIONAL_STRING_ATTRIBUTES = ['subject', 'dataschema', 'sequence', 'sequencetype', 'dataref'] as const;
 /** Everything that is not an extension attribute (CloudEvents 1.0 §3.1, JSON format §3.1 for data / data_base64). */
-const NOT_EXTENSIONS = new Set<string>(['specversion', ...REQUIRED_ATTRIBUTES, ...OPTIONAL_STRING_ATTRIBUTES, 'time', 'datacontenttype', 'data', 'data_base64']);
+const NOT_EXTENSIONS = new Set<string>([
+  'specversion',
+  ...REQUIRED_ATTRIBUTES,
+  ...OPTIONAL_STRING_ATTRIBUTES,
+  'time',
+  'datacontenttype',
+  'data',
+  'data_base64',
+]);
 
 /**
  * The extension attributes of an event (CloudEvents 1.0 §3.3), or undefined when it has none (the

@@ -11,21 +11,14 @@ import type {
   EventDeliveryPayload,
   MessageDelivery,
 } from '../delivery.js';
-import {
-  hasBinaryCloudEventAttributes,
-  readAttributeBinaryCloudEvent,
-  readHttpBinaryCloudEvent,
-  readStructuredCloudEvent,
-} from './cloud-event.js';
+import { hasBinaryCloudEventAttributes, readAttributeBinaryCloudEvent, readHttpBinaryCloudEvent, readStructuredCloudEvent } from './cloud-event.js';
 import { base64ToText, bytesToText, decodeJsonBody, isJsonObject, mediaTypeOf, parseJsonText } from './json-body.js';
 import { invalid, isInvalid, type Invalid, type ParseError } from './parse-error.js';
 import { plainConstructor } from './plain-constructor.js';
 import { validatePlatformPayload } from './platform-payload.js';
 import type { HttpHeaders, RawDelivery, SingleRawDelivery } from './raw-delivery.js';
 
-export type SingleParseResult =
-  | { readonly kind: 'delivery'; readonly delivery: AnyDelivery }
-  | { readonly kind: 'error'; readonly error: ParseError };
+export type SingleParseResult = { readonly kind: 'delivery'; readonly delivery: AnyDelivery } | { readonly kind: 'error'; readonly error: ParseError };
 
 /** A CloudEvents batch: each event parsed on its own, so one bad event does not hide the others. */
 export interface BatchParseResult {
@@ -60,7 +53,16 @@ type ChangePayload = Exclude<DeliveryPayload, { notificationType: 'Message' }>;
 
 const Origin = plainConstructor<
   DeliveryOrigin,
-  [DeliverySource, DeliveryEnvelope, 'Platform' | 'CloudEvents', 'structured' | 'binary' | undefined, CloudEventAttributes | undefined, string | undefined, number | undefined, number | undefined]
+  [
+    DeliverySource,
+    DeliveryEnvelope,
+    'Platform' | 'CloudEvents',
+    'structured' | 'binary' | undefined,
+    CloudEventAttributes | undefined,
+    string | undefined,
+    number | undefined,
+    number | undefined,
+  ]
 >(function (source, envelope, format, cloudEventsMode, cloudEvent, transportMessageId, sentAt, deliveryAttempt) {
   this.source = source;
   this.envelope = envelope;

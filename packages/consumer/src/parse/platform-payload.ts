@@ -96,7 +96,11 @@ function checkChange(payload: Record<string, unknown>, notificationType: string,
 
 /** An event subscription's payload (reference: EventDeliveryPayload): id, type, resourceType, data, createdAt. */
 function checkEvent(payload: Record<string, unknown>, path: string): Invalid | undefined {
-  const problem = checkString(payload, 'id', path) ?? checkString(payload, 'type', path) ?? checkString(payload, 'resourceType', path) ?? checkString(payload, 'createdAt', path);
+  const problem =
+    checkString(payload, 'id', path) ??
+    checkString(payload, 'type', path) ??
+    checkString(payload, 'resourceType', path) ??
+    checkString(payload, 'createdAt', path);
   if (problem) return problem;
   return isObject(payload.data) ? undefined : missingOrWrong(payload, 'data', 'an object', path);
 }
@@ -121,7 +125,11 @@ export function validatePlatformPayload(value: unknown, path: string): AnyDelive
     default:
       return notificationType === undefined
         ? invalid('invalid-payload', `${path}.notificationType is missing`, `${path}.notificationType`)
-        : invalid('invalid-payload', `${path}.notificationType ${JSON.stringify(notificationType)} is not one of Message, ResourceCreated, ResourceUpdated, ResourceDeleted, Event`, `${path}.notificationType`);
+        : invalid(
+            'invalid-payload',
+            `${path}.notificationType ${JSON.stringify(notificationType)} is not one of Message, ResourceCreated, ResourceUpdated, ResourceDeleted, Event`,
+            `${path}.notificationType`,
+          );
   }
   return problem ?? (value as unknown as AnyDeliveryPayload);
 }

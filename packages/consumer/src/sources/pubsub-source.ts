@@ -56,10 +56,7 @@ export class PubSubSource {
     this.logger.warn({ err: error }, 'Pub/Sub subscription error');
   };
 
-  constructor(
-    deps: { readonly pubsub: PubSub; readonly consumer: Consumer; readonly clock?: Clock; readonly logger?: Logger },
-    options: PubSubSourceOptions,
-  ) {
+  constructor(deps: { readonly pubsub: PubSub; readonly consumer: Consumer; readonly clock?: Clock; readonly logger?: Logger }, options: PubSubSourceOptions) {
     this.pubsub = deps.pubsub;
     this.consumer = deps.consumer;
     this.clock = deps.clock ?? systemClock;

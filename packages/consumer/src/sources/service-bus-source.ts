@@ -111,8 +111,7 @@ export class ServiceBusSource {
         await holdBeforeRetry(this.clock, retryAfterMs, maxHoldMs, stopping);
         await receiver.abandonMessage(message);
       },
-      deadLetter: (reason) =>
-        receiver.deadLetterMessage(message, { deadLetterReason: 'HeraldParseError', deadLetterErrorDescription: reason.slice(0, 4096) }),
+      deadLetter: (reason) => receiver.deadLetterMessage(message, { deadLetterReason: 'HeraldParseError', deadLetterErrorDescription: reason.slice(0, 4096) }),
     };
     // Received while the subscription drained: handed back once, for another instance.
     if (stopping.aborted) {

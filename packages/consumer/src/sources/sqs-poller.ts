@@ -94,10 +94,7 @@ export class SqsPoller {
   /** Aborts a receive in flight: only when it outlives its long poll after `stop()` (see there). */
   private receiving: AbortController | undefined;
 
-  constructor(
-    deps: { readonly client: SQSClient; readonly consumer: Consumer; readonly clock?: Clock; readonly logger?: Logger },
-    options: SqsPollerOptions,
-  ) {
+  constructor(deps: { readonly client: SQSClient; readonly consumer: Consumer; readonly clock?: Clock; readonly logger?: Logger }, options: SqsPollerOptions) {
     this.client = deps.client;
     this.consumer = deps.consumer;
     this.clock = deps.clock ?? systemClock;

@@ -34,7 +34,9 @@ export class InMemorySource {
   push(body: string | object, options: { readonly source?: 'raw' | 'sqs' | 'event-grid'; readonly deliveryAttempt?: number } = {}): Promise<ProcessOutcome> {
     const text = typeof body === 'string' ? body : JSON.stringify(body);
     const input: RawDelivery =
-      options.deliveryAttempt === undefined ? { source: options.source ?? 'raw', body: text } : { source: options.source ?? 'raw', body: text, deliveryAttempt: options.deliveryAttempt };
+      options.deliveryAttempt === undefined
+        ? { source: options.source ?? 'raw', body: text }
+        : { source: options.source ?? 'raw', body: text, deliveryAttempt: options.deliveryAttempt };
     return this.consumer.process(input, {
       ack: () => void this.log.push({ raw: input, action: 'ack' }),
       nack: (retryAfterMs) => void this.log.push({ raw: input, action: 'nack', retryAfterMs }),

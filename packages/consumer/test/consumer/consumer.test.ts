@@ -247,7 +247,8 @@ describe('ordering per resource', () => {
       dedup: store,
       clock,
       ordering: { maxWaitMs: MAX_WAIT_MS, positionCacheSize: 2 },
-      handler: (delivery) => void handled.push(`${delivery.payload.resource.id}/m${delivery.notificationType === 'Message' ? delivery.payload.sequenceNumber : 0}`),
+      handler: (delivery) =>
+        void handled.push(`${delivery.payload.resource.id}/m${delivery.notificationType === 'Message' ? delivery.payload.sequenceNumber : 0}`),
     });
     for (const id of ['r1', 'r2', 'r3']) await consumer.process(sqs(messagePayload(1, { id })));
     expect(positionReads).toEqual(['r1', 'r2', 'r3']);
@@ -515,10 +516,15 @@ describe('deduplication', () => {
     const store = new MemoryDedupStore({ clock }, { leaseMs: 3_000 });
     const handlerGate = gate();
     let running = false;
-    const first = createConsumer({ dedup: store, clock, instanceId: 'a', handler: async () => {
-      running = true;
-      await handlerGate.promise;
-    } });
+    const first = createConsumer({
+      dedup: store,
+      clock,
+      instanceId: 'a',
+      handler: async () => {
+        running = true;
+        await handlerGate.promise;
+      },
+    });
     const second = createConsumer({ dedup: store, clock, instanceId: 'b', handler: () => undefined });
     const processing = first.process(sqs(messagePayload(1)));
     await until(() => running, 'the first instance runs it');
@@ -701,7 +707,9 @@ describe('lifecycle and metrics', () => {
     expect(names).toEqual([...CONSUMER_METRIC_NAMES].sort());
     expect(names.every((name) => name.startsWith('herald_consumer_'))).toBe(true);
     expect(await metricValue(registry, 'herald_consumer_received_total', { source: 'sqs' })).toBe(1);
-    expect(await metricValue(registry, 'herald_consumer_processed_total', { source: 'sqs', notification_type: 'Message', resource_type: 'business-unit' })).toBe(1);
+    expect(
+      await metricValue(registry, 'herald_consumer_processed_total', { source: 'sqs', notification_type: 'Message', resource_type: 'business-unit' }),
+    ).toBe(1);
     const exposition = await registry.metrics();
     expect(exposition).toContain('herald_consumer_queue_wait_seconds_sum{source="sqs"} 2');
     // A second consumer on its own registry does not clash (nothing global).

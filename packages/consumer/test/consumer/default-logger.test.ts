@@ -51,7 +51,9 @@ describe('the default logger', () => {
     expect((await consumer.process({ source: 'sqs', body: '{"not":"a delivery"}' })).action).toBe('dead-letter');
     restore.pop()?.();
     const lines = written.map((line) => JSON.parse(line) as Line);
-    expect(lines).toContainEqual(expect.objectContaining({ level: 40, component: 'herald-consumer', msg: 'input is not a delivery: dead-lettered', decision: 'dead-letter' }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({ level: 40, component: 'herald-consumer', msg: 'input is not a delivery: dead-lettered', decision: 'dead-letter' }),
+    );
   });
 
   it('reports a gap at warn', async () => {
@@ -66,13 +68,26 @@ describe('the default logger', () => {
   });
 
   it('reports a Redis outage at warn, with the error serialised', async () => {
-    const redis = new Redis({ host: '127.0.0.1', port: await closedPort(), enableOfflineQueue: false, maxRetriesPerRequest: 0, retryStrategy: () => null, lazyConnect: true });
+    const redis = new Redis({
+      host: '127.0.0.1',
+      port: await closedPort(),
+      enableOfflineQueue: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: () => null,
+      lazyConnect: true,
+    });
     redis.on('error', () => undefined);
     restore.push(() => redis.disconnect());
     const { lines, logger } = capture();
     const consumer = createConsumer({ dedup: new RedisDedupStore({ redis }), logger, handler: () => undefined });
     expect((await consumer.process(sqs(messagePayload(1)))).items[0]).toMatchObject({ status: 'deferred', reason: 'store-unavailable' });
-    expect(lines).toContainEqual(expect.objectContaining({ level: 40, msg: 'dedup store unreachable', err: expect.objectContaining({ message: expect.any(String), stack: expect.any(String) }) }));
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        level: 40,
+        msg: 'dedup store unreachable',
+        err: expect.objectContaining({ message: expect.any(String), stack: expect.any(String) }),
+      }),
+    );
   });
 
   it('leaves out lines below its level', () => {

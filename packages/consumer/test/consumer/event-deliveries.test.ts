@@ -24,7 +24,14 @@ function eventPayload(id: string, type = 'ImportContainerCreated') {
 describe('event deliveries', () => {
   it('are parsed and typed, in the Platform format, in CloudEvents and inside envelopes', () => {
     const payload = eventPayload('3b364ca2-cbe5-42b4-a85a-37d4e57d659e');
-    const cloudEvent = { specversion: '1.0', id: payload.id, type: 'com.commercetools.import-api.event.ImportContainerCreated', source: '/proj/import-api', time: payload.createdAt, data: payload };
+    const cloudEvent = {
+      specversion: '1.0',
+      id: payload.id,
+      type: 'com.commercetools.import-api.event.ImportContainerCreated',
+      source: '/proj/import-api',
+      time: payload.createdAt,
+      data: payload,
+    };
     for (const body of [JSON.stringify(payload), JSON.stringify(cloudEvent), snsEnvelopeOf(JSON.stringify(payload))]) {
       const parsed = parseDelivery({ source: 'sqs', body });
       expect(parsed).toMatchObject({ kind: 'delivery', delivery: { notificationType: 'Event', payload } });
@@ -33,8 +40,14 @@ describe('event deliveries', () => {
 
   it('without data, or with a non-string type, are invalid payloads', () => {
     const { data: _data, ...withoutData } = eventPayload('e-1');
-    expect(parseDelivery({ source: 'sqs', body: JSON.stringify(withoutData) })).toMatchObject({ kind: 'error', error: { reason: 'invalid-payload', path: 'body.data' } });
-    expect(parseDelivery({ source: 'sqs', body: JSON.stringify({ ...eventPayload('e-1'), type: 7 }) })).toMatchObject({ kind: 'error', error: { reason: 'invalid-payload', path: 'body.type' } });
+    expect(parseDelivery({ source: 'sqs', body: JSON.stringify(withoutData) })).toMatchObject({
+      kind: 'error',
+      error: { reason: 'invalid-payload', path: 'body.data' },
+    });
+    expect(parseDelivery({ source: 'sqs', body: JSON.stringify({ ...eventPayload('e-1'), type: 7 }) })).toMatchObject({
+      kind: 'error',
+      error: { reason: 'invalid-payload', path: 'body.type' },
+    });
   });
 
   it('go to onEvent, deduplicated by id and never held for ordering', async () => {
@@ -61,6 +74,9 @@ describe('event deliveries', () => {
   it('without onEvent, are dead-lettered as a no-event-handler parse error', async () => {
     const consumer = createConsumer({ dedup: new MemoryDedupStore(), handler: () => undefined });
     const outcome = await consumer.process(sqs(eventPayload('e-3')));
-    expect(outcome).toMatchObject({ action: 'dead-letter', items: [{ status: 'parse-error', error: { reason: 'no-event-handler' }, decision: 'dead-letter' }] });
+    expect(outcome).toMatchObject({
+      action: 'dead-letter',
+      items: [{ status: 'parse-error', error: { reason: 'no-event-handler' }, decision: 'dead-letter' }],
+    });
   });
 });

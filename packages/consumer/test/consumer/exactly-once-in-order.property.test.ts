@@ -3,7 +3,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MemoryDedupStore, RedisDedupStore, type DedupStore } from '../../src/index.js';
 import { ManualClock } from '../support/manual-clock.js';
-import { plannedDeliveries, simulate, type Completion, type CopyPlan, type ResourcePlan, type Scenario, type SimulationResult } from '../support/queue-simulation.js';
+import {
+  plannedDeliveries,
+  simulate,
+  type Completion,
+  type CopyPlan,
+  type ResourcePlan,
+  type Scenario,
+  type SimulationResult,
+} from '../support/queue-simulation.js';
 import { redisForSuite, redisSkipReason } from '../support/redis.js';
 
 const MAX_WAIT_MS = 60_000;
@@ -133,13 +141,21 @@ describe('exactly once, and in order per resource when ordering is on (MemoryDed
         [{ arriveAt: 10, format: 'cloudevents' }],
         [{ arriveAt: 20, format: 'sns' }],
         [{ arriveAt: 0, format: 'platform' }],
-        [{ arriveAt: 5, format: 'platform' }, { arriveAt: 6, format: 'sns' }],
+        [
+          { arriveAt: 5, format: 'platform' },
+          { arriveAt: 6, format: 'sns' },
+        ],
         [{ arriveAt: 0, format: 'platform' }],
       ],
       processes: 1,
       crash: { deliveryIndex: 1, mode: 'die' },
     };
-    const result = await simulate(plan, { clock, store: new MemoryDedupStore({ clock }, { leaseMs: LEASE_MS }), maxWaitMs: MAX_WAIT_MS, visibilityTimeoutMs: VISIBILITY_TIMEOUT_MS });
+    const result = await simulate(plan, {
+      clock,
+      store: new MemoryDedupStore({ clock }, { leaseMs: LEASE_MS }),
+      maxWaitMs: MAX_WAIT_MS,
+      visibilityTimeoutMs: VISIBILITY_TIMEOUT_MS,
+    });
     checkRun(result, 'strict');
     expect(result.deadProcesses.size).toBe(1);
     const crashedKey = result.planned[1]?.key;

@@ -93,6 +93,10 @@ describe('a failed / deferred head whose resource has nothing else waiting', () 
     downstreamUp = true;
     const redelivered = await consumer.process(a(2, 6));
     await third;
-    expect({ waitingWhenDue, m2: redelivered.items[0]?.status, handled }).toEqual({ waitingWhenDue: 1, m2: 'processed', handled: ['a:m1', 'b:m1', 'a:m2', 'a:m3'] });
+    expect({ waitingWhenDue, m2: redelivered.items[0]?.status, handled }).toEqual({
+      waitingWhenDue: 1,
+      m2: 'processed',
+      handled: ['a:m1', 'b:m1', 'a:m2', 'a:m3'],
+    });
   });
 });

@@ -1,6 +1,16 @@
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { createConsumer, MemoryDedupStore, silentLogger, type ConsumerOptions, type DedupStore, type Delivery, type DeliveryContext, type LateNotice, type Logger } from '../../src/index.js';
+import {
+  createConsumer,
+  MemoryDedupStore,
+  silentLogger,
+  type ConsumerOptions,
+  type DedupStore,
+  type Delivery,
+  type DeliveryContext,
+  type LateNotice,
+  type Logger,
+} from '../../src/index.js';
 import { messagePayload, updatedPayload } from '../support/fixtures.js';
 import { elapse, settleTurns, sqs } from '../support/deliveries.js';
 import { ManualClock } from '../support/manual-clock.js';
@@ -52,7 +62,9 @@ function setup(
     },
   });
   const order = () =>
-    seen.map(({ delivery }) => (delivery.notificationType === 'Message' ? `m${delivery.payload.sequenceNumber}` : `${delivery.notificationType}:${delivery.payload.version}`));
+    seen.map(({ delivery }) =>
+      delivery.notificationType === 'Message' ? `m${delivery.payload.sequenceNumber}` : `${delivery.notificationType}:${delivery.payload.version}`,
+    );
   return { clock, consumer, seen, order, lines, registry };
 }
 
@@ -126,7 +138,9 @@ describe('a type-filtered message stream', () => {
     expect(seen.map(({ context }) => context.late)).toEqual([undefined, undefined, { lane: 'messages', released: 4, alreadyReleased: 5 }]);
     expect(seen[2]?.context.gap).toBeUndefined();
     expect(await metricValue(registry, 'herald_consumer_late_total', { resource_type: 'quote-request' })).toBe(1);
-    expect(lines.find((line) => line.level === 'warn' && /marked late/.test(line.message ?? ''))?.fields).toMatchObject({ late: { released: 4, alreadyReleased: 5 } });
+    expect(lines.find((line) => line.level === 'warn' && /marked late/.test(line.message ?? ''))?.fields).toMatchObject({
+      late: { released: 4, alreadyReleased: 5 },
+    });
     // The hold has grown to twice that lateness: m7 waits for m6 longer than 400 ms now.
     const seventh = consumer.process(stateChanged(7));
     await elapse(clock, 500);

@@ -25,7 +25,9 @@ async function total(registry: Registry, name: string): Promise<number> {
 
 async function histogramCount(registry: Registry, name: string): Promise<number> {
   const metric = await registry.getSingleMetric(name)?.get();
-  return (metric?.values ?? []).filter((value) => (value as { metricName?: string }).metricName === `${name}_count`).reduce((sum, value) => sum + value.value, 0);
+  return (metric?.values ?? [])
+    .filter((value) => (value as { metricName?: string }).metricName === `${name}_count`)
+    .reduce((sum, value) => sum + value.value, 0);
 }
 
 describe('delivery metrics read from the registry', () => {

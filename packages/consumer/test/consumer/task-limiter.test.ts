@@ -78,9 +78,7 @@ describe('the consumer with a concurrency of 1 and thousands of synchronous hand
     });
     const slow = consumer.process({ source: 'sqs', body: JSON.stringify(messagePayload(1, { id: 'slow' })) });
     const count = 5_000;
-    const rest = Array.from({ length: count }, (_, index) =>
-      consumer.process({ source: 'sqs', body: JSON.stringify(messagePayload(1, { id: `r${index}` })) }),
-    );
+    const rest = Array.from({ length: count }, (_, index) => consumer.process({ source: 'sqs', body: JSON.stringify(messagePayload(1, { id: `r${index}` })) }));
     await until(() => claimed === count + 1, 'all are claimed and queued behind the slow one');
     expect(handled).toBe(0);
     open();

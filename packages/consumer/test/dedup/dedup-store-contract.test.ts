@@ -43,7 +43,12 @@ function dedupStoreContract(name: string, factory: () => StoreFactory): void {
     it('renews only for the owner, and the renewal pushes the expiry', async () => {
       await store.claim([{ key: key('m:1'), owner: 'a' }]);
       clock.advance(900);
-      expect(await store.renew([{ key: key('m:1'), owner: 'a' }, { key: key('m:1'), owner: 'b' }])).toEqual([true, false]);
+      expect(
+        await store.renew([
+          { key: key('m:1'), owner: 'a' },
+          { key: key('m:1'), owner: 'b' },
+        ]),
+      ).toEqual([true, false]);
       clock.advance(900);
       expect(await store.claim([{ key: key('m:1'), owner: 'b' }])).toEqual([{ status: 'busy', retryAfterMs: 100 }]);
     });
@@ -83,7 +88,9 @@ function dedupStoreContract(name: string, factory: () => StoreFactory): void {
       ]);
       expect(results).toEqual([{ status: 'late', storedOrdinal: 5 }, { status: 'processed' }, { status: 'claimed' }, { status: 'late', storedOrdinal: 8 }]);
       // Late claims are claims: the lease is taken (another claimer is busy) and completes as usual.
-      expect(await store.claim([{ key: key('m:4'), owner: 'b', position: { stream, lane: 'm', ordinal: 4 } }])).toEqual([{ status: 'busy', retryAfterMs: LEASE_MS }]);
+      expect(await store.claim([{ key: key('m:4'), owner: 'b', position: { stream, lane: 'm', ordinal: 4 } }])).toEqual([
+        { status: 'busy', retryAfterMs: LEASE_MS },
+      ]);
       await store.complete([{ key: key('m:4'), position: { stream, lane: 'm', ordinal: 4 } }]);
       expect(await store.claim([{ key: key('m:4'), owner: 'b', position: { stream, lane: 'm', ordinal: 4 } }])).toEqual([{ status: 'processed' }]);
       expect(await store.readPositions([stream])).toEqual([{ m: 5, c: 8 }]);
@@ -93,7 +100,15 @@ function dedupStoreContract(name: string, factory: () => StoreFactory): void {
       // Ids are strings: colons, dashes, digits, separators and non-ASCII must not blur one
       // delivery into the next, nor break a batch.
       // Quotes, backslashes, NUL and a lone surrogate too.
-      const streams = ['proj:type:a:1', 'proj:type:ü-9:c', 'proj:type:1\n-m2:3', 'proj:type::', 'proj:type:"\\u0041\\', 'proj:type:\u0000😀', 'proj:type:\ud800x'];
+      const streams = [
+        'proj:type:a:1',
+        'proj:type:ü-9:c',
+        'proj:type:1\n-m2:3',
+        'proj:type::',
+        'proj:type:"\\u0041\\',
+        'proj:type:\u0000😀',
+        'proj:type:\ud800x',
+      ];
       const requests = streams.flatMap((stream, index) => [
         { key: key(`${stream}-m:${index}`), owner: 'a', position: { stream, lane: 'm' as const, ordinal: 10 + index } },
         { key: key(`${stream}-c:${index}`), owner: 'a', position: { stream, lane: 'c' as const, ordinal: 20 + index } },
@@ -175,12 +190,13 @@ describe.skipIf(skipRedis !== undefined)('on a real redis-server', () => {
     }
   });
 
-  it('keeps a lane\'s position in a string key of its own, its TTL re-armed by every completion (key layout 2)', async () => {
+  it("keeps a lane's position in a string key of its own, its TTL re-armed by every completion (key layout 2)", async () => {
     const prefix = `t-${randomUUID()}`;
     const store = new RedisDedupStore({ redis: redis(), clock: new ManualClock() }, { keyPrefix: prefix, leaseMs: 1_000, processedRetentionMs: 60_000 });
     const keyTtlMs = 60_000 + 1_000 + 60_000;
     const stream = 'proj:business-unit:bu-layout';
-    const complete = (suffix: string, lane: 'm' | 'c', ordinal: number) => store.complete([{ key: `${prefix}:${stream}:${suffix}`, position: { stream, lane, ordinal } }]);
+    const complete = (suffix: string, lane: 'm' | 'c', ordinal: number) =>
+      store.complete([{ key: `${prefix}:${stream}:${suffix}`, position: { stream, lane, ordinal } }]);
     await complete('m:3', 'm', 3);
     await complete('c:ResourceUpdated:4', 'c', 8);
     expect(await redis().mget(`${prefix}:${stream}:pos:m`, `${prefix}:${stream}:pos:c`)).toEqual(['3', '8']);

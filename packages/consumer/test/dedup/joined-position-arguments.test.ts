@@ -72,7 +72,10 @@ describe.skipIf(skip !== undefined)('the Redis store agrees with the memory stor
         { status: 'claimed' },
         { status: 'claimed' },
       ],
-      positions: [{ m: Number.MAX_SAFE_INTEGER, c: Number.MAX_SAFE_INTEGER * 2 + 1 }, { m: 1, c: 2 }],
+      positions: [
+        { m: Number.MAX_SAFE_INTEGER, c: Number.MAX_SAFE_INTEGER * 2 + 1 },
+        { m: 1, c: 2 },
+      ],
     });
     expect(onRedis).toEqual(memory);
   });

@@ -65,12 +65,26 @@ describe.skipIf(skip !== undefined)('the packed consumer, installed into an empt
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'herald-consumer-install-'));
-    const tarball = execFileSync('npx', ['tsx', 'scripts/pack.ts', join(work, 'pack')], { cwd: packageDir, encoding: 'utf8', timeout: 240_000 }).trim().split('\n').pop() as string;
+    const tarball = execFileSync('npx', ['tsx', 'scripts/pack.ts', join(work, 'pack')], { cwd: packageDir, encoding: 'utf8', timeout: 240_000 })
+      .trim()
+      .split('\n')
+      .pop() as string;
     project = join(work, 'project');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'sqs-service', private: true, type: 'module' }));
     // Only the transport the user picked, and Redis: no Azure, Google or fastify package.
-    npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball, `@aws-sdk/client-sqs@${devDependencies['@aws-sdk/client-sqs']}`, `ioredis@${rootDependencies.ioredis}`], project);
+    npm(
+      [
+        'install',
+        '--no-audit',
+        '--no-fund',
+        '--prefer-offline',
+        tarball,
+        `@aws-sdk/client-sqs@${devDependencies['@aws-sdk/client-sqs']}`,
+        `ioredis@${rootDependencies.ioredis}`,
+      ],
+      project,
+    );
     [peer, redis] = await Promise.all([startSqsPeer(), startTestRedis()]);
   }, 300_000);
 
@@ -143,16 +157,24 @@ describe.skipIf(skip !== undefined)('the packed consumer, installed into an empt
     child.stdout?.setEncoding('utf8').on('data', (chunk: string) => output.push(...chunk.split('\n').filter((line) => line.length > 0)));
     const stderr: string[] = [];
     child.stderr?.setEncoding('utf8').on('data', (chunk: string) => stderr.push(chunk));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => child.on('exit', (code, signal) => resolveExit({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) =>
+      child.on('exit', (code, signal) => resolveExit({ code, signal })),
+    );
 
     const handled = () => output.filter((line) => line.startsWith('handled '));
     const inflight = () => peer.fauxqs.inspectQueue('orders')?.messages.inflight.length ?? -1;
     try {
-      await waitFor(() => handled().length === 6 && output.some((line) => line.startsWith('subscription test notification')), 'the example handled 6 deliveries', 60_000);
+      await waitFor(
+        () => handled().length === 6 && output.some((line) => line.startsWith('subscription test notification')),
+        'the example handled 6 deliveries',
+        60_000,
+      );
       await waitFor(() => inflight() === 1, 'only c/3 is held, waiting for c/2', 30_000);
     } catch (error) {
       child.kill('SIGKILL');
-      throw new Error(`${(error as Error).message} (exit: ${JSON.stringify(child.exitCode)} ${String(child.signalCode)}; stdout: ${output.join(' | ')}; stderr: ${stderr.join('').slice(-3_000)})`);
+      throw new Error(
+        `${(error as Error).message} (exit: ${JSON.stringify(child.exitCode)} ${String(child.signalCode)}; stdout: ${output.join(' | ')}; stderr: ${stderr.join('').slice(-3_000)})`,
+      );
     }
 
     const signalledAt = Date.now();
@@ -173,7 +195,11 @@ describe.skipIf(skip !== undefined)('the packed consumer, installed into an empt
     ]);
     // Nothing lost: the waiting one went back to the queue, unacknowledged, for the next instance.
     const left = await peer.receiveAll(queueUrl);
-    expect(left.map((message) => JSON.parse(message.body) as { resource: { id: string }; sequenceNumber: number }).map((payload) => `${payload.resource.id}/${payload.sequenceNumber}`)).toEqual([`${c}/3`]);
+    expect(
+      left
+        .map((message) => JSON.parse(message.body) as { resource: { id: string }; sequenceNumber: number })
+        .map((payload) => `${payload.resource.id}/${payload.sequenceNumber}`),
+    ).toEqual([`${c}/3`]);
     sqs.destroy();
   }, 120_000);
 });

@@ -19,9 +19,21 @@ function delivered(result: ParseResult): AnyDelivery {
 
 describe('CloudEvents extension attributes and time', () => {
   it('keeps the extension attributes of a structured event', () => {
-    const body = JSON.stringify({ ...event, traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', partitionkey: 'bu-1', priority: 3, replayed: false, ignoredObject: { a: 1 } });
+    const body = JSON.stringify({
+      ...event,
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      partitionkey: 'bu-1',
+      priority: 3,
+      replayed: false,
+      ignoredObject: { a: 1 },
+    });
     const origin = delivered(parseDelivery({ source: 'sqs', body })).origin;
-    expect(origin.cloudEvent?.extensions).toEqual({ traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', partitionkey: 'bu-1', priority: 3, replayed: false });
+    expect(origin.cloudEvent?.extensions).toEqual({
+      traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+      partitionkey: 'bu-1',
+      priority: 3,
+      replayed: false,
+    });
   });
 
   it('adds no extensions key to an event without any', () => {
@@ -48,7 +60,14 @@ describe('CloudEvents extension attributes and time', () => {
       parseDelivery({
         source: 'pubsub',
         data: Buffer.from(JSON.stringify(message)),
-        attributes: { 'ce-specversion': '1.0', 'ce-id': event.id, 'ce-type': event.type, 'ce-source': event.source, 'ce-time': TIME, 'ce-partitionkey': 'bu-1' },
+        attributes: {
+          'ce-specversion': '1.0',
+          'ce-id': event.id,
+          'ce-type': event.type,
+          'ce-source': event.source,
+          'ce-time': TIME,
+          'ce-partitionkey': 'bu-1',
+        },
       }),
     ).origin;
     expect(pubsub.cloudEvent).toMatchObject({ time: TIME, extensions: { partitionkey: 'bu-1' } });
@@ -56,14 +75,28 @@ describe('CloudEvents extension attributes and time', () => {
       parseDelivery({
         source: 'service-bus',
         body: message,
-        applicationProperties: { 'cloudEvents:specversion': '1.0', 'cloudEvents:id': event.id, 'cloudEvents:type': event.type, 'cloudEvents:source': event.source, 'cloudEvents:time': TIME, 'cloudEvents:traceparent': '00-x' },
+        applicationProperties: {
+          'cloudEvents:specversion': '1.0',
+          'cloudEvents:id': event.id,
+          'cloudEvents:type': event.type,
+          'cloudEvents:source': event.source,
+          'cloudEvents:time': TIME,
+          'cloudEvents:traceparent': '00-x',
+        },
       }),
     ).origin;
     expect(serviceBus.cloudEvent).toMatchObject({ time: TIME, extensions: { traceparent: '00-x' } });
   });
 
   it('still refuses a binary-mode time that is not RFC 3339', () => {
-    const headers = { 'ce-specversion': '1.0', 'ce-id': event.id, 'ce-type': event.type, 'ce-source': event.source, 'ce-time': 'yesterday', 'content-type': 'application/json' };
+    const headers = {
+      'ce-specversion': '1.0',
+      'ce-id': event.id,
+      'ce-type': event.type,
+      'ce-source': event.source,
+      'ce-time': 'yesterday',
+      'content-type': 'application/json',
+    };
     expect(parseDelivery({ source: 'http', headers, body: JSON.stringify(message) })).toMatchObject({ kind: 'error', error: { reason: 'invalid-attribute' } });
   });
 });

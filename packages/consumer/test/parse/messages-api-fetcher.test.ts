@@ -21,7 +21,8 @@ describe('createMessagesApiFetcher against a real HTTP server', () => {
         response.end(JSON.stringify(body));
       };
       if (request.headers.authorization === 'Bearer expired') return json(401, { statusCode: 401, message: 'invalid_token', errors: [] });
-      if (request.headers.authorization !== 'Bearer good' && request.headers.authorization !== 'Bearer fresh') return json(403, { statusCode: 403, message: 'no', errors: [] });
+      if (request.headers.authorization !== 'Bearer good' && request.headers.authorization !== 'Bearer fresh')
+        return json(403, { statusCode: 403, message: 'no', errors: [] });
       if (request.url === '/proj/messages/msg-bu-1-1') return json(200, message);
       if (request.url?.startsWith('/proj/messages/slow-')) {
         slowMostInFlight = Math.max(slowMostInFlight, ++slowInFlight);
@@ -48,7 +49,10 @@ describe('createMessagesApiFetcher against a real HTTP server', () => {
 
   it('completes a parsed payloadNotIncluded delivery for users of parseDelivery alone', async () => {
     const { type: _type, name: _name, ...withoutPayload } = messagePayload(1);
-    const parsed = parseDelivery({ source: 'sqs', body: JSON.stringify({ ...withoutPayload, payloadNotIncluded: { reason: 'MessageTooLarge', payloadType: 'BusinessUnitNameChanged' } }) });
+    const parsed = parseDelivery({
+      source: 'sqs',
+      body: JSON.stringify({ ...withoutPayload, payloadNotIncluded: { reason: 'MessageTooLarge', payloadType: 'BusinessUnitNameChanged' } }),
+    });
     if (parsed.kind !== 'delivery') throw new Error('expected a delivery');
     const completed = await loadNotIncludedPayload(parsed.delivery, createMessagesApiFetcher({ baseUrl, getToken: () => 'good' }));
     expect(completed).toMatchObject({ payloadFetched: true, payload: { type: 'BusinessUnitNameChanged', name: 'name 1', notificationType: 'Message' } });

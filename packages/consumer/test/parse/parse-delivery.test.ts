@@ -9,15 +9,7 @@ import {
   type ParseResult,
   type SingleParseResult,
 } from '../../src/index.js';
-import {
-  cloudEventOf,
-  createdPayload,
-  deletedPayload,
-  eventBridgeEnvelopeOf,
-  messagePayload,
-  snsEnvelopeOf,
-  updatedPayload,
-} from '../support/fixtures.js';
+import { cloudEventOf, createdPayload, deletedPayload, eventBridgeEnvelopeOf, messagePayload, snsEnvelopeOf, updatedPayload } from '../support/fixtures.js';
 
 function delivered(result: ParseResult): AnyDelivery {
   if (result.kind !== 'delivery') throw new Error(`expected a delivery, got ${JSON.stringify(result)}`);
@@ -66,7 +58,10 @@ describe('raw Platform JSON', () => {
     const { type: _type, name: _name, ...withoutPayload } = message;
     const body = JSON.stringify({ ...withoutPayload, payloadNotIncluded: { reason: 'MessageTooLarge', payloadType: 'BusinessUnitNameChanged' } });
     const delivery = delivered(parseDelivery({ source: 'sqs', body }));
-    expect(delivery.notificationType === 'Message' && delivery.payloadNotIncluded).toEqual({ reason: 'MessageTooLarge', payloadType: 'BusinessUnitNameChanged' });
+    expect(delivery.notificationType === 'Message' && delivery.payloadNotIncluded).toEqual({
+      reason: 'MessageTooLarge',
+      payloadType: 'BusinessUnitNameChanged',
+    });
     expect(delivery.notificationType === 'Message' && delivery.payloadFetched).toBe(false);
   });
 
@@ -192,7 +187,10 @@ describe('EventBridge envelope over SQS', () => {
   });
 
   it('unwraps a structured CloudEvent in detail', () => {
-    expect(delivered(parseDelivery({ source: 'sqs', body: eventBridgeEnvelopeOf(event) })).origin).toMatchObject({ envelope: 'eventbridge', format: 'CloudEvents' });
+    expect(delivered(parseDelivery({ source: 'sqs', body: eventBridgeEnvelopeOf(event) })).origin).toMatchObject({
+      envelope: 'eventbridge',
+      format: 'CloudEvents',
+    });
   });
 
   it('rejects a detail that is not an object, and a bad payload inside', () => {
@@ -213,7 +211,9 @@ describe('Service Bus message', () => {
   });
 
   it('parses a structured CloudEvent by content type', () => {
-    const delivery = delivered(parseDelivery({ source: 'service-bus', body: Buffer.from(eventJson), contentType: 'application/cloudevents+json; charset=utf-8' }));
+    const delivery = delivered(
+      parseDelivery({ source: 'service-bus', body: Buffer.from(eventJson), contentType: 'application/cloudevents+json; charset=utf-8' }),
+    );
     expect(delivery.origin).toMatchObject({ format: 'CloudEvents', cloudEventsMode: 'structured' });
   });
 
@@ -223,14 +223,23 @@ describe('Service Bus message', () => {
         source: 'service-bus',
         body: message,
         contentType: 'application/json',
-        applicationProperties: { 'cloudEvents:specversion': '1.0', 'cloudEvents:id': 'e-1', 'cloudEvents:type': event.type, 'cloudEvents:source': event.source, 'cloudEvents:time': new Date('2025-01-01T00:00:00Z') },
+        applicationProperties: {
+          'cloudEvents:specversion': '1.0',
+          'cloudEvents:id': 'e-1',
+          'cloudEvents:type': event.type,
+          'cloudEvents:source': event.source,
+          'cloudEvents:time': new Date('2025-01-01T00:00:00Z'),
+        },
       }),
     );
     expect(delivery.origin).toMatchObject({ cloudEventsMode: 'binary', cloudEvent: { id: 'e-1', time: '2025-01-01T00:00:00.000Z' } });
   });
 
   it('rejects a structured content type with a Platform body, and bytes that are not JSON', () => {
-    expect(failed(parseDelivery({ source: 'service-bus', body: message, contentType: 'application/cloudevents+json' }))).toMatchObject({ reason: 'missing-attribute', path: 'body.specversion' });
+    expect(failed(parseDelivery({ source: 'service-bus', body: message, contentType: 'application/cloudevents+json' }))).toMatchObject({
+      reason: 'missing-attribute',
+      path: 'body.specversion',
+    });
     expect(failed(parseDelivery({ source: 'service-bus', body: Buffer.from([0x7b, 0x7b]) }))).toMatchObject({ reason: 'invalid-json' });
     expect(failed(parseDelivery({ source: 'service-bus', body: undefined }))).toMatchObject({ reason: 'empty-body' });
   });
@@ -240,7 +249,9 @@ describe('Event Grid push batch', () => {
   it('parses each CloudEvent of the array', () => {
     const second = cloudEventOf(messagePayload(4));
     const items = batchOf(parseDelivery({ source: 'event-grid', body: JSON.stringify([event, second]) }));
-    expect(items.map((item) => item.kind === 'delivery' && item.delivery.notificationType === 'Message' && item.delivery.payload.sequenceNumber)).toEqual([3, 4]);
+    expect(items.map((item) => item.kind === 'delivery' && item.delivery.notificationType === 'Message' && item.delivery.payload.sequenceNumber)).toEqual([
+      3, 4,
+    ]);
   });
 
   it('reports a bad event in its place without hiding the others', () => {
@@ -264,7 +275,9 @@ describe('Event Grid push batch', () => {
 
 describe('Pub/Sub', () => {
   it('parses pulled data (structured content mode) and Platform data', () => {
-    const structured = delivered(parseDelivery({ source: 'pubsub', data: Buffer.from(eventJson), attributes: { 'content-type': 'application/cloudevents+json' }, enqueuedAt: 5 }));
+    const structured = delivered(
+      parseDelivery({ source: 'pubsub', data: Buffer.from(eventJson), attributes: { 'content-type': 'application/cloudevents+json' }, enqueuedAt: 5 }),
+    );
     expect(structured.origin).toMatchObject({ source: 'pubsub', format: 'CloudEvents', sentAt: 5 });
     expect(delivered(parseDelivery({ source: 'pubsub', data: Buffer.from(messageJson) })).payload).toEqual(message);
   });
@@ -276,10 +289,15 @@ describe('Pub/Sub', () => {
   });
 
   it('parses a push body, from the push source and from plain HTTP', () => {
-    const push = { message: { data: Buffer.from(eventJson).toString('base64'), attributes: {}, messageId: 'm-9', publishTime: '2025-01-01T00:00:03Z' }, subscription: 'projects/p/subscriptions/s' };
+    const push = {
+      message: { data: Buffer.from(eventJson).toString('base64'), attributes: {}, messageId: 'm-9', publishTime: '2025-01-01T00:00:03Z' },
+      subscription: 'projects/p/subscriptions/s',
+    };
     const delivery = delivered(parseDelivery({ source: 'pubsub-push', body: JSON.stringify(push) }));
     expect(delivery.origin).toMatchObject({ envelope: 'pubsub-push', transportMessageId: 'm-9', sentAt: Date.parse('2025-01-01T00:00:03Z') });
-    expect(delivered(parseDelivery({ source: 'http', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(push)) })).payload).toEqual(message);
+    expect(
+      delivered(parseDelivery({ source: 'http', headers: { 'content-type': 'application/json' }, body: Buffer.from(JSON.stringify(push)) })).payload,
+    ).toEqual(message);
   });
 
   it.each([

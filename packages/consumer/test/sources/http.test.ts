@@ -88,15 +88,25 @@ function pushEndpointContract(name: string, start: () => Promise<{ endpoint: End
       const response = await fetch(endpoint.url, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ message: { data, attributes: { 'content-type': 'application/cloudevents+json' }, messageId: '77', publishTime: '2025-01-01T00:00:00Z' }, subscription: 'projects/p/subscriptions/s' }),
+        body: JSON.stringify({
+          message: { data, attributes: { 'content-type': 'application/cloudevents+json' }, messageId: '77', publishTime: '2025-01-01T00:00:00Z' },
+          subscription: 'projects/p/subscriptions/s',
+        }),
       });
       expect(response.status).toBe(204);
-      expect(endpoint.handled.find((delivery) => delivery.payload.resource.id === 'push')?.origin).toMatchObject({ envelope: 'pubsub-push', transportMessageId: '77' });
+      expect(endpoint.handled.find((delivery) => delivery.payload.resource.id === 'push')?.origin).toMatchObject({
+        envelope: 'pubsub-push',
+        transportMessageId: '77',
+      });
     });
 
     it('answers 503 with Retry-After when the handler fails (the pusher retries)', async () => {
       endpoint.failNext = true;
-      const response = await fetch(endpoint.url, { method: 'POST', headers: { 'content-type': 'application/cloudevents+json' }, body: JSON.stringify(cloudEventOf(messagePayload(1, { id: 'fail' }))) });
+      const response = await fetch(endpoint.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/cloudevents+json' },
+        body: JSON.stringify(cloudEventOf(messagePayload(1, { id: 'fail' }))),
+      });
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('3');
       expect(await response.json()).toMatchObject({ statusCode: 503, errors: [{ code: 'ServiceUnavailable' }] });

@@ -44,7 +44,13 @@ describe('PubSubSource against the Pub/Sub peer (gRPC StreamingPull)', () => {
     await startSource({ ordering: { maxWaitMs: 30_000, unknownStart: 'wait' } }, handled);
     await publish(cloudEventOf(messagePayload(3)), { 'content-type': 'application/cloudevents+json' });
     const second = cloudEventOf(messagePayload(2));
-    await publish(messagePayload(2), { 'ce-specversion': '1.0', 'ce-id': 'e-2', 'ce-type': second.type, 'ce-source': second.source, 'content-type': 'application/json' });
+    await publish(messagePayload(2), {
+      'ce-specversion': '1.0',
+      'ce-id': 'e-2',
+      'ce-type': second.type,
+      'ce-source': second.source,
+      'content-type': 'application/json',
+    });
     await publish(messagePayload(1));
     const acked = await peer.waitForAcked('herald-sub', 3);
     expect(acked).toHaveLength(3);

@@ -25,7 +25,6 @@ const publish = (body: object) => pubsub.topic('herald').publishMessage({ data: 
 
 describe('PubSubSource.stop() while a delivery waits in the reorder buffer', () => {
   it('nacks the waiting message for another instance instead of acking it past a gap (which would make its predecessor late at the next instance)', async () => {
-
     // One store shared by both instances (a rolling deploy: A stops, B takes over).
     const { handled, consumerOf } = fleet();
     const consumerA = consumerOf('A');
@@ -40,10 +39,14 @@ describe('PubSubSource.stop() while a delivery waits in the reorder buffer', () 
     const consumerB = consumerOf('B');
     const sourceB = new PubSubSource({ pubsub, consumer: consumerB }, { subscriptionName: 'herald-sub' });
     await sourceB.start();
-    await until(() => {
-      const state = peer.subscription('herald-sub');
-      return state.pending === 0 && state.outstanding === 0 && sourceB.inFlight === 0;
-    }, 'the subscription is drained', 20_000_000);
+    await until(
+      () => {
+        const state = peer.subscription('herald-sub');
+        return state.pending === 0 && state.outstanding === 0 && sourceB.inFlight === 0;
+      },
+      'the subscription is drained',
+      20_000_000,
+    );
     await sourceB.stop();
     await consumerB.close();
 

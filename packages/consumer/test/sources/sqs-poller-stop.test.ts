@@ -17,7 +17,16 @@ function queueState(peer: SqsPeer, queueUrl: string): { ready: number; inflight:
 function unreachableStore(): DedupStore {
   const memory = new MemoryDedupStore();
   const refuse = (): Promise<never> => Promise.reject(new Error('connect ECONNREFUSED'));
-  return { kind: 'redis', keyPrefix: memory.keyPrefix, leaseMs: memory.leaseMs, claim: refuse, renew: refuse, release: refuse, complete: refuse, readPositions: refuse };
+  return {
+    kind: 'redis',
+    keyPrefix: memory.keyPrefix,
+    leaseMs: memory.leaseMs,
+    claim: refuse,
+    renew: refuse,
+    release: refuse,
+    complete: refuse,
+    readPositions: refuse,
+  };
 }
 
 describe('SqsPoller.stop()', () => {
@@ -56,10 +65,14 @@ describe('SqsPoller.stop()', () => {
     const consumerB = consumerOf('B');
     const pollerB = new SqsPoller({ client, consumer: consumerB }, { queueUrl, waitTimeSeconds: 1 });
     pollerB.start();
-    await until(() => {
-      const state = queueState(peer, queueUrl);
-      return state.ready + state.inflight === 0 && pollerB.inFlight === 0;
-    }, 'the queue is drained', 20_000_000);
+    await until(
+      () => {
+        const state = queueState(peer, queueUrl);
+        return state.ready + state.inflight === 0 && pollerB.inFlight === 0;
+      },
+      'the queue is drained',
+      20_000_000,
+    );
     await pollerB.stop();
     await consumerB.close();
 

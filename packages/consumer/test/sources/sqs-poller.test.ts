@@ -243,7 +243,12 @@ describe('SqsPoller against fauxqs', () => {
   it('leaves a poison message for the redrive policy instead of deleting it', async () => {
     const queueUrl = newQueue();
     const warnings: string[] = [];
-    const logger: Logger = { debug: () => undefined, info: () => undefined, error: () => undefined, warn: (_fields, message) => void warnings.push(message ?? '') };
+    const logger: Logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      error: () => undefined,
+      warn: (_fields, message) => void warnings.push(message ?? ''),
+    };
     const consumer = createConsumer({ dedup: new MemoryDedupStore(), handler: () => undefined });
     const poller = new SqsPoller({ client, consumer, logger }, { queueUrl, waitTimeSeconds: 1 });
     await client.send(new SendMessageCommand({ QueueUrl: queueUrl, MessageBody: 'not a delivery' }));
@@ -258,7 +263,12 @@ describe('SqsPoller against fauxqs', () => {
   it('backs off on receive failures, on its clock', async () => {
     const clock = new ManualClock(Date.now());
     const warnings: string[] = [];
-    const logger: Logger = { debug: () => undefined, info: () => undefined, error: () => undefined, warn: (_fields, message) => void warnings.push(message ?? '') };
+    const logger: Logger = {
+      debug: () => undefined,
+      info: () => undefined,
+      error: () => undefined,
+      warn: (_fields, message) => void warnings.push(message ?? ''),
+    };
     const consumer = createConsumer({ dedup: new MemoryDedupStore(), handler: () => undefined });
     const missing = `${peer.endpoint}/000000000000/does-not-exist`;
     const poller = new SqsPoller({ client, consumer, clock, logger }, { queueUrl: missing, waitTimeSeconds: 0, backoff: { initialMs: 1_000, maxMs: 1_000 } });

@@ -38,15 +38,34 @@ export function messagePayload(sequenceNumber: number, ref: ResourceRef = {}, ov
 }
 
 export function createdPayload(version: number, ref: ResourceRef = {}): ResourceCreatedDeliveryPayload {
-  return { notificationType: 'ResourceCreated', projectKey: ref.projectKey ?? 'proj', resource: resourceOf(ref), version, modifiedAt: '2025-01-01T00:00:00.000Z' };
+  return {
+    notificationType: 'ResourceCreated',
+    projectKey: ref.projectKey ?? 'proj',
+    resource: resourceOf(ref),
+    version,
+    modifiedAt: '2025-01-01T00:00:00.000Z',
+  };
 }
 
 export function updatedPayload(oldVersion: number, version: number, ref: ResourceRef = {}): ResourceUpdatedDeliveryPayload {
-  return { notificationType: 'ResourceUpdated', projectKey: ref.projectKey ?? 'proj', resource: resourceOf(ref), version, oldVersion, modifiedAt: '2025-01-01T00:00:00.000Z' };
+  return {
+    notificationType: 'ResourceUpdated',
+    projectKey: ref.projectKey ?? 'proj',
+    resource: resourceOf(ref),
+    version,
+    oldVersion,
+    modifiedAt: '2025-01-01T00:00:00.000Z',
+  };
 }
 
 export function deletedPayload(version: number, ref: ResourceRef = {}, dataErasure?: boolean): ResourceDeletedDeliveryPayload {
-  const payload: ResourceDeletedDeliveryPayload = { notificationType: 'ResourceDeleted', projectKey: ref.projectKey ?? 'proj', resource: resourceOf(ref), version, modifiedAt: '2025-01-01T00:00:00.000Z' };
+  const payload: ResourceDeletedDeliveryPayload = {
+    notificationType: 'ResourceDeleted',
+    projectKey: ref.projectKey ?? 'proj',
+    resource: resourceOf(ref),
+    version,
+    modifiedAt: '2025-01-01T00:00:00.000Z',
+  };
   return dataErasure === undefined ? payload : { ...payload, dataErasure };
 }
 

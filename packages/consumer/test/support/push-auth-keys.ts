@@ -24,17 +24,70 @@ async function openssl(directory: string, ...args: string[]): Promise<void> {
 }
 
 async function selfSigned(directory: string, name: string, subject: string): Promise<void> {
-  await openssl(directory, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2', '-keyout', `${name}.key`, '-out', `${name}.pem`, '-subj', subject);
+  await openssl(
+    directory,
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-sha256',
+    '-days',
+    '2',
+    '-keyout',
+    `${name}.key`,
+    '-out',
+    `${name}.pem`,
+    '-subj',
+    subject,
+  );
 }
 
 export async function makeTestCertificates(): Promise<TestCertificates> {
   const directory = await mkdtemp(join(tmpdir(), 'herald-push-auth-'));
   try {
-    await openssl(directory, 'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-sha256', '-days', '2', '-keyout', 'ca.key', '-out', 'ca.pem', '-subj', '/CN=Herald test CA',
-      '-addext', 'basicConstraints=critical,CA:TRUE', '-addext', 'keyUsage=critical,keyCertSign,cRLSign');
+    await openssl(
+      directory,
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-sha256',
+      '-days',
+      '2',
+      '-keyout',
+      'ca.key',
+      '-out',
+      'ca.pem',
+      '-subj',
+      '/CN=Herald test CA',
+      '-addext',
+      'basicConstraints=critical,CA:TRUE',
+      '-addext',
+      'keyUsage=critical,keyCertSign,cRLSign',
+    );
     await openssl(directory, 'req', '-newkey', 'rsa:2048', '-nodes', '-keyout', 'server.key', '-out', 'server.csr', '-subj', '/CN=127.0.0.1');
     await writeFile(join(directory, 'server.ext'), 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n');
-    await openssl(directory, 'x509', '-req', '-in', 'server.csr', '-CA', 'ca.pem', '-CAkey', 'ca.key', '-CAcreateserial', '-sha256', '-days', '2', '-extfile', 'server.ext', '-out', 'server.pem');
+    await openssl(
+      directory,
+      'x509',
+      '-req',
+      '-in',
+      'server.csr',
+      '-CA',
+      'ca.pem',
+      '-CAkey',
+      'ca.key',
+      '-CAcreateserial',
+      '-sha256',
+      '-days',
+      '2',
+      '-extfile',
+      'server.ext',
+      '-out',
+      'server.pem',
+    );
     await selfSigned(directory, 'signing', '/CN=sns.test-region-1.amazonaws.com');
     await selfSigned(directory, 'forger', '/CN=sns.test-region-1.amazonaws.com');
     const text = (file: string) => readFile(join(directory, file), 'utf8');
@@ -58,10 +111,14 @@ export async function makeTestCertificates(): Promise<TestCertificates> {
  * the confirmations sign Message, MessageId, SubscribeURL, Timestamp, Token, TopicArn, Type.
  */
 function snsStringToSign(message: Record<string, string>): string {
-  const names = message.Type === 'Notification'
-    ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
-    : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
-  return names.filter((name) => message[name] !== undefined).map((name) => `${name}\n${message[name]}\n`).join('');
+  const names =
+    message.Type === 'Notification'
+      ? ['Message', 'MessageId', 'Subject', 'Timestamp', 'TopicArn', 'Type']
+      : ['Message', 'MessageId', 'SubscribeURL', 'Timestamp', 'Token', 'TopicArn', 'Type'];
+  return names
+    .filter((name) => message[name] !== undefined)
+    .map((name) => `${name}\n${message[name]}\n`)
+    .join('');
 }
 
 /** An SNS message signed as SNS signs it (SignatureVersion 1: SHA1withRSA, 2: SHA256withRSA). */

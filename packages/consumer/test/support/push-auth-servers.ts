@@ -2,7 +2,14 @@ import { createServer as createHttpServer, type IncomingMessage, type Server, ty
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import Fastify from 'fastify';
-import { createConsumer, createNodeHttpHandler, heraldConsumerPlugin, MemoryDedupStore, type Delivery, type PushAuthenticationOptions } from '../../src/index.js';
+import {
+  createConsumer,
+  createNodeHttpHandler,
+  heraldConsumerPlugin,
+  MemoryDedupStore,
+  type Delivery,
+  type PushAuthenticationOptions,
+} from '../../src/index.js';
 import type { TestCertificates } from './push-auth-keys.js';
 
 type Route = (request: IncomingMessage, response: ServerResponse) => void;
@@ -39,9 +46,11 @@ function recordingListener(state: { requests: string[]; routes: Map<string, Rout
   };
 }
 
-export const text = (body: string, contentType = 'text/plain'): Route => (_request, response) => {
-  response.writeHead(200, { 'content-type': contentType }).end(body);
-};
+export const text =
+  (body: string, contentType = 'text/plain'): Route =>
+  (_request, response) => {
+    response.writeHead(200, { 'content-type': contentType }).end(body);
+  };
 
 /** HTTPS on 127.0.0.1 with a certificate of the test CA (stands in for sns.<region>.amazonaws.com). */
 export async function startHttpsPeer(certificates: TestCertificates, routes: Record<string, Route>): Promise<RecordingServer> {

@@ -133,7 +133,14 @@ export async function simulate(scenario: Scenario, settings: SimulationSettings)
   planned.forEach((delivery, index) => {
     for (const copy of scenario.copies[index] ?? [{ arriveAt: 0, format: 'platform' as const }]) {
       const id = nextId++;
-      queue.set(id, { id, key: delivery.key, body: bodyOf(delivery.payload, copy.format), visibleAt: startAt + copy.arriveAt, heldBy: undefined, settled: undefined });
+      queue.set(id, {
+        id,
+        key: delivery.key,
+        body: bodyOf(delivery.payload, copy.format),
+        visibleAt: startAt + copy.arriveAt,
+        heldBy: undefined,
+        settled: undefined,
+      });
     }
   });
 
@@ -170,7 +177,8 @@ export async function simulate(scenario: Scenario, settings: SimulationSettings)
       // Above the number of deliveries of a run: a handler waiting for a slot would look busy forever to `idle`.
       concurrency: 64,
       instanceId: `process-${number}`,
-      ordering: scenario.ordered === false ? undefined : { maxWaitMs: settings.maxWaitMs, positionRefreshMs: 500, unknownStart: settings.unknownStart ?? 'wait' },
+      ordering:
+        scenario.ordered === false ? undefined : { maxWaitMs: settings.maxWaitMs, positionRefreshMs: 500, unknownStart: settings.unknownStart ?? 'wait' },
       retry: { failureBaseMs: 100, busyMinMs: 100 },
       handler: async (_delivery, context) => {
         const process = self.process as Process;
@@ -198,27 +206,29 @@ export async function simulate(scenario: Scenario, settings: SimulationSettings)
   const deliver = (item: QueueItem, process: Process): void => {
     item.heldBy = process;
     process.pending.add(item);
-    item.settled = process.consumer.process(
-      { source: 'sqs', body: item.body },
-      {
-        ack: () => {
-          if (process.dead) return;
-          queue.delete(item.id);
+    item.settled = process.consumer
+      .process(
+        { source: 'sqs', body: item.body },
+        {
+          ack: () => {
+            if (process.dead) return;
+            queue.delete(item.id);
+          },
+          nack: (retryAfterMs) => {
+            if (process.dead) return;
+            item.heldBy = undefined;
+            item.visibleAt = clock.now() + retryAfterMs;
+          },
+          deadLetter: () => {
+            if (process.dead) return;
+            deadLettered++;
+            queue.delete(item.id);
+          },
         },
-        nack: (retryAfterMs) => {
-          if (process.dead) return;
-          item.heldBy = undefined;
-          item.visibleAt = clock.now() + retryAfterMs;
-        },
-        deadLetter: () => {
-          if (process.dead) return;
-          deadLettered++;
-          queue.delete(item.id);
-        },
-      },
-    ).then(() => {
-      process.pending.delete(item);
-    });
+      )
+      .then(() => {
+        process.pending.delete(item);
+      });
   };
 
   /** Every live process is idle: nothing in flight but deliveries waiting for the clock (buffered or in a slow handler). */

@@ -41,7 +41,9 @@ describe('the testing helpers', () => {
   });
 
   it('report a poison body as dead-lettered', async () => {
-    const source = new InMemorySource(createConsumer({ dedup: new MemoryDedupStore(), logger: { debug() {}, info() {}, warn() {}, error() {} }, handler: () => undefined }));
+    const source = new InMemorySource(
+      createConsumer({ dedup: new MemoryDedupStore(), logger: { debug() {}, info() {}, warn() {}, error() {} }, handler: () => undefined }),
+    );
     await source.push('not json');
     expect(source.settled).toEqual([expect.objectContaining({ action: 'dead-letter', reason: expect.stringMatching(/^invalid-json/) })]);
   });

@@ -26,12 +26,7 @@ export interface AdapterSpec<TNative, TClient> {
   /** Classifies an error that failed a whole request. */
   classify(error: unknown): DeliveryFailure;
   /** Sends one request of the shared send loop and answers one result per entry, in order. */
-  sendRequest(
-    client: TClient,
-    messages: readonly EncodedMessage<TNative>[],
-    signal: AbortSignal,
-    options: SendOptions | undefined,
-  ): Promise<EntryResult[]>;
+  sendRequest(client: TClient, messages: readonly EncodedMessage<TNative>[], signal: AbortSignal, options: SendOptions | undefined): Promise<EntryResult[]>;
   /** Checks beyond what a send proves; without it, verifying always passes. */
   verify?(context: VerifyContext, options?: SendOptions): Promise<VerifyOutcome>;
 }

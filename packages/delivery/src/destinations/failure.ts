@@ -50,12 +50,7 @@ const NETWORK_CODES: ErrorCodeTable = {
   payload: [],
 };
 
-export function failure(
-  cls: FailureClass,
-  code: string,
-  message: string,
-  extra: { retryAfterMs?: number; cause?: unknown } = {},
-): DeliveryFailure {
+export function failure(cls: FailureClass, code: string, message: string, extra: { retryAfterMs?: number; cause?: unknown } = {}): DeliveryFailure {
   const result: DeliveryFailure = { class: cls, code, message };
   if (extra.retryAfterMs !== undefined) result.retryAfterMs = extra.retryAfterMs;
   if (extra.cause !== undefined) result.cause = extra.cause;

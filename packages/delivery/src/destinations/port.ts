@@ -63,9 +63,7 @@ export interface EncodedMessage<TNative = unknown> {
   readonly payloadNotIncluded: boolean;
 }
 
-export type EncodeResult<TNative = unknown> =
-  | { ok: true; message: EncodedMessage<TNative> }
-  | { ok: false; failure: DeliveryFailure };
+export type EncodeResult<TNative = unknown> = { ok: true; message: EncodedMessage<TNative> } | { ok: false; failure: DeliveryFailure };
 
 /** The native limits an adapter batches and measures against (vendor documentation). */
 export interface DestinationLimits {

@@ -34,11 +34,7 @@ export interface RequestSender<TNative> {
  * before it fires (nodejs/node#57736), and a send to a destination that never answers then never
  * ended while a worker passed its stop signal (the soak's black hole, docs/reliability.md).
  */
-export async function withDeadline<T>(
-  options: SendOptions | undefined,
-  env: DestinationEnvironment,
-  send: (signal: AbortSignal) => Promise<T>,
-): Promise<T> {
+export async function withDeadline<T>(options: SendOptions | undefined, env: DestinationEnvironment, send: (signal: AbortSignal) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(
     () => controller.abort(new DOMException('The destination did not answer in time', 'TimeoutError')),
@@ -143,7 +139,12 @@ async function sendUntil<TNative>(
   for (let attempt = 0; attempt <= env.resend.maxImmediateResends && pending.length > 0; attempt++) {
     if (signal.aborted) break;
     const messages = pending.map((index) => batch[index] as EncodedMessage<TNative>);
-    const groups = sender.plan?.(messages) ?? planBatches(messages.map((m) => m.sizeBytes), limits);
+    const groups =
+      sender.plan?.(messages) ??
+      planBatches(
+        messages.map((m) => m.sizeBytes),
+        limits,
+      );
     const resend: number[] = [];
     const tasks = groups.map((group) => async () => {
       const originals = group.map((position) => pending[position] as number);

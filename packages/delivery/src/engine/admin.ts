@@ -136,14 +136,15 @@ export class DeliveryAdmin {
       // The new destination starts with a clean slate: its backoff and temporary-error window count
       // its own failures, not the old destination's (leased rows too: a send to the old destination
       // in flight now is given back uncounted, outcomes/batch.ts `withFailuresGivenBack`).
-      await tx.query(
-        `UPDATE deliveries SET attempts = 0, first_failure_at = NULL WHERE project_key = $1 AND subscription_id = $2 AND attempts > 0`,
-        [projectKey, subscriptionId],
-      );
-      await tx.query(
-        `UPDATE deliveries SET due_at = $3 WHERE project_key = $1 AND subscription_id = $2 AND lease_owner IS NULL AND due_at > $3`,
-        [projectKey, subscriptionId, now],
-      );
+      await tx.query(`UPDATE deliveries SET attempts = 0, first_failure_at = NULL WHERE project_key = $1 AND subscription_id = $2 AND attempts > 0`, [
+        projectKey,
+        subscriptionId,
+      ]);
+      await tx.query(`UPDATE deliveries SET due_at = $3 WHERE project_key = $1 AND subscription_id = $2 AND lease_owner IS NULL AND due_at > $3`, [
+        projectKey,
+        subscriptionId,
+        now,
+      ]);
       return transition.state.status;
     });
     this.deps.cache?.invalidate(projectKey);
@@ -188,11 +189,7 @@ export class DeliveryAdmin {
    * pending deliveries of another subscription of the project, due now: how the deliveries of a
    * deleted subscription reach its replacement. Callers check that the target exists.
    */
-  async replayDroppedTo(
-    projectKey: string,
-    filter: DroppedFilter & { subscriptionId: string },
-    targetSubscriptionId: string,
-  ): Promise<{ replayed: number }> {
+  async replayDroppedTo(projectKey: string, filter: DroppedFilter & { subscriptionId: string }, targetSubscriptionId: string): Promise<{ replayed: number }> {
     if (filter.ids !== undefined) checkDropIds(filter.ids);
     const outcome = await replayDropsTo(this.deps.db, projectKey, filter, targetSubscriptionId, this.deps.clock.now());
     this.deps.logger?.info({ projectKey, from: filter.subscriptionId, to: targetSubscriptionId, ...outcome }, 'replaying dropped deliveries');

@@ -68,12 +68,7 @@ export function filterClause(projectKey: string, filter: DroppedFilter, params: 
 }
 
 /** Drop records of a project in the order they were dropped, paged like §4.4.2. */
-export async function listProjectDrops(
-  db: Database,
-  projectKey: string,
-  filter: DroppedFilter,
-  paging: DroppedPaging,
-): Promise<ProjectDroppedDeliveryPage> {
+export async function listProjectDrops(db: Database, projectKey: string, filter: DroppedFilter, paging: DroppedPaging): Promise<ProjectDroppedDeliveryPage> {
   const { limit, offset, withTotal } = parsePaging(paging);
   const params: unknown[] = [];
   const where = filterClause(projectKey, filter, params);

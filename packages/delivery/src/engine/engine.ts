@@ -99,10 +99,9 @@ export class DeliveryEngine {
     const clock = deps.clock ?? systemClock;
     this.workerId = options.workerId ?? defaultWorkerId();
     this.policy = createRetryPolicy(options.retry);
-    this.cache = new SubscriptionCache(
-      deps.monotonicNow === undefined ? {} : { monotonicNow: deps.monotonicNow },
-      { refreshMs: settings.subscriptionRefreshMs },
-    );
+    this.cache = new SubscriptionCache(deps.monotonicNow === undefined ? {} : { monotonicNow: deps.monotonicNow }, {
+      refreshMs: settings.subscriptionRefreshMs,
+    });
     const logger = deps.logger;
     this.metrics =
       deps.registry === undefined

@@ -181,9 +181,7 @@ export async function claimDue(
     excluded.map((ref) => ref.subscriptionId),
   ]);
   if (result.rows.length === 0) return undefined;
-  const deliveries = result.rows
-    .map(toLeasedDelivery)
-    .sort((a, b) => a.id - b.id);
+  const deliveries = result.rows.map(toLeasedDelivery).sort((a, b) => a.id - b.id);
   return { owner, expiresAt, deliveries };
 }
 
@@ -201,9 +199,6 @@ export async function releaseLease(db: Queryable, lease: Pick<Lease, 'owner' | '
 
 /** Gives back everything a worker still holds (graceful shutdown), due at `dueAt`. */
 export async function releaseAllOf(db: Queryable, owner: string, dueAt: Date): Promise<number> {
-  const result = await db.query(
-    `UPDATE deliveries SET due_at = $2, lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = $1`,
-    [owner, dueAt],
-  );
+  const result = await db.query(`UPDATE deliveries SET due_at = $2, lease_owner = NULL, lease_expires_at = NULL WHERE lease_owner = $1`, [owner, dueAt]);
   return result.rowCount;
 }

@@ -41,11 +41,7 @@ export function routingKeys(subscription: Pick<Subscription, 'messages' | 'chang
 
 /** The predicate the router's SQL join applies to each (key, outbox row). */
 export function keyMatches(key: RoutingKey, event: RoutableEvent): boolean {
-  return (
-    key.kind === event.kind &&
-    key.resourceTypeId === event.resourceTypeId &&
-    (key.messageType === null || key.messageType === event.messageType)
-  );
+  return key.kind === event.kind && key.resourceTypeId === event.resourceTypeId && (key.messageType === null || key.messageType === event.messageType);
 }
 
 export function subscriptionMatches(subscription: Pick<Subscription, 'messages' | 'changes'>, event: RoutableEvent): boolean {

@@ -222,10 +222,10 @@ function toHealthState(row: HealthRow): HealthState {
 
 /** The health row, absent when the subscription never failed. */
 export async function readHealth(db: Queryable, projectKey: string, subscriptionId: string): Promise<HealthState | undefined> {
-  const result = await db.query<HealthRow>(
-    `SELECT ${HEALTH_COLUMNS} FROM subscription_health WHERE project_key = $1 AND subscription_id = $2`,
-    [projectKey, subscriptionId],
-  );
+  const result = await db.query<HealthRow>(`SELECT ${HEALTH_COLUMNS} FROM subscription_health WHERE project_key = $1 AND subscription_id = $2`, [
+    projectKey,
+    subscriptionId,
+  ]);
   const row = result.rows[0];
   return row === undefined ? undefined : toHealthState(row);
 }
@@ -240,10 +240,10 @@ export async function lockHealth(tx: Queryable, projectKey: string, subscription
      VALUES ($1, $2, 'Healthy', $3, $3) ON CONFLICT (project_key, subscription_id) DO NOTHING`,
     [projectKey, subscriptionId, now],
   );
-  const result = await tx.query<HealthRow>(
-    `SELECT ${HEALTH_COLUMNS} FROM subscription_health WHERE project_key = $1 AND subscription_id = $2 FOR UPDATE`,
-    [projectKey, subscriptionId],
-  );
+  const result = await tx.query<HealthRow>(`SELECT ${HEALTH_COLUMNS} FROM subscription_health WHERE project_key = $1 AND subscription_id = $2 FOR UPDATE`, [
+    projectKey,
+    subscriptionId,
+  ]);
   const row = result.rows[0];
   if (row === undefined) throw new Error(`health row of subscription ${subscriptionId} vanished under its lock`);
   return toHealthState(row);

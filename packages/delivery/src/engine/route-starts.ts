@@ -35,11 +35,7 @@ type SubscriptionFilter = Pick<Subscription, 'messages' | 'changes'>;
 
 /** Whether every event `outer` matches is matched by `inner`'s key as well, i.e. `outer` covers `inner`. */
 function covers(outer: RoutingKey, inner: RoutingKey): boolean {
-  return (
-    outer.kind === inner.kind &&
-    outer.resourceTypeId === inner.resourceTypeId &&
-    (outer.messageType === null || outer.messageType === inner.messageType)
-  );
+  return outer.kind === inner.kind && outer.resourceTypeId === inner.resourceTypeId && (outer.messageType === null || outer.messageType === inner.messageType);
 }
 
 function sameKey(a: RoutingKey, b: RoutingKey): boolean {

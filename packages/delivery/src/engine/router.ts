@@ -174,10 +174,7 @@ export class Router {
     }
     if (routed.events > 0) {
       this.deps.metrics?.routed(routed.events, routed.deliveries);
-      this.deps.logger.debug(
-        { events: routed.events, deliveries: routed.deliveries, ms: Math.round(performance.now() - started) },
-        'routed outbox events',
-      );
+      this.deps.logger.debug({ events: routed.events, deliveries: routed.deliveries, ms: Math.round(performance.now() - started) }, 'routed outbox events');
     }
     return routed;
   }

@@ -175,8 +175,7 @@ export class Sender {
       sent = toSend.map(() => failed(failure));
     }
     toSend.forEach((entry, k) => {
-      outcomes[entry.index] =
-        sent[k] ?? failed({ class: 'temporary', code: 'MissingOutcome', message: 'The adapter reported no outcome' });
+      outcomes[entry.index] = sent[k] ?? failed({ class: 'temporary', code: 'MissingOutcome', message: 'The adapter reported no outcome' });
     });
     return outcomes;
   }

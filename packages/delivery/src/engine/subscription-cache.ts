@@ -72,7 +72,11 @@ export class SubscriptionCache {
   }
 
   /** A subscription by id; a miss is re-read once (it may be newer than the cache). */
-  async subscription(projectKey: string, subscriptionId: string, queryable: Queryable): Promise<{
+  async subscription(
+    projectKey: string,
+    subscriptionId: string,
+    queryable: Queryable,
+  ): Promise<{
     project: ProjectSubscriptions;
     subscription: Subscription | undefined;
   }> {
@@ -104,7 +108,11 @@ export class SubscriptionCache {
          COALESCE((SELECT epoch FROM routing_epochs WHERE project_key = $1), 0)::text AS epoch`,
       [projectKey],
     );
-    const subscriptions = await queryable.query<{ doc: Subscription; status: SubscriptionHealthStatus | null; routes: Parameters<typeof toRouteStarts>[0] | null }>(
+    const subscriptions = await queryable.query<{
+      doc: Subscription;
+      status: SubscriptionHealthStatus | null;
+      routes: Parameters<typeof toRouteStarts>[0] | null;
+    }>(
       `SELECT r.doc, h.status,
          (SELECT json_agg(s) FROM (SELECT kind, resource_type_id, message_type, start_snapshot::text AS start_snapshot FROM subscription_routes
            WHERE project_key = r.project_key AND subscription_id = r.id) s) AS routes

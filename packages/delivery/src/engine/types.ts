@@ -19,18 +19,9 @@ export function projectEnvironment(value: unknown): ProjectEnvironment {
  *   subscription was already stopped and a new delivery failed its one try.
  * - `SubscriptionDeleted`: the subscription was deleted while the delivery was pending.
  */
-export type DropReason =
-  | 'PayloadError'
-  | 'TemporaryErrorWindowElapsed'
-  | 'ConfigurationErrorDeliveryStopped'
-  | 'SubscriptionDeleted';
+export type DropReason = 'PayloadError' | 'TemporaryErrorWindowElapsed' | 'ConfigurationErrorDeliveryStopped' | 'SubscriptionDeleted';
 
-export const DROP_REASONS: readonly DropReason[] = [
-  'PayloadError',
-  'TemporaryErrorWindowElapsed',
-  'ConfigurationErrorDeliveryStopped',
-  'SubscriptionDeleted',
-];
+export const DROP_REASONS: readonly DropReason[] = ['PayloadError', 'TemporaryErrorWindowElapsed', 'ConfigurationErrorDeliveryStopped', 'SubscriptionDeleted'];
 
 /** A subscription, as deliveries name it. */
 export interface SubscriptionRef {

@@ -1,12 +1,5 @@
 import { CloudEvent } from 'cloudevents';
-import {
-  cloudEventSource,
-  cloudEventType,
-  DEFAULT_CLOUDEVENTS_TYPE_PREFIX,
-  messageDataRef,
-  type DeliveryPayload,
-  type HeraldCloudEvent,
-} from '@herald/model';
+import { cloudEventSource, cloudEventType, DEFAULT_CLOUDEVENTS_TYPE_PREFIX, messageDataRef, type DeliveryPayload, type HeraldCloudEvent } from '@herald/model';
 import { deliveryId } from './delivery-id.js';
 
 /** Media type of a structured-mode CloudEvent (CloudEvents JSON format §3). */

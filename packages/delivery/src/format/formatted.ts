@@ -71,7 +71,5 @@ export function formatCloudEvents(payload: DeliveryPayload, options: FormatOptio
 }
 
 export function formatDelivery(payload: DeliveryPayload, format: DeliveryFormat, options: FormatOptions): FormattedDelivery {
-  return format.type === 'CloudEvents'
-    ? formatCloudEvents(payload, options, format.messageRetrievable !== false)
-    : formatPlatform(payload);
+  return format.type === 'CloudEvents' ? formatCloudEvents(payload, options, format.messageRetrievable !== false) : formatPlatform(payload);
 }

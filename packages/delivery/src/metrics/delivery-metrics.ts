@@ -3,20 +3,9 @@ import type { Logger } from 'pino';
 import { Counter, Gauge, Histogram, type Registry } from 'prom-client';
 import { DELIVERY_METRIC } from './names.js';
 import { ScrapeSnapshot, type FailedRead } from './scrape-snapshot.js';
-import {
-  subscriptionCacheKey,
-  SubscriptionMeter,
-  type DestinationLabel,
-  type SubscriptionIdentity,
-  type SubscriptionSeries,
-} from './subscription-meter.js';
+import { subscriptionCacheKey, SubscriptionMeter, type DestinationLabel, type SubscriptionIdentity, type SubscriptionSeries } from './subscription-meter.js';
 
-const HEALTH_STATUSES: readonly SubscriptionHealthStatus[] = [
-  'Healthy',
-  'ConfigurationError',
-  'ConfigurationErrorDeliveryStopped',
-  'TemporaryError',
-];
+const HEALTH_STATUSES: readonly SubscriptionHealthStatus[] = ['Healthy', 'ConfigurationError', 'ConfigurationErrorDeliveryStopped', 'TemporaryError'];
 
 /**
  * The database-derived values of the gauges. The oldest pending delivery is kept as its commit
@@ -127,9 +116,7 @@ export class DeliveryMetrics {
         name: DELIVERY_METRIC.latency,
         help: 'End-to-end delivery latency per subscription: outbox commit to destination acknowledgement.',
         labelNames: subscriptionLabels,
-        buckets: options.latencyBuckets ?? [
-          0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600,
-        ],
+        buckets: options.latencyBuckets ?? [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600],
         registers,
         collect,
       }),
@@ -180,10 +167,7 @@ export class DeliveryMetrics {
 
   /** The series of a subscription that was deleted: as this process last knew it, else by id. */
   forDeleted(projectKey: string, subscriptionId: string): SubscriptionMeter {
-    return (
-      this.meters.get(subscriptionCacheKey(projectKey, subscriptionId)) ??
-      this.meter({ projectKey, subscriptionId, destinationType: 'unknown' })
-    );
+    return this.meters.get(subscriptionCacheKey(projectKey, subscriptionId)) ?? this.meter({ projectKey, subscriptionId, destinationType: 'unknown' });
   }
 
   /** The series of a subscription; created (every label set at 0) when first named, or renamed. */

@@ -63,10 +63,7 @@ export class SubscriptionMeter {
 
   /** Whether this meter still names the subscription as it is now (its key or destination may change). */
   names(identity: SubscriptionIdentity): boolean {
-    return (
-      identity.key === this.identity.key &&
-      (identity.destinationType === this.identity.destinationType || identity.destinationType === 'unknown')
-    );
+    return identity.key === this.identity.key && (identity.destinationType === this.identity.destinationType || identity.destinationType === 'unknown');
   }
 
   delivered(latenciesSeconds: readonly number[]): void {

@@ -1,11 +1,4 @@
-import {
-  ConfigurationError,
-  EnvironmentReader,
-  HERALD_VARIABLES,
-  LOG_LEVELS,
-  variablesReadBy,
-  type Environment,
-} from '@herald/model';
+import { ConfigurationError, EnvironmentReader, HERALD_VARIABLES, LOG_LEVELS, variablesReadBy, type Environment } from '@herald/model';
 import { parseDatabaseUrl } from '@herald/store';
 import type { DestinationEnvironment } from '../destinations/environment.js';
 import { allDestinations } from '../destinations/registry.js';

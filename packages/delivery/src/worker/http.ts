@@ -25,9 +25,7 @@ export async function startWorkerHttp(deps: WorkerHttpDeps, options: { port: num
     }
     if (path === '/healthz') {
       const healthy = deps.healthy();
-      response
-        .writeHead(healthy ? 200 : 503, { 'Content-Type': 'application/json' })
-        .end(JSON.stringify({ status: healthy ? 'ok' : 'unavailable' }));
+      response.writeHead(healthy ? 200 : 503, { 'Content-Type': 'application/json' }).end(JSON.stringify({ status: healthy ? 'ok' : 'unavailable' }));
       return;
     }
     if (path === '/metrics') {

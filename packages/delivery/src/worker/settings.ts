@@ -56,8 +56,7 @@ export const DEFAULT_WORKER_OPTIONS = Object.freeze({
 });
 
 /** Everything the worker's parts read, defaults applied: the worker's own and the engine's. */
-export type WorkerSettings = Readonly<typeof DEFAULT_WORKER_OPTIONS> &
-  Pick<DeliveryEngineSettings, 'routeBatchSize' | 'sendBatchSize' | 'leaseMs'>;
+export type WorkerSettings = Readonly<typeof DEFAULT_WORKER_OPTIONS> & Pick<DeliveryEngineSettings, 'routeBatchSize' | 'sendBatchSize' | 'leaseMs'>;
 
 /**
  * Resolves the worker's options once. The engine's own (batch sizes, lease length) come as the

@@ -2,7 +2,16 @@ import { DocumentStore } from '@herald/store';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { DeliveryEngine } from '../../src/engine/engine.js';
 import type { Lease } from '../../src/engine/leases.js';
-import { createProject, createSqsSubscription, ManualClock, openTestDatabase, silentLogger, sqsPool, writeStores, type TestDatabase } from '../engine/support.js';
+import {
+  createProject,
+  createSqsSubscription,
+  ManualClock,
+  openTestDatabase,
+  silentLogger,
+  sqsPool,
+  writeStores,
+  type TestDatabase,
+} from '../engine/support.js';
 
 /** Subscriptions with due deliveries, routed through the engine (never contacted: claimed, not sent). */
 export class Backlogs {

@@ -34,9 +34,7 @@ describe.each(engineDatabaseUrls())('the claim on a large deliveries table (%s)'
     const now = backlogs().clock.now();
     const { lease, read } = await db.transaction(async (tx) => {
       const lease = await claimDue(tx, 'worker-plan', now, new Date(now.getTime() + 60_000), 100);
-      const stats = await tx.query<{ seq_tup_read: string | number | null }>(
-        `SELECT seq_tup_read FROM pg_stat_xact_user_tables WHERE relname = 'deliveries'`,
-      );
+      const stats = await tx.query<{ seq_tup_read: string | number | null }>(`SELECT seq_tup_read FROM pg_stat_xact_user_tables WHERE relname = 'deliveries'`);
       return { lease, read: Number(stats.rows[0]?.seq_tup_read ?? 0) };
     });
     expect(lease?.deliveries).toHaveLength(100);

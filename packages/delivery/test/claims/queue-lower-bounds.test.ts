@@ -54,11 +54,13 @@ describe.each(engineDatabaseUrls())('no delivery is hidden behind its queue row 
     const id = await backlogs().subscriptionWithDue(projectKey, 0);
     await writeStores(backlogs().documents, projectKey, 2);
     const clock = backlogs().clock;
-    const routed = await backlogs().engine(100).router.routeOnce({
-      owner: 'worker-crashed',
-      expiresAt: new Date(clock.now().getTime() + LEASE_MS),
-      limit: 100,
-    });
+    const routed = await backlogs()
+      .engine(100)
+      .router.routeOnce({
+        owner: 'worker-crashed',
+        expiresAt: new Date(clock.now().getTime() + LEASE_MS),
+        limit: 100,
+      });
     expect(routed.lease?.deliveries).toHaveLength(2);
     expect(await wakeAt(backlogs().database.db, id)).toEqual(new Date(clock.now().getTime() + LEASE_MS));
     expect(countBySubscription(await claim('worker-other'))[id]).toBeUndefined();

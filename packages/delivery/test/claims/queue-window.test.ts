@@ -54,7 +54,13 @@ describe.each(engineDatabaseUrls())('claims over the delivery queue rows (%s)', 
       // Claimed: the worker has them. Failed: nobody has them, so the next claim gets them now.
       const holder = lease ?? (await claimDue(db, 'worker-next', now, expiresAt, 10));
       expect(countBySubscription(holder)).toEqual({ [id]: 2 });
-      if (holder !== undefined) await releaseLease(db, holder, holder.deliveries.map((d) => d.id), now);
+      if (holder !== undefined)
+        await releaseLease(
+          db,
+          holder,
+          holder.deliveries.map((d) => d.id),
+          now,
+        );
     }
   });
 

@@ -82,7 +82,12 @@ describe.each(engineDatabaseUrls())('claims next to subscriptions whose deliveri
     const lease = await claimDue(db, 'worker-stopping', clock.now(), new Date(clock.now().getTime() + 60_000), 10);
     expect(countBySubscription(lease)).toEqual({ [id]: 3 });
     if (lease === undefined) return;
-    await releaseLease(db, lease, lease.deliveries.map((d) => d.id), clock.now());
+    await releaseLease(
+      db,
+      lease,
+      lease.deliveries.map((d) => d.id),
+      clock.now(),
+    );
     expect(countBySubscription(await claimDue(db, 'worker-next', clock.now(), new Date(clock.now().getTime() + 60_000), 10))).toEqual({ [id]: 3 });
   });
 

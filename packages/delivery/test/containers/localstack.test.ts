@@ -3,13 +3,7 @@
  * with the real AWS SDK on both sides: what the adapter sends is read back from the queue.
  * Skipped, with the reason printed, where no Docker engine runs.
  */
-import {
-  CreateQueueCommand,
-  DeleteQueueCommand,
-  GetQueueAttributesCommand,
-  ReceiveMessageCommand,
-  SQSClient,
-} from '@aws-sdk/client-sqs';
+import { CreateQueueCommand, DeleteQueueCommand, GetQueueAttributesCommand, ReceiveMessageCommand, SQSClient } from '@aws-sdk/client-sqs';
 import { CreateTopicCommand, DeleteTopicCommand, SNSClient, SubscribeCommand } from '@aws-sdk/client-sns';
 import type { Destination, Format } from '@herald/model';
 import { systemClock } from '@herald/model';
@@ -84,17 +78,22 @@ describe.skipIf(!runtime.available)(suiteTitle('SQS, SNS and EventBridge adapter
 
     it('passes the test notification of a subscription create (verify, then send)', async () => {
       const { url } = await queue();
-      const outcome = await sendTestNotification(pool, sqsDestination(url), { type: 'Platform' }, {
-        projectKey: 'containers',
-        subscriptionId: CONTEXT.subscriptionId,
-        clock: systemClock,
-      });
+      const outcome = await sendTestNotification(
+        pool,
+        sqsDestination(url),
+        { type: 'Platform' },
+        {
+          projectKey: 'containers',
+          subscriptionId: CONTEXT.subscriptionId,
+          clock: systemClock,
+        },
+      );
       expect(outcome).toEqual({ status: 'delivered' });
       const [document] = await receiveDocuments(url, 1);
       expect(document).toMatchObject({ notificationType: 'ResourceCreated', resource: { typeId: 'subscription', id: CONTEXT.subscriptionId } });
     });
 
-    it("refuses a queue whose maximum message size is not 256 KiB (LocalStack reports the attribute)", async () => {
+    it('refuses a queue whose maximum message size is not 256 KiB (LocalStack reports the attribute)', async () => {
       const { url } = await queue({ MaximumMessageSize: '131072' });
       const attributes = await sqs.send(new GetQueueAttributesCommand({ QueueUrl: url, AttributeNames: ['MaximumMessageSize'] }));
       expect(attributes.Attributes?.MaximumMessageSize).toBe('131072');

@@ -83,11 +83,16 @@ describe.skipIf(!runtime.available)(suiteTitle('Pub/Sub adapter against the Pub/
 
   it('passes the test notification of a subscription create', async () => {
     const { topic: name, subscription } = await topic();
-    const outcome = await sendTestNotification(pool, destination(name), { type: 'CloudEvents', cloudEventsVersion: '1.0' }, {
-      projectKey: 'containers',
-      subscriptionId: CONTEXT.subscriptionId,
-      clock: systemClock,
-    });
+    const outcome = await sendTestNotification(
+      pool,
+      destination(name),
+      { type: 'CloudEvents', cloudEventsVersion: '1.0' },
+      {
+        projectKey: 'containers',
+        subscriptionId: CONTEXT.subscriptionId,
+        clock: systemClock,
+      },
+    );
     expect(outcome).toEqual({ status: 'delivered' });
     const [document] = await pullDocuments(subscription, 1);
     expect(document).toMatchObject({ specversion: '1.0', data: { notificationType: 'ResourceCreated', resource: { typeId: 'subscription' } } });

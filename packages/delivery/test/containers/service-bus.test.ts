@@ -20,8 +20,7 @@ const HEALTH_PORT = 5300;
 const SQL_PASSWORD = 'Herald-containers-1';
 /** deploy/servicebus/Config.json, the file the compose stack mounts: its queues exist in the emulator. */
 const CONFIG = repositoryFile('deploy', 'servicebus', 'Config.json');
-const QUEUE = (JSON.parse(CONFIG) as { UserConfig: { Namespaces: { Queues: { Name: string }[] }[] } }).UserConfig.Namespaces[0]?.Queues[0]
-  ?.Name as string;
+const QUEUE = (JSON.parse(CONFIG) as { UserConfig: { Namespaces: { Queues: { Name: string }[] }[] } }).UserConfig.Namespaces[0]?.Queues[0]?.Name as string;
 
 describe.skipIf(!runtime.available)(suiteTitle('Service Bus adapter against the Service Bus emulator', runtime), () => {
   let network: StartedNetwork;
@@ -68,7 +67,9 @@ describe.skipIf(!runtime.available)(suiteTitle('Service Bus adapter against the 
   async function receiveDocuments(count: number): Promise<unknown[]> {
     const receiver = client.createReceiver(QUEUE, { receiveMode: 'receiveAndDelete' });
     try {
-      const bodies = await collect(count, async () => (await receiver.receiveMessages(count, { maxWaitTimeInMs: 5_000 })).map((message) => message.body as unknown));
+      const bodies = await collect(count, async () =>
+        (await receiver.receiveMessages(count, { maxWaitTimeInMs: 5_000 })).map((message) => message.body as unknown),
+      );
       // The SDK hands a JSON data section back parsed; bytes it could not parse stay a Buffer.
       return bodies.map((body) => (Buffer.isBuffer(body) ? JSON.parse(body.toString('utf8')) : typeof body === 'string' ? JSON.parse(body) : body) as unknown);
     } finally {
@@ -84,11 +85,16 @@ describe.skipIf(!runtime.available)(suiteTitle('Service Bus adapter against the 
   });
 
   it('passes the test notification of a subscription create', async () => {
-    const outcome = await sendTestNotification(pool, destination(QUEUE), { type: 'Platform' }, {
-      projectKey: 'containers',
-      subscriptionId: CONTEXT.subscriptionId,
-      clock: systemClock,
-    });
+    const outcome = await sendTestNotification(
+      pool,
+      destination(QUEUE),
+      { type: 'Platform' },
+      {
+        projectKey: 'containers',
+        subscriptionId: CONTEXT.subscriptionId,
+        clock: systemClock,
+      },
+    );
     expect(outcome).toEqual({ status: 'delivered' });
     const [document] = await receiveDocuments(1);
     expect(document).toMatchObject({ notificationType: 'ResourceCreated', resource: { typeId: 'subscription', id: CONTEXT.subscriptionId } });

@@ -33,9 +33,7 @@ describe('SQS and SNS adapters: characters outside XML 1.0', () => {
 
   beforeAll(async () => {
     peer = await startSqsPeer({ region: REGION });
-    pool = new DestinationPool(
-      createDestinationEnvironment({ endpoints: { sqs: peer.endpoint, sns: peer.endpoint }, timeouts: { sendMs: 5_000 } }),
-    );
+    pool = new DestinationPool(createDestinationEnvironment({ endpoints: { sqs: peer.endpoint, sns: peer.endpoint }, timeouts: { sendMs: 5_000 } }));
   });
 
   afterAll(async () => {

@@ -24,7 +24,9 @@ describe('classification of transport errors', () => {
     const messaging = Object.assign(new Error('getaddrinfo ENOTFOUND'), { name: 'MessagingError', code: 'ENOTFOUND', syscall: 'getaddrinfo' });
     expect(classifyServiceBusError(new AggregateError([new Error('first'), messaging]))).toMatchObject({ class: 'configuration' });
     // grpc-js: UNAVAILABLE with the resolver's text only.
-    expect(classifyPubSubError(Object.assign(new Error('14 UNAVAILABLE: Name resolution failed for target dns:nowhere.invalid:443'), { code: 14 }))).toMatchObject({
+    expect(
+      classifyPubSubError(Object.assign(new Error('14 UNAVAILABLE: Name resolution failed for target dns:nowhere.invalid:443'), { code: 14 })),
+    ).toMatchObject({
       class: 'configuration',
       code: 'ENOTFOUND',
     });

@@ -91,7 +91,10 @@ describe.each(Object.entries(HARNESSES))('%s adapter conformance', (_type, make)
 
   function fresh(): { adapter: DestinationAdapter; destination: Destination; context: EncodeContext & { subscriptionKey: string } } {
     subscriptionCounter += 1;
-    const context = { subscriptionId: `5f0e5a43-0000-4000-8000-${String(subscriptionCounter).padStart(12, '0')}`, subscriptionKey: `orders-${subscriptionCounter}` };
+    const context = {
+      subscriptionId: `5f0e5a43-0000-4000-8000-${String(subscriptionCounter).padStart(12, '0')}`,
+      subscriptionKey: `orders-${subscriptionCounter}`,
+    };
     const destination = harness.freshDestination(context);
     return { adapter: pool.get(destination), destination, context };
   }

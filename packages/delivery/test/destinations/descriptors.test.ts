@@ -21,12 +21,18 @@ import {
   validateFormat,
 } from '../../src/index.js';
 
-const SB_CONNECTION =
-  'Endpoint=sb://shop.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=abcdEFGHijklMNOP0123456789+/xyz=;EntityPath=orders';
+const SB_CONNECTION = 'Endpoint=sb://shop.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=abcdEFGHijklMNOP0123456789+/xyz=;EntityPath=orders';
 
 /** One valid draft per kind; the mapped type makes a kind without one a compile error. */
 const DRAFTS: { readonly [T in DestinationType]: DestinationOfType<T> } = {
-  SQS: { type: 'SQS', queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/q', region: 'eu-west-1', accessKey: 'AKIA1', accessSecret: 'wJalrXUtnFEMI', authenticationMode: 'Credentials' },
+  SQS: {
+    type: 'SQS',
+    queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/q',
+    region: 'eu-west-1',
+    accessKey: 'AKIA1',
+    accessSecret: 'wJalrXUtnFEMI',
+    authenticationMode: 'Credentials',
+  },
   SNS: { type: 'SNS', topicArn: 'arn:aws:sns:eu-west-1:123456789012:t', accessKey: 'AKIA1', accessSecret: 'wJalrXUtnFEMI', authenticationMode: 'Credentials' },
   EventBridge: { type: 'EventBridge', region: 'eu-west-1', accountId: '123456789012' },
   ProviderBServiceBus: { type: 'ProviderBServiceBus', connectionString: SB_CONNECTION },
@@ -102,7 +108,9 @@ describe('destination descriptors', () => {
   });
 
   it("every endpoint variable of the configuration table belongs to one destination's descriptor", () => {
-    const declared = Object.values(DESTINATIONS).flatMap((descriptor) => (descriptor.endpointOverride === undefined ? [] : [descriptor.endpointOverride.variable.name]));
+    const declared = Object.values(DESTINATIONS).flatMap((descriptor) =>
+      descriptor.endpointOverride === undefined ? [] : [descriptor.endpointOverride.variable.name],
+    );
     const inTable = variablesReadBy('herald-delivery')
       .map((variable) => variable.name)
       .filter((name) => name.endsWith('_ENDPOINT'));
@@ -116,7 +124,10 @@ describe('destination descriptors', () => {
         expect(normalizeDestination({ ...DRAFTS[kind], type: alias })).toEqual({ ok: true, destination: DRAFTS[kind] });
       }
     }
-    expect(normalizeDestination({ type: 'Kafka' })).toEqual({ ok: false, errors: [`destination.type: must be one of ${Object.keys(DESTINATIONS).join(', ')} (got "Kafka").`] });
+    expect(normalizeDestination({ type: 'Kafka' })).toEqual({
+      ok: false,
+      errors: [`destination.type: must be one of ${Object.keys(DESTINATIONS).join(', ')} (got "Kafka").`],
+    });
   });
 
   it('a registry without a kind does not compile', () => {

@@ -6,13 +6,19 @@ import { DESTINATIONS } from '../../src/destinations/registry.js';
 import { parseServiceBusConnectionString } from '../../src/destinations/service-bus/connection-string.js';
 import { DESTINATION_TYPES } from '@herald/model';
 
-const SB_CONNECTION =
-  'Endpoint=sb://shop.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=abcdEFGHijklMNOP0123456789+/xyz=;EntityPath=orders';
+const SB_CONNECTION = 'Endpoint=sb://shop.servicebus.windows.net/;SharedAccessKeyName=send;SharedAccessKey=abcdEFGHijklMNOP0123456789+/xyz=;EntityPath=orders';
 
 describe('normalizeDestination (§2.4)', () => {
   it('accepts every kind with its fields and keeps only known fields', () => {
     const inputs = [
-      { type: 'SQS', queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/q', accessKey: 'AKIA1', accessSecret: 's3cr3t', region: 'eu-west-1', extra: 1 },
+      {
+        type: 'SQS',
+        queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/q',
+        accessKey: 'AKIA1',
+        accessSecret: 's3cr3t',
+        region: 'eu-west-1',
+        extra: 1,
+      },
       { type: 'SNS', topicArn: 'arn:aws:sns:eu-west-1:123456789012:t', accessKey: 'AKIA1', accessSecret: 's3cr3t' },
       { type: 'EventBridge', region: 'eu-west-1', accountId: '123456789012' },
       { type: 'ProviderBServiceBus', connectionString: SB_CONNECTION },
@@ -58,9 +64,16 @@ describe('normalizeDestination (§2.4)', () => {
     const queue = { type: 'SQS', queueUrl: 'https://sqs.eu-west-1.amazonaws.com/123456789012/q', region: 'eu-west-1' };
     const topic = { type: 'SNS', topicArn: 'arn:aws:sns:eu-west-1:123456789012:t' };
     expect(normalizeDestination({ ...queue, authenticationMode: 'IAM' })).toEqual({ ok: true, destination: { ...queue, authenticationMode: 'IAM' } });
-    expect(normalizeDestination({ ...topic, authenticationMode: 'IAM', accessKey: null })).toEqual({ ok: true, destination: { ...topic, authenticationMode: 'IAM' } });
+    expect(normalizeDestination({ ...topic, authenticationMode: 'IAM', accessKey: null })).toEqual({
+      ok: true,
+      destination: { ...topic, authenticationMode: 'IAM' },
+    });
     const keys = { accessKey: 'AKIA1', accessSecret: 's3cr3t' };
-    for (const input of [{ ...queue, ...keys }, { ...queue, ...keys, authenticationMode: 'Credentials' }, { ...queue, ...keys, authenticationMode: null }]) {
+    for (const input of [
+      { ...queue, ...keys },
+      { ...queue, ...keys, authenticationMode: 'Credentials' },
+      { ...queue, ...keys, authenticationMode: null },
+    ]) {
       expect(normalizeDestination(input)).toEqual({ ok: true, destination: { ...queue, ...keys, authenticationMode: 'Credentials' } });
     }
     expect(normalizeDestination({ ...topic, authenticationMode: 'Credentials' })).toEqual({
@@ -90,14 +103,26 @@ describe('normalizeDestination (§2.4)', () => {
   });
 
   it('rejects a FIFO queue URL, a bad topic ARN, a bad account id', () => {
-    const fifo = normalizeDestination({ type: 'SQS', queueUrl: 'https://sqs.eu-west-1.amazonaws.com/1/q.fifo', accessKey: 'a', accessSecret: 'b', region: 'r' });
+    const fifo = normalizeDestination({
+      type: 'SQS',
+      queueUrl: 'https://sqs.eu-west-1.amazonaws.com/1/q.fifo',
+      accessKey: 'a',
+      accessSecret: 'b',
+      region: 'r',
+    });
     expect(fifo).toEqual({ ok: false, errors: ['destination.queueUrl: FIFO queues are not supported.'] });
     expect(normalizeDestination({ type: 'SNS', topicArn: 'arn:aws:sqs:x', accessKey: 'a', accessSecret: 'b' }).ok).toBe(false);
     expect(normalizeDestination({ type: 'EventBridge', region: 'r', accountId: '12' }).ok).toBe(false);
   });
 
   it('rejects credentials inside a queue URL or an Event Grid URI (URLs are answered unmasked)', () => {
-    const sqs = normalizeDestination({ type: 'SQS', queueUrl: 'https://user:hunter2@sqs.eu-west-1.amazonaws.com/1/q', accessKey: 'a', accessSecret: 'b', region: 'r' });
+    const sqs = normalizeDestination({
+      type: 'SQS',
+      queueUrl: 'https://user:hunter2@sqs.eu-west-1.amazonaws.com/1/q',
+      accessKey: 'a',
+      accessSecret: 'b',
+      region: 'r',
+    });
     expect(sqs).toEqual({ ok: false, errors: [expect.stringMatching(/^destination\.queueUrl: must not contain credentials/)] });
     const grid = normalizeDestination({ type: 'EventGrid', uri: 'https://key@topic.westeurope-1.eventgrid.azure.net/api/events', accessKey: 'abcdefgh' });
     expect(grid).toEqual({ ok: false, errors: [expect.stringMatching(/^destination\.uri: must not contain credentials/)] });
@@ -173,7 +198,11 @@ describe('answerDestination: what every API answer shows', () => {
   });
 
   it('leaves the other kinds to the masking alone', () => {
-    expect(answerDestination({ type: 'ProviderCPubSub', projectId: 'p', topic: 't' }, context)).toEqual({ type: 'ProviderCPubSub', projectId: 'p', topic: 't' });
+    expect(answerDestination({ type: 'ProviderCPubSub', projectId: 'p', topic: 't' }, context)).toEqual({
+      type: 'ProviderCPubSub',
+      projectId: 'p',
+      topic: 't',
+    });
     expect(answerDestination({ type: 'EventGrid', uri: 'u', accessKey: 'abcdefgh' }, context)).toEqual({ type: 'EventGrid', uri: 'u', accessKey: 'abcd****' });
   });
 });

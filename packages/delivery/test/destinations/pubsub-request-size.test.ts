@@ -110,7 +110,9 @@ describe('Pub/Sub adapter: message sizes', () => {
     });
     const outcomes = await adapter.send(messages);
     // Refused together, then one by one: each message's own request reports its size.
-    const reported = outcomes.map((outcome) => (outcome.status === 'failed' ? /You passed (\d+) in the request/.exec(outcome.failure.message)?.[1] : undefined));
+    const reported = outcomes.map((outcome) =>
+      outcome.status === 'failed' ? /You passed (\d+) in the request/.exec(outcome.failure.message)?.[1] : undefined,
+    );
     expect(reported).toEqual(messages.map((message) => String(shortTopicFieldBytes(peer.projectId, topic) + message.sizeBytes)));
   });
 });

@@ -67,12 +67,9 @@ describe.each(engineDatabaseUrls())('CloudEvents dataref through the delivery en
     /** Writes a store, its StoreCreated message kept for the Messages API or not. */
     const writeStore = async (name: string, storeMessages: boolean | undefined) => {
       const ctx: WriteContext = storeMessages === undefined ? { projectKey } : { projectKey, storeMessages };
-      return documents.create<{ id: string; version: number; createdAt: string; lastModifiedAt: string; name: string }>(
-        ctx,
-        'store',
-        { name },
-        (doc) => [{ type: 'StoreCreated', name: doc.name }],
-      );
+      return documents.create<{ id: string; version: number; createdAt: string; lastModifiedAt: string; name: string }>(ctx, 'store', { name }, (doc) => [
+        { type: 'StoreCreated', name: doc.name },
+      ]);
     };
     /** The received CloudEvents, by the name of their store. */
     const received = async () => {

@@ -113,9 +113,7 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
   }
 
   async function outboxPayloads(projectKey: string): Promise<DeliveryPayload[]> {
-    const rows = await database.db.query<{ payload: DeliveryPayload }>('SELECT payload FROM outbox WHERE project_key = $1 ORDER BY seq', [
-      projectKey,
-    ]);
+    const rows = await database.db.query<{ payload: DeliveryPayload }>('SELECT payload FROM outbox WHERE project_key = $1 ORDER BY seq', [projectKey]);
     return rows.rows.map((row) => row.payload);
   }
 
@@ -133,9 +131,7 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
       changes: [{ resourceTypeId: 'customer' }],
     });
     const ctx = { projectKey };
-    const store = await documents.create<StoreDoc>(ctx, 'store', { key: 'berlin', name: 'Berlin' }, (doc) => [
-      { type: 'StoreCreated', name: doc.name },
-    ]);
+    const store = await documents.create<StoreDoc>(ctx, 'store', { key: 'berlin', name: 'Berlin' }, (doc) => [{ type: 'StoreCreated', name: doc.name }]);
     const renamed = await documents.update<StoreDoc>(ctx, 'store', { id: store.id }, 1, (current) => ({
       doc: { ...current, name: 'Berlin Mitte' },
       messages: [{ type: 'StoreNameSet', name: 'Berlin Mitte' }],
@@ -150,8 +146,7 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
     const result = await drain(engine());
     expect(result.delivered).toBe(1 + 3 + 3);
 
-    const byType = (payloads: DeliveryPayload[]) =>
-      payloads.map((p) => (p.notificationType === 'Message' ? p.type : p.notificationType)).sort();
+    const byType = (payloads: DeliveryPayload[]) => payloads.map((p) => (p.notificationType === 'Message' ? p.type : p.notificationType)).sort();
     const createdPayloads = await received(created.queueUrl);
     const changePayloads = await received(changes.queueUrl);
     const messagePayloads = await received(allMessages.queueUrl);
@@ -374,9 +369,7 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
     clock.advance(HOUR);
     expect(await drain(engine)).toMatchObject({ delivered: 0 });
     expect(await engine.admin.getHealth(projectKey, subscription.id)).toBe('ConfigurationErrorDeliveryStopped');
-    expect((await engine.admin.listDropped(projectKey, subscription.id)).results.map((d) => d.reason)).toEqual([
-      'ConfigurationErrorDeliveryStopped',
-    ]);
+    expect((await engine.admin.listDropped(projectKey, subscription.id)).results.map((d) => d.reason)).toEqual(['ConfigurationErrorDeliveryStopped']);
   });
 
   /**
@@ -619,7 +612,10 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
 
   it.runIf(driver === 'postgresql')('shares routing and sending between concurrent engines without duplicates', async () => {
     const { projectKey, documents, engine: makeEngine, queue } = await setup();
-    const engines = [makeEngine({ workerId: 'a', routeBatchSize: 20, sendBatchSize: 20 }), makeEngine({ workerId: 'b', routeBatchSize: 20, sendBatchSize: 20 })];
+    const engines = [
+      makeEngine({ workerId: 'a', routeBatchSize: 20, sendBatchSize: 20 }),
+      makeEngine({ workerId: 'b', routeBatchSize: 20, sendBatchSize: 20 }),
+    ];
     const target = queue('shared');
     await createSqsSubscription(documents, projectKey, target, { changes: [{ resourceTypeId: 'store' }] });
     await writeStores(documents, projectKey, 300, 8);
@@ -682,13 +678,17 @@ describe.each(engineDatabaseUrls())('delivery engine on %s', (serverUrl) => {
 
   /** Waits until the worker holds `count` deliveries under its lease (the send is in flight). */
   async function waitForLeased(projectKey: string, subscriptionId: string, count: number): Promise<void> {
-    await eventually(async () => {
-      const leased = await database.db.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM deliveries WHERE project_key = $1 AND subscription_id = $2 AND lease_owner IS NOT NULL',
-        [projectKey, subscriptionId],
-      );
-      return (leased.rows[0]?.n ?? 0) >= count;
-    }, 10_000, `${count} leased deliveries`);
+    await eventually(
+      async () => {
+        const leased = await database.db.query<{ n: number }>(
+          'SELECT count(*)::int AS n FROM deliveries WHERE project_key = $1 AND subscription_id = $2 AND lease_owner IS NOT NULL',
+          [projectKey, subscriptionId],
+        );
+        return (leased.rows[0]?.n ?? 0) >= count;
+      },
+      10_000,
+      `${count} leased deliveries`,
+    );
   }
 
   /** Waits until the background worker has recorded its outcomes (acknowledged deliveries deleted). */

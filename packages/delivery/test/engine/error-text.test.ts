@@ -40,9 +40,14 @@ describe.each(engineDatabaseUrls())('an error message with a NUL character (%s)'
     const projectKey = 'nul-error';
     await createProject(database.db, clock, projectKey);
     const documents = new DocumentStore(database.db, clock);
-    await createSqsSubscription(documents, projectKey, { queueUrl: 'http://127.0.0.1:1/000000000000/q', region: 'us-east-1' }, {
-      changes: [{ resourceTypeId: 'store' }],
-    });
+    await createSqsSubscription(
+      documents,
+      projectKey,
+      { queueUrl: 'http://127.0.0.1:1/000000000000/q', region: 'us-east-1' },
+      {
+        changes: [{ resourceTypeId: 'store' }],
+      },
+    );
 
     // A destination that acknowledges every message except the one of the first store, whose
     // error text carries a NUL character.
@@ -58,9 +63,7 @@ describe.each(engineDatabaseUrls())('an error message with a NUL character (%s)'
         sends += batch.length;
         return Promise.resolve(
           batch.map((m, i) =>
-            i === 0
-              ? { status: 'failed', failure: { class: 'temporary', code: 'HTTP500', message: `upstream said: bad\u0000byte` } }
-              : { status: 'delivered' },
+            i === 0 ? { status: 'failed', failure: { class: 'temporary', code: 'HTTP500', message: `upstream said: bad\u0000byte` } } : { status: 'delivered' },
           ),
         );
       },

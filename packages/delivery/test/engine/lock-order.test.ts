@@ -4,16 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { DestinationPool } from '../../src/destinations/pool.js';
 import { DeliveryEngine } from '../../src/engine/engine.js';
-import {
-  createProject,
-  createSqsSubscription,
-  eventually,
-  HOUR,
-  ManualClock,
-  silentLogger,
-  writeStores,
-  sqsPool,
-} from './support.js';
+import { createProject, createSqsSubscription, eventually, HOUR, ManualClock, silentLogger, writeStores, sqsPool } from './support.js';
 
 /**
  * One lock order for the health row and delivery rows: the sender's record, the maintenance sweep
@@ -118,12 +109,16 @@ describe('sender record vs maintenance sweep (PostgreSQL)', () => {
       (error: unknown) => ({ ok: false as const, error: String(error) }),
     );
     // The sweep holds the health row and waits for the rows the sender deleted.
-    await eventually(async () => {
-      const waiting = await database.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
-      );
-      return (waiting.rows[0]?.n ?? 0) >= 1;
-    }, 10_000, 'the sweep to wait on a row lock');
+    await eventually(
+      async () => {
+        const waiting = await database.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`,
+        );
+        return (waiting.rows[0]?.n ?? 0) >= 1;
+      },
+      10_000,
+      'the sweep to wait on a row lock',
+    );
     gated.release();
     const [sent, swept] = await Promise.all([sending, sweeping]);
 

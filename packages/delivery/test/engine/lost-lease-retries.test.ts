@@ -43,10 +43,7 @@ describe('a lease lost mid-send (PostgreSQL)', () => {
       { db: database.db, logger: silentLogger, adapters: adapterA, clock, registry, random: () => 0.5 },
       { ...options, workerId: 'A' },
     );
-    const engineB = new DeliveryEngine(
-      { db: database.db, logger: silentLogger, adapters: adapterB, clock, random: () => 0.5 },
-      { ...options, workerId: 'B' },
-    );
+    const engineB = new DeliveryEngine({ db: database.db, logger: silentLogger, adapters: adapterB, clock, random: () => 0.5 }, { ...options, workerId: 'B' });
 
     await writeStores(documents, 'lost-lease', 1);
     await engineA.router.routeOnce();

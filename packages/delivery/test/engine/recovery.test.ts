@@ -30,11 +30,7 @@ const MINUTE = 60_000;
 const SEND_TIMEOUT_MS = 2_000;
 
 /** A subscription's pending deliveries with what their retries remember, oldest first. */
-async function backoffs(
-  db: Database,
-  projectKey: string,
-  subscriptionId: string,
-): Promise<{ dueAt: Date; attempts: number; firstFailureAt: Date | null }[]> {
+async function backoffs(db: Database, projectKey: string, subscriptionId: string): Promise<{ dueAt: Date; attempts: number; firstFailureAt: Date | null }[]> {
   const rows = await db.query<{ due_at: Date | string; attempts: number; first_failure_at: Date | string | null }>(
     'SELECT due_at, attempts, first_failure_at FROM deliveries WHERE project_key = $1 AND subscription_id = $2 ORDER BY id',
     [projectKey, subscriptionId],

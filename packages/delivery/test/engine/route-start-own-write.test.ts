@@ -34,7 +34,10 @@ describe('route starts on PostgreSQL: the write that creates a subscription', ()
     const projectKey = 'own-write';
     await createProject(database.db, clock, projectKey);
     const documents = new DocumentStore(database.db, clock);
-    const engine = new DeliveryEngine({ db: database.db, logger: silentLogger, adapters: new ScriptedAdapter(), clock }, { sendTimeoutMs: 2_000, leaseMs: 10_000 });
+    const engine = new DeliveryEngine(
+      { db: database.db, logger: silentLogger, adapters: new ScriptedAdapter(), clock },
+      { sendTimeoutMs: 2_000, leaseMs: 10_000 },
+    );
     await engine.router.routeOnce(); // nothing yet
 
     // What subscription-documents.ts does on create: the document (and its outbox rows), then the starts.

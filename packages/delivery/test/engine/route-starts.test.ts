@@ -40,9 +40,7 @@ describe('nextRouteStarts: each filter entry routes events committed after it wa
   });
 
   it('a covered route with a later start than its cover is not kept (it adds nothing)', () => {
-    expect(nextRouteStarts([from(all('store'), 10), from(type('store', 'StoreCreated'), 30)], [all('store')], at(90))).toEqual([
-      from(all('store'), 10),
-    ]);
+    expect(nextRouteStarts([from(all('store'), 10), from(type('store', 'StoreCreated'), 30)], [all('store')], at(90))).toEqual([from(all('store'), 10)]);
   });
 
   it('messages and changes of the same resource type never cover each other', () => {
@@ -57,14 +55,20 @@ describe('nextRouteStarts: each filter entry routes events committed after it wa
         { ...changes('cart'), startSnapshot: FROM_THE_START },
       ]),
     );
-    expect(nextRouteStarts(legacy, [all('store')], at(90))).toEqual([from(all('store'), 90), { ...type('store', 'StoreCreated'), startSnapshot: FROM_THE_START }]);
+    expect(nextRouteStarts(legacy, [all('store')], at(90))).toEqual([
+      from(all('store'), 90),
+      { ...type('store', 'StoreCreated'), startSnapshot: FROM_THE_START },
+    ]);
   });
 
   it('routes what the document subscribes to: rows it no longer matches never narrow it, nor widen it', () => {
     // Rows recorded for StoreCreated only; the document (written by a build without starts) says all store messages and changes.
     const recorded = [from(type('store', 'StoreCreated'), 10)];
     expect(sorted(effectiveRoutes({ messages: [{ resourceTypeId: 'store' }], changes: [{ resourceTypeId: 'store' }] }, recorded))).toEqual(
-      sorted([{ ...all('store'), startSnapshot: FROM_THE_START }, { ...changes('store'), startSnapshot: FROM_THE_START }]),
+      sorted([
+        { ...all('store'), startSnapshot: FROM_THE_START },
+        { ...changes('store'), startSnapshot: FROM_THE_START },
+      ]),
     );
     // Rows for all store messages; the document was narrowed to StoreCreated: only that, from the rows' start.
     expect(effectiveRoutes({ messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }], changes: [] }, [from(all('store'), 10)])).toEqual([

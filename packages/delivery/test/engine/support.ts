@@ -88,12 +88,7 @@ export interface SubscriptionDraft {
 }
 
 /** What the gateway will do: the subscription is a 'subscription' document. */
-export async function createSqsSubscription(
-  documents: DocumentStore,
-  projectKey: string,
-  target: SqsTarget,
-  draft: SubscriptionDraft,
-): Promise<Subscription> {
+export async function createSqsSubscription(documents: DocumentStore, projectKey: string, target: SqsTarget, draft: SubscriptionDraft): Promise<Subscription> {
   return documents.create<Subscription>({ projectKey }, 'subscription', {
     ...(draft.key === undefined ? {} : { key: draft.key }),
     destination: { type: 'SQS', queueUrl: target.queueUrl, accessKey: 'test', accessSecret: 'test', region: target.region },
@@ -143,11 +138,7 @@ export async function writeStores(documents: DocumentStore, projectKey: string, 
   const worker = async (): Promise<void> => {
     while (next < count) {
       const index = next++;
-      created.push(
-        await documents.create<StoreDoc>({ projectKey }, 'store', { name: `store ${index}` }, (doc) => [
-          { type: 'StoreCreated', name: doc.name },
-        ]),
-      );
+      created.push(await documents.create<StoreDoc>({ projectKey }, 'store', { name: `store ${index}` }, (doc) => [{ type: 'StoreCreated', name: doc.name }]));
     }
   };
   await Promise.all(Array.from({ length: concurrency }, worker));

@@ -35,7 +35,10 @@ const JSON_BODY_BINDINGS: readonly [string, (payload: DeliveryPayload) => { body
   ['SNS message', (p) => ({ body: encoded(encodeSns(p, FORMAT, OPTIONS)).message, contentType: 'application/cloudevents+json' })],
   [
     'EventBridge Detail',
-    (p) => ({ body: encoded(encodeEventBridge(p, FORMAT, CONTEXT, { ...OPTIONS, partnerName: 'herald' })).detail, contentType: 'application/cloudevents+json' }),
+    (p) => ({
+      body: encoded(encodeEventBridge(p, FORMAT, CONTEXT, { ...OPTIONS, partnerName: 'herald' })).detail,
+      contentType: 'application/cloudevents+json',
+    }),
   ],
   [
     'Service Bus body (structured mode)',
@@ -87,7 +90,18 @@ function expectSpecAttributes(event: CloudEvent<unknown>, payload: DeliveryPaylo
 }
 
 /** The properties of the reference's CloudEventsPayload type. */
-const REFERENCE_FIELDS: ReadonlySet<string> = new Set(['specversion', 'id', 'type', 'source', 'subject', 'time', 'sequence', 'sequencetype', 'dataref', 'data']);
+const REFERENCE_FIELDS: ReadonlySet<string> = new Set([
+  'specversion',
+  'id',
+  'type',
+  'source',
+  'subject',
+  'time',
+  'sequence',
+  'sequencetype',
+  'dataref',
+  'data',
+]);
 
 const pathOf = (typeId: string): string => (typeId.endsWith('s') ? typeId : `${typeId}s`);
 

@@ -74,11 +74,7 @@ const DESTINATIONS: readonly [string, Destination, (native: unknown) => Record<s
     { type: 'SNS', topicArn: 'arn:aws:sns:us-east-1:000000000000:t', accessKey: 'test', accessSecret: 'test' },
     (native) => parse((native as { message: string }).message),
   ],
-  [
-    'EventBridge',
-    { type: 'EventBridge', region: 'us-east-1', accountId: '000000000000' },
-    (native) => parse((native as { detail: string }).detail),
-  ],
+  ['EventBridge', { type: 'EventBridge', region: 'us-east-1', accountId: '000000000000' }, (native) => parse((native as { detail: string }).detail)],
   [
     'ProviderBServiceBus',
     {
@@ -96,11 +92,7 @@ const DESTINATIONS: readonly [string, Destination, (native: unknown) => Record<s
       return { ...attributes, ...extensionAttributes };
     },
   ],
-  [
-    'ProviderCPubSub',
-    { type: 'ProviderCPubSub', projectId: 'herald-test', topic: 't' },
-    (native) => parse(String((native as { data: string | Buffer }).data)),
-  ],
+  ['ProviderCPubSub', { type: 'ProviderCPubSub', projectId: 'herald-test', topic: 't' }, (native) => parse(String((native as { data: string | Buffer }).data))],
 ];
 
 function parse(json: string): Record<string, unknown> {

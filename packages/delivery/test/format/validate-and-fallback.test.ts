@@ -17,7 +17,7 @@ describe('validateFormat (§2.4 Format)', () => {
   it('rejects other CloudEvents versions and unknown types', () => {
     expect(validateFormat({ type: 'CloudEvents', cloudEventsVersion: '0.1' })).toEqual({
       ok: false,
-      errors: ["format.cloudEventsVersion must be '1.0' (got \"0.1\")."],
+      errors: ['format.cloudEventsVersion must be \'1.0\' (got "0.1").'],
     });
     expect(validateFormat({ type: 'CloudEvents' }).ok).toBe(false);
     expect(validateFormat({ type: 'Xml' }).ok).toBe(false);

@@ -58,7 +58,12 @@ describe.each(engineDatabaseUrls())('per-subscription delivery series on %s', (s
       { subscriptionRefreshMs: 0, gaugeRefreshMs: 0 },
     );
     const subscribe = (key: string | undefined, queueUrl: string): Promise<Subscription> =>
-      createSqsSubscription(documents, projectKey, { queueUrl, region: sqs.region }, { changes: [{ resourceTypeId: 'store' }], ...(key === undefined ? {} : { key }) });
+      createSqsSubscription(
+        documents,
+        projectKey,
+        { queueUrl, region: sqs.region },
+        { changes: [{ resourceTypeId: 'store' }], ...(key === undefined ? {} : { key }) },
+      );
     /** Writes `n` stores, routes them and sends everything due once. */
     const deliverStores = async (n: number): Promise<void> => {
       await writeStores(documents, projectKey, n);
@@ -138,7 +143,9 @@ describe.each(engineDatabaseUrls())('per-subscription delivery series on %s', (s
     await documents.delete({ projectKey }, 'subscription', { id: orders.id }, orders.version);
     while ((await engine.sender.sendOnce()).claimed > 0);
     const samples = await scrape();
-    expect(value(samples, DELIVERY_METRIC.dropped, { project: projectKey, subscription: 'orders', destination_type: 'SQS', reason: 'SubscriptionDeleted' })).toBe(2);
+    expect(
+      value(samples, DELIVERY_METRIC.dropped, { project: projectKey, subscription: 'orders', destination_type: 'SQS', reason: 'SubscriptionDeleted' }),
+    ).toBe(2);
   });
 
   it('exports the running workers of the process: 1 while a worker runs, 0 once it stopped', async () => {

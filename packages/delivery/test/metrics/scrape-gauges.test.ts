@@ -89,8 +89,7 @@ async function scrape(registry: Registry): Promise<Sample[]> {
 
 function gauge(samples: Sample[], name: string, subscription: Subscription, status?: string): number | undefined {
   return samples.find(
-    (sample) =>
-      sample.name === name && sample.labels.subscription === subscription.id && (status === undefined || sample.labels.status === status),
+    (sample) => sample.name === name && sample.labels.subscription === subscription.id && (status === undefined || sample.labels.status === status),
   )?.value;
 }
 
@@ -146,10 +145,9 @@ describe.each(engineDatabaseUrls())('scrape-time delivery gauges on %s', (server
     await addPending(count);
     /** The oldest pending delivery's commit time (the database's clock), straight from the database. */
     const oldestCommit = async (): Promise<Date> => {
-      const rows = await database.db.query<{ oldest: Date | string }>(
-        'SELECT min(committed_at) AS oldest FROM deliveries WHERE subscription_id = $1',
-        [subscription.id],
-      );
+      const rows = await database.db.query<{ oldest: Date | string }>('SELECT min(committed_at) AS oldest FROM deliveries WHERE subscription_id = $1', [
+        subscription.id,
+      ]);
       return new Date(rows.rows[0]?.oldest as Date | string);
     };
     // The figures' clock: 5 s after the first commit.
@@ -219,7 +217,7 @@ describe.each(engineDatabaseUrls())('scrape-time delivery gauges on %s', (server
     expect(pending(fresh.result, subscription)).toBe(5);
   });
 
-  it('measures the snapshot\'s age on the monotonic clock, not the wall clock', async () => {
+  it("measures the snapshot's age on the monotonic clock, not the wall clock", async () => {
     const { registry, statementsOf, clock } = await setup(1);
     await scrape(registry);
     // The wall clock jumps (NTP, a VM resumed): the snapshot is not older for that.

@@ -60,7 +60,7 @@ describe('herald-delivery configuration', () => {
     expect(() => parseWorkerConfig({ HERALD_DELIVERY_GAUGE_REFRESH_MS: '10s' })).toThrow(WorkerConfigError);
   });
 
-  it('accepts only pino\'s log levels', () => {
+  it("accepts only pino's log levels", () => {
     expect(parseWorkerConfig({ LOG_LEVEL: 'silent' }).logLevel).toBe('silent');
     expect(parseWorkerConfig({ LOG_LEVEL: '' }).logLevel).toBe('info');
     expect(() => parseWorkerConfig({ LOG_LEVEL: 'verbose' })).toThrow(WorkerConfigError);

@@ -60,9 +60,14 @@ describe('delivery workers crashing (PostgreSQL)', () => {
     await createProject(database, clock, projectKey);
     const documents = new DocumentStore(database);
     const queueUrl = peer.createQueue('crash');
-    const subscription = await createSqsSubscription(documents, projectKey, { queueUrl, region: peer.region }, {
-      changes: [{ resourceTypeId: 'store' }],
-    });
+    const subscription = await createSqsSubscription(
+      documents,
+      projectKey,
+      { queueUrl, region: peer.region },
+      {
+        changes: [{ resourceTypeId: 'store' }],
+      },
+    );
 
     const env = {
       DATABASE_URL: isolated!.url,
@@ -92,9 +97,7 @@ describe('delivery workers crashing (PostgreSQL)', () => {
     expect(await victim.exited).toBe('SIGKILL');
     const beforeKill = peer.fauxqs.spy.getAllMessages().filter(isOurs);
     // What the victim held when it died (its leases last 6 s, so nobody has taken them yet).
-    const held = await database.query<{ id: string }>(
-      `SELECT payload->'resource'->>'id' AS id FROM deliveries WHERE lease_owner = 'victim'`,
-    );
+    const held = await database.query<{ id: string }>(`SELECT payload->'resource'->>'id' AS id FROM deliveries WHERE lease_owner = 'victim'`);
     const victimHeld = new Set(held.rows.map((row) => row.id));
     expect(victimHeld.size).toBeGreaterThan(0);
     expect(victimHeld.size).toBeLessThanOrEqual(MAX_IN_FLIGHT);

@@ -41,7 +41,15 @@ describe.each(engineDatabaseUrls())('a send stuck at its destination (%s)', (ser
     await writeStores(hanging.documents, 'stuck-hanging', 3);
     const worker = startDeliveryWorker(
       { db: database.db, logger: silentLogger, adapters: adapter },
-      { maxLeasesInFlight: 1, stuckSendMs: 200, sendTimeoutMs: 60_000, leaseMs: 120_000, pollIntervalMs: 5, senderPollIntervalMs: 20, subscriptionRefreshMs: 50 },
+      {
+        maxLeasesInFlight: 1,
+        stuckSendMs: 200,
+        sendTimeoutMs: 60_000,
+        leaseMs: 120_000,
+        pollIntervalMs: 5,
+        senderPollIntervalMs: 20,
+        subscriptionRefreshMs: 50,
+      },
     );
     try {
       await until(() => expect(sentTo('stuck-hanging')).toHaveLength(3));

@@ -109,7 +109,9 @@ export class OAuthAuthenticator implements Authenticator, RevocationListener {
     const context = contextFor(validated, projectKey);
     if (context.scopes.size === 0) throw insufficientScope(`The access token grants no scope for the project '${projectKey}'.`);
     if (!impliesAny(context.scopes, required.anyOf)) {
-      throw insufficientScope(`Insufficient scope. One of the following scopes is missing: ${required.anyOf.map((scope) => `${scope}:${projectKey}`).join(', ')}`);
+      throw insufficientScope(
+        `Insufficient scope. One of the following scopes is missing: ${required.anyOf.map((scope) => `${scope}:${projectKey}`).join(', ')}`,
+      );
     }
     if (required.me !== undefined) {
       await this.checkSubject(validated.grant, context, required.me);
@@ -159,9 +161,7 @@ export class OAuthAuthenticator implements Authenticator, RevocationListener {
     const { customerId, anonymousId } = context;
     if (customerId === undefined && (me === 'customer' || anonymousId === undefined)) {
       throw insufficientScope(
-        me === 'customer'
-          ? 'This endpoint needs a customer token (password flow).'
-          : 'This endpoint needs a customer or anonymous session token.',
+        me === 'customer' ? 'This endpoint needs a customer token (password flow).' : 'This endpoint needs a customer or anonymous session token.',
       );
     }
     // Herald's own tokens name subjects Herald created (and revokes with the customer); external

@@ -12,7 +12,11 @@ import type { GraphQLError, GraphQLFormattedError } from 'graphql';
 export function formatError(error: GraphQLError, log: FastifyBaseLogger): GraphQLFormattedError {
   // A value the database cannot take (a NUL in a GraphQL string literal) is the client's error.
   const original = fromDatabaseError(error.originalError) ?? error.originalError;
-  const base = { message: error.message, ...(error.locations === undefined ? {} : { locations: error.locations }), ...(error.path === undefined ? {} : { path: error.path }) };
+  const base = {
+    message: error.message,
+    ...(error.locations === undefined ? {} : { locations: error.locations }),
+    ...(error.path === undefined ? {} : { path: error.path }),
+  };
   if (original instanceof ApiError) {
     const { message: _message, code, ...details } = original.errors[0] ?? { code: original.code, message: original.message };
     // A 5xx (the database out of reach) is the server's problem: logged at error with its cause.

@@ -125,7 +125,12 @@ interface MercuriusValidationError {
 }
 
 function isMercuriusValidationError(error: unknown): error is MercuriusValidationError {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'MER_ERR_GQL_VALIDATION' && Array.isArray((error as { errors?: unknown }).errors);
+  return (
+    typeof error === 'object' &&
+    error !== null &&
+    (error as { code?: unknown }).code === 'MER_ERR_GQL_VALIDATION' &&
+    Array.isArray((error as { errors?: unknown }).errors)
+  );
 }
 
 /**
@@ -218,7 +223,9 @@ export function registerGraphql(app: FastifyInstance, deps: GraphqlDeps, options
       }
       if (documentNestedDeeperThan(body.query, MAX_DOCUMENT_NESTING)) {
         request.log.info({ code: 'QueryDepthExceeded' }, 'GraphQL document refused');
-        return reply.status(400).send(requestError(`The document nests selections, lists and objects more than ${MAX_DOCUMENT_NESTING} levels deep.`, 'QueryDepthExceeded'));
+        return reply
+          .status(400)
+          .send(requestError(`The document nests selections, lists and objects more than ${MAX_DOCUMENT_NESTING} levels deep.`, 'QueryDepthExceeded'));
       }
       const operation = runnableOperation(body.query, body.operationName, body.variables);
       const refused = operation === undefined ? undefined : limitRefusal(operation, introspection);

@@ -88,7 +88,11 @@ export interface RunnableOperation {
  * The operation a request runs, or `undefined` when the document does not parse or names no
  * runnable operation (mercurius then refuses it with the exact reason).
  */
-export function runnableOperation(query: string, operationName: string | undefined, variables: Readonly<Record<string, unknown>> = {}): RunnableOperation | undefined {
+export function runnableOperation(
+  query: string,
+  operationName: string | undefined,
+  variables: Readonly<Record<string, unknown>> = {},
+): RunnableOperation | undefined {
   let definitions: readonly DefinitionNode[];
   try {
     // The same token bound as mercurius's parse: without it a chain of 5,000 fragments parses here,
@@ -98,9 +102,16 @@ export function runnableOperation(query: string, operationName: string | undefin
     return undefined;
   }
   const operations = definitions.filter((definition) => definition.kind === 'OperationDefinition');
-  const operation = operationName === undefined ? (operations.length === 1 ? operations[0] : undefined) : operations.find((candidate) => candidate.name?.value === operationName);
+  const operation =
+    operationName === undefined
+      ? operations.length === 1
+        ? operations[0]
+        : undefined
+      : operations.find((candidate) => candidate.name?.value === operationName);
   if (operation === undefined) return undefined;
-  const fragments = new Map(definitions.filter((definition) => definition.kind === 'FragmentDefinition').map((definition) => [definition.name?.value ?? '', definition]));
+  const fragments = new Map(
+    definitions.filter((definition) => definition.kind === 'FragmentDefinition').map((definition) => [definition.name?.value ?? '', definition]),
+  );
   return { operation, fragments, variables: effectiveVariables(operation, variables) };
 }
 

@@ -169,7 +169,12 @@ export function clientErrorHandler(this: FastifyInstance, error: NodeJS.ErrnoExc
  * socket without a word: the API proxies nothing, so it says so in the spec's shape.
  */
 export function refuseConnect(request: IncomingMessage, socket: Duplex): void {
-  writeAndClose(socket, 'Method Not Allowed', new ApiError(405, { code: 'InvalidInput', message: 'CONNECT is not supported: this is not a proxy.' }), correlationIdFor(request));
+  writeAndClose(
+    socket,
+    'Method Not Allowed',
+    new ApiError(405, { code: 'InvalidInput', message: 'CONNECT is not supported: this is not a proxy.' }),
+    correlationIdFor(request),
+  );
   // A client that keeps its end open is not waited for.
   setTimeout(() => socket.destroy(), 5_000).unref();
 }

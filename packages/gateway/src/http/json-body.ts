@@ -17,7 +17,8 @@ function nestedDeeperThan(text: string, max: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const char = text.charCodeAt(i);
     if (inString) {
-      if (char === 0x5c) i++; // backslash: skip the escaped character
+      if (char === 0x5c)
+        i++; // backslash: skip the escaped character
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) {
       inString = true;
@@ -68,7 +69,10 @@ export function installJsonBodyParser(app: FastifyInstance): void {
     } catch (error) {
       if (error instanceof UnstorableText) {
         return done(
-          new ApiError(400, { code: 'InvalidInput', message: 'Request body contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored.' }),
+          new ApiError(400, {
+            code: 'InvalidInput',
+            message: 'Request body contains a NUL character or an unpaired UTF-16 surrogate, which cannot be stored.',
+          }),
           undefined,
         );
       }

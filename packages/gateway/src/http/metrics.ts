@@ -16,10 +16,7 @@ export function installHttpMetrics(app: FastifyInstance, registry: Registry, ser
   app.addHook('onResponse', async (request, reply) => {
     // The route template, never the raw URL: ids in URLs would explode label cardinality.
     const route = request.routeOptions.url ?? 'unmatched';
-    duration.observe(
-      { method: request.method, route, status_code: String(reply.statusCode) },
-      reply.elapsedTime / 1000,
-    );
+    duration.observe({ method: request.method, route, status_code: String(reply.statusCode) }, reply.elapsedTime / 1000);
   });
   if (servedElsewhere) {
     // Absent from the API port: the not-found answer of an unknown route. Without this route the

@@ -106,24 +106,19 @@ export class ApiClientStore {
   }
 
   async list(projectKey: string, limit: number, offset: number): Promise<{ clients: ApiClientRecord[]; total: number }> {
-    const page = await this.db.query<ClientRow>(
-      `SELECT ${COLUMNS} FROM api_clients WHERE project_key = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`,
-      [projectKey, limit, offset],
-    );
-    const counted = await this.db.query<{ total: number }>(
-      'SELECT count(*)::int AS total FROM api_clients WHERE project_key = $1',
-      [projectKey],
-    );
+    const page = await this.db.query<ClientRow>(`SELECT ${COLUMNS} FROM api_clients WHERE project_key = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3`, [
+      projectKey,
+      limit,
+      offset,
+    ]);
+    const counted = await this.db.query<{ total: number }>('SELECT count(*)::int AS total FROM api_clients WHERE project_key = $1', [projectKey]);
     return { clients: page.rows.map(toRecord), total: counted.rows[0]?.total ?? 0 };
   }
 
   /** Deletes the client and every token issued to it, in one transaction. */
   async delete(projectKey: string, id: string): Promise<ApiClientRecord | undefined> {
     return this.db.transaction(async (tx: Queryable) => {
-      const deleted = await tx.query<ClientRow>(
-        `DELETE FROM api_clients WHERE id = $1 AND project_key = $2 RETURNING ${COLUMNS}`,
-        [id, projectKey],
-      );
+      const deleted = await tx.query<ClientRow>(`DELETE FROM api_clients WHERE id = $1 AND project_key = $2 RETURNING ${COLUMNS}`, [id, projectKey]);
       const row = deleted.rows[0];
       if (row === undefined) return undefined;
       await deleteTokensOfClient(tx, id);

@@ -32,7 +32,11 @@ export class OAuthError extends ApiError {
   readonly headers: Record<string, string>;
 
   constructor(error: OAuthErrorCode, description: string, options: OAuthErrorOptions = {}) {
-    super(OAUTH_ERROR_STATUS[error], { code: options.code ?? error, message: description, ...(options.detail === undefined ? {} : { detail: options.detail }) });
+    super(OAUTH_ERROR_STATUS[error], {
+      code: options.code ?? error,
+      message: description,
+      ...(options.detail === undefined ? {} : { detail: options.detail }),
+    });
     this.name = 'OAuthError';
     this.oauth = { error, error_description: description };
     this.headers = options.headers ?? {};

@@ -85,10 +85,7 @@ export function createOAuth(deps: OAuthDeps): OAuth {
       },
     },
   });
-  const tokenService = new TokenService(
-    { tokens, customers, clock, revocations: authenticator },
-    { accessTokenTtlSeconds: settings.accessTokenTtlSeconds },
-  );
+  const tokenService = new TokenService({ tokens, customers, clock, revocations: authenticator }, { accessTokenTtlSeconds: settings.accessTokenTtlSeconds });
 
   return {
     authenticator,
@@ -102,7 +99,11 @@ export function createOAuth(deps: OAuthDeps): OAuth {
     async ensureBootstrapClient(projectKeys) {
       const bootstrap = settings.bootstrapClient;
       if (bootstrap === undefined) return;
-      await clients.ensureBootstrap(bootstrap.id, bootstrap.secret, projectKeys.map((key) => `manage_project:${key}`));
+      await clients.ensureBootstrap(
+        bootstrap.id,
+        bootstrap.secret,
+        projectKeys.map((key) => `manage_project:${key}`),
+      );
     },
     async registerRoutes(app) {
       await registerOAuthRoutes(app, {

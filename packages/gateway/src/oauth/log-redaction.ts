@@ -104,8 +104,11 @@ function requestForLog(request: LoggedRequest): Record<string, unknown> {
  * parent's list, so SECRET_LOG_PATHS includes the usual header paths as well.
  */
 export function withSecretRedaction(logger: Logger): Logger {
-  return logger.child({}, {
-    redact: { paths: [...SECRET_LOG_PATHS], censor: '[redacted]' },
-    serializers: { req: requestForLog },
-  });
+  return logger.child(
+    {},
+    {
+      redact: { paths: [...SECRET_LOG_PATHS], censor: '[redacted]' },
+      serializers: { req: requestForLog },
+    },
+  );
 }

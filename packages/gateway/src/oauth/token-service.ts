@@ -4,16 +4,7 @@ import type { ApiClientRecord } from './api-client-store.js';
 import { invalidClient } from './client-auth.js';
 import { oauthError } from './errors.js';
 import type { FormParameters } from './form-body.js';
-import {
-  ANONYMOUS_SUBJECT,
-  CUSTOMER_SUBJECT,
-  implies,
-  parseProjectScope,
-  projectsOf,
-  scopeNamesFor,
-  splitScopes,
-  subjectScope,
-} from './scopes.js';
+import { ANONYMOUS_SUBJECT, CUSTOMER_SUBJECT, implies, parseProjectScope, projectsOf, scopeNamesFor, splitScopes, subjectScope } from './scopes.js';
 import { newSecret, tokenHash, UNMATCHABLE_PASSWORD_HASH, verifySecret } from './secrets.js';
 import { AnonymousIdTaken, ClientGone, CustomerGone, type GrantRecord, type TokenStore } from './token-store.js';
 
@@ -94,8 +85,7 @@ function wantsRefreshToken(form: FormParameters): boolean {
 
 const REFRESH_TOKEN_NOT_FOUND = 'The refresh token was not found. It may have expired.';
 
-const invalidCustomerCredentials = () =>
-  oauthError('invalid_customer_account_credentials', 'Customer account with the given credentials not found.');
+const invalidCustomerCredentials = () => oauthError('invalid_customer_account_credentials', 'Customer account with the given credentials not found.');
 
 function shown(scope: string): string {
   return scope.length > 120 ? `${scope.slice(0, 120)}…` : scope;

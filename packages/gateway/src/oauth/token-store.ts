@@ -34,9 +34,7 @@ export interface RefreshedAccessToken {
   expiresAt: Date;
 }
 
-export type RefreshOutcome =
-  | { ok: true; grant: GrantRecord }
-  | { ok: false; reason: 'unknown' | 'expired' };
+export type RefreshOutcome = { ok: true; grant: GrantRecord } | { ok: false; reason: 'unknown' | 'expired' };
 
 export class AnonymousIdTaken extends Error {
   override name = 'AnonymousIdTaken';
@@ -110,10 +108,7 @@ const LOCK_COUNTER = 'SELECT count FROM oauth_refresh_token_count FOR UPDATE';
 
 /** Deletes refresh tokens and counts them off; the caller holds the counter lock. */
 async function deleteCountedRefreshTokens(tx: Queryable, condition: string, params: readonly unknown[]): Promise<string[]> {
-  const deleted = await tx.query<{ token_hash: string }>(
-    `DELETE FROM oauth_refresh_tokens WHERE ${condition} RETURNING token_hash`,
-    params,
-  );
+  const deleted = await tx.query<{ token_hash: string }>(`DELETE FROM oauth_refresh_tokens WHERE ${condition} RETURNING token_hash`, params);
   if (deleted.rowCount > 0) {
     await tx.query('UPDATE oauth_refresh_token_count SET count = count - $1', [deleted.rowCount]);
   }
@@ -163,20 +158,14 @@ async function insertAccessTokenOfLiveClient(target: Queryable, issuance: Issuan
  */
 export async function deleteTokensOfClient(tx: Queryable, clientId: string): Promise<string[]> {
   await deleteRefreshTokens(tx, 'client_id = $1', [clientId]);
-  const access = await tx.query<{ token_hash: string }>(
-    'DELETE FROM oauth_access_tokens WHERE client_id = $1 RETURNING token_hash',
-    [clientId],
-  );
+  const access = await tx.query<{ token_hash: string }>('DELETE FROM oauth_access_tokens WHERE client_id = $1 RETURNING token_hash', [clientId]);
   return access.rows.map((row) => row.token_hash);
 }
 
 /** The same for a customer being deleted (their ids are project-unique UUIDs). */
 export async function deleteTokensOfCustomer(tx: Queryable, customerId: string): Promise<string[]> {
   await deleteRefreshTokens(tx, 'customer_id = $1', [customerId]);
-  const access = await tx.query<{ token_hash: string }>(
-    'DELETE FROM oauth_access_tokens WHERE customer_id = $1 RETURNING token_hash',
-    [customerId],
-  );
+  const access = await tx.query<{ token_hash: string }>('DELETE FROM oauth_access_tokens WHERE customer_id = $1 RETURNING token_hash', [customerId]);
   return access.rows.map((row) => row.token_hash);
 }
 
@@ -213,10 +202,7 @@ export class TokenStore {
       // the row until commit, the deletion waits and then deletes these tokens too; finding it gone,
       // no tokens are issued. KEY SHARE does not block a password change.
       const { projectKey, customerId } = issuance.customer;
-      const found = await tx.query(
-        'SELECT 1 FROM customer_passwords WHERE project_key = $1 AND customer_id = $2 FOR KEY SHARE',
-        [projectKey, customerId],
-      );
+      const found = await tx.query('SELECT 1 FROM customer_passwords WHERE project_key = $1 AND customer_id = $2 FOR KEY SHARE', [projectKey, customerId]);
       if (found.rows.length === 0) throw new CustomerGone();
     }
     if (issuance.anonymousSession !== undefined) {
@@ -238,11 +224,7 @@ export class TokenStore {
       // §8: beyond the cap the least recently used go, and creating new ones keeps working. The
       // new token has the highest use sequence, so it is never its own victim.
       if (excess > 0) {
-        await deleteCountedRefreshTokens(
-          tx,
-          'token_hash IN (SELECT token_hash FROM oauth_refresh_tokens ORDER BY last_use_seq LIMIT $1)',
-          [excess],
-        );
+        await deleteCountedRefreshTokens(tx, 'token_hash IN (SELECT token_hash FROM oauth_refresh_tokens ORDER BY last_use_seq LIMIT $1)', [excess]);
       }
     }
     await insertAccessToken(tx, issuance, now);
@@ -319,19 +301,13 @@ export class TokenStore {
     return this.db.transaction(async (tx) => {
       const deleted = await deleteRefreshTokens(tx, 'token_hash = $1 AND client_id = $2', [hash, clientId]);
       if (deleted.length === 0) return undefined;
-      const access = await tx.query<{ token_hash: string }>(
-        'DELETE FROM oauth_access_tokens WHERE refresh_token_hash = $1 RETURNING token_hash',
-        [hash],
-      );
+      const access = await tx.query<{ token_hash: string }>('DELETE FROM oauth_access_tokens WHERE refresh_token_hash = $1 RETURNING token_hash', [hash]);
       return access.rows.map((row) => row.token_hash);
     });
   }
 
   async anonymousSessionExists(projectKey: string, anonymousId: string): Promise<boolean> {
-    const result = await this.db.query('SELECT 1 FROM anonymous_sessions WHERE project_key = $1 AND anonymous_id = $2', [
-      projectKey,
-      anonymousId,
-    ]);
+    const result = await this.db.query('SELECT 1 FROM anonymous_sessions WHERE project_key = $1 AND anonymous_id = $2', [projectKey, anonymousId]);
     return result.rows.length > 0;
   }
 
@@ -355,11 +331,9 @@ export class TokenStore {
         [now.toISOString()],
       );
       await this.db.transaction((tx) =>
-        deleteRefreshTokens(
-          tx,
-          `token_hash IN (SELECT token_hash FROM oauth_refresh_tokens WHERE last_used_at <= $1 LIMIT ${SWEEP_BATCH})`,
-          [refreshTokenCutoff(now).toISOString()],
-        ),
+        deleteRefreshTokens(tx, `token_hash IN (SELECT token_hash FROM oauth_refresh_tokens WHERE last_used_at <= $1 LIMIT ${SWEEP_BATCH})`, [
+          refreshTokenCutoff(now).toISOString(),
+        ]),
       );
     } catch (error) {
       this.log?.error({ err: error }, 'Sweeping expired OAuth tokens failed; the next sweep tries again.');

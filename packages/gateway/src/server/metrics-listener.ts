@@ -16,10 +16,7 @@ export interface MetricsListener {
  * whatever the API's TLS: a scrape port belongs on an internal network (docs/operations.md).
  * Anything else answers in the spec's error shape, as an unknown route of the API does.
  */
-export async function startMetricsListener(
-  registry: Registry,
-  options: { port: number; host: string; logger: Logger },
-): Promise<MetricsListener> {
+export async function startMetricsListener(registry: Registry, options: { port: number; host: string; logger: Logger }): Promise<MetricsListener> {
   const server = createServer((request, response) => answer(registry, options.logger, request, response));
   server.listen(options.port, options.host);
   await once(server, 'listening');

@@ -50,9 +50,7 @@ export async function startHerald(config: HeraldConfig, logger: Logger = createL
     db,
     logger,
     registry,
-    ...(delivery === undefined
-      ? {}
-      : { delivery: { pool: delivery.pool, admin: delivery.worker.admin, secrets: delivery.secrets } }),
+    ...(delivery === undefined ? {} : { delivery: { pool: delivery.pool, admin: delivery.worker.admin, secrets: delivery.secrets } }),
   });
   const address = await gateway.app.listen({ port: config.port, host: config.host });
 

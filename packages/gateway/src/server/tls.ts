@@ -27,8 +27,7 @@ export function httpsOptions(tls: TlsConfig) {
 }
 
 const NOT_FOUND_HTML =
-  '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>404 Not Found</h1>' +
-  '<p>This API is served over HTTPS only.</p></body></html>';
+  '<!DOCTYPE html><html><head><title>404 Not Found</title></head><body><h1>404 Not Found</h1>' + '<p>This API is served over HTTPS only.</p></body></html>';
 
 /** §1.3 and §7: a plain-HTTP connection gets 404 with an HTML body, whatever it asks for. */
 export function plainHttpRefuser(): Server {

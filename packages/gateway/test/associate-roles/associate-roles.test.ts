@@ -36,7 +36,11 @@ describe('AssociateRole /{projectKey}/associate-roles', { timeout: 60_000 }, () 
   });
 
   it('creates a role with the reference defaults and reads it by id, by key and by query', async () => {
-    const role = await admin.ok(`/${P}/associate-roles`, { key: 'approver', name: 'Approver', permissions: ['ViewMyCarts', 'ViewOthersCarts', 'ViewMyCarts'] }, 201);
+    const role = await admin.ok(
+      `/${P}/associate-roles`,
+      { key: 'approver', name: 'Approver', permissions: ['ViewMyCarts', 'ViewOthersCarts', 'ViewMyCarts'] },
+      201,
+    );
     // AssociateRoleDraft: buyerAssignable defaults to true; a permission listed twice is kept once.
     expect(role).toMatchObject({ version: 1, key: 'approver', name: 'Approver', buyerAssignable: true, permissions: ['ViewMyCarts', 'ViewOthersCarts'] });
     expect(await viewer.read(`/${P}/associate-roles/${role.id}`)).toEqual(role);
@@ -82,7 +86,10 @@ describe('AssociateRole /{projectKey}/associate-roles', { timeout: 60_000 }, () 
     const stale = await admin.post(`/${P}/associate-roles/${role.id}`, { version: 1, actions: [{ action: 'setName' }] });
     expect(stale.status).toBe(409);
     expect(stale.body.errors[0]).toMatchObject({ code: 'ConcurrentModification', currentVersion: 2 });
-    const missing = await admin.post(`/${P}/associate-roles/${role.id}`, { version: 2, actions: [{ action: 'removePermission', permission: 'DeleteMyCarts' }] });
+    const missing = await admin.post(`/${P}/associate-roles/${role.id}`, {
+      version: 2,
+      actions: [{ action: 'removePermission', permission: 'DeleteMyCarts' }],
+    });
     expect(missing.status).toBe(400);
     expect(missing.body.errors[0].code).toBe('InvalidOperation');
     const unknown = await admin.post(`/${P}/associate-roles/${role.id}`, { version: 2, actions: [{ action: 'setPermissions', permissions: ['Nope'] }] });
@@ -93,12 +100,16 @@ describe('AssociateRole /{projectKey}/associate-roles', { timeout: 60_000 }, () 
   it('refuses to delete a role still assigned in a business unit (400 ReferenceExists), deletes it once unassigned', async () => {
     const role = await admin.ok(`/${P}/associate-roles`, { key: 'assigned', permissions: ['ViewMyCarts'] }, 201);
     const { customerId } = await customerClient(gateway, P, ['manage_my_business_units']);
-    const unit = await admin.ok(`/${P}/business-units`, {
-      key: 'assigning-unit',
-      name: 'Assigning',
-      unitType: 'Company',
-      associates: [{ associateRoleAssignments: [{ associateRole: { typeId: 'associate-role', key: 'assigned' } }], customer: { id: customerId } }],
-    }, 201);
+    const unit = await admin.ok(
+      `/${P}/business-units`,
+      {
+        key: 'assigning-unit',
+        name: 'Assigning',
+        unitType: 'Company',
+        associates: [{ associateRoleAssignments: [{ associateRole: { typeId: 'associate-role', key: 'assigned' } }], customer: { id: customerId } }],
+      },
+      201,
+    );
     const refused = await admin.delete(`/${P}/associate-roles/${role.id}?version=1`);
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0]).toMatchObject({ code: 'ReferenceExists', referencedBy: 'business-unit' });
@@ -110,11 +121,15 @@ describe('AssociateRole /{projectKey}/associate-roles', { timeout: 60_000 }, () 
 
   it('delivers its messages and change notifications to an SQS subscription, in sequence', async () => {
     const queue = sqs.createQueue('associate-role-events');
-    await admin.ok(`/${P}/subscriptions`, {
-      destination: sqsDestination(queue),
-      messages: [{ resourceTypeId: 'associate-role' }],
-      changes: [{ resourceTypeId: 'associate-role' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/subscriptions`,
+      {
+        destination: sqsDestination(queue),
+        messages: [{ resourceTypeId: 'associate-role' }],
+        changes: [{ resourceTypeId: 'associate-role' }],
+      },
+      201,
+    );
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
 

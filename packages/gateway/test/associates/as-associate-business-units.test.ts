@@ -27,12 +27,17 @@ describe('business units as associate and through /me', () => {
     editor = await newCustomer(gateway, P);
     admin = await newCustomer(gateway, P);
     await merchant.ok('POST', '/associate-roles', { key: 'editor', permissions: ['UpdateBusinessUnitDetails'] }, 201);
-    await merchant.ok('POST', '/business-units', {
-      key: 'acme',
-      name: 'ACME',
-      unitType: 'Company',
-      associates: [associate(buyer, assignment('Buyer')), associate(editor, assignment('editor')), associate(admin, assignment('Admin'))],
-    }, 201);
+    await merchant.ok(
+      'POST',
+      '/business-units',
+      {
+        key: 'acme',
+        name: 'ACME',
+        unitType: 'Company',
+        associates: [associate(buyer, assignment('Buyer')), associate(editor, assignment('editor')), associate(admin, assignment('Admin'))],
+      },
+      201,
+    );
   }, SETUP_MS);
   afterAll(() => gateway.close());
 
@@ -43,30 +48,49 @@ describe('business units as associate and through /me', () => {
     const stranger = await newCustomer(gateway, P);
     expect((await merchant.rest('GET', asAssociateUnits(stranger, '/key=acme'))).status).toBe(404);
     // A unit the associate does not belong to answers 404 before anything is said about the actions.
-    const hidden = await merchant.rest('POST', asAssociateUnits(stranger, '/key=acme'), { version: 1, actions: [{ action: 'changeStatus', status: 'Inactive' }] });
+    const hidden = await merchant.rest('POST', asAssociateUnits(stranger, '/key=acme'), {
+      version: 1,
+      actions: [{ action: 'changeStatus', status: 'Inactive' }],
+    });
     expect(hidden.status).toBe(404);
   });
 
   it('changes details with UpdateBusinessUnitDetails (a stored role counts), refuses a Buyer', async () => {
     const current = await unit();
-    expectMissingPermission(await merchant.rest('POST', asAssociateUnits(buyer, '/key=acme'), { version: current.version, actions: [{ action: 'changeName', name: 'Nope' }] }), {
-      associate: buyer,
-      unit: 'acme',
-      permissions: ['UpdateBusinessUnitDetails'],
+    expectMissingPermission(
+      await merchant.rest('POST', asAssociateUnits(buyer, '/key=acme'), { version: current.version, actions: [{ action: 'changeName', name: 'Nope' }] }),
+      {
+        associate: buyer,
+        unit: 'acme',
+        permissions: ['UpdateBusinessUnitDetails'],
+      },
+    );
+    const renamed = await merchant.ok('POST', asAssociateUnits(editor, '/key=acme'), {
+      version: current.version,
+      actions: [{ action: 'changeName', name: 'ACME Corp' }],
     });
-    const renamed = await merchant.ok('POST', asAssociateUnits(editor, '/key=acme'), { version: current.version, actions: [{ action: 'changeName', name: 'ACME Corp' }] });
     expect(renamed.name).toBe('ACME Corp');
     // The spec's /me operations follow the same permissions (they required the Admin role before).
-    const mine = await editor.ok('POST', '/me/business-units/key=acme', { version: renamed.version, actions: [{ action: 'setContactEmail', contactEmail: 'desk@acme.example' }] });
+    const mine = await editor.ok('POST', '/me/business-units/key=acme', {
+      version: renamed.version,
+      actions: [{ action: 'setContactEmail', contactEmail: 'desk@acme.example' }],
+    });
     expect(mine.contactEmail).toBe('desk@acme.example');
   });
 
   it('manages associates only with UpdateAssociates', async () => {
     const current = await unit();
     const change = { version: current.version, actions: [{ action: 'changeAssociate', associate: associate(buyer, assignment('editor')) }] };
-    expectMissingPermission(await merchant.rest('POST', asAssociateUnits(editor, '/key=acme'), change), { associate: editor, unit: 'acme', permissions: ['UpdateAssociates'] });
+    expectMissingPermission(await merchant.rest('POST', asAssociateUnits(editor, '/key=acme'), change), {
+      associate: editor,
+      unit: 'acme',
+      permissions: ['UpdateAssociates'],
+    });
     const changed = await merchant.ok('POST', asAssociateUnits(admin, '/key=acme'), change);
-    expect(changed.associates.find((found: Json) => found.customer.id === buyer.customerId)).toMatchObject({ roles: [], associateRoleAssignments: [assignment('editor')] });
+    expect(changed.associates.find((found: Json) => found.customer.id === buyer.customerId)).toMatchObject({
+      roles: [],
+      associateRoleAssignments: [assignment('editor')],
+    });
   });
 
   it('lets an associate assign only buyer-assignable roles; the general endpoint assigns any', async () => {
@@ -80,12 +104,19 @@ describe('business units as associate and through /me', () => {
     const assigned = await merchant.ok('POST', '/business-units/key=acme', change);
     expect(assigned.associates.find((found: Json) => found.customer.id === editor.customerId).associateRoleAssignments).toEqual([assignment('approver')]);
     // Back to the role the other tests expect.
-    await merchant.ok('POST', '/business-units/key=acme', { version: assigned.version, actions: [{ action: 'changeAssociate', associate: associate(editor, assignment('editor')) }] });
+    await merchant.ok('POST', '/business-units/key=acme', {
+      version: assigned.version,
+      actions: [{ action: 'changeAssociate', associate: associate(editor, assignment('editor')) }],
+    });
   });
 
   it('creates a Division only with AddChildUnits in the parent', async () => {
     const division = { key: 'acme-north', name: 'North', unitType: 'Division', parentUnit: { key: 'acme' } };
-    expectMissingPermission(await merchant.rest('POST', asAssociateUnits(editor), division), { associate: editor, unit: 'acme', permissions: ['AddChildUnits'] });
+    expectMissingPermission(await merchant.rest('POST', asAssociateUnits(editor), division), {
+      associate: editor,
+      unit: 'acme',
+      permissions: ['AddChildUnits'],
+    });
     expectMissingPermission(await editor.rest('POST', '/me/business-units', division), { associate: editor, unit: 'acme', permissions: ['AddChildUnits'] });
     const created = await merchant.ok('POST', asAssociateUnits(admin), division, 201);
     expect(created).toMatchObject({ key: 'acme-north', parentUnit: { key: 'acme' }, associateMode: 'ExplicitAndFromParent' });

@@ -36,21 +36,36 @@ describe('carts as associate', () => {
     await merchant.ok('POST', '/associate-roles', { key: 'cart-viewer', permissions: ['ViewMyCarts'] }, 201);
     const everyCartPermission = ['View', 'Create', 'Update', 'Delete'].flatMap((verb) => [`${verb}MyCarts`, `${verb}OthersCarts`]);
     await merchant.ok('POST', '/associate-roles', { key: 'cart-keeper', permissions: everyCartPermission }, 201);
-    await merchant.ok('POST', '/business-units', {
-      key: 'acme',
-      name: 'ACME',
-      unitType: 'Company',
-      associates: [
-        { roles: ['Buyer'], customer: { id: buyer.customerId } },
-        associate(viewer, assignment('cart-viewer')),
-        associate(admin, assignment('Admin', 'Enabled')),
-        associate(local, assignment('cart-keeper', 'Disabled')),
-      ],
-    }, 201);
+    await merchant.ok(
+      'POST',
+      '/business-units',
+      {
+        key: 'acme',
+        name: 'ACME',
+        unitType: 'Company',
+        associates: [
+          { roles: ['Buyer'], customer: { id: buyer.customerId } },
+          associate(viewer, assignment('cart-viewer')),
+          associate(admin, assignment('Admin', 'Enabled')),
+          associate(local, assignment('cart-keeper', 'Disabled')),
+        ],
+      },
+      201,
+    );
     // A Division inherits by default (ExplicitAndFromParent); the other one is Explicit.
     await merchant.ok('POST', '/business-units', { key: 'acme-east', name: 'East', unitType: 'Division', parentUnit: { key: 'acme' } }, 201);
-    await merchant.ok('POST', '/business-units', { key: 'acme-west', name: 'West', unitType: 'Division', parentUnit: { key: 'acme' }, associateMode: 'Explicit' }, 201);
-    await merchant.ok('POST', '/business-units', { key: 'other', name: 'Other', unitType: 'Company', associates: [{ roles: ['Admin'], customer: { id: buyer.customerId } }] }, 201);
+    await merchant.ok(
+      'POST',
+      '/business-units',
+      { key: 'acme-west', name: 'West', unitType: 'Division', parentUnit: { key: 'acme' }, associateMode: 'Explicit' },
+      201,
+    );
+    await merchant.ok(
+      'POST',
+      '/business-units',
+      { key: 'other', name: 'Other', unitType: 'Company', associates: [{ roles: ['Admin'], customer: { id: buyer.customerId } }] },
+      201,
+    );
   }, SETUP_MS);
   afterAll(() => gateway.close());
 
@@ -87,7 +102,10 @@ describe('carts as associate', () => {
     await merchant.ok('POST', '/associate-roles', { key: 'nothing' }, 201);
     const nobody = await newCustomer(gateway, P);
     const acme = await merchant.ok('GET', '/business-units/key=acme');
-    await merchant.ok('POST', '/business-units/key=acme', { version: acme.version, actions: [{ action: 'addAssociate', associate: associate(nobody, assignment('nothing')) }] });
+    await merchant.ok('POST', '/business-units/key=acme', {
+      version: acme.version,
+      actions: [{ action: 'addAssociate', associate: associate(nobody, assignment('nothing')) }],
+    });
     const blind = await merchant.rest('GET', inUnit(nobody, 'acme', 'carts'));
     expectMissingPermission(blind, { associate: nobody, unit: 'acme', permissions: ['ViewMyCarts', 'ViewOthersCarts'] });
   });
@@ -97,7 +115,10 @@ describe('carts as associate', () => {
     const path = inUnit(buyer, 'acme', `carts/${cart.id as string}`);
     const updated = await merchant.ok('POST', path, { version: cart.version, actions: [{ action: 'setCustomerEmail', email: 'bea@example.com' }] });
     expect(updated).toMatchObject({ customerEmail: 'bea@example.com', lastModifiedBy: { associate: { id: buyer.customerId } } });
-    const byViewer = await merchant.rest('POST', inUnit(viewer, 'acme', `carts/${cart.id as string}`), { version: updated.version, actions: [{ action: 'setCustomerEmail', email: 'x@example.com' }] });
+    const byViewer = await merchant.rest('POST', inUnit(viewer, 'acme', `carts/${cart.id as string}`), {
+      version: updated.version,
+      actions: [{ action: 'setCustomerEmail', email: 'x@example.com' }],
+    });
     expectMissingPermission(byViewer, { associate: viewer, unit: 'acme', permissions: ['UpdateOthersCarts'], onBehalfOf: buyer });
     const deleteByViewer = await merchant.rest('DELETE', `${inUnit(viewer, 'acme', `carts/${cart.id as string}`)}?version=${updated.version as number}`);
     expectMissingPermission(deleteByViewer, { associate: viewer, unit: 'acme', permissions: ['DeleteOthersCarts'], onBehalfOf: buyer });
@@ -108,7 +129,7 @@ describe('carts as associate', () => {
     expect((await merchant.rest('GET', path)).status).toBe(404);
   });
 
-  it("answers a cart of another unit with 400 InvalidOperation, an unknown unit with 404", async () => {
+  it('answers a cart of another unit with 400 InvalidOperation, an unknown unit with 404', async () => {
     const elsewhere = await merchant.ok('POST', inUnit(buyer, 'other', 'carts'), { currency: 'EUR' }, 201);
     const answer = await merchant.rest('GET', inUnit(buyer, 'acme', `carts/${elsewhere.id as string}`));
     expect(answer.status).toBe(400);
@@ -122,20 +143,40 @@ describe('carts as associate', () => {
     // admin: Admin in acme with Enabled inheritance → acts in acme-east (ExplicitAndFromParent).
     await merchant.ok('POST', inUnit(admin, 'acme-east', 'carts'), { currency: 'EUR' }, 201);
     // ... but not in acme-west (Explicit).
-    expectMissingPermission(await merchant.rest('POST', inUnit(admin, 'acme-west', 'carts'), { currency: 'EUR' }), { associate: admin, unit: 'acme-west', permissions: ['CreateMyCarts'] });
+    expectMissingPermission(await merchant.rest('POST', inUnit(admin, 'acme-west', 'carts'), { currency: 'EUR' }), {
+      associate: admin,
+      unit: 'acme-west',
+      permissions: ['CreateMyCarts'],
+    });
     // local: every cart permission in acme, Disabled inheritance → nothing in acme-east.
     await merchant.ok('POST', inUnit(local, 'acme', 'carts'), { currency: 'EUR' }, 201);
-    expectMissingPermission(await merchant.rest('POST', inUnit(local, 'acme-east', 'carts'), { currency: 'EUR' }), { associate: local, unit: 'acme-east', permissions: ['CreateMyCarts'] });
+    expectMissingPermission(await merchant.rest('POST', inUnit(local, 'acme-east', 'carts'), { currency: 'EUR' }), {
+      associate: local,
+      unit: 'acme-east',
+      permissions: ['CreateMyCarts'],
+    });
 
     // answers show what acme-east inherits, with its source
     const east = await merchant.ok('GET', '/business-units/key=acme-east');
     expect(east.associateMode).toBe('ExplicitAndFromParent');
-    expect(east.inheritedAssociates).toEqual([{ customer: { typeId: 'customer', id: admin.customerId }, associateRoleAssignments: [{ associateRole: { typeId: 'associate-role', key: 'Admin' }, source: { typeId: 'business-unit', key: 'acme' } }] }]);
+    expect(east.inheritedAssociates).toEqual([
+      {
+        customer: { typeId: 'customer', id: admin.customerId },
+        associateRoleAssignments: [{ associateRole: { typeId: 'associate-role', key: 'Admin' }, source: { typeId: 'business-unit', key: 'acme' } }],
+      },
+    ]);
     expect((await merchant.ok('GET', '/business-units/key=acme-west')).inheritedAssociates).toBeUndefined();
 
     // Once acme-east is Explicit, the inherited assignment no longer counts.
-    await merchant.ok('POST', '/business-units/key=acme-east', { version: east.version, actions: [{ action: 'changeAssociateMode', associateMode: 'Explicit' }] });
-    expectMissingPermission(await merchant.rest('POST', inUnit(admin, 'acme-east', 'carts'), { currency: 'EUR' }), { associate: admin, unit: 'acme-east', permissions: ['CreateMyCarts'] });
+    await merchant.ok('POST', '/business-units/key=acme-east', {
+      version: east.version,
+      actions: [{ action: 'changeAssociateMode', associateMode: 'Explicit' }],
+    });
+    expectMissingPermission(await merchant.rest('POST', inUnit(admin, 'acme-east', 'carts'), { currency: 'EUR' }), {
+      associate: admin,
+      unit: 'acme-east',
+      permissions: ['CreateMyCarts'],
+    });
   });
 
   it('needs the API client scopes of carts (view_orders / manage_orders)', async () => {

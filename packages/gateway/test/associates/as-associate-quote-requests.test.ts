@@ -18,7 +18,8 @@ describe('quote requests as associate', () => {
   let cartsOnly: Client;
   let admin: Client;
 
-  const cartOf = (who: Client, unit = 'acme'): Promise<Json> => merchant.ok('POST', inUnit(admin, unit, 'carts'), { currency: 'EUR', customerId: who.customerId, lineItems: [lineItem] }, 201);
+  const cartOf = (who: Client, unit = 'acme'): Promise<Json> =>
+    merchant.ok('POST', inUnit(admin, unit, 'carts'), { currency: 'EUR', customerId: who.customerId, lineItems: [lineItem] }, 201);
   const draftFrom = (cart: Json): Json => ({ cart: { typeId: 'cart', id: cart.id }, cartVersion: cart.version, comment: 'Please quote' });
 
   beforeAll(async () => {

@@ -8,12 +8,7 @@ import { apiClient, customerClient, type Client, type Json } from '../business-u
 
 export type { Client, Json };
 
-export const ASSOCIATE_SCOPES = [
-  'manage_business_units',
-  'manage_associate_roles',
-  'manage_orders',
-  'manage_quote_requests',
-] as const;
+export const ASSOCIATE_SCOPES = ['manage_business_units', 'manage_associate_roles', 'manage_orders', 'manage_quote_requests'] as const;
 
 export function merchantOf(gateway: TestGateway, projectKey: string): Promise<Client> {
   return apiClient(gateway, projectKey, ASSOCIATE_SCOPES);

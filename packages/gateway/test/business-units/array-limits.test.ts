@@ -26,7 +26,14 @@ describe('business unit stores and associates stay within 500', () => {
     const documents = gateway.gateway.documents;
     const write: WriteContext = { projectKey: P };
     for (let i = 0; i <= LIMIT; i++) {
-      await documents.create<Store>(write, 'store', { key: storeKey(i), languages: [], countries: [], distributionChannels: [], supplyChannels: [], productSelections: [] });
+      await documents.create<Store>(write, 'store', {
+        key: storeKey(i),
+        languages: [],
+        countries: [],
+        distributionChannels: [],
+        supplyChannels: [],
+        productSelections: [],
+      });
       const customer = await documents.create<Customer>(write, 'customer', {
         email: `associate-${i}@example.com`,
         addresses: [],

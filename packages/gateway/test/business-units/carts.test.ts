@@ -6,8 +6,16 @@ const P = 'bu-carts';
 
 const UPDATE_MY_CART = /* GraphQL */ `
   mutation ($id: String!, $version: Long!, $unit: String!) {
-    updateMyCart(id: $id, version: $version, actions: [{setBusinessUnit: {businessUnit: {key: $unit}}}]) { id version businessUnit { typeId key } }
-  }`;
+    updateMyCart(id: $id, version: $version, actions: [{ setBusinessUnit: { businessUnit: { key: $unit } } }]) {
+      id
+      version
+      businessUnit {
+        typeId
+        key
+      }
+    }
+  }
+`;
 
 /** §4.3 Cart and My Cart `setBusinessUnit`; §1.4 the acting customer must be an associate of the unit. */
 describe('Cart setBusinessUnit (GraphQL)', () => {

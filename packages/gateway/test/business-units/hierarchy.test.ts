@@ -11,7 +11,9 @@ const TREE = /* GraphQL */ `
 `;
 
 const create = (admin: Client, draft: Json) =>
-  admin.gql(`mutation ($draft: BusinessUnitDraft!) { createBusinessUnit(draft: $draft) { ${TREE} } }`, { draft }).then((data) => data.createBusinessUnit as Json);
+  admin
+    .gql(`mutation ($draft: BusinessUnitDraft!) { createBusinessUnit(draft: $draft) { ${TREE} } }`, { draft })
+    .then((data) => data.createBusinessUnit as Json);
 
 const read = (admin: Client, key: string) => admin.gql(`{ businessUnit(key: "${key}") { id ${TREE} } }`).then((data) => data.businessUnit as Json);
 
@@ -128,11 +130,15 @@ describe('Business unit hierarchy', () => {
     expect((await move('north', 'north-a')).extensions.code).toBe('InvalidOperation');
     expect((await move('north-a', 'nowhere')).extensions.code).toBe('ReferencedResourceNotFound');
 
-    const companyWithParent = await admin.gqlError('mutation { createBusinessUnit(draft: {key: "c2", name: "C", unitType: Company, parentUnit: {key: "north"}}) { key } }');
+    const companyWithParent = await admin.gqlError(
+      'mutation { createBusinessUnit(draft: {key: "c2", name: "C", unitType: Company, parentUnit: {key: "north"}}) { key } }',
+    );
     expect(companyWithParent.extensions).toMatchObject({ code: 'InvalidInput', field: 'parentUnit' });
     const orphan = await admin.gqlError('mutation { createBusinessUnit(draft: {key: "d2", name: "D", unitType: Division}) { key } }');
     expect(orphan.extensions).toMatchObject({ code: 'InvalidInput', field: 'parentUnit' });
-    const lostParent = await admin.gqlError('mutation { createBusinessUnit(draft: {key: "d3", name: "D", unitType: Division, parentUnit: {key: "nowhere"}}) { key } }');
+    const lostParent = await admin.gqlError(
+      'mutation { createBusinessUnit(draft: {key: "d3", name: "D", unitType: Division, parentUnit: {key: "nowhere"}}) { key } }',
+    );
     expect(lostParent.extensions.code).toBe('ReferencedResourceNotFound');
   });
 
@@ -148,12 +154,24 @@ describe('Business unit hierarchy', () => {
     expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
     expect(answer.data?.createBusinessUnit).toEqual({ key: 'nulls-a', parentUnitRef: { key: 'nulls' } });
 
-    const rest = await admin.ok('POST', '/business-units', { key: 'nulls-b', name: 'B', unitType: 'Division', parentUnit: { typeId: null, key: 'nulls' } }, 201);
+    const rest = await admin.ok(
+      'POST',
+      '/business-units',
+      { key: 'nulls-b', name: 'B', unitType: 'Division', parentUnit: { typeId: null, key: 'nulls' } },
+      201,
+    );
     expect(rest.parentUnit).toEqual(ref('nulls'));
 
-    const wrongType = await admin.gqlError('mutation { createBusinessUnit(draft: {key: "nulls-c", name: "C", unitType: Division, parentUnit: {typeId: "store", key: "nulls"}}) { key } }');
+    const wrongType = await admin.gqlError(
+      'mutation { createBusinessUnit(draft: {key: "nulls-c", name: "C", unitType: Division, parentUnit: {typeId: "store", key: "nulls"}}) { key } }',
+    );
     expect(wrongType.extensions).toMatchObject({ code: 'InvalidInput', field: 'parentUnit' });
-    const restWrongType = await admin.rest('POST', '/business-units', { key: 'nulls-d', name: 'D', unitType: 'Division', parentUnit: { typeId: 'store', key: 'nulls' } });
+    const restWrongType = await admin.rest('POST', '/business-units', {
+      key: 'nulls-d',
+      name: 'D',
+      unitType: 'Division',
+      parentUnit: { typeId: 'store', key: 'nulls' },
+    });
     expect(restWrongType.status).toBe(400);
   });
 
@@ -170,13 +188,17 @@ describe('Business unit hierarchy', () => {
     const admin2 = await apiClient(gateway, P, ['manage_business_units', 'manage_stores']);
     await admin2.ok('POST', '/stores', { key: 'lisbon' }, 201);
     await create(admin2, { key: 'west', name: 'West', unitType: 'Company' });
-    const inherited = await admin2.gql('mutation { createBusinessUnit(draft: {key: "west-a", name: "A", unitType: Division, parentUnit: {key: "west"}}) { storeMode storesRef { key } } }');
+    const inherited = await admin2.gql(
+      'mutation { createBusinessUnit(draft: {key: "west-a", name: "A", unitType: Division, parentUnit: {key: "west"}}) { storeMode storesRef { key } } }',
+    );
     expect(inherited.createBusinessUnit).toEqual({ storeMode: 'FromParent', storesRef: [] });
     const own = await admin2.gql(
       'mutation { createBusinessUnit(draft: {key: "west-b", name: "B", unitType: Division, parentUnit: {key: "west"}, stores: [{key: "lisbon"}]}) { storeMode storesRef { key } } }',
     );
     expect(own.createBusinessUnit).toEqual({ storeMode: 'Explicit', storesRef: [{ key: 'lisbon' }] });
-    const company = await admin2.gqlError('mutation { createBusinessUnit(draft: {key: "east", name: "E", unitType: Company, storeMode: "FromParent"}) { key } }');
+    const company = await admin2.gqlError(
+      'mutation { createBusinessUnit(draft: {key: "east", name: "E", unitType: Company, storeMode: "FromParent"}) { key } }',
+    );
     expect(company.extensions).toMatchObject({ code: 'InvalidInput', field: 'storeMode' });
   });
 });

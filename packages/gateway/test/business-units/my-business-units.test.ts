@@ -4,12 +4,44 @@ import { apiClient, customerClient, lastMessageOf, type Client, type Json } from
 
 const P = 'bu-my';
 
-const ME_UNIT = /* GraphQL */ `query ($key: String) { me { businessUnit(key: $key) { key name associates { roles customerRef { id } } } } }`;
-const ME_UNITS = /* GraphQL */ `{ me { businessUnits(sort: ["key asc"]) { total exists results { key } } } }`;
+const ME_UNIT = /* GraphQL */ `
+  query ($key: String) {
+    me {
+      businessUnit(key: $key) {
+        key
+        name
+        associates {
+          roles
+          customerRef {
+            id
+          }
+        }
+      }
+    }
+  }
+`;
+const ME_UNITS = /* GraphQL */ `
+  {
+    me {
+      businessUnits(sort: ["key asc"]) {
+        total
+        exists
+        results {
+          key
+        }
+      }
+    }
+  }
+`;
 const UPDATE_MY = /* GraphQL */ `
   mutation ($key: String!, $version: Long!, $actions: [MyBusinessUnitUpdateAction!]!) {
-    updateMyBusinessUnit(key: $key, version: $version, actions: $actions) { key version name }
-  }`;
+    updateMyBusinessUnit(key: $key, version: $version, actions: $actions) {
+      key
+      version
+      name
+    }
+  }
+`;
 
 /**
  * The My operations (§4.3) act for the token's customer: a customer who creates a unit becomes
@@ -35,7 +67,9 @@ describe('My business units', () => {
     );
     unit = created.createMyBusinessUnit as Json;
     // Buyers are added by an API client: addAssociate is not a My action (§4.3).
-    await admin.gql(`mutation { updateBusinessUnit(key: "mine", version: 1, actions: [{addAssociate: {associate: {roles: [Buyer], customer: {id: "${buyer.customerId}"}}}}]) { version } }`);
+    await admin.gql(
+      `mutation { updateBusinessUnit(key: "mine", version: 1, actions: [{addAssociate: {associate: {roles: [Buyer], customer: {id: "${buyer.customerId}"}}}}]) { version } }`,
+    );
     unit.version = 2;
   });
   afterAll(() => gateway.close());
@@ -103,7 +137,12 @@ describe('My business units', () => {
         201,
       );
       const shopAssociates = [associate(shopper, 'Buyer'), associate(ceo, 'Buyer'), associate(auditor, 'Buyer')];
-      await admin.ok('POST', '/business-units', { key: 'holding-shop', name: 'Shop', unitType: 'Division', parentUnit: { key: 'holding' }, associates: shopAssociates }, 201);
+      await admin.ok(
+        'POST',
+        '/business-units',
+        { key: 'holding-shop', name: 'Shop', unitType: 'Division', parentUnit: { key: 'holding' }, associates: shopAssociates },
+        201,
+      );
       await admin.ok(
         'POST',
         '/business-units',
@@ -129,13 +168,20 @@ describe('My business units', () => {
       const top = await shopper.graphql('{ me { businessUnit(key: "holding-shop") { key topLevelUnit { name } } } }');
       expect(top.data?.me.businessUnit).toBeNull();
       expect(top.errors).toEqual([
-        expect.objectContaining({ path: ['me', 'businessUnit', 'topLevelUnit'], extensions: expect.objectContaining({ code: 'InsufficientScope', scope: 'view_business_units' }) }),
+        expect.objectContaining({
+          path: ['me', 'businessUnit', 'topLevelUnit'],
+          extensions: expect.objectContaining({ code: 'InsufficientScope', scope: 'view_business_units' }),
+        }),
       ]);
 
       // An associate of the Company, and a customer token with view_business_units, see it.
       const everything = '{ me { businessUnit(key: "holding-shop") { parentUnit { contactEmail } ancestors { key } topLevelUnit { key } } } }';
       for (const reader of [ceo, auditor]) {
-        expect((await reader.gql(everything)).me.businessUnit).toEqual({ parentUnit: { contactEmail: 'ceo@holding.example' }, ancestors: [{ key: 'holding' }], topLevelUnit: { key: 'holding' } });
+        expect((await reader.gql(everything)).me.businessUnit).toEqual({
+          parentUnit: { contactEmail: 'ceo@holding.example' },
+          ancestors: [{ key: 'holding' }],
+          topLevelUnit: { key: 'holding' },
+        });
       }
     });
 
@@ -173,7 +219,10 @@ describe('My business units', () => {
       const answer = await adminCustomer.graphql(UPDATE_MY, { key: 'mine', version: unit.version, actions: [{ addStore: { store: { key: 'x' } } }] });
       expect(answer.status).toBe(400);
       expect(answer.errors?.[0]?.extensions.code).toBe('GraphQLValidationError');
-      const rest = await adminCustomer.rest('POST', '/me/business-units/key=mine', { version: unit.version, actions: [{ action: 'changeStatus', status: 'Inactive' }] });
+      const rest = await adminCustomer.rest('POST', '/me/business-units/key=mine', {
+        version: unit.version,
+        actions: [{ action: 'changeStatus', status: 'Inactive' }],
+      });
       expect(rest.status).toBe(400);
       expect(rest.body.errors[0]).toMatchObject({ code: 'InvalidInput', action: 'changeStatus' });
     });
@@ -211,13 +260,20 @@ describe('My business units', () => {
     it('moves a unit only below a unit the customer administers', async () => {
       const other = await outsider.gql('mutation { createMyBusinessUnit(draft: {key: "theirs", name: "Theirs", unitType: Company}) { key } }');
       expect(other.createMyBusinessUnit).toEqual({ key: 'theirs' });
-      const refused = await adminCustomer.gqlError(UPDATE_MY, { key: 'mine-a', version: 1, actions: [{ changeParentUnit: { parentUnit: { key: 'theirs' } } }] });
+      const refused = await adminCustomer.gqlError(UPDATE_MY, {
+        key: 'mine-a',
+        version: 1,
+        actions: [{ changeParentUnit: { parentUnit: { key: 'theirs' } } }],
+      });
       expect(refused.extensions.code).toBe('AssociateMissingPermission');
     });
 
     it('gives My-created units the project setting myBusinessUnitStatusOnCreation (REST and GraphQL project action)', async () => {
       const project = await admin.ok('GET', '');
-      const changed = await admin.ok('POST', '', { version: project.version, actions: [{ action: 'changeMyBusinessUnitStatusOnCreation', status: 'Inactive' }] });
+      const changed = await admin.ok('POST', '', {
+        version: project.version,
+        actions: [{ action: 'changeMyBusinessUnitStatusOnCreation', status: 'Inactive' }],
+      });
       expect(changed.businessUnits).toEqual({ myBusinessUnitStatusOnCreation: 'Inactive' });
       const inactive = await adminCustomer.gql('mutation { createMyBusinessUnit(draft: {key: "mine-2", name: "Two", unitType: Company}) { status } }');
       expect(inactive.createMyBusinessUnit).toEqual({ status: 'Inactive' });
@@ -232,7 +288,10 @@ describe('My business units', () => {
       const active = await adminCustomer.gql('mutation { createMyBusinessUnit(draft: {key: "mine-3", name: "Three", unitType: Company}) { status } }');
       expect(active.createMyBusinessUnit).toEqual({ status: 'Active' });
 
-      const invalid = await admin.rest('POST', '', { version: (changed.version as number) + 1, actions: [{ action: 'changeMyBusinessUnitStatusOnCreation', status: 'Sleeping' }] });
+      const invalid = await admin.rest('POST', '', {
+        version: (changed.version as number) + 1,
+        actions: [{ action: 'changeMyBusinessUnitStatusOnCreation', status: 'Sleeping' }],
+      });
       expect(invalid.status).toBe(400);
     });
 
@@ -273,7 +332,9 @@ describe('My business units', () => {
       const refused = await buyer.rest('POST', '/me/business-units/key=mine', { version: current.version, actions: [{ action: 'changeName', name: 'X' }] });
       expect(refused.status).toBe(403);
       expect(refused.body.errors[0].code).toBe('AssociateMissingPermission');
-      expect((await outsider.rest('POST', '/me/business-units/key=mine', { version: current.version, actions: [{ action: 'changeName', name: 'X' }] })).status).toBe(404);
+      expect(
+        (await outsider.rest('POST', '/me/business-units/key=mine', { version: current.version, actions: [{ action: 'changeName', name: 'X' }] })).status,
+      ).toBe(404);
     });
 
     it('refuses stores and associates in a MyBusinessUnitDraft, and API-client tokens', async () => {

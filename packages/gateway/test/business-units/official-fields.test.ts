@@ -12,7 +12,7 @@ import { address, apiClient, customerClient, lastMessageOf, messagesOf, type Cli
 
 const P = 'bu-official';
 
-describe('business units: the reference\'s required fields, modes and messages', () => {
+describe("business units: the reference's required fields, modes and messages", () => {
   let gateway: TestGateway;
   let admin: Client;
   let customerId: string;
@@ -35,7 +35,9 @@ describe('business units: the reference\'s required fields, modes and messages',
       approvalRuleMode: 'Explicit',
       storeMode: 'Explicit',
       topLevelUnit: { typeId: 'business-unit', key: 'acme' },
-      associates: [{ roles: ['Admin', 'Buyer'], associateRoleAssignments: [assignment('Admin'), assignment('Buyer')], customer: { typeId: 'customer', id: customerId } }],
+      associates: [
+        { roles: ['Admin', 'Buyer'], associateRoleAssignments: [assignment('Admin'), assignment('Buyer')], customer: { typeId: 'customer', id: customerId } },
+      ],
     };
     expect(unit).toMatchObject(official);
     expect(await admin.ok('GET', `/business-units/key=acme`)).toMatchObject(official);
@@ -50,7 +52,9 @@ describe('business units: the reference\'s required fields, modes and messages',
     const unit = await company('beta', {
       status: 'Inactive',
       associateMode: 'Explicit',
-      associates: [{ associateRoleAssignments: [{ associateRole: { typeId: 'associate-role', key: 'buyer' }, inheritance: 'Enabled' }], customer: { id: customerId } }],
+      associates: [
+        { associateRoleAssignments: [{ associateRole: { typeId: 'associate-role', key: 'buyer' }, inheritance: 'Enabled' }], customer: { id: customerId } },
+      ],
     });
     expect(unit).toMatchObject({
       status: 'Inactive',
@@ -60,7 +64,10 @@ describe('business units: the reference\'s required fields, modes and messages',
       [{ associateMode: 'ExplicitAndFromParent' }, 'associateMode'],
       [{ approvalRuleMode: 'Sometimes' }, 'approvalRuleMode'],
       [{ status: 'Dormant' }, 'status'],
-      [{ associates: [{ associateRoleAssignments: [{ associateRole: { typeId: 'state', key: 'Admin' } }], customer: { id: customerId } }] }, 'associates[0].associateRoleAssignments[0].associateRole'],
+      [
+        { associates: [{ associateRoleAssignments: [{ associateRole: { typeId: 'state', key: 'Admin' } }], customer: { id: customerId } }] },
+        'associates[0].associateRoleAssignments[0].associateRole',
+      ],
     ] as const) {
       const refused = await admin.rest('POST', '/business-units', { key: 'refused', name: 'R', unitType: 'Company', ...draft });
       expect(refused.status, JSON.stringify(draft)).toBe(400);
@@ -97,13 +104,22 @@ describe('business units: the reference\'s required fields, modes and messages',
   });
 
   it("adds the reference's message fields: active, addressRoles, oldValue and oldTypeId", async () => {
-    const unit = await company('delta', { addresses: [address('DE', { key: 'hq' }), address('AT', { key: 'vie' })], shippingAddresses: [0], defaultBillingAddress: 0 });
-    const type = await admin.ok('POST', '/types', {
-      key: 'bu-fields',
-      name: { en: 'BU' },
-      resourceTypeIds: ['business-unit'],
-      fieldDefinitions: [{ name: 'tier', label: { en: 'Tier' }, required: false, type: { name: 'String' } }],
-    }, 201);
+    const unit = await company('delta', {
+      addresses: [address('DE', { key: 'hq' }), address('AT', { key: 'vie' })],
+      shippingAddresses: [0],
+      defaultBillingAddress: 0,
+    });
+    const type = await admin.ok(
+      'POST',
+      '/types',
+      {
+        key: 'bu-fields',
+        name: { en: 'BU' },
+        resourceTypeIds: ['business-unit'],
+        fieldDefinitions: [{ name: 'tier', label: { en: 'Tier' }, required: false, type: { name: 'String' } }],
+      },
+      201,
+    );
     let current = unit;
     const step = async (action: Json): Promise<Json> => {
       const answer = await update(current, [action]);
@@ -111,7 +127,11 @@ describe('business units: the reference\'s required fields, modes and messages',
       current = answer.body;
       return lastMessageOf(admin, unit.id);
     };
-    expect(await step({ action: 'changeStatus', status: 'Inactive' })).toMatchObject({ type: 'BusinessUnitStatusChanged', status: 'Inactive', active: 'Inactive' });
+    expect(await step({ action: 'changeStatus', status: 'Inactive' })).toMatchObject({
+      type: 'BusinessUnitStatusChanged',
+      status: 'Inactive',
+      active: 'Inactive',
+    });
     expect(await step({ action: 'changeAddress', addressKey: 'hq', address: address('DE', { key: 'hq', city: 'Hamburg' }) })).toMatchObject({
       type: 'BusinessUnitAddressChanged',
       addressRoles: ['Shipping', 'Billing'],
@@ -143,15 +163,25 @@ describe('business units: the reference\'s required fields, modes and messages',
       topLevelUnit: { typeId: 'business-unit', key: 'old-unit' },
     } as never)) as { id: string };
     const answer = await admin.ok('GET', `/business-units/${stored.id}`);
-    expect(answer).toMatchObject({ associateMode: 'Explicit', approvalRuleMode: 'Explicit', associates: [{ associateRoleAssignments: [assignment('Admin')] }] });
+    expect(answer).toMatchObject({
+      associateMode: 'Explicit',
+      approvalRuleMode: 'Explicit',
+      associates: [{ associateRoleAssignments: [assignment('Admin')] }],
+    });
     const removed = await update(answer, [{ action: 'removeAssociate', customer: { id: customerId } }]);
     expect(removed.status).toBe(200);
-    expect(await lastMessageOf(admin, stored.id)).toMatchObject({ type: 'BusinessUnitAssociateRemoved', associate: { associateRoleAssignments: [assignment('Admin')] } });
+    expect(await lastMessageOf(admin, stored.id)).toMatchObject({
+      type: 'BusinessUnitAssociateRemoved',
+      associate: { associateRoleAssignments: [assignment('Admin')] },
+    });
   });
 
   it("gives the creator of a My unit the project's myBusinessUnitAssociateRoleOnCreation (setMyBusinessUnitAssociateRoleOnCreation)", async () => {
     const project = await admin.ok('GET', '');
-    const refused = await admin.rest('POST', '', { version: project.version, actions: [{ action: 'setMyBusinessUnitAssociateRoleOnCreation', associateRole: { key: 'owner' } }] });
+    const refused = await admin.rest('POST', '', {
+      version: project.version,
+      actions: [{ action: 'setMyBusinessUnitAssociateRoleOnCreation', associateRole: { key: 'owner' } }],
+    });
     expect(refused.status).toBe(400);
     const changed = await admin.ok('POST', '', {
       version: project.version,

@@ -74,18 +74,27 @@ describe('REST /{projectKey}/business-units', () => {
 
   it('updates by id and by key with actions named as the GraphQL members', async () => {
     const current = await viewer.ok('GET', '/business-units/key=rest-co');
-    const byId = await admin.ok('POST', `/business-units/${current.id as string}`, { version: current.version, actions: [{ action: 'changeName', name: 'REST Company' }] });
+    const byId = await admin.ok('POST', `/business-units/${current.id as string}`, {
+      version: current.version,
+      actions: [{ action: 'changeName', name: 'REST Company' }],
+    });
     expect(byId).toMatchObject({ version: current.version + 1, name: 'REST Company' });
-    const byKey = await admin.ok('POST', '/business-units/key=rest-co', {
-      version: byId.version,
-      actions: [
-        { action: 'setCustomField', name: 'ignored-without-type', value: 1 },
-      ],
-    }, 400);
+    const byKey = await admin.ok(
+      'POST',
+      '/business-units/key=rest-co',
+      {
+        version: byId.version,
+        actions: [{ action: 'setCustomField', name: 'ignored-without-type', value: 1 }],
+      },
+      400,
+    );
     expect(byKey.errors[0].code).toBe('InvalidInput');
     const ok = await admin.ok('POST', '/business-units/key=rest-co', {
       version: byId.version,
-      actions: [{ action: 'addAddress', address: address('PL', { key: 'warsaw' }) }, { action: 'setDefaultShippingAddress', addressKey: 'warsaw' }],
+      actions: [
+        { action: 'addAddress', address: address('PL', { key: 'warsaw' }) },
+        { action: 'setDefaultShippingAddress', addressKey: 'warsaw' },
+      ],
     });
     const warsaw = (ok.addresses as Json[]).find((entry) => entry.key === 'warsaw') as Json;
     expect(ok).toMatchObject({ version: byId.version + 1, defaultShippingAddressId: warsaw.id });
@@ -131,7 +140,11 @@ describe('REST /{projectKey}/business-units', () => {
       ['an unknown unitType', { key: 'nn', name: 'N', unitType: 'Holding' }, 'InvalidInput'],
       ['an index out of range', { key: 'nn', name: 'N', unitType: 'Company', addresses: [address()], shippingAddresses: [1] }, 'InvalidInput'],
       ['a default index out of range', { key: 'nn', name: 'N', unitType: 'Company', defaultBillingAddress: 0 }, 'InvalidInput'],
-      ['two addresses with one key', { key: 'nn', name: 'N', unitType: 'Company', addresses: [address('DE', { key: 'k' }), address('FR', { key: 'k' })] }, 'InvalidInput'],
+      [
+        'two addresses with one key',
+        { key: 'nn', name: 'N', unitType: 'Company', addresses: [address('DE', { key: 'k' }), address('FR', { key: 'k' })] },
+        'InvalidInput',
+      ],
       ['a store that does not exist', { key: 'nn', name: 'N', unitType: 'Company', stores: [{ key: 'atlantis' }] }, 'ReferencedResourceNotFound'],
       ['an associate without roles', { key: 'nn', name: 'N', unitType: 'Company', associates: [{ roles: [], customer: { id: customerId } }] }, 'InvalidInput'],
       ['a bad e-mail', { key: 'nn', name: 'N', unitType: 'Company', contactEmail: 'not-an-email' }, 'InvalidInput'],

@@ -64,23 +64,20 @@ describe('Business unit update actions (GraphQL)', () => {
   afterAll(() => gateway.close());
 
   beforeEach(async () => {
-    const data = await admin.gql(
-      `mutation ($draft: BusinessUnitDraft!) { createBusinessUnit(draft: $draft) { ${UNIT_FIELDS} } }`,
-      {
-        draft: {
-          key: `unit-${++counter}`,
-          name: 'ACME',
-          unitType: 'Company',
-          contactEmail: 'office@acme.example',
-          addresses: [address('DE', { key: 'hq' }), address('FR', { key: 'depot', city: 'Paris' })],
-          shippingAddresses: [0],
-          billingAddresses: [0],
-          defaultShippingAddress: 0,
-          stores: [{ key: 'berlin' }],
-          associates: [{ roles: ['Admin'], customer: { id: alice } }],
-        },
+    const data = await admin.gql(`mutation ($draft: BusinessUnitDraft!) { createBusinessUnit(draft: $draft) { ${UNIT_FIELDS} } }`, {
+      draft: {
+        key: `unit-${++counter}`,
+        name: 'ACME',
+        unitType: 'Company',
+        contactEmail: 'office@acme.example',
+        addresses: [address('DE', { key: 'hq' }), address('FR', { key: 'depot', city: 'Paris' })],
+        shippingAddresses: [0],
+        billingAddresses: [0],
+        defaultShippingAddress: 0,
+        stores: [{ key: 'berlin' }],
+        associates: [{ roles: ['Admin'], customer: { id: alice } }],
       },
-    );
+    });
     unit = data.createBusinessUnit as Json;
   });
 
@@ -268,10 +265,9 @@ describe('Business unit update actions (GraphQL)', () => {
   it('changeParentUnit', async () => {
     const other = (await admin.gql(`mutation { createBusinessUnit(draft: {key: "other-${++counter}", name: "Other", unitType: Company}) { key } }`))
       .createBusinessUnit as Json;
-    const division = await admin.gql(
-      `mutation ($draft: BusinessUnitDraft!) { createBusinessUnit(draft: $draft) { ${UNIT_FIELDS} } }`,
-      { draft: { key: `division-${++counter}`, name: 'Sales', unitType: 'Division', parentUnit: { key: unit.key } } },
-    );
+    const division = await admin.gql(`mutation ($draft: BusinessUnitDraft!) { createBusinessUnit(draft: $draft) { ${UNIT_FIELDS} } }`, {
+      draft: { key: `division-${++counter}`, name: 'Sales', unitType: 'Division', parentUnit: { key: unit.key } },
+    });
     unit = division.createBusinessUnit as Json;
     const oldParent = unit.parentUnitRef as Json;
     await update({ changeParentUnit: { parentUnit: { key: other.key } } });
@@ -285,10 +281,15 @@ describe('Business unit update actions (GraphQL)', () => {
   it('setCustomType and setCustomField', async () => {
     await update({ setCustomType: { typeKey: 'unit-extras', fields: [{ name: 'note', value: '"VIP"' }] } });
     expect(unit.custom).toEqual({ typeRef: { typeId: 'type', id: unitTypeId }, customFieldsRaw: [{ name: 'note', value: 'VIP' }] });
-    expect(await lastMessage('BusinessUnitCustomTypeSet')).toMatchObject({ customFields: { type: { typeId: 'type', id: unitTypeId }, fields: { note: 'VIP' } } });
+    expect(await lastMessage('BusinessUnitCustomTypeSet')).toMatchObject({
+      customFields: { type: { typeId: 'type', id: unitTypeId }, fields: { note: 'VIP' } },
+    });
 
     await update({ setCustomField: { name: 'rank', value: '3' } });
-    expect(unit.custom.customFieldsRaw).toEqual([{ name: 'note', value: 'VIP' }, { name: 'rank', value: 3 }]);
+    expect(unit.custom.customFieldsRaw).toEqual([
+      { name: 'note', value: 'VIP' },
+      { name: 'rank', value: 3 },
+    ]);
     expect(await lastMessage('BusinessUnitCustomFieldAdded')).toMatchObject({ name: 'rank', value: 3 });
 
     await update({ setCustomField: { name: 'rank', value: '4' } });
@@ -418,7 +419,10 @@ describe('Business unit update actions (GraphQL)', () => {
         await refused([{ setCustomField: { name, value: '{"polluted": true}' } }]);
         await refused([{ setAddressCustomField: { addressId: hq.id, name, value: '"x"' } }]);
         await refused([{ setCustomType: { typeKey: 'unit-extras', fields: [{ name, value: '"x"' }] } }]);
-        const rest = await admin.rest('POST', `/business-units/${unit.id as string}`, { version: unit.version, actions: [{ action: 'setCustomField', name, value: 'hello' }] });
+        const rest = await admin.rest('POST', `/business-units/${unit.id as string}`, {
+          version: unit.version,
+          actions: [{ action: 'setCustomField', name, value: 'hello' }],
+        });
         expect(rest.status).toBe(400);
         expect(rest.body.errors[0]).toMatchObject({ code: 'InvalidInput', invalidValue: name });
       }
@@ -428,13 +432,19 @@ describe('Business unit update actions (GraphQL)', () => {
 
     it('refuses more than 500 actions in one request, with the same error as REST', async () => {
       const names = Array.from({ length: 501 }, (_, index) => `name-${index}`);
-      const rest = await admin.rest('POST', `/business-units/${unit.id as string}`, { version: unit.version, actions: names.map((name) => ({ action: 'changeName', name })) });
+      const rest = await admin.rest('POST', `/business-units/${unit.id as string}`, {
+        version: unit.version,
+        actions: names.map((name) => ({ action: 'changeName', name })),
+      });
       expect(rest.status).toBe(400);
       // As a variable the list is bounded by neither the document token limit nor the query cost.
       const error = await refused(names.map((name) => ({ changeName: { name } })));
       expect(error.message).toBe(rest.body.errors[0].message);
       expect((await admin.ok('GET', `/business-units/${unit.id as string}`)).version).toBe(unit.version);
-      expect((await admin.gql(UPDATE, { key: unit.key, version: unit.version, actions: names.slice(1).map((name) => ({ changeName: { name } })) })).updateBusinessUnit).toMatchObject({ name: 'name-500' });
+      expect(
+        (await admin.gql(UPDATE, { key: unit.key, version: unit.version, actions: names.slice(1).map((name) => ({ changeName: { name } })) }))
+          .updateBusinessUnit,
+      ).toMatchObject({ name: 'name-500' });
     });
 
     it('answers version 0 with 409 ConcurrentModification and a negative version with 400, as REST does (§7)', async () => {

@@ -1,16 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import {
-  address,
-  anonymousWithToken,
-  callerWith,
-  customerWithToken,
-  eur,
-  lineItem,
-  type Caller,
-  type Customer,
-  type Json,
-} from './commerce.js';
+import { address, anonymousWithToken, callerWith, customerWithToken, eur, lineItem, type Caller, type Customer, type Json } from './commerce.js';
 
 const P = 'carts-project';
 
@@ -102,7 +92,11 @@ describe('Carts', () => {
       const cases: Array<[string, Json, string]> = [
         ['no currency', {}, 'InvalidInput'],
         ['bad currency', { currency: 'euro' }, 'InvalidInput'],
-        ['price in another currency', { currency: 'EUR', lineItems: [{ sku: 'A', name: { en: 'A' }, externalPrice: { currencyCode: 'USD', centAmount: 1 } }] }, 'InvalidInput'],
+        [
+          'price in another currency',
+          { currency: 'EUR', lineItems: [{ sku: 'A', name: { en: 'A' }, externalPrice: { currencyCode: 'USD', centAmount: 1 } }] },
+          'InvalidInput',
+        ],
         ['no product', { currency: 'EUR', lineItems: [{ name: { en: 'A' }, externalPrice: eur(1) }] }, 'InvalidInput'],
         ['no name', { currency: 'EUR', lineItems: [{ sku: 'A', externalPrice: eur(1) }] }, 'InvalidInput'],
         ['no price', { currency: 'EUR', lineItems: [{ sku: 'A', name: { en: 'A' } }] }, 'InvalidInput'],
@@ -208,7 +202,13 @@ describe('Carts', () => {
       expect(await viewer.read(url)).toMatchObject({ version: current.version });
       expect((await viewer.read(url)).country).toBeUndefined();
 
-      const twice = await admin.post(url, { version: current.version, actions: [{ action: 'addDiscountCode', code: 'A' }, { action: 'addDiscountCode', code: 'A' }] });
+      const twice = await admin.post(url, {
+        version: current.version,
+        actions: [
+          { action: 'addDiscountCode', code: 'A' },
+          { action: 'addDiscountCode', code: 'A' },
+        ],
+      });
       expect(twice.body.errors[0].code).toBe('DuplicateField');
     });
 

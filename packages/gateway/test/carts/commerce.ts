@@ -91,12 +91,7 @@ export interface Customer {
  * A customer created through `POST /customers`, and a password-flow token for it (§5.3, through
  * the shared `customerTokenFor`) with the given scopes; the token also names the customer.
  */
-export async function customerWithToken(
-  gateway: TestGateway,
-  projectKey: string,
-  admin: Caller,
-  scopes: readonly string[],
-): Promise<Customer> {
+export async function customerWithToken(gateway: TestGateway, projectKey: string, admin: Caller, scopes: readonly string[]): Promise<Customer> {
   const credentials = { email: `buyer-${randomUUID()}@example.com`, password: 'correct horse battery staple' };
   await admin.ok(`/${projectKey}/customers`, { ...credentials, firstName: 'Bea', lastName: 'Buyer' }, 201);
   const { accessToken, customerId } = await customerTokenFor(gateway, projectKey, scopes, credentials);

@@ -84,7 +84,10 @@ describe('custom fields on items added by update actions, in every cart route', 
       const cart = await caller.ok(path, { currency: 'EUR' }, 201);
       const answer = await within(
         5_000,
-        caller.post(`${path}/${cart.id}`, { version: cart.version, actions: [{ action: 'addLineItem', ...lineItem('SKU-D', 100, 1, { custom: { type: { key: 'nope' } } }) }] }),
+        caller.post(`${path}/${cart.id}`, {
+          version: cart.version,
+          actions: [{ action: 'addLineItem', ...lineItem('SKU-D', 100, 1, { custom: { type: { key: 'nope' } } }) }],
+        }),
       );
       if (answer === 'timeout') hung = true;
       expect(answer, `${name}: the update never answered`).not.toBe('timeout');

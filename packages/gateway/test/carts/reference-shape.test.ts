@@ -21,21 +21,29 @@ describe('carts in the reference shape', () => {
     admin = await callerWith(gateway, P, ['manage_project']);
     bea = await customerWithToken(gateway, P, admin, ['manage_my_orders']);
     await admin.ok(`/${P}/stores`, { key: 'berlin' }, 201);
-    await admin.ok(`/${P}/types`, {
-      key: 'item-notes',
-      name: { en: 'Item notes' },
-      resourceTypeIds: ['line-item', 'custom-line-item'],
-      fieldDefinitions: [{ name: 'note', label: { en: 'Note' }, required: false, type: { name: 'String' }, inputHint: 'SingleLine' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/types`,
+      {
+        key: 'item-notes',
+        name: { en: 'Item notes' },
+        resourceTypeIds: ['line-item', 'custom-line-item'],
+        fieldDefinitions: [{ name: 'note', label: { en: 'Note' }, required: false, type: { name: 'String' }, inputHint: 'SingleLine' }],
+      },
+      201,
+    );
   });
   afterAll(() => gateway.close());
 
   it('answers every required field of Cart, LineItem and CustomLineItem', async () => {
-    const cart = await admin.ok(`/${P}/carts`, {
-      currency: 'EUR',
-      lineItems: [lineItem('SKU-1', 100, 2), { productId: 'p-7', name: { en: 'Seven' }, externalPrice: eur(50) }],
-      customLineItems: [{ name: { en: 'Fee' }, slug: 'fee', money: eur(10) }],
-    }, 201);
+    const cart = await admin.ok(
+      `/${P}/carts`,
+      {
+        currency: 'EUR',
+        lineItems: [lineItem('SKU-1', 100, 2), { productId: 'p-7', name: { en: 'Seven' }, externalPrice: eur(50) }],
+        customLineItems: [{ name: { en: 'Fee' }, slug: 'fee', money: eur(10) }],
+      },
+      201,
+    );
     expect(cart).toMatchObject({
       origin: 'Customer',
       cartState: 'Active',
@@ -70,13 +78,29 @@ describe('carts in the reference shape', () => {
 
     const empty = await admin.ok(`/${P}/carts`, { currency: 'EUR' }, 201);
     expect(empty).not.toHaveProperty('totalLineItemQuantity');
-    const emptied = await admin.update(`/${P}/carts/${cart.id}`, 1, [{ action: 'removeLineItem', lineItemId: bySku?.id }, { action: 'removeLineItem', lineItemId: byProduct?.id }]);
+    const emptied = await admin.update(`/${P}/carts/${cart.id}`, 1, [
+      { action: 'removeLineItem', lineItemId: bySku?.id },
+      { action: 'removeLineItem', lineItemId: byProduct?.id },
+    ]);
     expect(emptied).not.toHaveProperty('totalLineItemQuantity');
   });
 
   it('takes origin, shippingMode, priceRoundingMode, customerEmail, locale and purchaseOrderNumber from the draft', async () => {
-    const cart = await admin.ok(`/${P}/carts`, {
-      currency: 'EUR',
+    const cart = await admin.ok(
+      `/${P}/carts`,
+      {
+        currency: 'EUR',
+        origin: 'Merchant',
+        shippingMode: 'Multiple',
+        priceRoundingMode: 'HalfUp',
+        inventoryMode: 'ReserveOnCart',
+        customerEmail: 'bea@example.com',
+        locale: 'de-DE',
+        purchaseOrderNumber: 'PO-1',
+      },
+      201,
+    );
+    expect(cart).toMatchObject({
       origin: 'Merchant',
       shippingMode: 'Multiple',
       priceRoundingMode: 'HalfUp',
@@ -84,29 +108,54 @@ describe('carts in the reference shape', () => {
       customerEmail: 'bea@example.com',
       locale: 'de-DE',
       purchaseOrderNumber: 'PO-1',
-    }, 201);
-    expect(cart).toMatchObject({ origin: 'Merchant', shippingMode: 'Multiple', priceRoundingMode: 'HalfUp', inventoryMode: 'ReserveOnCart', customerEmail: 'bea@example.com', locale: 'de-DE', purchaseOrderNumber: 'PO-1' });
+    });
     const bad = await admin.post(`/${P}/carts`, { currency: 'EUR', origin: 'Elsewhere' });
     expect(bad.body.errors[0]).toMatchObject({ code: 'InvalidInput', field: 'origin' });
   });
 
   it('item shipping addresses and shipping details', async () => {
-    const cart = await admin.ok(`/${P}/carts`, { currency: 'EUR', lineItems: [lineItem('SKU-2', 100, 3, { key: 'two' })], customLineItems: [{ key: 'fee', name: { en: 'Fee' }, slug: 'fee', money: eur(10), quantity: 2 }] }, 201);
+    const cart = await admin.ok(
+      `/${P}/carts`,
+      {
+        currency: 'EUR',
+        lineItems: [lineItem('SKU-2', 100, 3, { key: 'two' })],
+        customLineItems: [{ key: 'fee', name: { en: 'Fee' }, slug: 'fee', money: eur(10), quantity: 2 }],
+      },
+      201,
+    );
     const url = `/${P}/carts/${cart.id}`;
     let doc = await admin.update(url, 1, [
       { action: 'addItemShippingAddress', address: address('DE', { key: 'home' }) },
       { action: 'addItemShippingAddress', address: address('FR', { key: 'office' }) },
       { action: 'updateItemShippingAddress', address: address('DE', { key: 'home', city: 'Potsdam' }) },
-      { action: 'setLineItemShippingDetails', lineItemKey: 'two', shippingDetails: { targets: [{ addressKey: 'home', quantity: 1 }, { addressKey: 'office', quantity: 2 }] } },
+      {
+        action: 'setLineItemShippingDetails',
+        lineItemKey: 'two',
+        shippingDetails: {
+          targets: [
+            { addressKey: 'home', quantity: 1 },
+            { addressKey: 'office', quantity: 2 },
+          ],
+        },
+      },
       { action: 'setCustomLineItemShippingDetails', customLineItemKey: 'fee', shippingDetails: { targets: [{ addressKey: 'home', quantity: 1 }] } },
     ]);
     expect(doc.itemShippingAddresses).toMatchObject([{ key: 'home', city: 'Potsdam' }, { key: 'office' }]);
-    expect(doc.lineItems[0].shippingDetails).toEqual({ targets: [{ addressKey: 'home', quantity: 1 }, { addressKey: 'office', quantity: 2 }], valid: true });
+    expect(doc.lineItems[0].shippingDetails).toEqual({
+      targets: [
+        { addressKey: 'home', quantity: 1 },
+        { addressKey: 'office', quantity: 2 },
+      ],
+      valid: true,
+    });
     expect(doc.customLineItems[0].shippingDetails).toMatchObject({ valid: false });
     doc = await admin.update(url, doc.version, [{ action: 'changeLineItemQuantity', lineItemKey: 'two', quantity: 4 }]);
     expect(doc.lineItems[0].shippingDetails.valid).toBe(false);
 
-    const unknownKey = await admin.post(url, { version: doc.version, actions: [{ action: 'setLineItemShippingDetails', lineItemKey: 'two', shippingDetails: { targets: [{ addressKey: 'moon', quantity: 1 }] } }] });
+    const unknownKey = await admin.post(url, {
+      version: doc.version,
+      actions: [{ action: 'setLineItemShippingDetails', lineItemKey: 'two', shippingDetails: { targets: [{ addressKey: 'moon', quantity: 1 }] } }],
+    });
     expect(unknownKey.body.errors[0]).toMatchObject({ code: 'InvalidItemShippingDetails', subject: 'LineItem', itemId: doc.lineItems[0].id });
     const stillUsed = await admin.post(url, { version: doc.version, actions: [{ action: 'removeItemShippingAddress', addressKey: 'office' }] });
     expect(stillUsed.body.errors[0].code).toBe('InvalidOperation');
@@ -119,11 +168,15 @@ describe('carts in the reference shape', () => {
   });
 
   it('cart-level and item-level set/change actions', async () => {
-    const cart = await admin.ok(`/${P}/carts`, {
-      currency: 'EUR',
-      lineItems: [lineItem('A', 100, 1, { key: 'item-a' }), lineItem('B', 200, 1, { key: 'item-b' })],
-      customLineItems: [{ key: 'fee', name: { en: 'Fee' }, slug: 'fee', money: eur(10) }],
-    }, 201);
+    const cart = await admin.ok(
+      `/${P}/carts`,
+      {
+        currency: 'EUR',
+        lineItems: [lineItem('A', 100, 1, { key: 'item-a' }), lineItem('B', 200, 1, { key: 'item-b' })],
+        customLineItems: [{ key: 'fee', name: { en: 'Fee' }, slug: 'fee', money: eur(10) }],
+      },
+      201,
+    );
     const url = `/${P}/carts/${cart.id}`;
     const [a, b] = cart.lineItems as Json[];
     const doc = await admin.update(url, 1, [
@@ -178,7 +231,13 @@ describe('carts in the reference shape', () => {
     const cart = await bea.caller.ok(`/${P}/me/carts`, { currency: 'EUR' }, 201);
     const answer = await bea.caller.post(`/${P}/me/carts/${cart.id}`, { version: 1, actions: [{ action: 'setAnonymousId', anonymousId: 'someone' }] });
     expect(answer.status).toBe(400);
-    const mine = await bea.caller.ok(`/${P}/me/carts/${cart.id}`, { version: 1, actions: [{ action: 'setLocale', locale: 'en' }, { action: 'addItemShippingAddress', address: address('DE', { key: 'kk' }) }] });
+    const mine = await bea.caller.ok(`/${P}/me/carts/${cart.id}`, {
+      version: 1,
+      actions: [
+        { action: 'setLocale', locale: 'en' },
+        { action: 'addItemShippingAddress', address: address('DE', { key: 'kk' }) },
+      ],
+    });
     expect(mine).toMatchObject({ locale: 'en', itemShippingAddresses: [{ key: 'kk' }] });
   });
 
@@ -201,7 +260,7 @@ describe('carts in the reference shape', () => {
       expect((await viewer.get(`/${P}/carts/customer-id=${buyer.id}`)).status).toBe(200);
     });
 
-    it('in a store, only the store\'s carts count', async () => {
+    it("in a store, only the store's carts count", async () => {
       const buyer = await customerWithToken(gateway, P, admin, ['manage_my_orders']);
       const global = await admin.ok(`/${P}/carts`, { currency: 'EUR', customerId: buyer.id }, 201);
       expect((await admin.get(`/${P}/in-store/key=berlin/carts/customer-id=${buyer.id}`)).status).toBe(404);
@@ -225,21 +284,36 @@ describe('carts in the reference shape', () => {
   it('completes carts stored before Herald kept the required fields, in answers', async () => {
     const money = (centAmount: number) => ({ type: 'centPrecision', currencyCode: 'EUR', centAmount, fractionDigits: 2 });
     // The shape Herald stored before (no origin, rounding/shipping modes, line item product fields or engine arrays).
-    const legacy = await gateway.gateway.documents.create<{ id: string; version: number; createdAt: string; lastModifiedAt: string } & Json>({ projectKey: P }, 'cart', {
-      cartState: 'Active',
-      customerId: bea.id,
-      lineItems: [{ id: 'li-1', variant: { sku: 'OLD' }, name: { en: 'Old' }, quantity: 2, price: { id: 'p-1', value: money(100) }, priceMode: 'ExternalPrice', lineItemMode: 'Standard', totalPrice: money(200) }],
-      customLineItems: [],
-      totalPrice: money(200),
-      itemShippingAddresses: [],
-      discountCodes: [],
-      directDiscounts: [],
-      inventoryMode: 'None',
-      taxMode: 'Platform',
-      taxRoundingMode: 'HalfEven',
-      taxCalculationMode: 'LineItemLevel',
-      deleteDaysAfterLastModification: 90,
-    });
+    const legacy = await gateway.gateway.documents.create<{ id: string; version: number; createdAt: string; lastModifiedAt: string } & Json>(
+      { projectKey: P },
+      'cart',
+      {
+        cartState: 'Active',
+        customerId: bea.id,
+        lineItems: [
+          {
+            id: 'li-1',
+            variant: { sku: 'OLD' },
+            name: { en: 'Old' },
+            quantity: 2,
+            price: { id: 'p-1', value: money(100) },
+            priceMode: 'ExternalPrice',
+            lineItemMode: 'Standard',
+            totalPrice: money(200),
+          },
+        ],
+        customLineItems: [],
+        totalPrice: money(200),
+        itemShippingAddresses: [],
+        discountCodes: [],
+        directDiscounts: [],
+        inventoryMode: 'None',
+        taxMode: 'Platform',
+        taxRoundingMode: 'HalfEven',
+        taxCalculationMode: 'LineItemLevel',
+        deleteDaysAfterLastModification: 90,
+      },
+    );
     const expected = {
       origin: 'Customer',
       priceRoundingMode: 'HalfEven',
@@ -254,7 +328,7 @@ describe('carts in the reference shape', () => {
   });
 
   // Runs last: it changes the project's cart defaults.
-  it('defaults priceRoundingMode and taxRoundingMode to the project\'s CartsConfiguration, which changeCartsConfiguration keeps', async () => {
+  it("defaults priceRoundingMode and taxRoundingMode to the project's CartsConfiguration, which changeCartsConfiguration keeps", async () => {
     const project = await admin.read(`/${P}`);
     const changed = await admin.update(`/${P}`, project.version, [
       { action: 'changePriceRoundingMode', priceRoundingMode: 'HalfUp' },

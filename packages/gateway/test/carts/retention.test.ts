@@ -79,7 +79,9 @@ describe('Carts are deleted after deleteDaysAfterLastModification days without a
     expect((await createCart()).deleteDaysAfterLastModification).toBe(30);
     // Existing carts keep theirs; the update action sets a value, or the project's without one.
     expect((await api.read(`/${P}/carts/${byDefault.id}`)).deleteDaysAfterLastModification).toBe(90);
-    const set = await api.update(`/${P}/carts/${byDefault.id}`, byDefault.version, [{ action: 'setDeleteDaysAfterLastModification', deleteDaysAfterLastModification: 5 }]);
+    const set = await api.update(`/${P}/carts/${byDefault.id}`, byDefault.version, [
+      { action: 'setDeleteDaysAfterLastModification', deleteDaysAfterLastModification: 5 },
+    ]);
     expect(set.deleteDaysAfterLastModification).toBe(5);
     const reset = await api.update(`/${P}/carts/${byDefault.id}`, set.version, [{ action: 'setDeleteDaysAfterLastModification' }]);
     expect(reset.deleteDaysAfterLastModification).toBe(30);

@@ -32,18 +32,26 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
     });
     admin = await callerWith(gateway, P, ['manage_categories', 'manage_subscriptions', 'manage_types']);
     viewer = await callerWith(gateway, P, ['view_categories']);
-    await admin.ok(`/${P}/types`, {
-      key: 'category-extras',
-      name: { en: 'Category extras' },
-      resourceTypeIds: ['category'],
-      fieldDefinitions: [{ name: 'banner', label: { en: 'Banner' }, required: false, type: { name: 'String' }, inputHint: 'SingleLine' }],
-    }, 201);
-    await admin.ok(`/${P}/types`, {
-      key: 'asset-extras',
-      name: { en: 'Asset extras' },
-      resourceTypeIds: ['asset'],
-      fieldDefinitions: [{ name: 'credit', label: { en: 'Credit' }, required: false, type: { name: 'String' }, inputHint: 'SingleLine' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/types`,
+      {
+        key: 'category-extras',
+        name: { en: 'Category extras' },
+        resourceTypeIds: ['category'],
+        fieldDefinitions: [{ name: 'banner', label: { en: 'Banner' }, required: false, type: { name: 'String' }, inputHint: 'SingleLine' }],
+      },
+      201,
+    );
+    await admin.ok(
+      `/${P}/types`,
+      {
+        key: 'asset-extras',
+        name: { en: 'Asset extras' },
+        resourceTypeIds: ['asset'],
+        fieldDefinitions: [{ name: 'credit', label: { en: 'Credit' }, required: false, type: { name: 'String' }, inputHint: 'SingleLine' }],
+      },
+      201,
+    );
   }, SETUP_MS);
   afterAll(async () => {
     await gateway?.close();
@@ -102,9 +110,26 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
       ['asset without sources', category('asset-sources', { assets: [{ name: { en: 'A' }, sources: [] }] }), 'InvalidInput'],
       ['asset without name', category('asset-name', { assets: [{ sources: [{ uri: 'https://x.example/a.png' }] }] }), 'RequiredField'],
       ['asset source without uri', category('asset-uri', { assets: [{ name: { en: 'A' }, sources: [{ key: 'no-uri' }] }] }), 'InvalidInput'],
-      ['asset dimensions not numbers', category('asset-dims', { assets: [asset('d', { sources: [{ uri: 'u', dimensions: { w: 'x', h: 1 } }] })] }), 'InvalidInput'],
+      [
+        'asset dimensions not numbers',
+        category('asset-dims', { assets: [asset('d', { sources: [{ uri: 'u', dimensions: { w: 'x', h: 1 } }] })] }),
+        'InvalidInput',
+      ],
       ['asset keys twice', category('asset-keys', { assets: [asset('same'), asset('same')] }), 'DuplicateField'],
-      ['asset source keys twice', category('source-keys', { assets: [asset('s', { sources: [{ uri: 'a', key: 'k1' }, { uri: 'b', key: 'k1' }] })] }), 'DuplicateField'],
+      [
+        'asset source keys twice',
+        category('source-keys', {
+          assets: [
+            asset('s', {
+              sources: [
+                { uri: 'a', key: 'k1' },
+                { uri: 'b', key: 'k1' },
+              ],
+            }),
+          ],
+        }),
+        'DuplicateField',
+      ],
       ['custom type missing', category('custom', { custom: { type: { key: 'no-such-type' } } }), 'InvalidInput'],
       ['custom type for other resources', category('custom-asset', { custom: { type: { key: 'asset-extras' } } }), 'InvalidInput'],
       ['custom field unknown', category('custom-field', { custom: { type: { key: 'category-extras' }, fields: { nope: 1 } } }), 'InvalidInput'],
@@ -143,7 +168,11 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
       { action: 'changeAssetName', assetId: first?.id, name: { en: 'First, renamed' } },
       { action: 'setAssetDescription', assetKey: 'second', description: { en: 'Second asset' } },
       { action: 'setAssetTags', assetKey: 'second', tags: ['x', 'y'] },
-      { action: 'setAssetSources', assetId: second?.id, sources: [{ uri: 'https://cdn.example/2.jpg', key: 'large', dimensions: { w: 800, h: 600 }, contentType: 'image/jpeg' }] },
+      {
+        action: 'setAssetSources',
+        assetId: second?.id,
+        sources: [{ uri: 'https://cdn.example/2.jpg', key: 'large', dimensions: { w: 800, h: 600 }, contentType: 'image/jpeg' }],
+      },
       { action: 'setAssetKey', assetId: second?.id, assetKey: 'second-renamed' },
       { action: 'setAssetCustomType', assetKey: 'first', type: { key: 'asset-extras' }, fields: { credit: 'Ada' } },
       { action: 'setAssetCustomField', assetKey: 'first', name: 'credit', value: 'Grace' },
@@ -166,7 +195,13 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
       custom: { fields: { banner: 'blue' } },
     });
     expect(updated.assets).toMatchObject([
-      { id: second?.id, key: 'second-renamed', description: { en: 'Second asset' }, tags: ['x', 'y'], sources: [{ uri: 'https://cdn.example/2.jpg', key: 'large', dimensions: { w: 800, h: 600 } }] },
+      {
+        id: second?.id,
+        key: 'second-renamed',
+        description: { en: 'Second asset' },
+        tags: ['x', 'y'],
+        sources: [{ uri: 'https://cdn.example/2.jpg', key: 'large', dimensions: { w: 800, h: 600 } }],
+      },
       { id: first?.id, key: 'first', name: { en: 'First, renamed' }, custom: { fields: { credit: 'Grace' } } },
     ]);
 
@@ -192,7 +227,10 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
     expect(removed.assets[1]).not.toHaveProperty('custom');
 
     // The same values again change nothing: no new version.
-    const same = await admin.update(url(`/${made.id}`), 3, [{ action: 'changeSlug', slug: { en: 'renamed-slug' } }, { action: 'changeOrderHint', orderHint: '0.25' }]);
+    const same = await admin.update(url(`/${made.id}`), 3, [
+      { action: 'changeSlug', slug: { en: 'renamed-slug' } },
+      { action: 'changeOrderHint', orderHint: '0.25' },
+    ]);
     expect(same.version).toBe(3);
   });
 
@@ -242,7 +280,10 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
     expect(byId.status).toBe(400);
     expect(byId.body.errors[0]).toMatchObject({ code: 'ReferencedResourceNotFound', typeId: 'category', id: mine.id });
     const twin = await other.ok(`/${OTHER}/categories`, category('project-local'), 201);
-    const moved = await other.post(`/${OTHER}/categories/${twin.id as string}`, { version: 1, actions: [{ action: 'changeParent', parent: { typeId: 'category', id: mine.id } }] });
+    const moved = await other.post(`/${OTHER}/categories/${twin.id as string}`, {
+      version: 1,
+      actions: [{ action: 'changeParent', parent: { typeId: 'category', id: mine.id } }],
+    });
     expect(moved.status).toBe(400);
     expect(moved.body.errors[0].code).toBe('ReferencedResourceNotFound');
     expect((await other.get(`/${OTHER}/categories/${mine.id as string}`)).status).toBe(404);
@@ -251,8 +292,15 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
   it('queries and sorts on its fields and expands parent and ancestors', async () => {
     const top = await admin.ok(url(), category('q-top', { name: { en: 'Zebra' }, orderHint: '0.9' }), 201);
     const middle = await admin.ok(url(), category('q-middle', { name: { en: 'Apple' }, orderHint: '0.2', parent: { typeId: 'category', id: top.id } }), 201);
-    const leaf = await admin.ok(url(), category('q-leaf', { name: { en: 'Mango' }, orderHint: '0.5', externalId: 'ext-leaf', parent: { key: 'q-middle' } }), 201);
-    expect(leaf.ancestors).toEqual([{ typeId: 'category', id: top.id }, { typeId: 'category', id: middle.id }]);
+    const leaf = await admin.ok(
+      url(),
+      category('q-leaf', { name: { en: 'Mango' }, orderHint: '0.5', externalId: 'ext-leaf', parent: { key: 'q-middle' } }),
+      201,
+    );
+    expect(leaf.ancestors).toEqual([
+      { typeId: 'category', id: top.id },
+      { typeId: 'category', id: middle.id },
+    ]);
 
     const below = await viewer.read(`${url()}?${where(`ancestors(id = "${top.id as string}")`)}&sort=${encodeURIComponent('name.en asc')}`);
     expect(below.results.map((found: Json) => found.key)).toEqual(['q-middle', 'q-leaf']);
@@ -273,11 +321,15 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
 
   it('delivers its messages and change notifications to an SQS subscription, in sequence', async () => {
     const queue = sqs.createQueue('category-events');
-    await admin.ok(`/${P}/subscriptions`, {
-      destination: sqsDestination(queue),
-      messages: [{ resourceTypeId: 'category' }],
-      changes: [{ resourceTypeId: 'category' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/subscriptions`,
+      {
+        destination: sqsDestination(queue),
+        messages: [{ resourceTypeId: 'category' }],
+        changes: [{ resourceTypeId: 'category' }],
+      },
+      201,
+    );
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
 
@@ -307,7 +359,11 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
     );
     const messages = documents.map(payloadOf).filter((payload) => payload.notificationType === 'Message');
     messages.sort((a, b) => (a.sequenceNumber as number) - (b.sequenceNumber as number));
-    expect(messages[0]).toMatchObject({ type: 'CategoryCreated', category: { id, slug: { en: 'delivered-1' } }, resourceUserProvidedIdentifiers: { key: 'delivered' } });
+    expect(messages[0]).toMatchObject({
+      type: 'CategoryCreated',
+      category: { id, slug: { en: 'delivered-1' } },
+      resourceUserProvidedIdentifiers: { key: 'delivered' },
+    });
     expect(messages[1]).toMatchObject({ type: 'CategorySlugChanged', slug: { en: 'delivered-2' }, oldSlug: { en: 'delivered-1' }, resourceVersion: 2 });
     expect(messages[2]).toMatchObject({ type: 'CategorySlugChanged', slug: { en: 'delivered-3' }, oldSlug: { en: 'delivered-2' }, resourceVersion: 2 });
   });

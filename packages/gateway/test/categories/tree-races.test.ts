@@ -41,7 +41,10 @@ describe.skipIf(!postgresAvailable())('category writes racing on PostgreSQL', { 
   }
 
   const move = (moved: Json, parent: Json) =>
-    postJson(gateway, url(`/${moved.id as string}`), admin, { version: moved.version, actions: [{ action: 'changeParent', parent: { typeId: 'category', id: parent.id } }] });
+    postJson(gateway, url(`/${moved.id as string}`), admin, {
+      version: moved.version,
+      actions: [{ action: 'changeParent', parent: { typeId: 'category', id: parent.id } }],
+    });
 
   /** Whether some transaction waits for an advisory lock (the category tree lock). */
   async function someoneWaitsForTheLock(): Promise<boolean> {
@@ -77,7 +80,11 @@ describe.skipIf(!postgresAvailable())('category writes racing on PostgreSQL', { 
   it('lets only one of two moves that together would make a cycle succeed', async () => {
     const x = await create(category('race-x'));
     const y = await create(category('race-y'));
-    const [first, second] = await race(updates(x.id as string), () => move(x, y), () => move(y, x));
+    const [first, second] = await race(
+      updates(x.id as string),
+      () => move(x, y),
+      () => move(y, x),
+    );
     const statuses = [first.statusCode, second.statusCode].sort();
     expect(statuses, `${first.body} / ${second.body}`).toEqual([200, 400]);
     const refused = first.statusCode === 400 ? first : second;
@@ -100,7 +107,10 @@ describe.skipIf(!postgresAvailable())('category writes racing on PostgreSQL', { 
     expect(moved.statusCode, moved.body).toBe(200);
     expect(child.statusCode, child.body).toBe(201);
     const stored = (await get(gateway, url('/key=race-child'), admin)).json() as Json;
-    expect(stored.ancestors).toEqual([{ typeId: 'category', id: root.id }, { typeId: 'category', id: parent.id }]);
+    expect(stored.ancestors).toEqual([
+      { typeId: 'category', id: root.id },
+      { typeId: 'category', id: parent.id },
+    ]);
   });
 
   it('lets only one of two creates with the same slug succeed', async () => {

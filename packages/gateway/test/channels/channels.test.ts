@@ -84,7 +84,9 @@ describe('Channel /{projectKey}/channels', { timeout: 60_000 }, () => {
     expect(await viewer.read(`/${P}/channels/key=berlin-store`)).toEqual(full);
     const distribution = await viewer.read(`/${P}/channels?where=${encodeURIComponent('roles contains any ("ProductDistribution")')}`);
     expect(distribution.results.map((found: Json) => found.key)).toEqual(['berlin-store']);
-    const sorted = await viewer.read(`/${P}/channels?sort=${encodeURIComponent('key desc')}&where=${encodeURIComponent('key in ("berlin-store", "warehouse-east")')}`);
+    const sorted = await viewer.read(
+      `/${P}/channels?sort=${encodeURIComponent('key desc')}&where=${encodeURIComponent('key in ("berlin-store", "warehouse-east")')}`,
+    );
     expect(sorted.results.map((found: Json) => found.key)).toEqual(['warehouse-east', 'berlin-store']);
     const byName = await viewer.read(`/${P}/channels?where=${encodeURIComponent('name(en = "Berlin store")')}`);
     expect(byName.results.map((found: Json) => found.id)).toEqual([full.id]);
@@ -215,17 +217,24 @@ describe('Channel /{projectKey}/channels', { timeout: 60_000 }, () => {
 
   it('delivers its change notifications to an SQS subscription, in sequence', async () => {
     const queue = sqs.createQueue('channel-events');
-    await admin.ok(`/${P}/subscriptions`, {
-      destination: sqsDestination(queue),
-      messages: [{ resourceTypeId: 'channel' }],
-      changes: [{ resourceTypeId: 'channel' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/subscriptions`,
+      {
+        destination: sqsDestination(queue),
+        messages: [{ resourceTypeId: 'channel' }],
+        changes: [{ resourceTypeId: 'channel' }],
+      },
+      201,
+    );
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
 
     const channel = await admin.ok(`/${P}/channels`, { key: 'delivered' }, 201);
     const id = channel.id as string;
-    await admin.update(`/${P}/channels/${id}`, 1, [{ action: 'changeName', name: { en: 'Delivered' } }, { action: 'addRoles', roles: ['Primary'] }]);
+    await admin.update(`/${P}/channels/${id}`, 1, [
+      { action: 'changeName', name: { en: 'Delivered' } },
+      { action: 'addRoles', roles: ['Primary'] },
+    ]);
     await admin.update(`/${P}/channels/${id}`, 2, [{ action: 'setGeoLocation', geoLocation: BERLIN }]);
     await admin.delete(`/${P}/channels/${id}?version=3`);
 

@@ -46,15 +46,27 @@ describe('Store distribution and supply channels', { timeout: 60_000 }, () => {
     expect(expanded.supplyChannels[0].obj).toMatchObject({ key: 'warehouse' });
 
     const cases: Array<[Json, Json]> = [
-      [{ key: 's1', distributionChannels: [{ key: 'nowhere' }] }, { code: 'ReferencedResourceNotFound', typeId: 'channel', key: 'nowhere' }],
-      [{ key: 's2', supplyChannels: [{ id: 'no-such-id' }] }, { code: 'ReferencedResourceNotFound', typeId: 'channel', id: 'no-such-id' }],
+      [
+        { key: 's1', distributionChannels: [{ key: 'nowhere' }] },
+        { code: 'ReferencedResourceNotFound', typeId: 'channel', key: 'nowhere' },
+      ],
+      [
+        { key: 's2', supplyChannels: [{ id: 'no-such-id' }] },
+        { code: 'ReferencedResourceNotFound', typeId: 'channel', id: 'no-such-id' },
+      ],
       [
         { key: 's3', distributionChannels: [{ key: 'warehouse' }] },
         { code: 'MissingRoleOnChannel', missingRole: 'ProductDistribution', channel: { typeId: 'channel', key: 'warehouse' } },
       ],
-      [{ key: 's4', supplyChannels: [{ id: shop.id }] }, { code: 'MissingRoleOnChannel', missingRole: 'InventorySupply', channel: { id: shop.id } }],
+      [
+        { key: 's4', supplyChannels: [{ id: shop.id }] },
+        { code: 'MissingRoleOnChannel', missingRole: 'InventorySupply', channel: { id: shop.id } },
+      ],
       [{ key: 's5', supplyChannels: [{ typeId: 'store', key: 'warehouse' }] }, { code: 'InvalidInput' }],
-      [{ key: 's6', supplyChannels: { key: 'warehouse' } }, { code: 'InvalidInput', field: 'supplyChannels' }],
+      [
+        { key: 's6', supplyChannels: { key: 'warehouse' } },
+        { code: 'InvalidInput', field: 'supplyChannels' },
+      ],
     ];
     for (const [draft, error] of cases) {
       const answer = await admin.post(`/${P}/stores`, draft);
@@ -89,19 +101,37 @@ describe('Store distribution and supply channels', { timeout: 60_000 }, () => {
       expect(answer.status, JSON.stringify(action)).toBe(400);
       expect(answer.body.errors[0].code, JSON.stringify(action)).toBe(code);
     }
-    const unchanged = await admin.update(url, 2, [{ action: 'addSupplyChannel', supplyChannel: { key: 'both' } }, { action: 'removeDistributionChannel', distributionChannel: { key: 'shop' } }]);
+    const unchanged = await admin.update(url, 2, [
+      { action: 'addSupplyChannel', supplyChannel: { key: 'both' } },
+      { action: 'removeDistributionChannel', distributionChannel: { key: 'shop' } },
+    ]);
     expect(unchanged.version).toBe(2);
 
     const where = encodeURIComponent(`resource(id = "${store.id as string}")`);
     const messages = (await admin.read(`/${P}/messages?where=${where}&sort=${encodeURIComponent('sequenceNumber asc')}`)).results as Json[];
-    const payloads = messages.filter((message) => message.type !== 'StoreCreated').map(({ type, addedDistributionChannels, removedDistributionChannels, addedSupplyChannels, removedSupplyChannels }) =>
-      ({ type, addedDistributionChannels, removedDistributionChannels, addedSupplyChannels, removedSupplyChannels }));
-    expect(payloads).toEqual([
-      { type: 'StoreDistributionChannelsChanged', addedDistributionChannels: [ref(shop)] },
-      { type: 'StoreSupplyChannelsChanged', addedSupplyChannels: [ref(warehouse), ref(both)] },
-      { type: 'StoreSupplyChannelsChanged', removedSupplyChannels: [ref(warehouse)] },
-      { type: 'StoreSupplyChannelsChanged', addedSupplyChannels: [ref(warehouse)] },
-      { type: 'StoreDistributionChannelsChanged', addedDistributionChannels: [ref(both)], removedDistributionChannels: [ref(shop)] },
-    ].map((expected) => ({ addedDistributionChannels: undefined, removedDistributionChannels: undefined, addedSupplyChannels: undefined, removedSupplyChannels: undefined, ...expected })));
+    const payloads = messages
+      .filter((message) => message.type !== 'StoreCreated')
+      .map(({ type, addedDistributionChannels, removedDistributionChannels, addedSupplyChannels, removedSupplyChannels }) => ({
+        type,
+        addedDistributionChannels,
+        removedDistributionChannels,
+        addedSupplyChannels,
+        removedSupplyChannels,
+      }));
+    expect(payloads).toEqual(
+      [
+        { type: 'StoreDistributionChannelsChanged', addedDistributionChannels: [ref(shop)] },
+        { type: 'StoreSupplyChannelsChanged', addedSupplyChannels: [ref(warehouse), ref(both)] },
+        { type: 'StoreSupplyChannelsChanged', removedSupplyChannels: [ref(warehouse)] },
+        { type: 'StoreSupplyChannelsChanged', addedSupplyChannels: [ref(warehouse)] },
+        { type: 'StoreDistributionChannelsChanged', addedDistributionChannels: [ref(both)], removedDistributionChannels: [ref(shop)] },
+      ].map((expected) => ({
+        addedDistributionChannels: undefined,
+        removedDistributionChannels: undefined,
+        addedSupplyChannels: undefined,
+        removedSupplyChannels: undefined,
+        ...expected,
+      })),
+    );
   });
 });

@@ -12,8 +12,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'herald-cli-'));
 const env = { ...process.env, DATABASE_URL: `pglite://${dataDir}`, LOG_LEVEL: 'silent' };
 
 /** The real entry point, as a user runs it (through tsx, on the TypeScript sources). */
-const herald = (...args: string[]) =>
-  run(process.execPath, ['--import', 'tsx', '--conditions=@herald/source', main, ...args], { env, timeout: 60_000 });
+const herald = (...args: string[]) => run(process.execPath, ['--import', 'tsx', '--conditions=@herald/source', main, ...args], { env, timeout: 60_000 });
 
 describe('herald CLI', () => {
   afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -27,9 +26,7 @@ describe('herald CLI', () => {
     expect(client).toMatchObject({ projectKey: 'cli-shop', name: 'reporting', scope: 'view_stores:cli-shop' });
     expect(created.stderr).toContain('only this once');
 
-    const server = await startHerald(
-      loadConfig({ DATABASE_URL: env.DATABASE_URL, PORT: '0', LOG_LEVEL: 'silent', HERALD_DELIVERY: 'off' }),
-    );
+    const server = await startHerald(loadConfig({ DATABASE_URL: env.DATABASE_URL, PORT: '0', LOG_LEVEL: 'silent', HERALD_DELIVERY: 'off' }));
     try {
       const token = await fetch(`${server.url}/oauth/token`, {
         method: 'POST',

@@ -8,8 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { herald, heraldDelivery } from '../support/processes.js';
 
 const SHORT_KEY = 'too-short';
-const worker = (env: Record<string, string>) =>
-  heraldDelivery({ DATABASE_URL: 'pglite://memory', PORT: '0', HERALD_DELIVERY_HOST: '127.0.0.1', ...env });
+const worker = (env: Record<string, string>) => heraldDelivery({ DATABASE_URL: 'pglite://memory', PORT: '0', HERALD_DELIVERY_HOST: '127.0.0.1', ...env });
 
 describe('configuration errors stop the process with exit code 2 and name the variable', () => {
   it('herald serve with a HERALD_SECRET_KEY shorter than 16 characters', { timeout: 60_000 }, async () => {

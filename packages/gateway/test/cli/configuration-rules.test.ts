@@ -64,7 +64,9 @@ describe('herald serve: the rules herald-delivery has too', () => {
 
   it('keeps the detailed refusals of list values', () => {
     expect(gatewayRefusal({ HERALD_PROJECTS: 'shop, Bad_Key' })).toMatch(/^HERALD_PROJECTS must be project keys .* \("Bad_Key" is not a project key\)$/);
-    expect(gatewayRefusal({ HERALD_TRUST_PROXY: '10.0.0.0/8,proxy' })).toMatch(/^HERALD_TRUST_PROXY must be .* \("proxy" is not an IP address or CIDR range\)$/);
+    expect(gatewayRefusal({ HERALD_TRUST_PROXY: '10.0.0.0/8,proxy' })).toMatch(
+      /^HERALD_TRUST_PROXY must be .* \("proxy" is not an IP address or CIDR range\)$/,
+    );
     expect(gatewayRefusal({ HERALD_TRUST_PROXY: '101' })).toMatch(/a hop count from 1 to 100.* \(got "101"\)$/);
   });
 });

@@ -41,7 +41,10 @@ describe('herald projects create on an existing project', { timeout: 60_000 }, (
           method: 'POST',
           url: `/${P}`,
           headers: bearer(token),
-          payload: { version: project.version, actions: [{ action: 'setExternalOAuth', externalOAuth: { url: 'https://introspect.example.com/', authorizationHeader: HEADER } }] },
+          payload: {
+            version: project.version,
+            actions: [{ action: 'setExternalOAuth', externalOAuth: { url: 'https://introspect.example.com/', authorizationHeader: HEADER } }],
+          },
         });
         expect(set.statusCode, set.body).toBe(200);
         expect(set.body).not.toContain(HEADER); // the API masks it

@@ -20,7 +20,10 @@ afterEach(() => killIfRunning(gateway));
 async function startGateway(): Promise<number> {
   gateway = herald(['serve'], { DATABASE_URL: 'pglite://memory', PORT: '0', HERALD_SHUTDOWN_TIMEOUT_MS: String(SHUTDOWN_TIMEOUT_MS) });
   await gateway.waitFor('herald gateway listening');
-  const line = gateway.stdout().split('\n').find((entry) => entry.includes('herald gateway listening'))!;
+  const line = gateway
+    .stdout()
+    .split('\n')
+    .find((entry) => entry.includes('herald gateway listening'))!;
   return Number(new URL((JSON.parse(line) as { address: string }).address).port);
 }
 

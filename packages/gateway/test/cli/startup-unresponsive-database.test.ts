@@ -59,7 +59,10 @@ describe.concurrent('start-up against a database that does not answer', () => {
     const exit = await worker.exitWithin(STARTUP_DEADLINE_MS);
     const output = worker.stdout() + worker.stderr();
     expect(exit, `still starting after ${STARTUP_DEADLINE_MS} ms, output: ${JSON.stringify(output)}`).toEqual([1, null]);
-    const opening = worker.stdout().split('\n').find((line) => line.includes('opening the database'));
+    const opening = worker
+      .stdout()
+      .split('\n')
+      .find((line) => line.includes('opening the database'));
     expect(JSON.parse(opening ?? '{}')).toMatchObject({ database: `postgres ${address}/herald` });
     expect(worker.stderr()).toMatch(new RegExp(`^herald-delivery: PostgreSQL at ${address}/herald did not answer within 2 s`));
     expect(output).not.toContain(PASSWORD);

@@ -19,13 +19,15 @@ let running: HeraldProcess | undefined;
 afterEach(() => killIfRunning(running));
 
 function listeningPort(process: HeraldProcess, line: string, field: 'port' | 'address'): number {
-  const entry = process.stdout().split('\n').find((text) => text.includes(line));
+  const entry = process
+    .stdout()
+    .split('\n')
+    .find((text) => text.includes(line));
   const parsed = JSON.parse(entry ?? '{}') as { port?: number; address?: string };
   return field === 'port' ? Number(parsed.port) : Number(new URL(parsed.address ?? '').port);
 }
 
-const worker = (env: Record<string, string> = {}) =>
-  heraldDelivery({ DATABASE_URL: 'pglite://memory', PORT: '0', HERALD_DELIVERY_HOST: '127.0.0.1', ...env });
+const worker = (env: Record<string, string> = {}) => heraldDelivery({ DATABASE_URL: 'pglite://memory', PORT: '0', HERALD_DELIVERY_HOST: '127.0.0.1', ...env });
 const gateway = (env: Record<string, string> = {}) => herald(['serve'], { DATABASE_URL: 'pglite://memory', PORT: '0', ...env });
 
 describe('SIGTERM after the reader of stdout has gone', () => {

@@ -43,7 +43,10 @@ function runSession(binary: string, env: Record<string, string>): Promise<{ step
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) => {
-      const steps = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as StepReport);
+      const steps = stdout
+        .split('\n')
+        .filter((line) => line.startsWith('{'))
+        .map((line) => JSON.parse(line) as StepReport);
       resolve({ steps, stderr, code });
     });
   });

@@ -148,7 +148,12 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
 
     it('client credentials: wrong secret is a 401 the SDK reports with the OAuth error code', async () => {
       const client = baseBuilder(target)
-        .withClientCredentialsFlow({ host: target.url, projectKey: P, credentials: { clientId: CREDENTIALS.clientId, clientSecret: 'wrong-secret-123' }, httpClient: fetch })
+        .withClientCredentialsFlow({
+          host: target.url,
+          projectKey: P,
+          credentials: { clientId: CREDENTIALS.clientId, clientSecret: 'wrong-secret-123' },
+          httpClient: fetch,
+        })
         .build();
       const error = await sdkFailure(apiRoot(client, target).get().execute());
       expect(error).toMatchObject({ statusCode: 401, code: 'invalid_client' });
@@ -171,13 +176,25 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
 
       const refreshCache = new MemoryTokenCache();
       const refreshed = baseBuilder(target)
-        .withRefreshTokenFlow({ host: target.url, projectKey: P, credentials: CREDENTIALS, refreshToken: refreshToken as string, httpClient: fetch, tokenCache: refreshCache })
+        .withRefreshTokenFlow({
+          host: target.url,
+          projectKey: P,
+          credentials: CREDENTIALS,
+          refreshToken: refreshToken as string,
+          httpClient: fetch,
+          tokenCache: refreshCache,
+        })
         .build();
       expect(await body(apiRoot(refreshed, target).me().get())).toMatchObject({ id: user.customer.id });
       expect(refreshCache.stored?.token).toEqual(expect.any(String));
       expect(refreshCache.stored?.token).not.toBe(cache.stored?.token);
 
-      const wrongPassword = await sdkFailure(passwordFlow({ ...user, password: 'not-the-password' }, ['manage_my_profile:compat']).me().get().execute());
+      const wrongPassword = await sdkFailure(
+        passwordFlow({ ...user, password: 'not-the-password' }, ['manage_my_profile:compat'])
+          .me()
+          .get()
+          .execute(),
+      );
       expect(wrongPassword).toMatchObject({ statusCode: 400, code: 'invalid_customer_account_credentials' });
     });
 
@@ -193,7 +210,13 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
         })
         .build();
       const api = apiRoot(client, target);
-      const cart = await body(api.me().carts().post({ body: { currency: 'EUR', country: 'DE' } }), 201);
+      const cart = await body(
+        api
+          .me()
+          .carts()
+          .post({ body: { currency: 'EUR', country: 'DE' } }),
+        201,
+      );
       expect(cart).toMatchObject({ anonymousId, cartState: 'Active', totalPrice: { currencyCode: 'EUR', centAmount: 0 } });
       expect(await body(api.me().carts().withId({ ID: cart.id }).get())).toMatchObject({ id: cart.id, anonymousId });
 
@@ -201,7 +224,13 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
       const unnamed = baseBuilder(target)
         .withAnonymousSessionFlow({ host: target.url, projectKey: P, credentials: CREDENTIALS, scopes: ['manage_my_orders:compat'], httpClient: fetch })
         .build();
-      const other = await body(apiRoot(unnamed, target).me().carts().post({ body: { currency: 'EUR' } }), 201);
+      const other = await body(
+        apiRoot(unnamed, target)
+          .me()
+          .carts()
+          .post({ body: { currency: 'EUR' } }),
+        201,
+      );
       expect(other.anonymousId).toEqual(expect.any(String));
       expect(other.anonymousId).not.toBe(anonymousId);
     });
@@ -220,24 +249,57 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
 
       await body(admin.stores().post({ body: { key: 'compat-paris', name: { en: 'Paris' } } }), 201);
       // HEAD with a predicate: 200 when some resource matches, 404 when none does.
-      expect((await admin.stores().head({ queryArgs: { where: 'key = "compat-paris"' } }).execute()).statusCode).toBe(200);
-      expect(await sdkFailure(admin.stores().head({ queryArgs: { where: 'key = "compat-london"' } }).execute())).toMatchObject({ statusCode: 404 });
+      expect(
+        (
+          await admin
+            .stores()
+            .head({ queryArgs: { where: 'key = "compat-paris"' } })
+            .execute()
+        ).statusCode,
+      ).toBe(200);
+      expect(
+        await sdkFailure(
+          admin
+            .stores()
+            .head({ queryArgs: { where: 'key = "compat-london"' } })
+            .execute(),
+        ),
+      ).toMatchObject({ statusCode: 404 });
       // Repeated array params (where twice, sort twice) and a predicate variable.
       const page = await body(
         admin.stores().get({
-          queryArgs: { where: ['key in :keys', 'name(en is defined)'], 'var.keys': ['compat-berlin', 'compat-paris'], sort: ['key desc', 'id asc'], withTotal: true, limit: 1 },
+          queryArgs: {
+            where: ['key in :keys', 'name(en is defined)'],
+            'var.keys': ['compat-berlin', 'compat-paris'],
+            sort: ['key desc', 'id asc'],
+            withTotal: true,
+            limit: 1,
+          },
         }),
       );
       expect(page).toMatchObject({ limit: 1, offset: 0, count: 1, total: 2, results: [{ key: 'compat-paris' }] });
 
       const renamed = await body(
-        admin.stores().withKey({ key: 'compat-berlin' }).post({ body: { version: 1, actions: [{ action: 'setName', name: { en: 'Berlin Mitte' } }] } }),
+        admin
+          .stores()
+          .withKey({ key: 'compat-berlin' })
+          .post({ body: { version: 1, actions: [{ action: 'setName', name: { en: 'Berlin Mitte' } }] } }),
       );
       expect(renamed).toMatchObject({ version: 2, name: { en: 'Berlin Mitte' } });
-      const languages = await body(admin.stores().withId({ ID: created.id }).post({ body: { version: 2, actions: [{ action: 'setLanguages', languages: ['en', 'de'] }] } }));
+      const languages = await body(
+        admin
+          .stores()
+          .withId({ ID: created.id })
+          .post({ body: { version: 2, actions: [{ action: 'setLanguages', languages: ['en', 'de'] }] } }),
+      );
       expect(languages).toMatchObject({ version: 3, languages: ['en', 'de'] });
 
-      const deleted = await body(admin.stores().withKey({ key: 'compat-berlin' }).delete({ queryArgs: { version: 3 } }));
+      const deleted = await body(
+        admin
+          .stores()
+          .withKey({ key: 'compat-berlin' })
+          .delete({ queryArgs: { version: 3 } }),
+      );
       expect(deleted).toMatchObject({ id: created.id, version: 3 });
       const gone = await sdkFailure(admin.stores().withId({ ID: created.id }).get().execute());
       expect(gone).toMatchObject({ statusCode: 404, code: 'ResourceNotFound' });
@@ -251,7 +313,12 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
     });
 
     it('reports validation errors with the codes the SDK reads', async () => {
-      const error = await sdkFailure(admin.stores().post({ body: { key: 'x' } }).execute());
+      const error = await sdkFailure(
+        admin
+          .stores()
+          .post({ body: { key: 'x' } })
+          .execute(),
+      );
       expect(error).toMatchObject({ statusCode: 400, code: 'InvalidInput' });
       expect(error.body).toMatchObject({ statusCode: 400, errors: [{ code: 'InvalidInput' }] });
     });
@@ -271,16 +338,38 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
       expect(page).toMatchObject({ count: 1, total: 1, results: [{ id: customer.id }] });
 
       const updated = await body(
-        admin.customers().withId({ ID: customer.id }).post({ body: { version: 1, actions: [{ action: 'setFirstName', firstName: 'Erika Maria' }, { action: 'setLastName', lastName: 'Muster' }] } }),
+        admin
+          .customers()
+          .withId({ ID: customer.id })
+          .post({
+            body: {
+              version: 1,
+              actions: [
+                { action: 'setFirstName', firstName: 'Erika Maria' },
+                { action: 'setLastName', lastName: 'Muster' },
+              ],
+            },
+          }),
       );
       // One update request is one new version, however many actions it holds.
       expect(updated).toMatchObject({ version: 2, firstName: 'Erika Maria', lastName: 'Muster' });
 
-      const stale = await sdkFailure(admin.customers().withKey({ key: 'compat-customer' }).delete({ queryArgs: { version: 1 } }).execute());
+      const stale = await sdkFailure(
+        admin
+          .customers()
+          .withKey({ key: 'compat-customer' })
+          .delete({ queryArgs: { version: 1 } })
+          .execute(),
+      );
       expect(stale).toMatchObject({ statusCode: 409, code: 'ConcurrentModification' });
       expect(stale.body.errors[0].currentVersion).toBe(2);
 
-      const deleted = await body(admin.customers().withKey({ key: 'compat-customer' }).delete({ queryArgs: { version: 2, dataErasure: true } }));
+      const deleted = await body(
+        admin
+          .customers()
+          .withKey({ key: 'compat-customer' })
+          .delete({ queryArgs: { version: 2, dataErasure: true } }),
+      );
       expect(deleted).toMatchObject({ id: customer.id, version: 2 });
       expect(await sdkFailure(admin.customers().withId({ ID: customer.id }).get().execute())).toMatchObject({ statusCode: 404 });
     });
@@ -317,7 +406,12 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
 
     it('a forced 409 is healed by the concurrent-modification middleware, and fails without it', async () => {
       const store = await body(admin.stores().post({ body: { key: 'compat-concurrent', name: { en: 'One' } } }), 201);
-      await body(admin.stores().withId({ ID: store.id }).post({ body: { version: 1, actions: [{ action: 'setName', name: { en: 'Two' } }] } }));
+      await body(
+        admin
+          .stores()
+          .withId({ ID: store.id })
+          .post({ body: { version: 1, actions: [{ action: 'setName', name: { en: 'Two' } }] } }),
+      );
 
       const stale = { version: 1, actions: [{ action: 'setName' as const, name: { en: 'Three' } }] };
       const plain = await sdkFailure(admin.stores().withId({ ID: store.id }).post({ body: stale }).execute());
@@ -346,7 +440,12 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
     function expectTestNotification(document: unknown, subscription: Subscription): void {
       const record = document as { specversion?: string; data?: unknown };
       const payload = record.specversion === '1.0' ? record.data : record;
-      expect(payload).toMatchObject({ notificationType: 'ResourceCreated', projectKey: P, resource: { typeId: 'subscription', id: subscription.id }, version: 1 });
+      expect(payload).toMatchObject({
+        notificationType: 'ResourceCreated',
+        projectKey: P,
+        resource: { typeId: 'subscription', id: subscription.id },
+        version: 1,
+      });
     }
 
     async function create(draft: SubscriptionDraft): Promise<Subscription> {
@@ -443,7 +542,13 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
       const error = await sdkFailure(
         admin
           .subscriptions()
-          .post({ body: { key: 'compat-nowhere', destination: { type: 'AzureServiceBus', connectionString: serviceBus.connectionString('no-such-queue') }, ...storeChanges } })
+          .post({
+            body: {
+              key: 'compat-nowhere',
+              destination: { type: 'AzureServiceBus', connectionString: serviceBus.connectionString('no-such-queue') },
+              ...storeChanges,
+            },
+          })
           .execute(),
       );
       expect(error.statusCode).toBe(400);
@@ -456,7 +561,9 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
       expect(await body(admin.subscriptions().withId({ ID: sqsSubscription.id }).get())).toEqual(sqsSubscription);
       expect(await body(admin.subscriptions().withKey({ key: 'compat-sqs' }).get())).toEqual(sqsSubscription);
 
-      const page = await body(admin.subscriptions().get({ queryArgs: { where: 'key in :keys', 'var.keys': Object.keys(subscriptions), sort: 'key asc', withTotal: true } }));
+      const page = await body(
+        admin.subscriptions().get({ queryArgs: { where: 'key in :keys', 'var.keys': Object.keys(subscriptions), sort: 'key asc', withTotal: true } }),
+      );
       expect(page.total).toBe(6);
       expect(page.results.map((subscription) => subscription.key)).toEqual(Object.keys(subscriptions).sort());
 
@@ -479,24 +586,61 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
         admin
           .subscriptions()
           .withKey({ key: 'compat-sqs' })
-          .post({ body: { version: 1, actions: [{ action: 'setMessages', messages: [{ resourceTypeId: 'customer' }, { resourceTypeId: 'store', types: ['StoreCreated', 'StoreNameSet'] }] }] } }),
+          .post({
+            body: {
+              version: 1,
+              actions: [
+                { action: 'setMessages', messages: [{ resourceTypeId: 'customer' }, { resourceTypeId: 'store', types: ['StoreCreated', 'StoreNameSet'] }] },
+              ],
+            },
+          }),
       );
-      expect(withMessages).toMatchObject({ version: 2, messages: [{ resourceTypeId: 'customer' }, { resourceTypeId: 'store', types: ['StoreCreated', 'StoreNameSet'] }] });
+      expect(withMessages).toMatchObject({
+        version: 2,
+        messages: [{ resourceTypeId: 'customer' }, { resourceTypeId: 'store', types: ['StoreCreated', 'StoreNameSet'] }],
+      });
       const renamed = await body(
-        admin.subscriptions().withId({ ID: sqsSubscription.id }).post({ body: { version: 2, actions: [{ action: 'setKey', key: 'compat-sqs-renamed' }, { action: 'setChanges', changes: [{ resourceTypeId: 'customer' }] }] } }),
+        admin
+          .subscriptions()
+          .withId({ ID: sqsSubscription.id })
+          .post({
+            body: {
+              version: 2,
+              actions: [
+                { action: 'setKey', key: 'compat-sqs-renamed' },
+                { action: 'setChanges', changes: [{ resourceTypeId: 'customer' }] },
+              ],
+            },
+          }),
       );
       expect(renamed).toMatchObject({ version: 3, key: 'compat-sqs-renamed', changes: [{ resourceTypeId: 'customer' }] });
 
       const newQueue = sqs.createQueue('compat-sqs-moved');
       const moved = await body(
-        admin.subscriptions().withId({ ID: sqsSubscription.id }).post({
-          body: { version: 3, actions: [{ action: 'changeDestination', destination: { type: 'SQS', queueUrl: newQueue, region: REGION, accessKey: 'AKIACOMPATSUBSCRIBER', accessSecret: AWS_SECRET } }] },
-        }),
+        admin
+          .subscriptions()
+          .withId({ ID: sqsSubscription.id })
+          .post({
+            body: {
+              version: 3,
+              actions: [
+                {
+                  action: 'changeDestination',
+                  destination: { type: 'SQS', queueUrl: newQueue, region: REGION, accessKey: 'AKIACOMPATSUBSCRIBER', accessSecret: AWS_SECRET },
+                },
+              ],
+            },
+          }),
       );
       expect(moved).toMatchObject({ version: 4, destination: { queueUrl: newQueue }, status: 'Healthy' });
       await sqs.waitForMessages(newQueue, 1);
 
-      const deleted = await body(admin.subscriptions().withKey({ key: 'compat-sqs-renamed' }).delete({ queryArgs: { version: 4 } }));
+      const deleted = await body(
+        admin
+          .subscriptions()
+          .withKey({ key: 'compat-sqs-renamed' })
+          .delete({ queryArgs: { version: 4 } }),
+      );
       expect(deleted).toMatchObject({ id: sqsSubscription.id, version: 4 });
       const gone = await sdkFailure(admin.subscriptions().withId({ ID: sqsSubscription.id }).get().execute());
       expect(gone).toMatchObject({ statusCode: 404, code: 'ResourceNotFound' });
@@ -504,18 +648,34 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
       serviceBus.createEntity('compat-queue-2');
       const serviceBusSubscription = subscriptions['compat-service-bus'] as Subscription;
       const rerouted = await body(
-        admin.subscriptions().withKey({ key: 'compat-service-bus' }).post({
-          body: { version: 1, actions: [{ action: 'changeDestination', destination: { type: 'AzureServiceBus', connectionString: serviceBus.connectionString('compat-queue-2') } }] },
-        }),
+        admin
+          .subscriptions()
+          .withKey({ key: 'compat-service-bus' })
+          .post({
+            body: {
+              version: 1,
+              actions: [
+                { action: 'changeDestination', destination: { type: 'AzureServiceBus', connectionString: serviceBus.connectionString('compat-queue-2') } },
+              ],
+            },
+          }),
       );
-      expect(rerouted).toMatchObject({ version: 2, destination: { type: 'ProviderBServiceBus', connectionString: expect.stringContaining('EntityPath=compat-queue-2') } });
+      expect(rerouted).toMatchObject({
+        version: 2,
+        destination: { type: 'ProviderBServiceBus', connectionString: expect.stringContaining('EntityPath=compat-queue-2') },
+      });
       const [notification] = await serviceBus.waitFor('compat-queue-2', 1);
       expect(notification?.body).toMatchObject({ notificationType: 'ResourceCreated', resource: { typeId: 'subscription', id: serviceBusSubscription.id } });
       subscriptions['compat-service-bus'] = rerouted;
 
       for (const key of ['compat-sns', 'compat-eventbridge', 'compat-service-bus', 'compat-event-grid']) {
         const subscription = subscriptions[key] as Subscription;
-        await body(admin.subscriptions().withId({ ID: subscription.id }).delete({ queryArgs: { version: subscription.version } }));
+        await body(
+          admin
+            .subscriptions()
+            .withId({ ID: subscription.id })
+            .delete({ queryArgs: { version: subscription.version } }),
+        );
       }
     });
 
@@ -529,7 +689,12 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
         },
         { timeout: 10_000, interval: 25 },
       );
-      await body(admin.subscriptions().withId({ ID: pubsubSubscription.id }).delete({ queryArgs: { version: 1 } }));
+      await body(
+        admin
+          .subscriptions()
+          .withId({ ID: pubsubSubscription.id })
+          .delete({ queryArgs: { version: 1 } }),
+      );
     });
   });
 
@@ -555,7 +720,13 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
 
       // /me: create (MyQuoteRequestDraft names the cart by cartId), get, query, cancel.
       const cart = await cartOfBuyer();
-      const mine = await body(buyerApi.me().quoteRequests().post({ body: { cartId: cart.id, cartVersion: cart.version, comment: 'Please quote' } }), 201);
+      const mine = await body(
+        buyerApi
+          .me()
+          .quoteRequests()
+          .post({ body: { cartId: cart.id, cartVersion: cart.version, comment: 'Please quote' } }),
+        201,
+      );
       expect(mine).toMatchObject({
         version: 1,
         quoteRequestState: 'Submitted',
@@ -564,9 +735,20 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
         totalPrice: { currencyCode: 'EUR', centAmount: 30_000 },
       });
       expect(await body(buyerApi.me().quoteRequests().withId({ ID: mine.id }).get())).toEqual(mine);
-      const myPage = await body(buyerApi.me().quoteRequests().get({ queryArgs: { withTotal: true } }));
+      const myPage = await body(
+        buyerApi
+          .me()
+          .quoteRequests()
+          .get({ queryArgs: { withTotal: true } }),
+      );
       expect(myPage).toMatchObject({ total: 1, results: [{ id: mine.id }] });
-      const cancelled = await body(buyerApi.me().quoteRequests().withId({ ID: mine.id }).post({ body: { version: 1, actions: [{ action: 'cancelQuoteRequest' }] } }));
+      const cancelled = await body(
+        buyerApi
+          .me()
+          .quoteRequests()
+          .withId({ ID: mine.id })
+          .post({ body: { version: 1, actions: [{ action: 'cancelQuoteRequest' }] } }),
+      );
       expect(cancelled).toMatchObject({ version: 2, quoteRequestState: 'Cancelled' });
 
       // Seller: create with a key, get by id and key, query, accept, close, delete.
@@ -578,29 +760,49 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
       expect(quoteRequest).toMatchObject({ key: 'compat-qr', quoteRequestState: 'Submitted', customer: { id: buyer.customer.id } });
       expect(await body(admin.quoteRequests().withId({ ID: quoteRequest.id }).get())).toEqual(quoteRequest);
       expect(await body(admin.quoteRequests().withKey({ key: 'compat-qr' }).get())).toEqual(quoteRequest);
-      const expanded = await body(admin.quoteRequests().withId({ ID: quoteRequest.id }).get({ queryArgs: { expand: ['customer'] } }));
+      const expanded = await body(
+        admin
+          .quoteRequests()
+          .withId({ ID: quoteRequest.id })
+          .get({ queryArgs: { expand: ['customer'] } }),
+      );
       expect(expanded.customer.obj).toMatchObject({ id: buyer.customer.id, email: buyer.email });
-      const page = await body(admin.quoteRequests().get({ queryArgs: { where: `customer(id = "${buyer.customer.id}")`, sort: 'createdAt asc', withTotal: true } }));
+      const page = await body(
+        admin.quoteRequests().get({ queryArgs: { where: `customer(id = "${buyer.customer.id}")`, sort: 'createdAt asc', withTotal: true } }),
+      );
       expect(page.results.map((result) => [result.id, result.quoteRequestState])).toEqual([
         [mine.id, 'Cancelled'],
         [quoteRequest.id, 'Submitted'],
       ]);
       const accepted = await body(
-        admin.quoteRequests().withKey({ key: 'compat-qr' }).post({ body: { version: 1, actions: [{ action: 'changeQuoteRequestState', quoteRequestState: 'Accepted' }] } }),
+        admin
+          .quoteRequests()
+          .withKey({ key: 'compat-qr' })
+          .post({ body: { version: 1, actions: [{ action: 'changeQuoteRequestState', quoteRequestState: 'Accepted' }] } }),
       );
       expect(accepted).toMatchObject({ version: 2, quoteRequestState: 'Accepted' });
       // The buyer sees the seller's decision through /me.
       expect(await body(buyerApi.me().quoteRequests().withId({ ID: quoteRequest.id }).get())).toMatchObject({ quoteRequestState: 'Accepted' });
       const closed = await body(
-        admin.quoteRequests().withId({ ID: quoteRequest.id }).post({ body: { version: 2, actions: [{ action: 'changeQuoteRequestState', quoteRequestState: 'Closed' }] } }),
+        admin
+          .quoteRequests()
+          .withId({ ID: quoteRequest.id })
+          .post({ body: { version: 2, actions: [{ action: 'changeQuoteRequestState', quoteRequestState: 'Closed' }] } }),
       );
       expect(closed.quoteRequestState).toBe('Closed');
-      const deleted = await body(admin.quoteRequests().withKey({ key: 'compat-qr' }).delete({ queryArgs: { version: 3 } }));
+      const deleted = await body(
+        admin
+          .quoteRequests()
+          .withKey({ key: 'compat-qr' })
+          .delete({ queryArgs: { version: 3 } }),
+      );
       expect(deleted).toMatchObject({ id: quoteRequest.id, version: 3 });
 
       // Messages of the quote request through `.messages()`: where repeated, sorted, paged.
       const messages = await body(
-        admin.messages().get({ queryArgs: { where: [`resource(id = "${quoteRequest.id}")`, 'sequenceNumber >= 1'], sort: ['sequenceNumber asc'], withTotal: true } }),
+        admin
+          .messages()
+          .get({ queryArgs: { where: [`resource(id = "${quoteRequest.id}")`, 'sequenceNumber >= 1'], sort: ['sequenceNumber asc'], withTotal: true } }),
       );
       expect(messages.results.map((message: Message) => [message.sequenceNumber, message.type])).toEqual([
         [1, 'QuoteRequestCreated'],
@@ -609,8 +811,19 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
         [4, 'QuoteRequestDeleted'],
       ]);
       const [first] = messages.results;
-      expect(await body(admin.messages().withId({ ID: (first as Message).id }).get())).toEqual(first);
-      expect(first).toMatchObject({ resource: { typeId: 'quote-request', id: quoteRequest.id }, resourceVersion: 1, resourceUserProvidedIdentifiers: { key: 'compat-qr' } });
+      expect(
+        await body(
+          admin
+            .messages()
+            .withId({ ID: (first as Message).id })
+            .get(),
+        ),
+      ).toEqual(first);
+      expect(first).toMatchObject({
+        resource: { typeId: 'quote-request', id: quoteRequest.id },
+        resourceVersion: 1,
+        resourceUserProvidedIdentifiers: { key: 'compat-qr' },
+      });
     });
   });
 
@@ -630,26 +843,54 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
         }),
         201,
       );
-      expect(created).toMatchObject({ key: 'compat-company', unitType: 'Company', status: 'Active', version: 1, topLevelUnit: { typeId: 'business-unit', key: 'compat-company' } });
+      expect(created).toMatchObject({
+        key: 'compat-company',
+        unitType: 'Company',
+        status: 'Active',
+        version: 1,
+        topLevelUnit: { typeId: 'business-unit', key: 'compat-company' },
+      });
       const mainAddressId = created.addresses[0]?.id;
       expect(created.shippingAddressIds).toEqual([mainAddressId]);
       expect(await body(admin.businessUnits().withId({ ID: created.id }).get())).toEqual(created);
       expect(await body(admin.businessUnits().withKey({ key: 'compat-company' }).get())).toEqual(created);
 
       const division = await body(
-        admin.businessUnits().post({ body: { key: 'compat-division', name: 'Compat Division', unitType: 'Division', parentUnit: { typeId: 'business-unit', key: 'compat-company' } } }),
+        admin
+          .businessUnits()
+          .post({
+            body: { key: 'compat-division', name: 'Compat Division', unitType: 'Division', parentUnit: { typeId: 'business-unit', key: 'compat-company' } },
+          }),
         201,
       );
       expect(division).toMatchObject({ parentUnit: { key: 'compat-company' }, ancestors: [{ key: 'compat-company' }] });
-      const page = await body(admin.businessUnits().get({ queryArgs: { where: 'topLevelUnit(key = :top)', 'var.top': 'compat-company', sort: ['name asc'], withTotal: true } }));
+      const page = await body(
+        admin.businessUnits().get({ queryArgs: { where: 'topLevelUnit(key = :top)', 'var.top': 'compat-company', sort: ['name asc'], withTotal: true } }),
+      );
       expect(page).toMatchObject({ total: 2, results: [{ key: 'compat-company' }, { key: 'compat-division' }] });
 
       const renamed = await body(
-        admin.businessUnits().withKey({ key: 'compat-company' }).post({ body: { version: 1, actions: [{ action: 'changeName', name: 'Compat Company' }, { action: 'setContactEmail', contactEmail: 'sales@compat.example' }] } }),
+        admin
+          .businessUnits()
+          .withKey({ key: 'compat-company' })
+          .post({
+            body: {
+              version: 1,
+              actions: [
+                { action: 'changeName', name: 'Compat Company' },
+                { action: 'setContactEmail', contactEmail: 'sales@compat.example' },
+              ],
+            },
+          }),
       );
       expect(renamed).toMatchObject({ version: 2, name: 'Compat Company', contactEmail: 'sales@compat.example' });
 
-      const removed = await body(admin.businessUnits().withId({ ID: division.id }).delete({ queryArgs: { version: division.version } }));
+      const removed = await body(
+        admin
+          .businessUnits()
+          .withId({ ID: division.id })
+          .delete({ queryArgs: { version: division.version } }),
+      );
       expect(removed).toMatchObject({ id: division.id });
     });
 
@@ -662,12 +903,15 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
           },
         }),
       );
-      expect(created).toEqual({ data: { createBusinessUnit: { id: expect.stringMatching(UUID), key: 'compat-graphql', name: 'GraphQL Co', version: 1, unitType: 'Company' } } });
+      expect(created).toEqual({
+        data: { createBusinessUnit: { id: expect.stringMatching(UUID), key: 'compat-graphql', name: 'GraphQL Co', version: 1, unitType: 'Company' } },
+      });
 
       const read = await body(
         admin.graphql().post({
           body: {
-            query: 'query Read($key: String, $where: String) { businessUnit(key: $key) { name } businessUnits(where: $where, sort: ["key asc"]) { total results { key } } }',
+            query:
+              'query Read($key: String, $where: String) { businessUnit(key: $key) { name } businessUnits(where: $where, sort: ["key asc"]) { total results { key } } }',
             variables: { key: 'compat-graphql', where: 'key = "compat-graphql" or key = "compat-company"' },
           },
         }),
@@ -680,7 +924,9 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
 
       // A GraphQL error answers 200 with `errors` and the code in extensions, as the platform does.
       const refused = await body(
-        admin.graphql().post({ body: { query: 'mutation { updateBusinessUnit(key: "compat-graphql", version: 7, actions: [{changeName: {name: "X"}}]) { id } }' } }),
+        admin
+          .graphql()
+          .post({ body: { query: 'mutation { updateBusinessUnit(key: "compat-graphql", version: 7, actions: [{changeName: {name: "X"}}]) { id } }' } }),
       );
       expect(refused.data).toEqual({ updateBusinessUnit: null });
       expect(refused.errors?.[0]?.extensions).toMatchObject({ code: 'ConcurrentModification', currentVersion: 1 });
@@ -695,13 +941,25 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
 
       const reader = apiRoot(
         baseBuilder(target)
-          .withClientCredentialsFlow({ host: target.url, projectKey: P, credentials: { clientId: created.id, clientSecret: created.secret as string }, httpClient: fetch })
+          .withClientCredentialsFlow({
+            host: target.url,
+            projectKey: P,
+            credentials: { clientId: created.id, clientSecret: created.secret as string },
+            httpClient: fetch,
+          })
           .build(),
         target,
       );
       const stores = await body(reader.stores().get());
       expect(stores.results.length).toBeGreaterThan(0);
-      expect(await sdkFailure(reader.stores().post({ body: { key: 'compat-not-allowed' } }).execute())).toMatchObject({ statusCode: 403 });
+      expect(
+        await sdkFailure(
+          reader
+            .stores()
+            .post({ body: { key: 'compat-not-allowed' } })
+            .execute(),
+        ),
+      ).toMatchObject({ statusCode: 403 });
 
       await body(admin.apiClients().withId({ ID: created.id }).delete());
       expect(await sdkFailure(admin.apiClients().withId({ ID: created.id }).get().execute())).toMatchObject({ statusCode: 404 });

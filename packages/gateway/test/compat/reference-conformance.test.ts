@@ -73,7 +73,9 @@ describe('Herald against the official API reference types', { timeout: 60_000 },
       const page = await api.read(`/${P}/subscriptions?${byId(created)}`);
       found.push(...violations('SubscriptionPagedQueryResponse', page, `SubscriptionPagedQueryResponse(${format})`));
       // The key is the one field an update may change without touching what is delivered.
-      const updated = await api.update(`/${P}/subscriptions/${created.id as string}`, created.version as number, [{ action: 'setKey', key: `${draft.key}-renamed` }]);
+      const updated = await api.update(`/${P}/subscriptions/${created.id as string}`, created.version as number, [
+        { action: 'setKey', key: `${draft.key}-renamed` },
+      ]);
       found.push(...violations('Subscription', updated, `Subscription(${format}) update`));
       subscriptions[format] = updated;
     }
@@ -144,7 +146,12 @@ describe('Herald against the official API reference types', { timeout: 60_000 },
       const expected = [
         `subscription:${subscriptions[format]?.id as string}:ResourceCreated:1`,
         ...expectedChanges,
-        ...messages.filter((message) => MESSAGE_TYPE_IDS.includes((message.resource as Json).typeId as string)).map((message) => `${(message.resource as Json).typeId as string}:${(message.resource as Json).id as string}:Message:${message.type as string}:${message.sequenceNumber as number}`),
+        ...messages
+          .filter((message) => MESSAGE_TYPE_IDS.includes((message.resource as Json).typeId as string))
+          .map(
+            (message) =>
+              `${(message.resource as Json).typeId as string}:${(message.resource as Json).id as string}:Message:${message.type as string}:${message.sequenceNumber as number}`,
+          ),
       ];
       const arrived = await arrivals(queues[format], expected);
       const found = arrived.flatMap((delivered) => deliveryViolations(delivered, format));

@@ -149,7 +149,12 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     type: 'QuoteRequest',
     page: 'QuoteRequestPagedQueryResponse',
     changeTypeId: 'quote-request',
-    draft: (made) => ({ key: 'reference-quote-request', cart: { typeId: 'cart', id: made.cart?.id }, cartVersion: made.cart?.version, comment: 'Please quote' }),
+    draft: (made) => ({
+      key: 'reference-quote-request',
+      cart: { typeId: 'cart', id: made.cart?.id },
+      cartVersion: made.cart?.version,
+      comment: 'Please quote',
+    }),
     actions: () => [
       { action: 'transitionState', state: { typeId: 'state', key: 'reference-state' } },
       { action: 'changeQuoteRequestState', quoteRequestState: 'Accepted' },
@@ -190,7 +195,12 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     type: 'BusinessUnit',
     page: 'BusinessUnitPagedQueryResponse',
     changeTypeId: 'business-unit',
-    draft: () => ({ key: 'reference-division', name: 'Reference Division', unitType: 'Division', parentUnit: { typeId: 'business-unit', key: 'reference-company' } }),
+    draft: () => ({
+      key: 'reference-division',
+      name: 'Reference Division',
+      unitType: 'Division',
+      parentUnit: { typeId: 'business-unit', key: 'reference-company' },
+    }),
     actions: () => [{ action: 'changeName', name: 'Reference Division East' }],
     deletable: true,
   },
@@ -211,7 +221,10 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     page: 'CategoryPagedQueryResponse',
     changeTypeId: 'category',
     draft: () => ({ key: 'reference-category', name: { en: 'Hats' }, slug: { en: 'reference-hats' }, orderHint: '0.1' }),
-    actions: () => [{ action: 'changeSlug', slug: { en: 'reference-caps' } }, { action: 'setMetaTitle', metaTitle: { en: 'Caps' } }],
+    actions: () => [
+      { action: 'changeSlug', slug: { en: 'reference-caps' } },
+      { action: 'setMetaTitle', metaTitle: { en: 'Caps' } },
+    ],
     deletable: true,
   },
   {
@@ -227,7 +240,10 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
       parent: { typeId: 'category', key: 'reference-category' },
       assets: [{ key: 'photo', name: { en: 'Photo' }, sources: [{ uri: 'https://cdn.example/beret.png', dimensions: { w: 10, h: 10 } }], tags: ['x'] }],
     }),
-    actions: () => [{ action: 'changeName', name: { en: 'Berets and caps' } }, { action: 'setAssetTags', assetKey: 'photo', tags: ['y'] }],
+    actions: () => [
+      { action: 'changeName', name: { en: 'Berets and caps' } },
+      { action: 'setAssetTags', assetKey: 'photo', tags: ['y'] },
+    ],
     deletable: true,
   },
   {
@@ -242,7 +258,16 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
       description: 'Taxes of the conformance test',
       rates: [
         { key: 'de', name: 'MwSt', amount: 0.19, includedInPrice: true, country: 'DE' },
-        { name: 'NY', includedInPrice: false, country: 'US', state: 'New York', subRates: [{ name: 'State', amount: 0.04 }, { name: 'City', amount: 0.04875 }] },
+        {
+          name: 'NY',
+          includedInPrice: false,
+          country: 'US',
+          state: 'New York',
+          subRates: [
+            { name: 'State', amount: 0.04 },
+            { name: 'City', amount: 0.04875 },
+          ],
+        },
       ],
     }),
     actions: () => [
@@ -257,7 +282,12 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     type: 'Zone',
     page: 'ZonePagedQueryResponse',
     changeTypeId: 'zone',
-    draft: () => ({ key: 'reference-zone', name: 'Reference Europe', description: 'Zone of the conformance test', locations: [{ country: 'DE' }, { country: 'US', state: 'New York' }] }),
+    draft: () => ({
+      key: 'reference-zone',
+      name: 'Reference Europe',
+      description: 'Zone of the conformance test',
+      locations: [{ country: 'DE' }, { country: 'US', state: 'New York' }],
+    }),
     actions: () => [
       { action: 'addLocation', location: { country: 'AT' } },
       { action: 'setDescription', description: 'Zone of the conformance test, described again' },
@@ -276,7 +306,12 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
       description: 'Shirts of the conformance test',
       attributes: [
         { name: 'reference-colour', label: { en: 'Colour' }, isRequired: false, type: { name: 'enum', values: [{ key: 'red', label: 'Red' }] } },
-        { name: 'reference-sizes', label: { en: 'Sizes' }, isRequired: false, type: { name: 'set', elementType: { name: 'lenum', values: [{ key: 's', label: { en: 'S' } }] } } },
+        {
+          name: 'reference-sizes',
+          label: { en: 'Sizes' },
+          isRequired: false,
+          type: { name: 'set', elementType: { name: 'lenum', values: [{ key: 's', label: { en: 'S' } }] } },
+        },
       ],
     }),
     actions: () => [
@@ -332,7 +367,12 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
       slug: { en: 'reference-shirt' },
       categories: [{ typeId: 'category', key: 'reference-category' }],
       taxCategory: { typeId: 'tax-category', key: 'reference-tax-category' },
-      masterVariant: { sku: 'reference-shirt-1', prices: [{ value: eur(1999), country: 'DE' }], images: [{ url: 'https://example.com/shirt.png', dimensions: { w: 10, h: 10 } }], attributes: [{ name: 'reference-colour', value: 'red' }] },
+      masterVariant: {
+        sku: 'reference-shirt-1',
+        prices: [{ value: eur(1999), country: 'DE' }],
+        images: [{ url: 'https://example.com/shirt.png', dimensions: { w: 10, h: 10 } }],
+        attributes: [{ name: 'reference-colour', value: 'red' }],
+      },
     }),
     actions: () => [
       { action: 'addVariant', sku: 'reference-shirt-2', prices: [{ value: eur(2499) }] },
@@ -391,7 +431,13 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     type: 'StandalonePrice',
     page: 'StandalonePricePagedQueryResponse',
     changeTypeId: 'standalone-price',
-    draft: (made) => ({ key: 'reference-price', sku: 'reference-shirt-1', value: eur(1899), country: 'DE', channel: { typeId: 'channel', id: made.channel?.id } }),
+    draft: (made) => ({
+      key: 'reference-price',
+      sku: 'reference-shirt-1',
+      value: eur(1899),
+      country: 'DE',
+      channel: { typeId: 'channel', id: made.channel?.id },
+    }),
     actions: () => [
       { action: 'changeValue', value: eur(1799) },
       { action: 'changeActive', active: false },

@@ -67,13 +67,19 @@ describe('Custom Objects /{projectKey}/custom-objects', { timeout: 60_000 }, () 
     expect(stale.body).toMatchObject({ statusCode: 409, errors: [{ code: 'ConcurrentModification', currentVersion: 1 }] });
     const missing = await admin.post(`/${P}/custom-objects`, { container: 'versions', key: 'nothing-here', value: 2, version: 3 });
     expect(missing.status).toBe(409);
-    expect(await admin.ok(`/${P}/custom-objects`, { container: 'versions', key: 'a', value: 2, version: 1 }, 200)).toMatchObject({ id: first.id, version: 2, value: 2 });
+    expect(await admin.ok(`/${P}/custom-objects`, { container: 'versions', key: 'a', value: 2, version: 1 }, 200)).toMatchObject({
+      id: first.id,
+      version: 2,
+      value: 2,
+    });
     expect((await viewer.read(`/${P}/custom-objects/versions/a`)).value).toBe(2);
   });
 
   it('answers concurrent writes to one object without a version with one 409 each, never a lost update', async () => {
     await admin.ok(`/${P}/custom-objects`, { container: 'race', key: 'counter', value: 0 }, 201);
-    const answers = await Promise.all(Array.from({ length: 8 }, (_, index) => admin.post(`/${P}/custom-objects`, { container: 'race', key: 'counter', value: index + 1 })));
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, (_, index) => admin.post(`/${P}/custom-objects`, { container: 'race', key: 'counter', value: index + 1 })),
+    );
     const succeeded = answers.filter((answer) => answer.status === 200);
     expect(answers.every((answer) => answer.status === 200 || answer.status === 409)).toBe(true);
     const final = await viewer.read(`/${P}/custom-objects/race/counter`);
@@ -112,7 +118,11 @@ describe('Custom Objects /{projectKey}/custom-objects', { timeout: 60_000 }, () 
   });
 
   it('queries within a container with value predicates and sort, and across containers', async () => {
-    for (const [key, amount] of [['x', 5], ['y', 15], ['z', 25]] as const) {
+    for (const [key, amount] of [
+      ['x', 5],
+      ['y', 15],
+      ['z', 25],
+    ] as const) {
       await admin.ok(`/${P}/custom-objects`, { container: 'query', key, value: { amount, nested: { flag: amount > 10 } } }, 201);
     }
     await admin.ok(`/${P}/custom-objects`, { container: 'query-other', key: 'x', value: { amount: 100 } }, 201);
@@ -134,7 +144,10 @@ describe('Custom Objects /{projectKey}/custom-objects', { timeout: 60_000 }, () 
 
   it('deletes with or without a version; a stale version is 409', async () => {
     const object = await admin.ok(`/${P}/custom-objects`, { container: 'delete', key: 'a', value: 1 }, 201);
-    expect((await admin.delete(`/${P}/custom-objects/delete/a?version=5`)).body).toMatchObject({ statusCode: 409, errors: [{ code: 'ConcurrentModification' }] });
+    expect((await admin.delete(`/${P}/custom-objects/delete/a?version=5`)).body).toMatchObject({
+      statusCode: 409,
+      errors: [{ code: 'ConcurrentModification' }],
+    });
     expect((await admin.delete(`/${P}/custom-objects/delete/a?version=1`)).body).toMatchObject({ id: object.id, version: 1 });
     await admin.ok(`/${P}/custom-objects`, { container: 'delete', key: 'b', value: 1 }, 201);
     expect((await admin.delete(`/${P}/custom-objects/delete/b`)).status).toBe(200);
@@ -155,7 +168,11 @@ describe('Custom Objects /{projectKey}/custom-objects', { timeout: 60_000 }, () 
     await sqs.waitForMessages(queue, 3, WAIT_MS);
     const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === object.id);
     const id = object.id as string;
-    expect(labels(documents)).toEqual([`key-value-document:${id}:ResourceCreated:1`, `key-value-document:${id}:ResourceDeleted:2`, `key-value-document:${id}:ResourceUpdated:2`]);
+    expect(labels(documents)).toEqual([
+      `key-value-document:${id}:ResourceCreated:1`,
+      `key-value-document:${id}:ResourceDeleted:2`,
+      `key-value-document:${id}:ResourceUpdated:2`,
+    ]);
     for (const document of documents) {
       expect(payloadOf(document).resourceUserProvidedIdentifiers).toEqual({ containerAndKey: { container: 'delivered', key: 'one' } });
     }

@@ -127,11 +127,15 @@ describe('CustomerGroup /{projectKey}/customer-groups', { timeout: 60_000 }, () 
 
   it('delivers its custom field messages and change notifications to an SQS subscription, in sequence', async () => {
     const queue = sqs.createQueue('customer-group-events');
-    await admin.ok(`/${P}/subscriptions`, {
-      destination: sqsDestination(queue),
-      messages: [{ resourceTypeId: 'customer-group' }],
-      changes: [{ resourceTypeId: 'customer-group' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/subscriptions`,
+      {
+        destination: sqsDestination(queue),
+        messages: [{ resourceTypeId: 'customer-group' }],
+        changes: [{ resourceTypeId: 'customer-group' }],
+      },
+      201,
+    );
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
 

@@ -183,7 +183,10 @@ describe('customers in the reference shape', () => {
     expect(customer.stores).toEqual([{ typeId: 'store', key: 'berlin' }]);
     const url = `/${P}/customers/${customer.id}`;
     let doc = await admin.update(url, 1, [{ action: 'addStore', store: { key: 'paris' } }]);
-    expect(doc.stores).toEqual([{ typeId: 'store', key: 'berlin' }, { typeId: 'store', key: 'paris' }]);
+    expect(doc.stores).toEqual([
+      { typeId: 'store', key: 'berlin' },
+      { typeId: 'store', key: 'paris' },
+    ]);
     expect((await admin.get(`/${P}/in-store/key=paris/customers/${customer.id}`)).status).toBe(200);
     doc = await admin.update(url, doc.version as number, [{ action: 'removeStore', store: { key: 'berlin' } }]);
     expect((await admin.get(`/${P}/in-store/key=berlin/customers/${customer.id}`)).status).toBe(404);

@@ -47,7 +47,10 @@ describe('customer sign-in', () => {
       [admin, `/${P}/in-store/key=berlin/login`],
       [frontend, `/${P}/in-store/key=berlin/me/login`],
     ] as const) {
-      for (const body of [{ email: 'grace@example.com', password: 'wrong' }, { email: 'nobody@example.com', password: 'pw-grace' }]) {
+      for (const body of [
+        { email: 'grace@example.com', password: 'wrong' },
+        { email: 'nobody@example.com', password: 'pw-grace' },
+      ]) {
         const answer = await caller.post(url, body);
         expect({ url, status: answer.status, errors: answer.body.errors }).toEqual({
           url,
@@ -60,7 +63,7 @@ describe('customer sign-in', () => {
     expect(missing.body.errors[0]).toMatchObject({ code: 'RequiredField', field: 'password' });
   });
 
-  it('in a store: its own customers and global ones sign in, customers of other stores do not; the cart is the store\'s', async () => {
+  it("in a store: its own customers and global ones sign in, customers of other stores do not; the cart is the store's", async () => {
     const { customer } = await admin.ok(`/${P}/in-store/key=berlin/customers`, { email: 'local@example.com', password: 'pw' }, 201);
     const cart = await admin.ok(`/${P}/in-store/key=berlin/carts`, { currency: 'EUR', customerId: customer.id }, 201);
     const inBerlin = await admin.ok(`/${P}/in-store/key=berlin/login`, { email: 'local@example.com', password: 'pw' });
@@ -93,7 +96,7 @@ describe('sign-in with an anonymous cart', () => {
   });
   afterAll(() => gateway.close());
 
-  it('/me/login: the session\'s cart becomes the customer\'s when it has none', async () => {
+  it("/me/login: the session's cart becomes the customer's when it has none", async () => {
     const { customer } = await admin.ok(`/${Q}/customers`, { email: 'first@example.com', password: 'pw' }, 201);
     const anonymous = await anonymousWithToken(gateway, Q, ['manage_my_profile', 'manage_my_orders']);
     const cart = await anonymous.caller.ok(`/${Q}/me/carts`, { currency: 'EUR', lineItems: [lineItem('A', 100)] }, 201);
@@ -102,10 +105,14 @@ describe('sign-in with an anonymous cart', () => {
     expect((await admin.read(`/${Q}/carts/customer-id=${customer.id}`)).id).toBe(cart.id);
   });
 
-  it('/login with anonymousCart: merged into the customer\'s active cart (same products add up), the anonymous cart is Merged and frozen', async () => {
+  it("/login with anonymousCart: merged into the customer's active cart (same products add up), the anonymous cart is Merged and frozen", async () => {
     const { customer } = await admin.ok(`/${Q}/customers`, { email: 'second@example.com', password: 'pw' }, 201);
     const own = await admin.ok(`/${Q}/carts`, { currency: 'EUR', customerId: customer.id, lineItems: [lineItem('A', 100, 1)] }, 201);
-    const anonymousCart = await admin.ok(`/${Q}/carts`, { currency: 'EUR', anonymousId: 'anon-2', lineItems: [lineItem('A', 100, 2), lineItem('B', 50, 1)] }, 201);
+    const anonymousCart = await admin.ok(
+      `/${Q}/carts`,
+      { currency: 'EUR', anonymousId: 'anon-2', lineItems: [lineItem('A', 100, 2), lineItem('B', 50, 1)] },
+      201,
+    );
     const signedIn = await admin.ok(`/${Q}/login`, { email: 'second@example.com', password: 'pw', anonymousCart: { id: anonymousCart.id, typeId: 'cart' } });
     expect(signedIn.cart).toMatchObject({ id: own.id, totalLineItemQuantity: 4, totalPrice: { centAmount: 350 } });
     const merged = await admin.read(`/${Q}/carts/${anonymousCart.id}`);
@@ -118,7 +125,12 @@ describe('sign-in with an anonymous cart', () => {
     const { customer } = await admin.ok(`/${Q}/customers`, { email: 'third@example.com', password: 'pw' }, 201);
     await admin.ok(`/${Q}/carts`, { currency: 'EUR', customerId: customer.id }, 201);
     const anonymousCart = await admin.ok(`/${Q}/carts`, { currency: 'EUR', anonymousId: 'anon-3' }, 201);
-    const signedIn = await admin.ok(`/${Q}/login`, { email: 'third@example.com', password: 'pw', anonymousId: 'anon-3', anonymousCartSignInMode: 'UseAsNewActiveCustomerCart' });
+    const signedIn = await admin.ok(`/${Q}/login`, {
+      email: 'third@example.com',
+      password: 'pw',
+      anonymousId: 'anon-3',
+      anonymousCartSignInMode: 'UseAsNewActiveCustomerCart',
+    });
     expect(signedIn.cart).toMatchObject({ id: anonymousCart.id, customerId: customer.id });
     const bad = await admin.post(`/${Q}/login`, { email: 'third@example.com', password: 'pw', anonymousCartSignInMode: 'Whatever' });
     expect(bad.body.errors[0]).toMatchObject({ code: 'InvalidInput', field: 'anonymousCartSignInMode' });

@@ -4,8 +4,38 @@ import { apiClient, customerClient, type Client, type Json } from '../business-u
 
 const P = 'graphql-bu-stores';
 
-const ME_STORES = /* GraphQL */ `{ me { businessUnit(key: "berlin-co") { key storesRef { typeId key } stores { key name(locale: "en") } } } }`;
-const CLIENT_STORES = /* GraphQL */ `{ businessUnit(key: "berlin-co") { key storesRef { typeId key } stores { key name(locale: "en") } } }`;
+const ME_STORES = /* GraphQL */ `
+  {
+    me {
+      businessUnit(key: "berlin-co") {
+        key
+        storesRef {
+          typeId
+          key
+        }
+        stores {
+          key
+          name(locale: "en")
+        }
+      }
+    }
+  }
+`;
+const CLIENT_STORES = /* GraphQL */ `
+  {
+    businessUnit(key: "berlin-co") {
+      key
+      storesRef {
+        typeId
+        key
+      }
+      stores {
+        key
+        name(locale: "en")
+      }
+    }
+  }
+`;
 const EXPAND_STORES = `expand=${encodeURIComponent('stores[*]')}`;
 
 const REFS = [{ typeId: 'store', key: 'berlin' }];

@@ -6,24 +6,87 @@ const P = 'graphql-endpoint';
 
 /** §4.3 member lists, as the spec writes them. */
 const UPDATE_ACTION_MEMBERS = [
-  'addAddress', 'addAssociate', 'addBillingAddressId', 'addShippingAddressId', 'addStore', 'changeAddress', 'changeAssociate',
-  'changeName', 'changeParentUnit', 'changeStatus', 'removeAddress', 'removeAssociate', 'removeBillingAddressId',
-  'removeShippingAddressId', 'removeStore', 'setAddressCustomField', 'setAddressCustomType', 'setAssociates', 'setContactEmail',
-  'setCustomField', 'setCustomType', 'setDefaultBillingAddress', 'setDefaultShippingAddress', 'setStores', 'setStoreMode',
+  'addAddress',
+  'addAssociate',
+  'addBillingAddressId',
+  'addShippingAddressId',
+  'addStore',
+  'changeAddress',
+  'changeAssociate',
+  'changeName',
+  'changeParentUnit',
+  'changeStatus',
+  'removeAddress',
+  'removeAssociate',
+  'removeBillingAddressId',
+  'removeShippingAddressId',
+  'removeStore',
+  'setAddressCustomField',
+  'setAddressCustomType',
+  'setAssociates',
+  'setContactEmail',
+  'setCustomField',
+  'setCustomType',
+  'setDefaultBillingAddress',
+  'setDefaultShippingAddress',
+  'setStores',
+  'setStoreMode',
 ];
 const MY_UPDATE_ACTION_MEMBERS = [
-  'addAddress', 'addBillingAddressId', 'addShippingAddressId', 'changeAddress', 'changeAssociate', 'changeName', 'changeParentUnit',
-  'removeAddress', 'removeAssociate', 'removeBillingAddressId', 'removeShippingAddressId', 'setAddressCustomField',
-  'setAddressCustomType', 'setContactEmail', 'setCustomField', 'setCustomType', 'setDefaultBillingAddress', 'setDefaultShippingAddress',
+  'addAddress',
+  'addBillingAddressId',
+  'addShippingAddressId',
+  'changeAddress',
+  'changeAssociate',
+  'changeName',
+  'changeParentUnit',
+  'removeAddress',
+  'removeAssociate',
+  'removeBillingAddressId',
+  'removeShippingAddressId',
+  'setAddressCustomField',
+  'setAddressCustomType',
+  'setContactEmail',
+  'setCustomField',
+  'setCustomType',
+  'setDefaultBillingAddress',
+  'setDefaultShippingAddress',
 ];
 /** §2.2 BusinessUnit fields. */
 const BUSINESS_UNIT_FIELDS = [
-  'id', 'version', 'key', 'name', 'contactEmail', 'addresses', 'defaultShippingAddress', 'defaultBillingAddress',
-  'defaultShippingAddressId', 'defaultBillingAddressId', 'shippingAddresses', 'billingAddresses', 'shippingAddressIds',
-  'billingAddressIds', 'status', 'storesRef', 'stores', 'storeMode', 'unitType', 'associates', 'custom', 'parentUnitRef',
-  'parentUnit', 'ancestors', 'topLevelUnitRef', 'topLevelUnit', 'createdAt', 'lastModifiedAt', 'createdBy', 'lastModifiedBy',
+  'id',
+  'version',
+  'key',
+  'name',
+  'contactEmail',
+  'addresses',
+  'defaultShippingAddress',
+  'defaultBillingAddress',
+  'defaultShippingAddressId',
+  'defaultBillingAddressId',
+  'shippingAddresses',
+  'billingAddresses',
+  'shippingAddressIds',
+  'billingAddressIds',
+  'status',
+  'storesRef',
+  'stores',
+  'storeMode',
+  'unitType',
+  'associates',
+  'custom',
+  'parentUnitRef',
+  'parentUnit',
+  'ancestors',
+  'topLevelUnitRef',
+  'topLevelUnit',
+  'createdAt',
+  'lastModifiedAt',
+  'createdBy',
+  'lastModifiedBy',
   // The reference's, beside §2.2's (issue 27).
-  'associateMode', 'inheritedAssociates',
+  'associateMode',
+  'inheritedAssociates',
 ];
 
 const post = (gateway: TestGateway, token: string, payload: unknown, headers: Record<string, string> = {}) =>
@@ -58,7 +121,16 @@ describe('POST /{projectKey}/graphql', () => {
       expect(names(data.myActions.inputFields)).toEqual([...MY_UPDATE_ACTION_MEMBERS].sort());
       expect(names(data.draft.inputFields)).toEqual([...names(data.myDraft.inputFields), 'associates', 'stores'].sort());
       expect(names(data.mutations.fields)).toEqual(
-        expect.arrayContaining(['createBusinessUnit', 'createMyBusinessUnit', 'updateBusinessUnit', 'updateMyBusinessUnit', 'deleteBusinessUnit', 'updateCart', 'updateMyCart', 'updateProject']),
+        expect.arrayContaining([
+          'createBusinessUnit',
+          'createMyBusinessUnit',
+          'updateBusinessUnit',
+          'updateMyBusinessUnit',
+          'deleteBusinessUnit',
+          'updateCart',
+          'updateMyCart',
+          'updateProject',
+        ]),
       );
     });
   });
@@ -75,7 +147,11 @@ describe('POST /{projectKey}/graphql', () => {
       ],
       ['a Long that is not a number', { query: 'mutation { deleteBusinessUnit(key: "acme", version: "one") { id } }' }, 'GraphQLValidationError'],
       ['a query that nests too deep', { query: `{ businessUnits { results { ${'parentUnit { '.repeat(14)}key${' }'.repeat(14)} } } }` }, 'QueryDepthExceeded'],
-      ['hundreds of aliased full pages', { query: `{ ${Array.from({ length: 450 }, (_, index) => `p${index}: businessUnits(limit: 500) { results { key } }`).join(' ')} }` }, 'QueryComplexityExceeded'],
+      [
+        'hundreds of aliased full pages',
+        { query: `{ ${Array.from({ length: 450 }, (_, index) => `p${index}: businessUnits(limit: 500) { results { key } }`).join(' ')} }` },
+        'QueryComplexityExceeded',
+      ],
       [
         'full pages through a variable and fragments',
         {
@@ -163,9 +239,9 @@ describe('POST /{projectKey}/graphql', () => {
       const orders = await apiClient(gateway, P, ['manage_orders']);
       const error = await orders.gqlError('{ businessUnits { total } }');
       expect(error).toMatchObject({ path: ['businessUnits'], extensions: { code: 'InsufficientScope', scope: 'view_business_units' } });
-      const mutation = await (await apiClient(gateway, P, ['view_business_units'])).gqlError(
-        'mutation { createBusinessUnit(draft: {key: "nope", name: "No", unitType: Company}) { id } }',
-      );
+      const mutation = await (
+        await apiClient(gateway, P, ['view_business_units'])
+      ).gqlError('mutation { createBusinessUnit(draft: {key: "nope", name: "No", unitType: Company}) { id } }');
       expect(mutation.extensions).toMatchObject({ code: 'InsufficientScope', scope: 'manage_business_units' });
     });
 

@@ -63,9 +63,7 @@ describe('GraphiQL offline', () => {
     for (const url of referencedUrls(page)) {
       const response = await gateway.app.inject({ method: 'GET', url });
       expect(response.statusCode, url).toBe(200);
-      expect(response.headers['content-type'], url).toBe(
-        url.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
-      );
+      expect(response.headers['content-type'], url).toBe(url.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8');
       expect(response.headers['cache-control'], url).toContain('immutable');
       const installed = installedFile(url);
       expect(response.rawPayload.equals(installed.bytes), `${url} is the installed file`).toBe(true);

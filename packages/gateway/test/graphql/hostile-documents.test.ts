@@ -21,7 +21,12 @@ describe('GraphQL documents that must not run or misread', () => {
   });
 
   function graphql(body: Record<string, unknown>) {
-    return gateway.app.inject({ method: 'POST', url: `/${P}/graphql`, headers: { ...admin, 'content-type': 'application/json' }, payload: JSON.stringify(body) });
+    return gateway.app.inject({
+      method: 'POST',
+      url: `/${P}/graphql`,
+      headers: { ...admin, 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
   }
 
   async function rest(method: 'POST' | 'GET', url: string, payload?: unknown) {
@@ -70,7 +75,8 @@ describe('GraphQL documents that must not run or misread', () => {
     it('runs two levels of ancestors (325 reads) in full', async () => {
       const response = await graphql({ query: '{ businessUnit(key: "chain-25") { ancestors { key ancestors { key } } } }' });
       expect(response.statusCode, response.body.slice(0, 300)).toBe(200);
-      const ancestors = (response.json() as { data: { businessUnit: { ancestors: Array<{ key: string; ancestors: unknown[] }> } } }).data.businessUnit.ancestors;
+      const ancestors = (response.json() as { data: { businessUnit: { ancestors: Array<{ key: string; ancestors: unknown[] }> } } }).data.businessUnit
+        .ancestors;
       expect(ancestors.map((unit) => unit.key)).toEqual(Array.from({ length: 25 }, (_, i) => `chain-${i}`));
       expect(ancestors.map((unit) => unit.ancestors.length)).toEqual(Array.from({ length: 25 }, (_, i) => i));
     });

@@ -37,7 +37,14 @@ describe('GraphQL introspection and the official schema’s names', () => {
     });
 
     it('answers it with every option graphql-js offers (descriptions, specifiedByUrl, oneOf, …)', async () => {
-      const query = getIntrospectionQuery({ descriptions: true, specifiedByUrl: true, directiveIsRepeatable: true, schemaDescription: true, inputValueDeprecation: true, oneOf: true });
+      const query = getIntrospectionQuery({
+        descriptions: true,
+        specifiedByUrl: true,
+        directiveIsRepeatable: true,
+        schemaDescription: true,
+        inputValueDeprecation: true,
+        oneOf: true,
+      });
       const data = await admin.gql(query);
       expect(() => buildClientSchema(data as unknown as IntrospectionQuery)).not.toThrow();
     });
@@ -50,7 +57,9 @@ describe('GraphQL introspection and the official schema’s names', () => {
     });
 
     it('refuses many aliased copies of the standard query', async () => {
-      const fields = getIntrospectionQuery().replace(/^\s*query IntrospectionQuery \{\s*__schema/, '').trim();
+      const fields = getIntrospectionQuery()
+        .replace(/^\s*query IntrospectionQuery \{\s*__schema/, '')
+        .trim();
       const body = fields.slice(0, fields.indexOf('fragment FullType'));
       const copies = Array.from({ length: 6 }, (_, i) => `s${i}: __schema ${body.trim().replace(/\}$/, '')}`).join('\n');
       const fragments = fields.slice(fields.indexOf('fragment FullType'));
@@ -111,10 +120,21 @@ describe('GraphQL introspection and the official schema’s names', () => {
     it('runs documents whose variables use the official types (as codegen writes them)', async () => {
       const created = await admin.gql(
         /* GraphQL */ `
-        mutation Create($draft: BusinessUnitDraft!, $country: Country!, $version: Long!) {
-          createBusinessUnit(draft: $draft) { key version addresses { country } }
-          again: updateBusinessUnit(key: "codegen", version: $version, actions: [{ addAddress: { address: { country: $country } } }]) { addresses { country } }
-        }`,
+          mutation Create($draft: BusinessUnitDraft!, $country: Country!, $version: Long!) {
+            createBusinessUnit(draft: $draft) {
+              key
+              version
+              addresses {
+                country
+              }
+            }
+            again: updateBusinessUnit(key: "codegen", version: $version, actions: [{ addAddress: { address: { country: $country } } }]) {
+              addresses {
+                country
+              }
+            }
+          }
+        `,
         { draft: { key: 'codegen', name: 'Codegen GmbH', unitType: 'Company', addresses: [{ country: 'DE' }] }, country: 'AT', version: 1 },
       );
       expect(created.createBusinessUnit).toEqual({ key: 'codegen', version: 1, addresses: [{ country: 'DE' }] });
@@ -124,9 +144,15 @@ describe('GraphQL introspection and the official schema’s names', () => {
       const mine = await buyer.gql(`mutation { createMyBusinessUnit(draft: {key: "mine", name: "Mine", unitType: Company}) { version } }`);
       const renamed = await buyer.gql(
         /* GraphQL */ `
-        mutation Rename($version: Long!, $change: ChangeMyBusinessUnitName!, $address: AddMyBusinessUnitAddress!) {
-          updateMyBusinessUnit(key: "mine", version: $version, actions: [{ changeName: $change }, { addAddress: $address }]) { name addresses { country } }
-        }`,
+          mutation Rename($version: Long!, $change: ChangeMyBusinessUnitName!, $address: AddMyBusinessUnitAddress!) {
+            updateMyBusinessUnit(key: "mine", version: $version, actions: [{ changeName: $change }, { addAddress: $address }]) {
+              name
+              addresses {
+                country
+              }
+            }
+          }
+        `,
         { version: mine.createMyBusinessUnit.version, change: { name: 'Renamed' }, address: { address: { country: 'CH' } } },
       );
       expect(renamed.updateMyBusinessUnit).toEqual({ name: 'Renamed', addresses: [{ country: 'CH' }] });
@@ -137,10 +163,26 @@ describe('GraphQL introspection and the official schema’s names', () => {
       const cart = await admin.ok('POST', '/carts', { currency: 'EUR', store: { key: 'berlin', typeId: 'store' } }, 201);
       const query = /* GraphQL */ `
         mutation ($id: String!, $version: Long!, $locale: Locale) {
-          updateCart(id: $id, version: $version, actions: []) { version cartState storeRef { key } store { key name(locale: $locale) } }
-        }`;
+          updateCart(id: $id, version: $version, actions: []) {
+            version
+            cartState
+            storeRef {
+              key
+            }
+            store {
+              key
+              name(locale: $locale)
+            }
+          }
+        }
+      `;
       const data = await admin.gql(query, { id: cart.id, version: cart.version, locale: 'en' });
-      expect(data.updateCart).toEqual({ version: expect.any(Number), cartState: 'Active', storeRef: { key: 'berlin' }, store: { key: 'berlin', name: 'Berlin' } });
+      expect(data.updateCart).toEqual({
+        version: expect.any(Number),
+        cartState: 'Active',
+        storeRef: { key: 'berlin' },
+        store: { key: 'berlin', name: 'Berlin' },
+      });
       const withoutStores = await apiClient(gateway, P, ['manage_orders']);
       const hidden = await withoutStores.gql(query, { id: cart.id, version: data.updateCart.version, locale: 'en' });
       expect(hidden.updateCart).toMatchObject({ storeRef: { key: 'berlin' }, store: null });

@@ -38,16 +38,25 @@ describe('HTTP versions and methods over a real socket', () => {
 
   it('serves HTTP/1.1 and HTTP/1.0 (control)', async () => {
     for (const version of ['HTTP/1.1', 'HTTP/1.0']) {
-      const answer = await exchange(port, `GET /${P}/stores ${version}\r\nHost: x\r\nAuthorization: ${bearer(token).authorization}\r\nConnection: close\r\n\r\n`);
+      const answer = await exchange(
+        port,
+        `GET /${P}/stores ${version}\r\nHost: x\r\nAuthorization: ${bearer(token).authorization}\r\nConnection: close\r\n\r\n`,
+      );
       expect(answer.status, version).toBe(200);
     }
   });
 
-  it.each(['HTTP/2.0', 'HTTP/0.9', 'HTTP/1.2', 'HTTP/3.7', 'HTTP/9.9'])('blocks a request line with the version %s with a 400 in the error shape', async (version) => {
-    const answer = await exchange(port, `GET /${P}/stores ${version}\r\nHost: x\r\nAuthorization: ${bearer(token).authorization}\r\nConnection: close\r\n\r\n`);
-    expect(answer.status, answer.text.slice(0, 200)).toBe(400);
-    expect(isErrorShape(answer.body, answer.status), answer.body).toBe(true);
-  });
+  it.each(['HTTP/2.0', 'HTTP/0.9', 'HTTP/1.2', 'HTTP/3.7', 'HTTP/9.9'])(
+    'blocks a request line with the version %s with a 400 in the error shape',
+    async (version) => {
+      const answer = await exchange(
+        port,
+        `GET /${P}/stores ${version}\r\nHost: x\r\nAuthorization: ${bearer(token).authorization}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(answer.status, answer.text.slice(0, 200)).toBe(400);
+      expect(isErrorShape(answer.body, answer.status), answer.body).toBe(true);
+    },
+  );
 
   it('answers a CONNECT request with a 4xx in the error shape instead of dropping the connection', async () => {
     const answer = await exchange(port, `CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\nAuthorization: ${bearer(token).authorization}\r\n\r\n`);

@@ -118,17 +118,26 @@ describe('InventoryEntry /{projectKey}/inventory', { timeout: 60_000 }, () => {
     await admin.ok(`/${P}/inventory`, { sku: 'unique-1', quantityOnStock: 1, supplyChannel: { key: 'warehouse' } }, 201);
     const plain = await admin.ok(`/${P}/inventory`, { sku: 'unique-1', quantityOnStock: 1 }, 201);
     const other = await admin.ok(`/${P}/inventory`, { sku: 'unique-1', quantityOnStock: 1, supplyChannel: { key: 'second-warehouse' } }, 201);
-    for (const draft of [{ sku: 'unique-1', quantityOnStock: 2 }, { sku: 'unique-1', quantityOnStock: 2, supplyChannel: { key: 'warehouse' } }]) {
+    for (const draft of [
+      { sku: 'unique-1', quantityOnStock: 2 },
+      { sku: 'unique-1', quantityOnStock: 2, supplyChannel: { key: 'warehouse' } },
+    ]) {
       const duplicate = await admin.post(`/${P}/inventory`, draft);
       expect(duplicate.status).toBe(400);
       expect(duplicate.body.errors[0]).toMatchObject({ code: 'DuplicateField', field: 'sku' });
     }
-    const moved = await admin.post(`/${P}/inventory/${other.id}`, { version: 1, actions: [{ action: 'setSupplyChannel', supplyChannel: { key: 'warehouse' } }] });
+    const moved = await admin.post(`/${P}/inventory/${other.id}`, {
+      version: 1,
+      actions: [{ action: 'setSupplyChannel', supplyChannel: { key: 'warehouse' } }],
+    });
     expect(moved.status).toBe(400);
     expect(moved.body.errors[0]).toMatchObject({ code: 'DuplicateField', field: 'supplyChannel' });
     const removed = await admin.post(`/${P}/inventory/${other.id}`, { version: 1, actions: [{ action: 'setSupplyChannel' }] });
     expect(removed.body.errors[0]).toMatchObject({ code: 'DuplicateField' });
-    const wrongRole = await admin.post(`/${P}/inventory/${plain.id}`, { version: 1, actions: [{ action: 'setSupplyChannel', supplyChannel: { key: 'shop' } }] });
+    const wrongRole = await admin.post(`/${P}/inventory/${plain.id}`, {
+      version: 1,
+      actions: [{ action: 'setSupplyChannel', supplyChannel: { key: 'shop' } }],
+    });
     expect(wrongRole.body.errors[0]).toMatchObject({ code: 'MissingRoleOnChannel', missingRole: 'InventorySupply' });
   });
 
@@ -175,7 +184,17 @@ describe('InventoryEntry /{projectKey}/inventory', { timeout: 60_000 }, () => {
       { action: 'setReservationExpirationInMinutes' },
       { action: 'setCustomType' },
     ]);
-    for (const field of ['restockableInDays', 'expectedDelivery', 'supplyChannel', 'key', 'minCartQuantity', 'maxCartQuantity', 'stockLevels', 'reservationExpirationInMinutes', 'custom']) {
+    for (const field of [
+      'restockableInDays',
+      'expectedDelivery',
+      'supplyChannel',
+      'key',
+      'minCartQuantity',
+      'maxCartQuantity',
+      'stockLevels',
+      'reservationExpirationInMinutes',
+      'custom',
+    ]) {
       expect(cleared, field).not.toHaveProperty(field);
     }
     const messages = await admin.read(`/${P}/messages?where=${encodeURIComponent(`resource(id = "${entry.id}")`)}&sort=sequenceNumber%20asc`);
@@ -222,11 +241,15 @@ describe('InventoryEntry /{projectKey}/inventory', { timeout: 60_000 }, () => {
 
   it('delivers its messages and change notifications to an SQS subscription, in sequence', async () => {
     const queue = sqs.createQueue('inventory-events');
-    await admin.ok(`/${P}/subscriptions`, {
-      destination: sqsDestination(queue),
-      messages: [{ resourceTypeId: 'inventory-entry' }],
-      changes: [{ resourceTypeId: 'inventory-entry' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/subscriptions`,
+      {
+        destination: sqsDestination(queue),
+        messages: [{ resourceTypeId: 'inventory-entry' }],
+        changes: [{ resourceTypeId: 'inventory-entry' }],
+      },
+      201,
+    );
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
 
@@ -253,7 +276,11 @@ describe('InventoryEntry /{projectKey}/inventory', { timeout: 60_000 }, () => {
     );
     const byType = (type: string) => documents.map(payloadOf).find((payload) => payload.type === type);
     expect(byType('InventoryEntryCreated')).toMatchObject({ inventoryEntry: { sku: 'delivered-1', availableQuantity: 2 } });
-    expect(byType('InventoryEntryQuantitySet')).toMatchObject({ oldQuantityOnStock: 2, newQuantityOnStock: 5, supplyChannel: { typeId: 'channel', id: supply.id } });
+    expect(byType('InventoryEntryQuantitySet')).toMatchObject({
+      oldQuantityOnStock: 2,
+      newQuantityOnStock: 5,
+      supplyChannel: { typeId: 'channel', id: supply.id },
+    });
     expect(byType('InventoryEntryDeleted')).toMatchObject({ sku: 'delivered-1', supplyChannel: { typeId: 'channel', id: supply.id } });
   });
 });

@@ -104,10 +104,22 @@ describe('§8 blocked requests over a real socket', () => {
   it('blocks a body on GET, HEAD and DELETE (Content-Length or chunked) with a 4xx', async () => {
     const auth = `Authorization: Bearer ${token}\r\n`;
     const cases: Array<[string, string]> = [
-      ['GET with Content-Length', `GET /${P}/stores HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`],
-      ['GET chunked', `GET /${P}/stores HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`],
-      ['DELETE with Content-Length', `DELETE /${P}/stores/key=none?version=1 HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`],
-      ['DELETE chunked', `DELETE /${P}/stores/key=none?version=1 HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`],
+      [
+        'GET with Content-Length',
+        `GET /${P}/stores HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      ],
+      [
+        'GET chunked',
+        `GET /${P}/stores HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      ],
+      [
+        'DELETE with Content-Length',
+        `DELETE /${P}/stores/key=none?version=1 HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      ],
+      [
+        'DELETE chunked',
+        `DELETE /${P}/stores/key=none?version=1 HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`,
+      ],
     ];
     for (const [what, raw] of cases) expectBlocked(await exchange(port, raw), what, [400]);
     // HEAD answers carry no body: only the status can be checked.
@@ -115,7 +127,10 @@ describe('§8 blocked requests over a real socket', () => {
     expect(head.status, head.headers).toBe(400);
     // Methods whose body has no meaning and that no route serves (RFC 9110: TRACE must not carry content).
     for (const method of ['TRACE', 'OPTIONS']) {
-      const answer = await exchange(port, `${method} /${P}/stores HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+      const answer = await exchange(
+        port,
+        `${method} /${P}/stores HTTP/1.1\r\nHost: x\r\n${auth}Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      );
       expectBlocked(answer, `${method} with a body`);
     }
     // Control: Content-Length: 0 is no body.
@@ -125,8 +140,16 @@ describe('§8 blocked requests over a real socket', () => {
 
   it('blocks an Upgrade header (websocket, h2c) with 400 in the error shape, on resource, GraphQL and OAuth routes', async () => {
     const auth = `Authorization: Bearer ${token}\r\n`;
-    for (const [path, method] of [[`/${P}/stores`, 'GET'], [`/${P}/graphql`, 'GET'], ['/oauth/token', 'POST']] as const) {
-      for (const upgrade of ['Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n', 'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n', 'Upgrade: websocket\r\n']) {
+    for (const [path, method] of [
+      [`/${P}/stores`, 'GET'],
+      [`/${P}/graphql`, 'GET'],
+      ['/oauth/token', 'POST'],
+    ] as const) {
+      for (const upgrade of [
+        'Connection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n',
+        'Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQAAP__\r\n',
+        'Upgrade: websocket\r\n',
+      ]) {
         const answer = await exchange(port, `${method} ${path} HTTP/1.1\r\nHost: x\r\n${auth}${upgrade}Content-Length: 0\r\n\r\n`);
         expectBlocked(answer, `${method} ${path} ${upgrade.split('\r\n')[1] ?? upgrade}`, [400]);
       }

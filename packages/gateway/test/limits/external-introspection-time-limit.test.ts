@@ -74,7 +74,11 @@ describe('§8 external introspection time limit (500 ms)', () => {
     const response = await get(gateway, `/${P}/stores`, name);
     const elapsed = Date.now() - started;
     expect(response.statusCode, response.body).toBe(504);
-    expect(response.json()).toMatchObject({ statusCode: 504, message: expect.any(String), errors: [{ code: 'ExternalOAuthFailed', message: expect.any(String) }] });
+    expect(response.json()).toMatchObject({
+      statusCode: 504,
+      message: expect.any(String),
+      errors: [{ code: 'ExternalOAuthFailed', message: expect.any(String) }],
+    });
     // Given up at about 500 ms, not after waiting for the endpoint.
     expect(elapsed).toBeGreaterThanOrEqual(450);
     expect(elapsed).toBeLessThan(780);

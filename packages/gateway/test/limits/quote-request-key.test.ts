@@ -47,7 +47,11 @@ describe('§8 quote request key', () => {
       const draft: Json = { cart: { id: cart.id }, cartVersion: cart.version, key };
       const answer = who === 'seller' ? await seller.post(`/${P}/quote-requests`, draft) : await buyer.caller.post(`/${P}/me/quote-requests`, draft);
       expect(answer.status, `${what}: ${JSON.stringify(answer.body)}`).toBe(400);
-      expect(answer.body, what).toMatchObject({ statusCode: 400, message: expect.any(String), errors: [{ code: 'InvalidInput', message: expect.any(String) }] });
+      expect(answer.body, what).toMatchObject({
+        statusCode: 400,
+        message: expect.any(String),
+        errors: [{ code: 'InvalidInput', message: expect.any(String) }],
+      });
     }
     expect(await count()).toBe(before);
   });

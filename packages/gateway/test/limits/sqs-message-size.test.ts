@@ -40,7 +40,11 @@ describe('§8 SQS maximum message size (262144 bytes)', { timeout: 60_000 }, () 
     const answer = await api.post(`/${P}/subscriptions`, { destination: sqsDestination(queue), changes: [{ resourceTypeId: 'store' }] });
     expect(answer.status, JSON.stringify(answer.body)).toBeGreaterThanOrEqual(400);
     expect(answer.status).toBeLessThan(500);
-    expect(answer.body).toMatchObject({ statusCode: answer.status, message: expect.stringMatching(/MaximumMessageSize/), errors: [{ code: expect.any(String) }] });
+    expect(answer.body).toMatchObject({
+      statusCode: answer.status,
+      message: expect.stringMatching(/MaximumMessageSize/),
+      errors: [{ code: expect.any(String) }],
+    });
     expect(await total()).toBe(before);
   });
 
@@ -48,7 +52,10 @@ describe('§8 SQS maximum message size (262144 bytes)', { timeout: 60_000 }, () 
     const good = sqs.createQueue('size-good');
     const created = await api.ok(`/${P}/subscriptions`, { destination: sqsDestination(good), changes: [{ resourceTypeId: 'store' }] }, 201);
     const big = sqs.createQueue('size-big-change', { MaximumMessageSize: '1048576' });
-    const answer = await api.post(`/${P}/subscriptions/${created.id}`, { version: created.version, actions: [{ action: 'changeDestination', destination: sqsDestination(big) }] });
+    const answer = await api.post(`/${P}/subscriptions/${created.id}`, {
+      version: created.version,
+      actions: [{ action: 'changeDestination', destination: sqsDestination(big) }],
+    });
     expect(answer.status, JSON.stringify(answer.body)).toBe(400);
     expect(answer.body.errors?.[0]?.code).toEqual(expect.any(String));
     const after = await api.read(`/${P}/subscriptions/${created.id}`);

@@ -63,11 +63,18 @@ describe('§8 subscription propagation (up to one minute)', { timeout: 90_000 },
   it('a created subscription, a changeDestination and a delete take effect within the minute', async () => {
     const first = sqs.createQueue('prop-first');
     const second = sqs.createQueue('prop-second');
-    const created = await api.ok(`/${P}/subscriptions`, { destination: sqsDestination(first), messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }] }, 201);
+    const created = await api.ok(
+      `/${P}/subscriptions`,
+      { destination: sqsDestination(first), messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }] },
+      201,
+    );
     await sqs.receiveAll(first); // the test notification
     expect(await untilDelivered(first)).toBeLessThan(WITHIN_MS);
 
-    const changed = await api.ok(`/${P}/subscriptions/${created.id}`, { version: created.version, actions: [{ action: 'changeDestination', destination: sqsDestination(second) }] });
+    const changed = await api.ok(`/${P}/subscriptions/${created.id}`, {
+      version: created.version,
+      actions: [{ action: 'changeDestination', destination: sqsDestination(second) }],
+    });
     await sqs.receiveAll(second); // the test notification
     expect(await untilDelivered(second)).toBeLessThan(WITHIN_MS);
 

@@ -138,12 +138,21 @@ describe('Messages API /{projectKey}/messages', () => {
 
   describe('changeMessagesConfiguration', () => {
     it('validates the configuration', async () => {
-      for (const bad of [{}, { enabled: 'yes' }, { enabled: true, deleteDaysAfterCreation: 0 }, { enabled: true, deleteDaysAfterCreation: 91 }, { enabled: true, deleteDaysAfterCreation: 1.5 }]) {
+      for (const bad of [
+        {},
+        { enabled: 'yes' },
+        { enabled: true, deleteDaysAfterCreation: 0 },
+        { enabled: true, deleteDaysAfterCreation: 91 },
+        { enabled: true, deleteDaysAfterCreation: 1.5 },
+      ]) {
         const answer = await configure(bad);
         expect(answer.status, JSON.stringify(bad)).toBe(400);
         expect(answer.body.errors[0].code).toBe('InvalidInput');
       }
-      const noScope = await all.post(`/${P}`, { version: project.version, actions: [{ action: 'changeMessagesConfiguration', messagesConfiguration: { enabled: true } }] });
+      const noScope = await all.post(`/${P}`, {
+        version: project.version,
+        actions: [{ action: 'changeMessagesConfiguration', messagesConfiguration: { enabled: true } }],
+      });
       expect(noScope.status).toBe(403);
       const defaults = await configure({ enabled: true, deleteDaysAfterCreation: 90 });
       expect(defaults.body.messages).toEqual({ enabled: true, deleteDaysAfterCreation: 90 });
@@ -154,10 +163,9 @@ describe('Messages API /{projectKey}/messages', () => {
       await configure({ enabled: false, deleteDaysAfterCreation: 15 });
       const hidden = await submitQuoteRequest(P, buyer);
       expect((await all.read(`/${P}/messages?${byResource(hidden.id)}`)).results).toEqual([]);
-      const outbox = await gateway.db.query<{ payload: Json }>(
-        "SELECT payload FROM outbox WHERE kind = 'message' AND payload -> 'resource' ->> 'id' = $1",
-        [hidden.id],
-      );
+      const outbox = await gateway.db.query<{ payload: Json }>("SELECT payload FROM outbox WHERE kind = 'message' AND payload -> 'resource' ->> 'id' = $1", [
+        hidden.id,
+      ]);
       expect(outbox.rows.map((row) => [row.payload.type, row.payload.sequenceNumber])).toEqual([['QuoteRequestCreated', 1]]);
 
       await configure({ enabled: true });
@@ -192,8 +200,7 @@ describe('Messages API /{projectKey}/messages', () => {
       await issueTokens();
       const recent = await submitQuoteRequest(P, buyer);
       const visible = async (id: string) => (await all.read(`/${P}/messages?${byResource(id)}`)).count as number;
-      const stored = async (id: string) =>
-        (await gateway.db.query('SELECT 1 FROM messages WHERE resource_id = $1', [id])).rows.length;
+      const stored = async (id: string) => (await gateway.db.query('SELECT 1 FROM messages WHERE resource_id = $1', [id])).rows.length;
       const oldMessage = (await all.read(`/${P}/messages?${byResource(old.id)}`)).results[0] as Json;
 
       // Exactly two days after creation the message is still there; a millisecond later it is not.
@@ -219,5 +226,4 @@ describe('Messages API /{projectKey}/messages', () => {
       expect(await visible(recent.id)).toBe(1);
     });
   });
-
 });

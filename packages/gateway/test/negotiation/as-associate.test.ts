@@ -31,7 +31,11 @@ describe('Quotes and orders as an associate', { timeout: 180_000 }, () => {
   async function unitQuote(owner: Customer): Promise<Json> {
     const cart = await orderableCart(P, owner, { businessUnit: { key: UNIT } });
     const quoteRequest = await owner.caller.ok(`/${P}/me/quote-requests`, { cart: { id: cart.id }, cartVersion: cart.version }, 201);
-    const staged = await parties.seller.ok(`/${P}/staged-quotes`, { quoteRequest: { id: quoteRequest.id }, quoteRequestVersion: quoteRequest.version, quoteRequestStateToAccepted: true }, 201);
+    const staged = await parties.seller.ok(
+      `/${P}/staged-quotes`,
+      { quoteRequest: { id: quoteRequest.id }, quoteRequestVersion: quoteRequest.version, quoteRequestStateToAccepted: true },
+      201,
+    );
     return parties.seller.ok(`/${P}/quotes`, { stagedQuote: { id: staged.id }, stagedQuoteVersion: staged.version, stagedQuoteStateToSent: true }, 201);
   }
 
@@ -43,7 +47,10 @@ describe('Quotes and orders as an associate', { timeout: 180_000 }, () => {
     expectMissingPermission(await seller.get(`${base(buyer)}/quotes/${adminsQuote.id}`), buyer);
 
     const buyersQuote = await unitQuote(buyer);
-    const declined = await seller.ok(`${base(buyer)}/quotes/${buyersQuote.id}`, { version: buyersQuote.version, actions: [{ action: 'changeMyQuoteState', quoteState: 'Declined' }] });
+    const declined = await seller.ok(`${base(buyer)}/quotes/${buyersQuote.id}`, {
+      version: buyersQuote.version,
+      actions: [{ action: 'changeMyQuoteState', quoteState: 'Declined' }],
+    });
     expect(declined).toMatchObject({ quoteState: 'Declined', lastModifiedBy: { associate: { id: buyer.id } } });
     const renegotiated = await seller.ok(`${base(admin)}/quotes/${adminsQuote.id}`, { version: adminsQuote.version, actions: renegotiate });
     expect(renegotiated.quoteState).toBe('DeclinedForRenegotiation');
@@ -58,7 +65,11 @@ describe('Quotes and orders as an associate', { timeout: 180_000 }, () => {
     expect((await seller.read(`/${P}/quotes/${adminsQuote.id}`)).quoteState).toBe('Pending');
 
     const buyersQuote = await unitQuote(buyer);
-    const byAdmin = await seller.ok(`${base(admin)}/orders/quotes`, { quote: { id: buyersQuote.id }, version: buyersQuote.version, quoteStateToAccepted: true }, 201);
+    const byAdmin = await seller.ok(
+      `${base(admin)}/orders/quotes`,
+      { quote: { id: buyersQuote.id }, version: buyersQuote.version, quoteStateToAccepted: true },
+      201,
+    );
     expect(byAdmin).toMatchObject({ customerId: buyer.id, businessUnit: { key: UNIT }, createdBy: { associate: { id: admin.id } } });
 
     const adminsCart = await orderableCart(P, admin, { businessUnit: { key: UNIT } });
@@ -79,19 +90,28 @@ describe('Quotes and orders as an associate', { timeout: 180_000 }, () => {
   it("holds a customer on /me to the permissions of their role in the quote's or cart's unit", async () => {
     const { seller } = parties;
     // A role that may ask for quotes but neither answer them nor order.
-    await seller.ok(`/${P}/associate-roles`, {
-      key: 'requester',
-      permissions: ['CreateMyCarts', 'ViewMyCarts', 'UpdateMyCarts', 'CreateMyQuoteRequestsFromMyCarts', 'ViewMyQuoteRequests', 'ViewMyQuotes'],
-    }, 201);
+    await seller.ok(
+      `/${P}/associate-roles`,
+      {
+        key: 'requester',
+        permissions: ['CreateMyCarts', 'ViewMyCarts', 'UpdateMyCarts', 'CreateMyQuoteRequestsFromMyCarts', 'ViewMyQuoteRequests', 'ViewMyQuotes'],
+      },
+      201,
+    );
     const requester = await customerWithToken(gateway, P, seller, BUYER_SCOPES);
     const unit = await seller.read(`/${P}/business-units/key=${UNIT}`);
-    await seller.update(`/${P}/business-units/key=${UNIT}`, unit.version, [{
-      action: 'addAssociate',
-      associate: { associateRoleAssignments: [{ associateRole: { key: 'requester' } }], customer: { typeId: 'customer', id: requester.id } },
-    }]);
+    await seller.update(`/${P}/business-units/key=${UNIT}`, unit.version, [
+      {
+        action: 'addAssociate',
+        associate: { associateRoleAssignments: [{ associateRole: { key: 'requester' } }], customer: { typeId: 'customer', id: requester.id } },
+      },
+    ]);
     const quote = await unitQuote(requester);
     const mine = `/${P}/me/quotes/${quote.id}`;
-    expectMissingPermission(await requester.caller.post(mine, { version: quote.version, actions: [{ action: 'changeMyQuoteState', quoteState: 'Accepted' }] }), requester);
+    expectMissingPermission(
+      await requester.caller.post(mine, { version: quote.version, actions: [{ action: 'changeMyQuoteState', quoteState: 'Accepted' }] }),
+      requester,
+    );
     expectMissingPermission(await requester.caller.post(mine, { version: quote.version, actions: [{ action: 'requestQuoteRenegotiation' }] }), requester);
     expectMissingPermission(await requester.caller.post(`/${P}/me/orders/quotes`, { id: quote.id, version: quote.version }), requester);
     const cart = await orderableCart(P, requester, { businessUnit: { key: UNIT } });
@@ -100,7 +120,10 @@ describe('Quotes and orders as an associate', { timeout: 180_000 }, () => {
 
     // The Buyer role has them.
     const buyersQuote = await unitQuote(parties.buyer);
-    const accepted = await parties.buyer.caller.ok(`/${P}/me/quotes/${buyersQuote.id}`, { version: buyersQuote.version, actions: [{ action: 'changeMyQuoteState', quoteState: 'Accepted' }] });
+    const accepted = await parties.buyer.caller.ok(`/${P}/me/quotes/${buyersQuote.id}`, {
+      version: buyersQuote.version,
+      actions: [{ action: 'changeMyQuoteState', quoteState: 'Accepted' }],
+    });
     expect(accepted.quoteState).toBe('Accepted');
   });
 });

@@ -6,8 +6,17 @@ export const BUYER_SCOPES = ['manage_my_orders', 'manage_my_quote_requests', 'ma
 
 /** The seller's API client: every resource of the negotiation, and the fixtures it needs. */
 export const SELLER_SCOPES = [
-  'manage_orders', 'manage_quote_requests', 'manage_staged_quotes', 'manage_quotes',
-  'manage_customers', 'manage_business_units', 'manage_associate_roles', 'manage_states', 'manage_types', 'manage_subscriptions', 'manage_channels',
+  'manage_orders',
+  'manage_quote_requests',
+  'manage_staged_quotes',
+  'manage_quotes',
+  'manage_customers',
+  'manage_business_units',
+  'manage_associate_roles',
+  'manage_states',
+  'manage_types',
+  'manage_subscriptions',
+  'manage_channels',
 ] as const;
 
 export interface Parties {
@@ -24,27 +33,35 @@ export async function negotiationParties(gateway: TestGateway, projectKey: strin
   const seller = await callerWith(gateway, projectKey, SELLER_SCOPES);
   const buyer = await customerWithToken(gateway, projectKey, seller, BUYER_SCOPES);
   const admin = await customerWithToken(gateway, projectKey, seller, BUYER_SCOPES);
-  await seller.ok(`/${projectKey}/business-units`, {
-    key: unitKey,
-    name: 'ACME',
-    unitType: 'Company',
-    associates: [
-      { roles: ['Buyer'], customer: { typeId: 'customer', id: buyer.id } },
-      { roles: ['Admin'], customer: { typeId: 'customer', id: admin.id } },
-    ],
-  }, 201);
+  await seller.ok(
+    `/${projectKey}/business-units`,
+    {
+      key: unitKey,
+      name: 'ACME',
+      unitType: 'Company',
+      associates: [
+        { roles: ['Buyer'], customer: { typeId: 'customer', id: buyer.id } },
+        { roles: ['Admin'], customer: { typeId: 'customer', id: admin.id } },
+      ],
+    },
+    201,
+  );
   return { seller, buyer, admin };
 }
 
 /** A buyer's cart with a shipping address (orders need one), optionally of a business unit. */
 export async function orderableCart(projectKey: string, buyer: Customer, extra: Json = {}): Promise<Json> {
-  return buyer.caller.ok(`/${projectKey}/me/carts`, {
-    currency: 'EUR',
-    country: 'DE',
-    lineItems: [lineItem('SKU-1', 1000, 3)],
-    shippingAddress: address('DE'),
-    ...extra,
-  }, 201);
+  return buyer.caller.ok(
+    `/${projectKey}/me/carts`,
+    {
+      currency: 'EUR',
+      country: 'DE',
+      lineItems: [lineItem('SKU-1', 1000, 3)],
+      shippingAddress: address('DE'),
+      ...extra,
+    },
+    201,
+  );
 }
 
 /** A quote request of `buyer` made from a fresh cart, Submitted. */
@@ -56,21 +73,29 @@ export async function submittedQuoteRequest(projectKey: string, buyer: Customer,
 /** A staged quote made by the seller from a fresh quote request (accepted on the way). */
 export async function stagedQuoteFor(projectKey: string, parties: Pick<Parties, 'seller' | 'buyer'>, extra: Json = {}): Promise<Json> {
   const quoteRequest = await submittedQuoteRequest(projectKey, parties.buyer);
-  return parties.seller.ok(`/${projectKey}/staged-quotes`, {
-    quoteRequest: { typeId: 'quote-request', id: quoteRequest.id },
-    quoteRequestVersion: quoteRequest.version,
-    quoteRequestStateToAccepted: true,
-    ...extra,
-  }, 201);
+  return parties.seller.ok(
+    `/${projectKey}/staged-quotes`,
+    {
+      quoteRequest: { typeId: 'quote-request', id: quoteRequest.id },
+      quoteRequestVersion: quoteRequest.version,
+      quoteRequestStateToAccepted: true,
+      ...extra,
+    },
+    201,
+  );
 }
 
 /** A Pending quote sent by the seller from a fresh staged quote. */
 export async function pendingQuoteFor(projectKey: string, parties: Pick<Parties, 'seller' | 'buyer'>, extra: Json = {}): Promise<Json> {
   const stagedQuote = await stagedQuoteFor(projectKey, parties);
-  return parties.seller.ok(`/${projectKey}/quotes`, {
-    stagedQuote: { typeId: 'staged-quote', id: stagedQuote.id },
-    stagedQuoteVersion: stagedQuote.version,
-    stagedQuoteStateToSent: true,
-    ...extra,
-  }, 201);
+  return parties.seller.ok(
+    `/${projectKey}/quotes`,
+    {
+      stagedQuote: { typeId: 'staged-quote', id: stagedQuote.id },
+      stagedQuoteVersion: stagedQuote.version,
+      stagedQuoteStateToSent: true,
+      ...extra,
+    },
+    201,
+  );
 }

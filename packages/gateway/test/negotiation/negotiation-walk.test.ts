@@ -27,11 +27,15 @@ describe('The B2B negotiation, end to end', { timeout: 180_000 }, () => {
     gateway = await startTestGateway({ projects: [P], delivery: { environment: { endpoints: { sqs: sqs.endpoint } } } });
     parties = await negotiationParties(gateway, P, 'acme');
     queueUrl = sqs.createQueue('negotiation');
-    await parties.seller.ok(`/${P}/subscriptions`, {
-      key: 'negotiation',
-      destination: sqsDestination(queueUrl),
-      messages: TYPES.map((resourceTypeId) => ({ resourceTypeId })),
-    }, 201);
+    await parties.seller.ok(
+      `/${P}/subscriptions`,
+      {
+        key: 'negotiation',
+        destination: sqsDestination(queueUrl),
+        messages: TYPES.map((resourceTypeId) => ({ resourceTypeId })),
+      },
+      201,
+    );
   }, 180_000);
   afterAll(async () => {
     await gateway?.close();
@@ -47,12 +51,16 @@ describe('The B2B negotiation, end to end', { timeout: 180_000 }, () => {
     expect(quoteRequest).toMatchObject({ quoteRequestState: 'Submitted', businessUnit: { key: 'acme' } });
 
     // The seller accepts it by staging a quote: both commit together.
-    const staged = await seller.ok(`/${P}/staged-quotes`, {
-      key: 'acme-offer',
-      quoteRequest: { typeId: 'quote-request', id: quoteRequest.id },
-      quoteRequestVersion: quoteRequest.version,
-      quoteRequestStateToAccepted: true,
-    }, 201);
+    const staged = await seller.ok(
+      `/${P}/staged-quotes`,
+      {
+        key: 'acme-offer',
+        quoteRequest: { typeId: 'quote-request', id: quoteRequest.id },
+        quoteRequestVersion: quoteRequest.version,
+        quoteRequestStateToAccepted: true,
+      },
+      201,
+    );
     expect(staged).toMatchObject({ stagedQuoteState: 'InProgress', customer: { id: buyer.id }, businessUnit: { key: 'acme' } });
     expect((await seller.read(`/${P}/quote-requests/${quoteRequest.id}`)).quoteRequestState).toBe('Accepted');
 
@@ -66,11 +74,15 @@ describe('The B2B negotiation, end to end', { timeout: 180_000 }, () => {
       { action: 'setSellerComment', sellerComment: '10% off' },
       { action: 'setValidTo', validTo: '2099-01-01T00:00:00.000Z' },
     ]);
-    const first = await seller.ok(`/${P}/quotes`, {
-      stagedQuote: { typeId: 'staged-quote', id: staged.id },
-      stagedQuoteVersion: commented.version,
-      stagedQuoteStateToSent: true,
-    }, 201);
+    const first = await seller.ok(
+      `/${P}/quotes`,
+      {
+        stagedQuote: { typeId: 'staged-quote', id: staged.id },
+        stagedQuoteVersion: commented.version,
+        stagedQuoteStateToSent: true,
+      },
+      201,
+    );
     expect(first).toMatchObject({ quoteState: 'Pending', sellerComment: '10% off', validTo: '2099-01-01T00:00:00.000Z', totalPrice: { centAmount: 2700 } });
     const sent = await seller.read(`/${P}/staged-quotes/${staged.id}`);
     expect(sent.stagedQuoteState).toBe('Sent');
@@ -80,14 +92,20 @@ describe('The B2B negotiation, end to end', { timeout: 180_000 }, () => {
       { action: 'requestQuoteRenegotiation', buyerComment: '15% please' },
     ]);
     expect(renegotiating).toMatchObject({ quoteState: 'DeclinedForRenegotiation', buyerComment: '15% please' });
-    const revising = await seller.update(`/${P}/staged-quotes/${staged.id}`, sent.version, [{ action: 'changeStagedQuoteState', stagedQuoteState: 'InProgress' }]);
+    const revising = await seller.update(`/${P}/staged-quotes/${staged.id}`, sent.version, [
+      { action: 'changeStagedQuoteState', stagedQuoteState: 'InProgress' },
+    ]);
     const repriced = await seller.read(cartUrl);
     await seller.update(cartUrl, repriced.version, [{ action: 'setLineItemPrice', lineItemId, externalPrice: { currencyCode: 'EUR', centAmount: 850 } }]);
-    const second = await seller.ok(`/${P}/quotes`, {
-      stagedQuote: { typeId: 'staged-quote', id: staged.id },
-      stagedQuoteVersion: revising.version,
-      stagedQuoteStateToSent: true,
-    }, 201);
+    const second = await seller.ok(
+      `/${P}/quotes`,
+      {
+        stagedQuote: { typeId: 'staged-quote', id: staged.id },
+        stagedQuoteVersion: revising.version,
+        stagedQuoteStateToSent: true,
+      },
+      201,
+    );
     expect(second).toMatchObject({ quoteState: 'Pending', totalPrice: { centAmount: 2550 } });
     expect((await seller.read(`/${P}/quotes/${first.id}`)).quoteState).toBe('RenegotiationAddressed');
     expect((await seller.read(`/${P}/staged-quotes/${staged.id}`)).stagedQuoteState).toBe('Sent');
@@ -126,7 +144,14 @@ describe('The B2B negotiation, end to end', { timeout: 180_000 }, () => {
     const { quoteRequest, staged, first, second, order } = walk;
     const expected: Record<string, string[]> = {
       [quoteRequest.id]: ['QuoteRequestCreated', 'QuoteRequestStateChanged'],
-      [staged.id]: ['StagedQuoteCreated', 'StagedQuoteSellerCommentSet', 'StagedQuoteValidToSet', 'StagedQuoteStateChanged', 'StagedQuoteStateChanged', 'StagedQuoteStateChanged'],
+      [staged.id]: [
+        'StagedQuoteCreated',
+        'StagedQuoteSellerCommentSet',
+        'StagedQuoteValidToSet',
+        'StagedQuoteStateChanged',
+        'StagedQuoteStateChanged',
+        'StagedQuoteStateChanged',
+      ],
       [first.id]: ['QuoteCreated', 'QuoteRenegotiationRequested', 'QuoteStateChanged'],
       [second.id]: ['QuoteCreated', 'QuoteStateChanged'],
       [order.id]: ['OrderCreated', 'OrderStateChanged', 'OrderShipmentStateChanged', 'OrderPaymentStateChanged'],
@@ -141,10 +166,14 @@ describe('The B2B negotiation, end to end', { timeout: 180_000 }, () => {
       const messages = received
         .filter((payload) => payload.resource.id === resourceId)
         .sort((a, b) => (a.sequenceNumber as number) - (b.sequenceNumber as number));
-      expect(messages.map((message) => message.type), resourceId).toEqual(types);
+      expect(
+        messages.map((message) => message.type),
+        resourceId,
+      ).toEqual(types);
       expect(messages.map((message) => message.sequenceNumber)).toEqual(types.map((_type, index) => index + 1));
     }
-    const states = (id: string) => received.filter((payload) => payload.resource.id === id && payload.type === 'StagedQuoteStateChanged').map((payload) => payload.stagedQuoteState);
+    const states = (id: string) =>
+      received.filter((payload) => payload.resource.id === id && payload.type === 'StagedQuoteStateChanged').map((payload) => payload.stagedQuoteState);
     expect(states(staged.id)).toEqual(['Sent', 'InProgress', 'Sent']);
   });
 });

@@ -24,18 +24,22 @@ describe('Staged quotes, quotes and orders refuse what the reference forbids', {
   }, 180_000);
   afterAll(() => gateway?.close());
 
-  const staging = (quoteRequest: Json, extra: Json = {}) => parties.seller.post(`/${P}/staged-quotes`, {
-    quoteRequest: { typeId: 'quote-request', id: quoteRequest.id },
-    quoteRequestVersion: quoteRequest.version,
-    ...extra,
-  });
+  const staging = (quoteRequest: Json, extra: Json = {}) =>
+    parties.seller.post(`/${P}/staged-quotes`, {
+      quoteRequest: { typeId: 'quote-request', id: quoteRequest.id },
+      quoteRequestVersion: quoteRequest.version,
+      ...extra,
+    });
 
   it('stages only an Accepted quote request; a stale version is a 409; one staged quote per request', async () => {
     const quoteRequest = await submittedQuoteRequest(P, parties.buyer);
     expectError(await staging(quoteRequest), 400, 'InvalidOperation');
     expectError(await staging({ ...quoteRequest, version: quoteRequest.version + 1 }, { quoteRequestStateToAccepted: true }), 409, 'ConcurrentModification');
     // Neither refusal touched the quote request.
-    expect(await parties.seller.read(`/${P}/quote-requests/${quoteRequest.id}`)).toMatchObject({ version: quoteRequest.version, quoteRequestState: 'Submitted' });
+    expect(await parties.seller.read(`/${P}/quote-requests/${quoteRequest.id}`)).toMatchObject({
+      version: quoteRequest.version,
+      quoteRequestState: 'Submitted',
+    });
     const staged = await staging(quoteRequest, { quoteRequestStateToAccepted: true });
     expect(staged.status).toBe(201);
     const accepted = await parties.seller.read(`/${P}/quote-requests/${quoteRequest.id}`);
@@ -46,7 +50,11 @@ describe('Staged quotes, quotes and orders refuse what the reference forbids', {
     const staged = await stagedQuoteFor(P, parties);
     const url = `/${P}/staged-quotes/${staged.id}`;
     const closed = await parties.seller.update(url, staged.version, [{ action: 'changeStagedQuoteState', stagedQuoteState: 'Closed' }]);
-    expectError(await parties.seller.post(url, { version: closed.version, actions: [{ action: 'changeStagedQuoteState', stagedQuoteState: 'InProgress' }] }), 400, 'InvalidOperation');
+    expectError(
+      await parties.seller.post(url, { version: closed.version, actions: [{ action: 'changeStagedQuoteState', stagedQuoteState: 'InProgress' }] }),
+      400,
+      'InvalidOperation',
+    );
     expectError(await parties.seller.post(url, { version: closed.version, actions: [{ action: 'setValidTo', validTo: 'tomorrow' }] }), 400, 'InvalidInput');
     expectError(await parties.seller.post(`/${P}/quotes`, { stagedQuote: { id: staged.id }, stagedQuoteVersion: closed.version }), 400, 'InvalidOperation');
   });
@@ -58,12 +66,20 @@ describe('Staged quotes, quotes and orders refuse what the reference forbids', {
     const change = (quoteState: string) => [{ action: 'changeQuoteState', quoteState }];
     expectError(await parties.seller.post(seller, { version: quote.version, actions: change('DeclinedForRenegotiation') }), 400, 'InvalidOperation');
     expectError(await parties.seller.post(seller, { version: quote.version, actions: change('RenegotiationAddressed') }), 400, 'InvalidOperation');
-    expectError(await parties.buyer.caller.post(mine, { version: quote.version, actions: [{ action: 'changeMyQuoteState', quoteState: 'Withdrawn' }] }), 400, 'InvalidInput');
+    expectError(
+      await parties.buyer.caller.post(mine, { version: quote.version, actions: [{ action: 'changeMyQuoteState', quoteState: 'Withdrawn' }] }),
+      400,
+      'InvalidInput',
+    );
     // Another customer's quote is not theirs to see.
     expect((await parties.admin.caller.get(mine)).status).toBe(404);
     const declined = await parties.buyer.caller.update(mine, quote.version, [{ action: 'changeMyQuoteState', quoteState: 'Declined' }]);
     expect(declined.quoteState).toBe('Declined');
-    expectError(await parties.buyer.caller.post(mine, { version: declined.version, actions: [{ action: 'requestQuoteRenegotiation' }] }), 400, 'InvalidOperation');
+    expectError(
+      await parties.buyer.caller.post(mine, { version: declined.version, actions: [{ action: 'requestQuoteRenegotiation' }] }),
+      400,
+      'InvalidOperation',
+    );
     expectError(await parties.seller.post(seller, { version: declined.version, actions: change('Withdrawn') }), 400, 'InvalidOperation');
     expectError(await parties.seller.post(seller, { version: quote.version, actions: change('Withdrawn') }), 409, 'ConcurrentModification');
   });
@@ -97,12 +113,27 @@ describe('Staged quotes, quotes and orders refuse what the reference forbids', {
   it('orders an Active cart with a shipping address once; the cart becomes Ordered', async () => {
     const cart = await orderableCart(P, parties.buyer);
     expectError(await parties.seller.post(`/${P}/orders`, { cart: { typeId: 'cart', id: cart.id }, version: cart.version + 1 }), 409, 'ConcurrentModification');
-    const order = await parties.seller.ok(`/${P}/orders`, { cart: { typeId: 'cart', id: cart.id }, version: cart.version, orderNumber: 'C-1', paymentState: 'Pending' }, 201);
-    expect(order).toMatchObject({ orderState: 'Open', paymentState: 'Pending', orderNumber: 'C-1', cart: { id: cart.id }, customerId: parties.buyer.id, totalPrice: cart.totalPrice });
+    const order = await parties.seller.ok(
+      `/${P}/orders`,
+      { cart: { typeId: 'cart', id: cart.id }, version: cart.version, orderNumber: 'C-1', paymentState: 'Pending' },
+      201,
+    );
+    expect(order).toMatchObject({
+      orderState: 'Open',
+      paymentState: 'Pending',
+      orderNumber: 'C-1',
+      cart: { id: cart.id },
+      customerId: parties.buyer.id,
+      totalPrice: cart.totalPrice,
+    });
     const ordered = await parties.seller.read(`/${P}/carts/${cart.id}`);
     expect(ordered.cartState).toBe('Ordered');
     expectError(await parties.seller.post(`/${P}/orders`, { cart: { id: cart.id }, version: ordered.version }), 400, 'InvalidOperation');
-    expectError(await parties.buyer.caller.post(`/${P}/me/carts/${cart.id}`, { version: ordered.version, actions: [{ action: 'setCountry', country: 'AT' }] }), 400, 'InvalidOperation');
+    expectError(
+      await parties.buyer.caller.post(`/${P}/me/carts/${cart.id}`, { version: ordered.version, actions: [{ action: 'setCountry', country: 'AT' }] }),
+      400,
+      'InvalidOperation',
+    );
 
     const unshipped = await parties.buyer.caller.ok(`/${P}/me/carts`, { currency: 'EUR' }, 201);
     expectError(await parties.buyer.caller.post(`/${P}/me/orders`, { id: unshipped.id, version: unshipped.version }), 400, 'InvalidOperation');
@@ -117,8 +148,16 @@ describe('Staged quotes, quotes and orders refuse what the reference forbids', {
     const url = `/${P}/orders/${order.id}`;
     expectError(await parties.seller.post(url, { version: order.version, actions: [{ action: 'setOrderNumber', orderNumber: 'C-1' }] }), 400, 'DuplicateField');
     const numbered = await parties.seller.update(url, order.version, [{ action: 'setOrderNumber', orderNumber: 'C-2' }]);
-    expectError(await parties.seller.post(url, { version: numbered.version, actions: [{ action: 'setOrderNumber', orderNumber: 'C-3' }] }), 400, 'InvalidOperation');
-    expectError(await parties.seller.post(url, { version: numbered.version, actions: [{ action: 'changeOrderState', orderState: 'Shipped' }] }), 400, 'InvalidInput');
+    expectError(
+      await parties.seller.post(url, { version: numbered.version, actions: [{ action: 'setOrderNumber', orderNumber: 'C-3' }] }),
+      400,
+      'InvalidOperation',
+    );
+    expectError(
+      await parties.seller.post(url, { version: numbered.version, actions: [{ action: 'changeOrderState', orderState: 'Shipped' }] }),
+      400,
+      'InvalidInput',
+    );
     expect((await parties.buyer.caller.get(`/${P}/me/orders/${order.id}`)).status).toBe(200);
     expect((await parties.admin.caller.get(`/${P}/me/orders/${order.id}`)).status).toBe(404);
   });

@@ -129,7 +129,13 @@ describe('OAuth configuration variables', () => {
 
   it('documents every OAuth variable in VARIABLES', () => {
     const names = VARIABLES.map((variable) => variable.name);
-    for (const name of ['HERALD_BOOTSTRAP_CLIENT', 'HERALD_TOKEN_TTL_SECONDS', 'HERALD_REFRESH_TOKEN_CAP', 'HERALD_TOKEN_RATE_LIMIT', 'HERALD_TOKEN_CACHE_SECONDS']) {
+    for (const name of [
+      'HERALD_BOOTSTRAP_CLIENT',
+      'HERALD_TOKEN_TTL_SECONDS',
+      'HERALD_REFRESH_TOKEN_CAP',
+      'HERALD_TOKEN_RATE_LIMIT',
+      'HERALD_TOKEN_CACHE_SECONDS',
+    ]) {
       expect(names).toContain(name);
     }
   });

@@ -110,7 +110,13 @@ describe('POST /oauth/token: client credentials (§5.3)', () => {
     });
     expect(created.statusCode).toBe(201);
     const client = created.json();
-    expect(client).toEqual({ id: expect.any(String), name: 'shop frontend', scope: `view_stores:${P}`, createdAt: expect.any(String), secret: expect.any(String) });
+    expect(client).toEqual({
+      id: expect.any(String),
+      name: 'shop frontend',
+      scope: `view_stores:${P}`,
+      createdAt: expect.any(String),
+      secret: expect.any(String),
+    });
 
     const fetched = await get(gateway, `/${P}/api-clients/${client.id}`, admin.access_token);
     expect(fetched.statusCode).toBe(200);
@@ -141,7 +147,11 @@ describe('POST /oauth/token: client credentials (§5.3)', () => {
 
     // Deleting the client revokes its tokens at once, even one validated a moment ago.
     expect((await get(gateway, `/${P}/stores`, own.access_token)).statusCode).toBe(200);
-    const deleted = await gateway.app.inject({ method: 'DELETE', url: `/${P}/api-clients/${client.id}`, headers: { authorization: `Bearer ${admin.access_token}` } });
+    const deleted = await gateway.app.inject({
+      method: 'DELETE',
+      url: `/${P}/api-clients/${client.id}`,
+      headers: { authorization: `Bearer ${admin.access_token}` },
+    });
     expect(deleted.statusCode).toBe(200);
     expect((await get(gateway, `/${P}/stores`, own.access_token)).statusCode).toBe(401);
     expect((await postForm(gateway, '/oauth/token', client, { grant_type: 'client_credentials' })).statusCode).toBe(401);

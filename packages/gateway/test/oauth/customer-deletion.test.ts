@@ -23,8 +23,7 @@ describe('deleting a customer', () => {
   });
   afterAll(async () => gateway?.close());
 
-  const signIn = () =>
-    postForm(gateway, `/oauth/${P}/customers/token`, frontend, { grant_type: 'password', username: 'doomed@example.com', password: 'pw' });
+  const signIn = () => postForm(gateway, `/oauth/${P}/customers/token`, frontend, { grant_type: 'password', username: 'doomed@example.com', password: 'pw' });
   const remove = (id: string) => gateway.app.inject({ method: 'DELETE', url: `/${P}/customers/${id}?version=1`, headers: bearer(admin) });
 
   it('removes its tokens in the same transaction: a failure keeps the customer, never a customer-less token', async () => {

@@ -35,9 +35,7 @@ describe.skipIf(!postgresAvailable())('changeEmail racing another changeEmail on
     const second = await createCustomer(gateway, P, { email: 'second@example.com', password: 'pw', key: 'second-customer' });
 
     // The first request has checked that the e-mail is free and is about to write its new version…
-    const gate = gateway.holdBefore(
-      (sql, params, inTransaction) => inTransaction && sql.includes('UPDATE resources SET key') && params[5] === first.id,
-    );
+    const gate = gateway.holdBefore((sql, params, inTransaction) => inTransaction && sql.includes('UPDATE resources SET key') && params[5] === first.id);
     const firstChange = postJson(gateway, `/${P}/customers/${first.id}`, admin, {
       version: 1,
       actions: [{ action: 'changeEmail', email: 'taken@example.com' }],

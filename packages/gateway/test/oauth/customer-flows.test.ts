@@ -43,10 +43,10 @@ describe('customers, password and anonymous flows, refresh, revocation, introspe
       expect(read.statusCode).toBe(200 + (read === response ? 1 : 0));
       expect(read.body).not.toMatch(/"password"|passwordHash|scrypt|correct horse/);
     }
-    const messages = await gateway.db.query<{ doc: Record<string, unknown> }>(
-      `SELECT doc FROM messages WHERE project_key = $1 AND resource_id = $2`,
-      [P, customer.id],
-    );
+    const messages = await gateway.db.query<{ doc: Record<string, unknown> }>(`SELECT doc FROM messages WHERE project_key = $1 AND resource_id = $2`, [
+      P,
+      customer.id,
+    ]);
     expect(messages.rows.map((row) => row.doc.type)).toEqual(['CustomerCreated']);
     expect(JSON.stringify(messages.rows)).not.toMatch(/scrypt|correct horse/);
 
@@ -68,10 +68,10 @@ describe('customers, password and anonymous flows, refresh, revocation, introspe
     });
     expect(updated.statusCode).toBe(200);
     expect(updated.json()).toMatchObject({ version: 2, email: 'grace.hopper@example.com', firstName: 'Grace', lastName: 'Hopper', key: 'grace' });
-    const types = await gateway.db.query<{ type: string }>(
-      'SELECT type FROM messages WHERE project_key = $1 AND resource_id = $2 ORDER BY sequence_number',
-      [P, customer.id],
-    );
+    const types = await gateway.db.query<{ type: string }>('SELECT type FROM messages WHERE project_key = $1 AND resource_id = $2 ORDER BY sequence_number', [
+      P,
+      customer.id,
+    ]);
     expect(types.rows.map((row) => row.type)).toEqual(['CustomerCreated', 'CustomerEmailChanged', 'CustomerFirstNameSet', 'CustomerLastNameSet']);
 
     const taken = await postJson(gateway, `/${P}/customers/key=grace`, admin, {
@@ -121,7 +121,10 @@ describe('customers, password and anonymous flows, refresh, revocation, introspe
     const profile = await postJson(gateway, `/${P}/customers/${customer.id}`, admin, { version: 1, actions: [{ action: 'setFirstName', firstName: 'L' }] });
     expect(profile.json().lastModifiedBy).toEqual({ isPlatformClient: false, clientId: bootstrap(gateway).id });
 
-    for (const [email, password] of [['linus@example.com', 'wrong'], ['nobody@example.com', 'penguin']] as const) {
+    for (const [email, password] of [
+      ['linus@example.com', 'wrong'],
+      ['nobody@example.com', 'penguin'],
+    ] as const) {
       const failed = await passwordToken(email, password);
       expect(failed.statusCode).toBe(400);
       expect(failed.json()).toMatchObject({ error: 'invalid_customer_account_credentials', errors: [{ code: 'invalid_customer_account_credentials' }] });
@@ -166,7 +169,10 @@ describe('customers, password and anonymous flows, refresh, revocation, introspe
     const url = `/oauth/${P}/anonymous/token`;
     const generated = await postForm(gateway, url, frontend, { grant_type: 'client_credentials', scope: `manage_my_profile:${P}` });
     expect(generated.statusCode).toBe(200);
-    expect(generated.json()).toMatchObject({ refresh_token: expect.any(String), scope: expect.stringMatching(new RegExp(`^manage_my_profile:${P} anonymous_id:[0-9a-f-]{36}$`)) });
+    expect(generated.json()).toMatchObject({
+      refresh_token: expect.any(String),
+      scope: expect.stringMatching(new RegExp(`^manage_my_profile:${P} anonymous_id:[0-9a-f-]{36}$`)),
+    });
 
     const chosen = await postForm(gateway, url, frontend, { grant_type: 'client_credentials', anonymous_id: 'visitor-42' });
     expect(chosen.statusCode).toBe(200);
@@ -225,7 +231,12 @@ describe('customers, password and anonymous flows, refresh, revocation, introspe
 
   it('revocation answers bodies the parsers refuse with 200 too, but a failed client authentication with 401 (§5.6)', async () => {
     const send = (client: Client, contentType: string, payload: string) =>
-      gateway.app.inject({ method: 'POST', url: '/oauth/token/revoke', headers: { ...basicAuth(client.id, client.secret), 'content-type': contentType }, payload });
+      gateway.app.inject({
+        method: 'POST',
+        url: '/oauth/token/revoke',
+        headers: { ...basicAuth(client.id, client.secret), 'content-type': contentType },
+        payload,
+      });
     const invalid = [
       ['text/plain', 'token=abc'],
       ['application/json', '{'],
@@ -245,7 +256,9 @@ describe('customers, password and anonymous flows, refresh, revocation, introspe
     const renewed = await token(gateway, frontend, { grant_type: 'refresh_token', refresh_token: signedIn.refresh_token });
     for (const access of [signedIn.access_token, renewed.access_token]) expect((await get(gateway, `/${P}/me`, access)).statusCode).toBe(200);
 
-    expect((await postForm(gateway, '/oauth/token/revoke', frontend, { token: signedIn.refresh_token, token_type_hint: 'refresh_token' })).statusCode).toBe(200);
+    expect((await postForm(gateway, '/oauth/token/revoke', frontend, { token: signedIn.refresh_token, token_type_hint: 'refresh_token' })).statusCode).toBe(
+      200,
+    );
     for (const access of [signedIn.access_token, renewed.access_token]) expect((await get(gateway, `/${P}/me`, access)).statusCode).toBe(401);
     const refresh = await postForm(gateway, '/oauth/token', frontend, { grant_type: 'refresh_token', refresh_token: signedIn.refresh_token });
     expect(refresh.json().error).toBe('invalid_grant');

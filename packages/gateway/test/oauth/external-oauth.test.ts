@@ -54,8 +54,7 @@ describe('External OAuth (§5.7): tokens Herald did not issue, introspected at t
   });
 
   it('is set with manage_project only, and its authorization header is partially hidden', async () => {
-    const settingsOnly = (await token(gateway, bootstrap(gateway), { grant_type: 'client_credentials', scope: `manage_project_settings:${P}` }))
-      .access_token;
+    const settingsOnly = (await token(gateway, bootstrap(gateway), { grant_type: 'client_credentials', scope: `manage_project_settings:${P}` })).access_token;
     const refused = await configure({ url: endpoint.url, authorizationHeader: HEADER }, settingsOnly);
     expect(refused.statusCode).toBe(403);
     expect(refused.json().error).toBe('insufficient_scope');

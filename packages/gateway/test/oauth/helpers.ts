@@ -14,12 +14,7 @@ export const FORM = { 'content-type': 'application/x-www-form-urlencoded' };
 export type OAuthGateway = Pick<TestGateway, 'app' | 'bootstrapClient'>;
 
 /** POSTs a form to an OAuth endpoint as `client`. `body` is sent as it is when a string. */
-export function postForm(
-  gateway: OAuthGateway,
-  url: string,
-  client: Client,
-  body: Record<string, string> | string,
-): Promise<LightMyRequestResponse> {
+export function postForm(gateway: OAuthGateway, url: string, client: Client, body: Record<string, string> | string): Promise<LightMyRequestResponse> {
   return gateway.app.inject({
     method: 'POST',
     url,

@@ -118,7 +118,7 @@ describe('token request rate limit (§5.9)', () => {
     expect((await request()).statusCode).toBe(429);
   });
 
-  it('wrong secrets from another address do not use up the client\'s budget, and are limited there', async () => {
+  it("wrong secrets from another address do not use up the client's budget, and are limited there", async () => {
     clock.advance(60 * SECOND); // every bucket is full again
     const victim = await createClient(gateway, P, `view_stores:${P}`);
     // Client ids are not secret: anyone can claim one.
@@ -155,7 +155,11 @@ describe('the sweep of expired tokens', () => {
 
   it('deletes a refresh token when the refresh grant calls it expired, not days before (§5.4)', async () => {
     await createCustomer(gateway, P, { email: 'sweep@example.com', password: 'pw' });
-    const signedIn = await postForm(gateway, `/oauth/${P}/customers/token`, frontend, { grant_type: 'password', username: 'sweep@example.com', password: 'pw' });
+    const signedIn = await postForm(gateway, `/oauth/${P}/customers/token`, frontend, {
+      grant_type: 'password',
+      username: 'sweep@example.com',
+      password: 'pw',
+    });
     const refreshToken = signedIn.json().refresh_token as string;
     const stored = async () => (await gateway.db.query<{ n: number }>('SELECT count(*)::int AS n FROM oauth_refresh_tokens')).rows[0]?.n;
     // Issuances sweep, at most once a minute.

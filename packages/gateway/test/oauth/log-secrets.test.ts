@@ -11,7 +11,12 @@ const P = 'logs';
 class LogCapture extends Writable {
   readonly lines: string[] = [];
   override _write(chunk: Buffer, _encoding: string, done: () => void): void {
-    this.lines.push(...chunk.toString('utf8').split('\n').filter((line) => line !== ''));
+    this.lines.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line !== ''),
+    );
     done();
   }
 }
@@ -40,12 +45,7 @@ describe('secrets never reach the logs', () => {
 
     const password = 'Pa55word-that-must-not-be-logged';
     await createCustomer(gateway, P, { email: 'logged@example.com', password });
-    const customer = await token(
-      gateway,
-      client,
-      { grant_type: 'password', username: 'logged@example.com', password },
-      `/oauth/${P}/customers/token`,
-    );
+    const customer = await token(gateway, client, { grant_type: 'password', username: 'logged@example.com', password }, `/oauth/${P}/customers/token`);
     const refreshed = await token(gateway, client, { grant_type: 'refresh_token', refresh_token: customer.refresh_token ?? '' });
     await postForm(gateway, '/oauth/introspect', client, { token: refreshed.access_token });
     await postForm(gateway, '/oauth/token', { id: client.id, secret: 'wrong-secret-also-secret' }, { grant_type: 'client_credentials' });

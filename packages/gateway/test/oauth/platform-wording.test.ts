@@ -65,13 +65,19 @@ describe('OAuth errors in the platform’s wording', () => {
   });
 
   it('answers a missing parameter with "Missing required parameter: <name>."', async () => {
-    expect((await postForm(gateway, '/oauth/token', storefront, {})).json()).toEqual(oauthBody(400, 'invalid_request', 'Missing required parameter: grant_type.'));
+    expect((await postForm(gateway, '/oauth/token', storefront, {})).json()).toEqual(
+      oauthBody(400, 'invalid_request', 'Missing required parameter: grant_type.'),
+    );
     const noRefreshToken = await postForm(gateway, '/oauth/token', storefront, { grant_type: 'refresh_token' });
     expect(noRefreshToken.json()).toEqual(oauthBody(400, 'invalid_request', 'Missing required parameter: refresh_token.'));
   });
 
   it('answers wrong customer credentials and wrong client credentials as the platform does', async () => {
-    const wrongPassword = await postForm(gateway, `/oauth/${P}/customers/token`, storefront, { grant_type: 'password', username: customer.email, password: 'wrong' });
+    const wrongPassword = await postForm(gateway, `/oauth/${P}/customers/token`, storefront, {
+      grant_type: 'password',
+      username: customer.email,
+      password: 'wrong',
+    });
     expect(wrongPassword.json()).toEqual(oauthBody(400, 'invalid_customer_account_credentials', 'Customer account with the given credentials not found.'));
     const wrongSecret = await postForm(gateway, '/oauth/token', { id: storefront.id, secret: 'wrong' }, { grant_type: 'client_credentials' });
     expect(wrongSecret.statusCode).toBe(401);

@@ -93,7 +93,10 @@ describe('scope matrix over every registered route', () => {
     const routes = gateway.gateway.routes;
     expect(routes.length).toBeGreaterThan(30);
     const unreviewed = routes.filter((route) => route.auth === 'public' && !PUBLIC_ROUTES.has(`${route.method} ${route.url}`));
-    expect(unreviewed.map((route) => `${route.method} ${route.url}`), 'public routes must be reviewed into PUBLIC_ROUTES').toEqual([]);
+    expect(
+      unreviewed.map((route) => `${route.method} ${route.url}`),
+      'public routes must be reviewed into PUBLIC_ROUTES',
+    ).toEqual([]);
     for (const route of routes) {
       if (route.auth === 'public') continue;
       expect(route.url.startsWith('/:projectKey'), `${route.url} must be under /:projectKey`).toBe(true);

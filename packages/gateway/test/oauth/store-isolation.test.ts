@@ -69,11 +69,7 @@ describe('a store customer’s token stays in its store', () => {
     );
     expect(inStoreMe.length).toBeGreaterThan(0);
     for (const route of inStoreMe) {
-      const url = route.url
-        .replace(':projectKey', P)
-        .replace(':storeKey', 'berlin')
-        .replace(':id', parisCartId)
-        .replace(':key', 'no-key');
+      const url = route.url.replace(':projectKey', P).replace(':storeKey', 'berlin').replace(':id', parisCartId).replace(':key', 'no-key');
       const response = await gateway.app.inject({
         method: route.method as 'GET',
         url: route.method === 'DELETE' ? `${url}?version=1` : url,

@@ -140,8 +140,14 @@ describe.each([
     await createCustomer(gateway, P, { email: 'client-deleted-during-issuance@example.com', password: 'pw' });
 
     // The sign-in holds the client's row in the transaction that writes its tokens…
-    const gate = gateway.holdAfter((sql, params, inTransaction) => inTransaction && sql.includes('FROM api_clients WHERE id = $1 FOR KEY SHARE') && params[0] === doomed.id);
-    const signingIn = postForm(gateway, `/oauth/${P}/customers/token`, doomed, { grant_type: 'password', username: 'client-deleted-during-issuance@example.com', password: 'pw' });
+    const gate = gateway.holdAfter(
+      (sql, params, inTransaction) => inTransaction && sql.includes('FROM api_clients WHERE id = $1 FOR KEY SHARE') && params[0] === doomed.id,
+    );
+    const signingIn = postForm(gateway, `/oauth/${P}/customers/token`, doomed, {
+      grant_type: 'password',
+      username: 'client-deleted-during-issuance@example.com',
+      password: 'pw',
+    });
     await gate.reached;
     // …so the deletion waits for it, and then deletes what it wrote.
     const deleting = gateway.app.inject({ method: 'DELETE', url: `/${P}/api-clients/${doomed.id}`, headers: bearer(admin) });
@@ -203,7 +209,9 @@ describe.skipIf(!postgresAvailable())('refresh token cap on PostgreSQL: one lock
     expect((await signIn('c2@example.com')).statusCode).toBe(200);
 
     // The revocation has deleted the least recently used row…
-    const gate = gateway.holdAfter((sql, _params, inTransaction) => inTransaction && sql.includes('DELETE FROM oauth_refresh_tokens WHERE token_hash = $1 AND client_id = $2'));
+    const gate = gateway.holdAfter(
+      (sql, _params, inTransaction) => inTransaction && sql.includes('DELETE FROM oauth_refresh_tokens WHERE token_hash = $1 AND client_id = $2'),
+    );
     const revoking = postForm(gateway, '/oauth/token/revoke', frontend, { token: first, token_type_hint: 'refresh_token' });
     await gate.reached;
     // …while a sign-in at the cap wants to delete it too.

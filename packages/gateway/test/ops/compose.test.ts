@@ -74,8 +74,19 @@ describe('docker-compose.yml', () => {
   it('has the stack: databases, the gateway, two workers, the emulators, Prometheus, Grafana and the demo', () => {
     expect(names).toEqual(
       [
-        'postgres', 'redis', 'gateway', 'delivery-1', 'delivery-2', 'localstack', 'mssql', 'servicebus', 'pubsub',
-        'prometheus', 'grafana', 'consumer-service', 'demo',
+        'postgres',
+        'redis',
+        'gateway',
+        'delivery-1',
+        'delivery-2',
+        'localstack',
+        'mssql',
+        'servicebus',
+        'pubsub',
+        'prometheus',
+        'grafana',
+        'consumer-service',
+        'demo',
       ].sort(),
     );
     expect(gateways).toEqual(['gateway']);
@@ -241,7 +252,9 @@ describe('Prometheus and Grafana in the stack', () => {
   const prometheus = readYaml('deploy/prometheus/prometheus.yml') as {
     scrape_configs: { job_name: string; static_configs: { targets: string[] }[] }[];
   };
-  const targets = prometheus.scrape_configs.flatMap((job) => job.static_configs.flatMap((config) => config.targets.map((target) => ({ job: job.job_name, target }))));
+  const targets = prometheus.scrape_configs.flatMap((job) =>
+    job.static_configs.flatMap((config) => config.targets.map((target) => ({ job: job.job_name, target }))),
+  );
 
   it('scrapes the gateway, every worker and the example service on the ports they listen on', () => {
     const expectedPort = (name: string): string => {

@@ -113,13 +113,11 @@ describe('docs/configuration.md', () => {
 describe('the processes read what the table says they read', () => {
   it('herald-delivery reads every variable the table gives it, and no other', () => {
     const read = namesRead(parseWorkerConfig);
-    expect([...read].filter((name) => /^[A-Z]/.test(name)).sort()).toEqual(
-      [...new Set(namesOf('herald-delivery'))].sort(),
-    );
+    expect([...read].filter((name) => /^[A-Z]/.test(name)).sort()).toEqual([...new Set(namesOf('herald-delivery'))].sort());
     expect(WORKER_VARIABLES.map((variable) => variable.name)).toEqual(namesOf('herald-delivery'));
   });
 
-  it('herald serve reads every variable the table gives it (the in-process worker\'s through parseWorkerConfig), and no other', () => {
+  it("herald serve reads every variable the table gives it (the in-process worker's through parseWorkerConfig), and no other", () => {
     const direct = [...namesRead(loadConfig)].filter((name) => /^[A-Z]/.test(name));
     const serve = namesOf('herald serve');
     expect(direct.filter((name) => !serve.includes(name))).toEqual([]);
@@ -130,14 +128,7 @@ describe('the processes read what the table says they read', () => {
 });
 
 describe('HERALD_* names elsewhere in the repository', () => {
-  const files = [
-    'README.md',
-    'docs/operations.md',
-    'docker-compose.yml',
-    'Dockerfile',
-    ...filesUnder('deploy'),
-    ...filesUnder('examples'),
-  ];
+  const files = ['README.md', 'docs/operations.md', 'docker-compose.yml', 'Dockerfile', ...filesUnder('deploy'), ...filesUnder('examples')];
 
   it.each(files)('%s names only variables the table knows', (file) => {
     const text = readRepoFile(file);

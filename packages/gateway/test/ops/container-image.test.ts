@@ -16,7 +16,9 @@ const stage = (name: string): Stage => {
 };
 const runs = (target: Stage): string[] => target.instructions.filter((i) => i.keyword === 'RUN').map((i) => i.args);
 const copies = (target: Stage) => target.instructions.filter((i) => i.keyword === 'COPY').map((i) => copyOf(i.args));
-const PACKAGES = readdirSync(repoPath('packages')).filter((name) => existsSync(repoPath('packages', name, 'package.json'))).sort();
+const PACKAGES = readdirSync(repoPath('packages'))
+  .filter((name) => existsSync(repoPath('packages', name, 'package.json')))
+  .sort();
 
 /** The stage chain of `name` (its own instructions last). */
 function lineage(name: string): Stage[] {
@@ -32,14 +34,21 @@ describe('Dockerfile', () => {
     expect(runs(stage('build'))).toEqual(expect.arrayContaining(['npm ci --no-audit --no-fund', 'npm run build']));
     expect(runs(stage('production')).some((run) => /^npm ci --omit=dev\b/.test(run))).toBe(true);
     // node_modules of the build stage (with its devDependencies) never reach the runtime.
-    expect(copies(stage('production')).flatMap((copy) => copy.sources).filter((source) => source.includes('node_modules'))).toEqual([]);
+    expect(
+      copies(stage('production'))
+        .flatMap((copy) => copy.sources)
+        .filter((source) => source.includes('node_modules')),
+    ).toEqual([]);
   });
 
   it('copies the manifest of every workspace package before installing, in both stages', () => {
     for (const name of ['build', 'production']) {
       const copied = copies(stage(name)).flatMap((copy) => copy.sources);
       for (const pkg of PACKAGES) {
-        expect(copied.some((source) => source.endsWith(`packages/${pkg}/package.json`)), `${name}: packages/${pkg}/package.json`).toBe(true);
+        expect(
+          copied.some((source) => source.endsWith(`packages/${pkg}/package.json`)),
+          `${name}: packages/${pkg}/package.json`,
+        ).toBe(true);
       }
     }
   });
@@ -50,7 +59,7 @@ describe('Dockerfile', () => {
     for (const pkg of runtimePackages) expect(copied, pkg).toContain(`/app/packages/${pkg}/dist`);
   });
 
-  it('puts `herald` and `herald-delivery` on the PATH, pointing at the packages\' bin entries', () => {
+  it("puts `herald` and `herald-delivery` on the PATH, pointing at the packages' bin entries", () => {
     const script = runs(stage('production')).join('\n');
     const bins = {
       herald: (readJson('packages/gateway/package.json') as { bin: Record<string, string> }).bin.herald,
@@ -97,7 +106,15 @@ describe('Dockerfile', () => {
     for (const kept of ['packages/gateway/src/cli/main.ts', 'packages/delivery/tsconfig.build.json', 'examples/consumer-service/src/main.ts']) {
       expect(ignoredByDockerignore(kept), kept).toBe(false);
     }
-    for (const excluded of ['node_modules/x', 'packages/gateway/node_modules/x', 'packages/store/dist/index.js', '.git/HEAD', '.env', '.herald/data', 'packages/gateway/test/ops/x.ts']) {
+    for (const excluded of [
+      'node_modules/x',
+      'packages/gateway/node_modules/x',
+      'packages/store/dist/index.js',
+      '.git/HEAD',
+      '.env',
+      '.herald/data',
+      'packages/gateway/test/ops/x.ts',
+    ]) {
       expect(ignoredByDockerignore(excluded), excluded).toBe(true);
     }
   });

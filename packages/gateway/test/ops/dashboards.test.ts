@@ -96,13 +96,19 @@ describe('the PromQL checks themselves', () => {
 
 describe('the metric names the code exports', () => {
   it('are exactly the metrics the code registers', () => {
-    const byOwner = (owner: string) => [...catalogue.metrics.values()].filter((metric) => metric.owner === owner).map((metric) => metric.name).sort();
+    const byOwner = (owner: string) =>
+      [...catalogue.metrics.values()]
+        .filter((metric) => metric.owner === owner)
+        .map((metric) => metric.name)
+        .sort();
     expect(byOwner('delivery')).toEqual([...catalogue.exportedNames.delivery].sort());
     expect(byOwner('consumer')).toEqual([...catalogue.exportedNames.consumer].sort());
     expect(byOwner('http')).toEqual(['herald_http_request_duration_seconds']);
     expect(byOwner('process')).toEqual([...catalogue.exportedNames.process].sort());
     // prom-client's default process metrics (event loop lag, heap, GC) come with every process.
-    expect(byOwner('runtime')).toEqual(expect.arrayContaining(['nodejs_eventloop_lag_p99_seconds', 'nodejs_gc_duration_seconds', 'nodejs_heap_size_used_bytes']));
+    expect(byOwner('runtime')).toEqual(
+      expect.arrayContaining(['nodejs_eventloop_lag_p99_seconds', 'nodejs_gc_duration_seconds', 'nodejs_heap_size_used_bytes']),
+    );
   });
 });
 
@@ -157,7 +163,10 @@ describe('Grafana dashboards', () => {
       expect(typeof board.title === 'string' && board.title.startsWith('Herald'), `${file}: title`).toBe(true);
       expect(typeof board.schemaVersion, `${file}: schemaVersion`).toBe('number');
       const variables = (isRecord(board.templating) ? board.templating.list : undefined) as Record<string, unknown>[] | undefined;
-      expect(variables?.find((variable) => variable.name === 'datasource'), `${file}: datasource variable`).toMatchObject({
+      expect(
+        variables?.find((variable) => variable.name === 'datasource'),
+        `${file}: datasource variable`,
+      ).toMatchObject({
         type: 'datasource',
         query: 'prometheus',
       });
@@ -176,7 +185,10 @@ describe('Grafana dashboards', () => {
       expect(PANEL_TYPES.has(String(panel.type)), `${where}: type ${String(panel.type)}`).toBe(true);
       expect(typeof panel.title === 'string' && panel.title !== '', `${where}: title`).toBe(true);
       const { x, y, w, h } = panel.gridPos ?? {};
-      expect([x, y, w, h].every((n) => typeof n === 'number'), `${where}: gridPos`).toBe(true);
+      expect(
+        [x, y, w, h].every((n) => typeof n === 'number'),
+        `${where}: gridPos`,
+      ).toBe(true);
       expect((x as number) + (w as number), `${where}: wider than the grid`).toBeLessThanOrEqual(24);
       if (panel.type === 'row' || panel.type === 'text') continue;
       expect(panel.datasource, `${where}: datasource`).toEqual(DATASOURCE);
@@ -203,9 +215,7 @@ describe('Grafana dashboards', () => {
 
   it.each(DASHBOARD_FILES)('%s: variable queries use registered metrics and labels', (file) => {
     const board = dashboard(file);
-    const variables = ((isRecord(board.templating) ? board.templating.list : []) as Record<string, unknown>[]).filter(
-      (variable) => variable.type === 'query',
-    );
+    const variables = ((isRecord(board.templating) ? board.templating.list : []) as Record<string, unknown>[]).filter((variable) => variable.type === 'query');
     const problems: string[] = [];
     for (const variable of variables) {
       const definition = String(variable.definition);
@@ -227,7 +237,7 @@ describe('Grafana dashboards', () => {
     expect(problems).toEqual([]);
   });
 
-  it('together show every metric Herald registers (prom-client\'s default metrics: a few)', () => {
+  it("together show every metric Herald registers (prom-client's default metrics: a few)", () => {
     const shown = new Set<string>();
     for (const file of DASHBOARD_FILES) {
       for (const panel of panelsOf(dashboard(file))) {
@@ -289,7 +299,10 @@ describe('Prometheus alert rules', () => {
       for (const key of ['summary', 'description', 'runbook']) {
         expect(typeof rule.annotations?.[key] === 'string' && rule.annotations[key] !== '', `${where}: annotations.${key}`).toBe(true);
       }
-      expect(Object.keys(rule).filter((key) => !RULE_FIELDS.has(key)), `${where}: fields Prometheus does not know`).toEqual([]);
+      expect(
+        Object.keys(rule).filter((key) => !RULE_FIELDS.has(key)),
+        `${where}: fields Prometheus does not know`,
+      ).toEqual([]);
     }
   });
 

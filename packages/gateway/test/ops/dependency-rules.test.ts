@@ -44,16 +44,26 @@ function layOutWorkspace(root: string): void {
   writeFile(join(root, 'node_modules', 'hoisted-only', 'index.js'), 'module.exports = 1;\n');
   writePackage(root, 'model', {}, {});
   writePackage(root, 'testkit', {}, {});
-  writePackage(root, 'delivery', { dependencies: { '@herald/store': '0.1.0', '@herald/model': '0.1.0' } }, {
-    'src/allowed.ts': "import { name } from '@herald/store';\nexport const a = name;\n",
-  });
-  writePackage(root, 'store', { ...MODEL, devDependencies: { '@herald/testkit': '0.1.0' } }, {
-    'src/upward.ts': "import { name } from '@herald/delivery';\nexport const a = name;\n",
-    'src/undeclared.ts': "import value from 'hoisted-only';\nexport const a = value;\n",
-    'src/uses-testkit.ts': "import { name } from '@herald/testkit';\nexport const a = name;\n",
-    'test/reaches.test.ts': "import { name } from '../../model/src/index.js';\nexport const a = name;\n",
-    'test/allowed.test.ts': "import { name } from '@herald/testkit';\nimport { name as m } from '@herald/model';\nexport const a = [name, m];\n",
-  });
+  writePackage(
+    root,
+    'delivery',
+    { dependencies: { '@herald/store': '0.1.0', '@herald/model': '0.1.0' } },
+    {
+      'src/allowed.ts': "import { name } from '@herald/store';\nexport const a = name;\n",
+    },
+  );
+  writePackage(
+    root,
+    'store',
+    { ...MODEL, devDependencies: { '@herald/testkit': '0.1.0' } },
+    {
+      'src/upward.ts': "import { name } from '@herald/delivery';\nexport const a = name;\n",
+      'src/undeclared.ts': "import value from 'hoisted-only';\nexport const a = value;\n",
+      'src/uses-testkit.ts': "import { name } from '@herald/testkit';\nexport const a = name;\n",
+      'test/reaches.test.ts': "import { name } from '../../model/src/index.js';\nexport const a = name;\n",
+      'test/allowed.test.ts': "import { name } from '@herald/testkit';\nimport { name as m } from '@herald/model';\nexport const a = [name, m];\n",
+    },
+  );
 }
 
 interface Violation {

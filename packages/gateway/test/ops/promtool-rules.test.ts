@@ -74,9 +74,10 @@ describe.skipIf(version === undefined)(title, () => {
 
   it.each(TEST_FILES)('passes %s', async (file) => {
     // promtool resolves rule_files against its working directory.
-    const result = await run('promtool', ['test', 'rules', file], { cwd: repoPath(TESTS_DIR) }).catch(
-      (error: { stdout?: string; stderr?: string }) => ({ stdout: `${error.stdout ?? ''}${error.stderr ?? ''}`, failed: true }),
-    );
+    const result = await run('promtool', ['test', 'rules', file], { cwd: repoPath(TESTS_DIR) }).catch((error: { stdout?: string; stderr?: string }) => ({
+      stdout: `${error.stdout ?? ''}${error.stderr ?? ''}`,
+      failed: true,
+    }));
     expect('failed' in result ? result.stdout : '').toBe('');
     expect(result.stdout).toContain('SUCCESS');
   });

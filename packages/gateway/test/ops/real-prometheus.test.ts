@@ -94,8 +94,22 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     const worker = heraldDelivery({ ...common, PORT: '0', HERALD_DELIVERY_HOST: '127.0.0.1', HERALD_DELIVERY_SUBSCRIPTION_REFRESH_MS: '200' });
     processes.push(gateway, worker);
     await Promise.all([gateway.waitFor('herald gateway listening'), worker.waitFor('listening for /metrics and /healthz')]);
-    api = (JSON.parse(gateway.stdout().split('\n').find((line) => line.includes('herald gateway listening')) as string) as { address: string }).address;
-    const workerPort = (JSON.parse(worker.stdout().split('\n').find((line) => line.includes('listening for /metrics')) as string) as { port: number }).port;
+    api = (
+      JSON.parse(
+        gateway
+          .stdout()
+          .split('\n')
+          .find((line) => line.includes('herald gateway listening')) as string,
+      ) as { address: string }
+    ).address;
+    const workerPort = (
+      JSON.parse(
+        worker
+          .stdout()
+          .split('\n')
+          .find((line) => line.includes('listening for /metrics')) as string,
+      ) as { port: number }
+    ).port;
 
     work = mkdtempSync(join(tmpdir(), 'herald-prometheus-'));
     const config = join(work, 'prometheus.yml');
@@ -190,7 +204,10 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     sqs!.fauxqs.deleteQueue('shop-audit');
     await writeStores(3);
     await until(async () => (await query('sum(herald_delivery_retries_total{subscription="audit", failure_class="configuration"})')) > 0, 'audit retried');
-    await until(async () => (await query('max(herald_subscription_health{subscription="audit", status="ConfigurationError"})')) === 1, 'audit in ConfigurationError');
+    await until(
+      async () => (await query('max(herald_subscription_health{subscription="audit", status="ConfigurationError"})')) === 1,
+      'audit in ConfigurationError',
+    );
     await until(async () => (await query('max(herald_deliveries_pending{subscription="audit"})')) > 0, 'audit backlog scraped');
 
     // Deleted with deliveries pending: dropped (SubscriptionDeleted), counted by the gateway under its key.
@@ -206,7 +223,10 @@ describe.skipIf(skipReason !== undefined)(title, () => {
       const outage = await call('GET', '/shop/stores/key=store-1');
       expect(outage.status, JSON.stringify(outage.json)).toBe(503);
       expect(outage.json.errors).toEqual([expect.objectContaining({ code: 'OverCapacity' })]);
-      await until(async () => (await query(`sum(herald_http_request_duration_seconds_count{route!~"/metrics|/healthz|/readyz", status_code="503"})`)) >= scraped, `503 number ${scraped} scraped`);
+      await until(
+        async () => (await query(`sum(herald_http_request_duration_seconds_count{route!~"/metrics|/healthz|/readyz", status_code="503"})`)) >= scraped,
+        `503 number ${scraped} scraped`,
+      );
     }
     await databaseProxy!.restore();
     await until(async () => (await call('GET', '/shop/stores/key=store-1')).status === 200, 'the gateway serves again');
@@ -223,7 +243,9 @@ describe.skipIf(skipReason !== undefined)(title, () => {
     expect(empty).toEqual([]);
     // The 5xx panel shows the errors (a ratio above 0), not only a series of zeros.
     const [serverErrors] = dashboardTargets('herald-http.json').filter((target) => target.panel === SERVER_ERROR_PANEL);
-    const ratios = (await queryRange(asQueried(serverErrors!.expr))).flatMap((series) => series.values.map(([, value]) => Number(value))).filter(Number.isFinite);
+    const ratios = (await queryRange(asQueried(serverErrors!.expr)))
+      .flatMap((series) => series.values.map(([, value]) => Number(value)))
+      .filter(Number.isFinite);
     expect(Math.max(...ratios)).toBeGreaterThan(0);
 
     // Keys, not UUIDs, on the per-subscription panels.

@@ -109,7 +109,10 @@ describe.runIf(canRun)('health endpoints when PostgreSQL stops answering', () =>
     const worker = heraldDelivery({ DATABASE_URL: url, PORT: '0', HERALD_DELIVERY_HOST: '127.0.0.1' });
     processes.push(worker);
     await worker.waitFor('listening for /metrics and /healthz');
-    const line = worker.stdout().split('\n').find((entry) => entry.includes('listening for /metrics'))!;
+    const line = worker
+      .stdout()
+      .split('\n')
+      .find((entry) => entry.includes('listening for /metrics'))!;
     const health = `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}/healthz`;
     expect(await probe(health)).toBe(200);
 
@@ -123,7 +126,10 @@ describe.runIf(canRun)('health endpoints when PostgreSQL stops answering', () =>
     const gateway = herald(['serve'], { DATABASE_URL: url, PORT: '0', HERALD_DELIVERY: 'off' });
     processes.push(gateway);
     await gateway.waitFor('herald gateway listening');
-    const line = gateway.stdout().split('\n').find((entry) => entry.includes('herald gateway listening'))!;
+    const line = gateway
+      .stdout()
+      .split('\n')
+      .find((entry) => entry.includes('herald gateway listening'))!;
     const ready = `${(JSON.parse(line) as { address: string }).address}/readyz`;
     expect(await probe(ready)).toBe(200);
 

@@ -17,13 +17,17 @@ export async function orderParties(gateway: TestGateway, projectKey: string): Pr
 
 /** An Open order of the buyer with one line item (3 units) and one custom line item (1 unit). */
 export async function freshOrder(projectKey: string, { seller, buyer }: OrderParties, extra: Json = {}): Promise<Json> {
-  const cart = await buyer.caller.ok(`/${projectKey}/me/carts`, {
-    currency: 'EUR',
-    country: 'DE',
-    lineItems: [lineItem('SKU-1', 1000, 3, { key: 'li-1' })],
-    customLineItems: [{ name: { en: 'Gift wrap' }, slug: 'gift-wrap', key: 'cli-1', quantity: 1, money: { currencyCode: 'EUR', centAmount: 200 } }],
-    shippingAddress: address('DE'),
-  }, 201);
+  const cart = await buyer.caller.ok(
+    `/${projectKey}/me/carts`,
+    {
+      currency: 'EUR',
+      country: 'DE',
+      lineItems: [lineItem('SKU-1', 1000, 3, { key: 'li-1' })],
+      customLineItems: [{ name: { en: 'Gift wrap' }, slug: 'gift-wrap', key: 'cli-1', quantity: 1, money: { currencyCode: 'EUR', centAmount: 200 } }],
+      shippingAddress: address('DE'),
+    },
+    201,
+  );
   return seller.ok(`/${projectKey}/orders`, { cart: { id: cart.id }, version: cart.version, ...extra }, 201);
 }
 

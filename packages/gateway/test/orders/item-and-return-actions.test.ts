@@ -22,7 +22,11 @@ describe('orders: item states, returns, customer, item shipping', { timeout: 120
     states.picked = await seller.ok(`/${P}/states`, { key: 'picked', type: 'LineItemState', initial: false }, 201);
     states.shipped = await seller.ok(`/${P}/states`, { key: 'shipped', type: 'LineItemState', initial: false }, 201);
     // `Initial` may go to `picked` only; `picked` to anything.
-    states.initial = await seller.ok(`/${P}/states`, { key: 'Initial', type: 'LineItemState', initial: true, transitions: [{ typeId: 'state', id: states.picked.id }] }, 201);
+    states.initial = await seller.ok(
+      `/${P}/states`,
+      { key: 'Initial', type: 'LineItemState', initial: true, transitions: [{ typeId: 'state', id: states.picked.id }] },
+      201,
+    );
     states.orderState = await seller.ok(`/${P}/states`, { key: 'order-open', type: 'OrderState', initial: true }, 201);
   }, 120_000);
   afterAll(() => gateway?.close());
@@ -30,24 +34,40 @@ describe('orders: item states, returns, customer, item shipping', { timeout: 120
   const url = (order: Json) => `/${P}/orders/${order.id as string}`;
   const ref = (state: Json) => ({ typeId: 'state', id: state.id as string });
 
-  it('a new order\'s items start in the initial LineItemState; transitions move units between States', async () => {
+  it("a new order's items start in the initial LineItemState; transitions move units between States", async () => {
     const { seller } = parties;
     const order = await freshOrder(P, parties);
     expect(order.lineItems[0].state).toEqual([{ quantity: 3, state: ref(states.initial) }]);
     expect(order.customLineItems[0].state).toEqual([{ quantity: 1, state: ref(states.initial) }]);
 
     const updated = await seller.update(url(order), order.version, [
-      { action: 'transitionLineItemState', lineItemKey: 'li-1', quantity: 2, fromState: { key: 'Initial' }, toState: { key: 'picked' }, actualTransitionDate: '2026-01-02T03:04:05.000Z' },
+      {
+        action: 'transitionLineItemState',
+        lineItemKey: 'li-1',
+        quantity: 2,
+        fromState: { key: 'Initial' },
+        toState: { key: 'picked' },
+        actualTransitionDate: '2026-01-02T03:04:05.000Z',
+      },
       { action: 'transitionLineItemState', lineItemId: order.lineItems[0].id, quantity: 1, fromState: { key: 'picked' }, toState: { key: 'shipped' } },
       { action: 'transitionCustomLineItemState', customLineItemKey: 'cli-1', quantity: 1, fromState: { key: 'Initial' }, toState: { key: 'picked' } },
     ]);
-    expect(updated.lineItems[0].state).toEqual([{ quantity: 1, state: ref(states.initial) }, { quantity: 1, state: ref(states.picked) }, { quantity: 1, state: ref(states.shipped) }]);
+    expect(updated.lineItems[0].state).toEqual([
+      { quantity: 1, state: ref(states.initial) },
+      { quantity: 1, state: ref(states.picked) },
+      { quantity: 1, state: ref(states.shipped) },
+    ]);
     expect(updated.customLineItems[0].state).toEqual([{ quantity: 1, state: ref(states.picked) }]);
 
     const messages = (await messagesOf(seller, P, order.id)).slice(1);
     expect(messages.map((message) => message.type)).toEqual(['LineItemStateTransition', 'LineItemStateTransition', 'CustomLineItemStateTransition']);
     expect(messages[0]).toMatchObject({
-      lineItemId: order.lineItems[0].id, lineItemKey: 'li-1', transitionDate: '2026-01-02T03:04:05.000Z', quantity: 2, fromState: ref(states.initial), toState: ref(states.picked),
+      lineItemId: order.lineItems[0].id,
+      lineItemKey: 'li-1',
+      transitionDate: '2026-01-02T03:04:05.000Z',
+      quantity: 2,
+      fromState: ref(states.initial),
+      toState: ref(states.picked),
     });
     expect(typeof messages[1]?.transitionDate).toBe('string');
     expect(messages[2]).toMatchObject({ customLineItemId: order.customLineItems[0].id, customLineItemKey: 'cli-1', quantity: 1 });
@@ -61,7 +81,10 @@ describe('orders: item states, returns, customer, item shipping', { timeout: 120
       [{ action: 'transitionLineItemState', lineItemKey: 'li-1', quantity: 1, fromState: { key: 'Initial' }, toState: { key: 'shipped' } }, 'InvalidOperation'],
       [{ action: 'transitionLineItemState', lineItemKey: 'li-1', quantity: 1, fromState: { key: 'picked' }, toState: { key: 'shipped' } }, 'InvalidOperation'],
       [{ action: 'transitionLineItemState', lineItemKey: 'li-1', quantity: 1, fromState: { key: 'Initial' }, toState: { key: 'order-open' } }, 'InvalidInput'],
-      [{ action: 'transitionLineItemState', lineItemKey: 'no-such-item', quantity: 1, fromState: { key: 'Initial' }, toState: { key: 'picked' } }, 'InvalidInput'],
+      [
+        { action: 'transitionLineItemState', lineItemKey: 'no-such-item', quantity: 1, fromState: { key: 'Initial' }, toState: { key: 'picked' } },
+        'InvalidInput',
+      ],
       [{ action: 'transitionLineItemState', lineItemKey: 'li-1', quantity: 0, fromState: { key: 'Initial' }, toState: { key: 'picked' } }, 'InvalidInput'],
       [{ action: 'importLineItemState', lineItemKey: 'li-1', state: [{ quantity: 1, state: { key: 'no-such-state' } }] }, 'ReferencedResourceNotFound'],
     ];
@@ -72,35 +95,53 @@ describe('orders: item states, returns, customer, item shipping', { timeout: 120
     }
   });
 
-  it('importLineItemState replaces the item\'s states without a message', async () => {
+  it("importLineItemState replaces the item's states without a message", async () => {
     const { seller } = parties;
     const order = await freshOrder(P, parties);
     const updated = await seller.update(url(order), order.version, [
-      { action: 'importLineItemState', lineItemKey: 'li-1', state: [{ quantity: 2, state: { key: 'shipped' } }, { quantity: 1, state: { typeId: 'state', id: states.picked.id } }] },
+      {
+        action: 'importLineItemState',
+        lineItemKey: 'li-1',
+        state: [
+          { quantity: 2, state: { key: 'shipped' } },
+          { quantity: 1, state: { typeId: 'state', id: states.picked.id } },
+        ],
+      },
       { action: 'importCustomLineItemState', customLineItemKey: 'cli-1', state: [] },
     ]);
-    expect(updated.lineItems[0].state).toEqual([{ quantity: 2, state: ref(states.shipped) }, { quantity: 1, state: ref(states.picked) }]);
+    expect(updated.lineItems[0].state).toEqual([
+      { quantity: 2, state: ref(states.shipped) },
+      { quantity: 1, state: ref(states.picked) },
+    ]);
     expect(updated.customLineItems[0].state).toEqual([]);
     expect((await messagesOf(seller, P, order.id)).map((message) => message.type)).toEqual(['OrderCreated']);
   });
 
-  it('adds return info and moves its items through the reference\'s return states', async () => {
+  it("adds return info and moves its items through the reference's return states", async () => {
     const { seller } = parties;
     const order = await freshOrder(P, parties);
-    let current = await seller.update(url(order), order.version, [{
-      action: 'addReturnInfo',
-      returnTrackingId: 'R-1',
-      returnDate: '2026-02-01T00:00:00.000Z',
-      items: [
-        { key: 'ret-li', quantity: 1, lineItemId: order.lineItems[0].id, shipmentState: 'Returned', comment: 'too big' },
-        { key: 'ret-cli', quantity: 1, customLineItemId: order.customLineItems[0].id, shipmentState: 'Advised' },
-      ],
-    }]);
+    let current = await seller.update(url(order), order.version, [
+      {
+        action: 'addReturnInfo',
+        returnTrackingId: 'R-1',
+        returnDate: '2026-02-01T00:00:00.000Z',
+        items: [
+          { key: 'ret-li', quantity: 1, lineItemId: order.lineItems[0].id, shipmentState: 'Returned', comment: 'too big' },
+          { key: 'ret-cli', quantity: 1, customLineItemId: order.customLineItems[0].id, shipmentState: 'Advised' },
+        ],
+      },
+    ]);
     expect(current.returnInfo).toHaveLength(1);
     expect(current.returnInfo[0]).toMatchObject({ returnTrackingId: 'R-1', returnDate: '2026-02-01T00:00:00.000Z' });
     expect(current.returnInfo[0].items).toMatchObject([
       { type: 'LineItemReturnItem', key: 'ret-li', lineItemId: order.lineItems[0].id, shipmentState: 'Returned', paymentState: 'Initial', comment: 'too big' },
-      { type: 'CustomLineItemReturnItem', key: 'ret-cli', customLineItemId: order.customLineItems[0].id, shipmentState: 'Advised', paymentState: 'NonRefundable' },
+      {
+        type: 'CustomLineItemReturnItem',
+        key: 'ret-cli',
+        customLineItemId: order.customLineItems[0].id,
+        shipmentState: 'Advised',
+        paymentState: 'NonRefundable',
+      },
     ]);
 
     current = await seller.update(url(order), current.version, [
@@ -111,12 +152,26 @@ describe('orders: item states, returns, customer, item shipping', { timeout: 120
     const returnItemId = current.returnInfo[0].items[0].id as string;
 
     // The reference: only Returned → BackInStock | Unusable.
-    for (const [key, shipmentState] of [['ret-cli', 'Returned'], ['ret-li', 'Unusable']]) {
-      const refused = await seller.post(url(order), { version: current.version, actions: [{ action: 'setReturnShipmentState', returnItemKey: key, shipmentState }] });
+    for (const [key, shipmentState] of [
+      ['ret-cli', 'Returned'],
+      ['ret-li', 'Unusable'],
+    ]) {
+      const refused = await seller.post(url(order), {
+        version: current.version,
+        actions: [{ action: 'setReturnShipmentState', returnItemKey: key, shipmentState }],
+      });
       expect(refused.status).toBe(400);
       expect(refused.body.errors[0].code).toBe('InvalidOperation');
     }
-    const bothItems = await seller.post(url(order), { version: current.version, actions: [{ action: 'addReturnInfo', items: [{ quantity: 1, lineItemId: order.lineItems[0].id, customLineItemId: order.customLineItems[0].id, shipmentState: 'Advised' }] }] });
+    const bothItems = await seller.post(url(order), {
+      version: current.version,
+      actions: [
+        {
+          action: 'addReturnInfo',
+          items: [{ quantity: 1, lineItemId: order.lineItems[0].id, customLineItemId: order.customLineItems[0].id, shipmentState: 'Advised' }],
+        },
+      ],
+    });
     expect(bothItems.body.errors[0]).toMatchObject({ code: 'InvalidInput', field: 'items[0]' });
 
     current = await seller.update(url(order), current.version, [{ action: 'setReturnInfo', items: [] }]);

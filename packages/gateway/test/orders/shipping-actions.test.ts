@@ -25,13 +25,15 @@ describe('orders: deliveries and parcels', { timeout: 120_000 }, () => {
     const { seller } = parties;
     const order = await freshOrder(P, parties);
     const [lineItemId, customLineItemId] = [order.lineItems[0].id as string, order.customLineItems[0].id as string];
-    let current = await seller.update(url(order), order.version, [{
-      action: 'addDelivery',
-      deliveryKey: 'first-delivery',
-      items: [{ id: lineItemId, quantity: 2 }],
-      address: { country: 'DE', city: 'Berlin' },
-      parcels: [{ key: 'box-1', measurements: { weightInGram: 1200 }, items: [{ id: lineItemId, quantity: 2 }] }],
-    }]);
+    let current = await seller.update(url(order), order.version, [
+      {
+        action: 'addDelivery',
+        deliveryKey: 'first-delivery',
+        items: [{ id: lineItemId, quantity: 2 }],
+        address: { country: 'DE', city: 'Berlin' },
+        parcels: [{ key: 'box-1', measurements: { weightInGram: 1200 }, items: [{ id: lineItemId, quantity: 2 }] }],
+      },
+    ]);
     const delivery = current.shippingInfo.deliveries[0];
     expect(delivery).toMatchObject({ key: 'first-delivery', items: [{ id: lineItemId, quantity: 2 }], address: { country: 'DE', city: 'Berlin' } });
     expect(delivery.parcels).toMatchObject([{ key: 'box-1', measurements: { weightInGram: 1200 }, items: [{ id: lineItemId, quantity: 2 }] }]);
@@ -39,11 +41,24 @@ describe('orders: deliveries and parcels', { timeout: 120_000 }, () => {
     expect(current.totalPrice).toEqual(order.totalPrice);
 
     current = await seller.update(url(order), current.version, [
-      { action: 'addParcelToDelivery', deliveryKey: 'first-delivery', parcelKey: 'box-2', trackingData: { trackingId: 'T-1', carrier: 'DHL' }, items: [{ id: customLineItemId, quantity: 1 }] },
+      {
+        action: 'addParcelToDelivery',
+        deliveryKey: 'first-delivery',
+        parcelKey: 'box-2',
+        trackingData: { trackingId: 'T-1', carrier: 'DHL' },
+        items: [{ id: customLineItemId, quantity: 1 }],
+      },
       { action: 'setParcelMeasurements', parcelKey: 'box-2', measurements: { heightInMillimeter: 100, weightInGram: 50 } },
       { action: 'setParcelTrackingData', parcelKey: 'box-1', trackingData: { trackingId: 'T-0', isReturn: false } },
       { action: 'setParcelItems', parcelKey: 'box-1', items: [{ id: lineItemId, quantity: 1 }] },
-      { action: 'setDeliveryItems', deliveryId: delivery.id, items: [{ id: lineItemId, quantity: 3 }, { id: customLineItemId, quantity: 1 }] },
+      {
+        action: 'setDeliveryItems',
+        deliveryId: delivery.id,
+        items: [
+          { id: lineItemId, quantity: 3 },
+          { id: customLineItemId, quantity: 1 },
+        ],
+      },
       { action: 'setDeliveryAddress', deliveryKey: 'first-delivery', address: { country: 'AT' } },
     ]);
     const edited = current.shippingInfo.deliveries[0];
@@ -61,13 +76,30 @@ describe('orders: deliveries and parcels', { timeout: 120_000 }, () => {
 
     const messages = await messagesOf(seller, P, order.id);
     expect(messages.map((message) => message.type)).toEqual([
-      'OrderCreated', 'DeliveryAdded', 'ParcelAddedToDelivery', 'ParcelAddedToDelivery', 'ParcelMeasurementsUpdated', 'ParcelTrackingDataUpdated',
-      'ParcelItemsUpdated', 'DeliveryItemsUpdated', 'DeliveryAddressSet', 'ParcelRemovedFromDelivery', 'DeliveryRemoved',
+      'OrderCreated',
+      'DeliveryAdded',
+      'ParcelAddedToDelivery',
+      'ParcelAddedToDelivery',
+      'ParcelMeasurementsUpdated',
+      'ParcelTrackingDataUpdated',
+      'ParcelItemsUpdated',
+      'DeliveryItemsUpdated',
+      'DeliveryAddressSet',
+      'ParcelRemovedFromDelivery',
+      'DeliveryRemoved',
     ]);
     expect(messages.map((message) => message.sequenceNumber)).toEqual(messages.map((_message, index) => index + 1));
     const byType = (type: string) => messages.filter((message) => message.type === type);
-    expect(byType('ParcelItemsUpdated')[0]).toMatchObject({ deliveryId: delivery.id, items: [{ id: lineItemId, quantity: 1 }], oldItems: [{ id: lineItemId, quantity: 2 }] });
-    expect(byType('DeliveryAddressSet')[0]).toMatchObject({ deliveryId: delivery.id, address: { country: 'AT' }, oldAddress: { country: 'DE', city: 'Berlin' } });
+    expect(byType('ParcelItemsUpdated')[0]).toMatchObject({
+      deliveryId: delivery.id,
+      items: [{ id: lineItemId, quantity: 1 }],
+      oldItems: [{ id: lineItemId, quantity: 2 }],
+    });
+    expect(byType('DeliveryAddressSet')[0]).toMatchObject({
+      deliveryId: delivery.id,
+      address: { country: 'AT' },
+      oldAddress: { country: 'DE', city: 'Berlin' },
+    });
     expect(byType('DeliveryAdded')[0]?.delivery).toMatchObject({ id: delivery.id, key: 'first-delivery', parcels: [{ key: 'box-1' }] });
     expect(byType('ParcelAddedToDelivery')[0]).toMatchObject({ delivery: { id: delivery.id, parcels: [{ key: 'box-1' }] }, parcel: { key: 'box-1' } });
     expect(byType('ParcelAddedToDelivery')[1]).toMatchObject({ delivery: { id: delivery.id }, parcel: { key: 'box-2' } });

@@ -74,9 +74,13 @@ describe.skipIf(!postgresAvailable())('requests while PostgreSQL is stopped', { 
       const query = await graphql();
       expect(query.statusCode, query.body).toBe(503);
       expect(query.headers['retry-after']).toBe('5');
-      expect(query.json()).toEqual({ data: null, errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'OverCapacity', statusCode: 503 }) })] });
+      expect(query.json()).toEqual({
+        data: null,
+        errors: [expect.objectContaining({ extensions: expect.objectContaining({ code: 'OverCapacity', statusCode: 503 }) })],
+      });
       // A client retrying through the outage is not charged for it: 503 every time, never 429.
-      for (let attempt = 0; attempt < 5; attempt++) expectOutage(await postForm(limited, '/oauth/token', bootstrap(limited), { grant_type: 'client_credentials' }));
+      for (let attempt = 0; attempt < 5; attempt++)
+        expectOutage(await postForm(limited, '/oauth/token', bootstrap(limited), { grant_type: 'client_credentials' }));
     } finally {
       cluster.start();
     }
@@ -98,7 +102,8 @@ describe.skipIf(!postgresAvailable())('requests while PostgreSQL is stopped', { 
     await createCustomer(gateway, P, customer);
     const tokens = () => count('SELECT (SELECT count(*) FROM oauth_refresh_tokens) + (SELECT count(*) FROM oauth_access_tokens) AS n', []);
     const before = await tokens();
-    const signIn = () => postForm(gateway, `/oauth/${P}/customers/token`, bootstrap(gateway), { grant_type: 'password', username: customer.email, password: customer.password });
+    const signIn = () =>
+      postForm(gateway, `/oauth/${P}/customers/token`, bootstrap(gateway), { grant_type: 'password', username: customer.email, password: customer.password });
     const gate = gateway.holdAfter((sql, _params, inTransaction) => inTransaction && /INSERT INTO oauth_refresh_tokens/i.test(sql));
     const pending = signIn();
     await gate.reached;

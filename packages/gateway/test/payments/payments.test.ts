@@ -41,7 +41,8 @@ describe('Payment /{projectKey}/payments', { timeout: 60_000 }, () => {
       ['transaction-fields', 'transaction'],
       ['interaction-fields', 'payment-interface-interaction'],
       ['method-fields', 'payment-method-info'],
-    ] as const) await admin.ok(`/${P}/types`, fieldsType(key, resourceTypeId), 201);
+    ] as const)
+      await admin.ok(`/${P}/types`, fieldsType(key, resourceTypeId), 201);
     const paid = await admin.ok(`/${P}/states`, { key: 'paid', type: 'PaymentState', initial: false }, 201);
     const open = await admin.ok(`/${P}/states`, { key: 'open', type: 'PaymentState', transitions: [{ id: paid.id }] }, 201);
     await admin.ok(`/${P}/states`, { key: 'refunded', type: 'PaymentState', initial: false }, 201);
@@ -56,17 +57,21 @@ describe('Payment /{projectKey}/payments', { timeout: 60_000 }, () => {
   });
 
   it('creates a payment from a full draft and reads it by id, by key, by query, sorted and expanded', async () => {
-    const payment = await admin.ok(`/${P}/payments`, {
-      key: 'pay-1',
-      customer: { typeId: 'customer', id: customerId },
-      interfaceId: 'psp-1',
-      amountPlanned: eur(1999),
-      paymentMethodInfo: { paymentInterface: 'psp', method: 'card', name: { en: 'Card' }, token: { value: 'tok_123456789' } },
-      paymentStatus: { interfaceCode: '100', interfaceText: 'ok', state: { key: 'open' } },
-      transactions: [{ type: 'Authorization', amount: eur(1999), timestamp: '2024-05-01T10:00:00.000Z' }],
-      interfaceInteractions: [{ type: { key: 'interaction-fields' }, fields: { note: 'redirect' } }],
-      custom: { type: { key: 'payment-fields' }, fields: { note: 'first' } },
-    }, 201);
+    const payment = await admin.ok(
+      `/${P}/payments`,
+      {
+        key: 'pay-1',
+        customer: { typeId: 'customer', id: customerId },
+        interfaceId: 'psp-1',
+        amountPlanned: eur(1999),
+        paymentMethodInfo: { paymentInterface: 'psp', method: 'card', name: { en: 'Card' }, token: { value: 'tok_123456789' } },
+        paymentStatus: { interfaceCode: '100', interfaceText: 'ok', state: { key: 'open' } },
+        transactions: [{ type: 'Authorization', amount: eur(1999), timestamp: '2024-05-01T10:00:00.000Z' }],
+        interfaceInteractions: [{ type: { key: 'interaction-fields' }, fields: { note: 'redirect' } }],
+        custom: { type: { key: 'payment-fields' }, fields: { note: 'first' } },
+      },
+      201,
+    );
     expect(payment).toMatchObject({
       version: 1,
       key: 'pay-1',
@@ -170,7 +175,14 @@ describe('Payment /{projectKey}/payments', { timeout: 60_000 }, () => {
       amountAuthorized: { centAmount: 1200 },
       authorizedUntil: '2030-01-01T00:00:00.000Z',
       paymentStatus: { interfaceCode: '200', interfaceText: 'Authorised', state: { id: states.paid } },
-      paymentMethodInfo: { paymentInterface: 'psp', method: 'card', name: { en: 'Card' }, token: { value: 'tok_abcdefghij' }, interfaceAccount: 'acct-1', custom: { fields: { note: 'm2' } } },
+      paymentMethodInfo: {
+        paymentInterface: 'psp',
+        method: 'card',
+        name: { en: 'Card' },
+        token: { value: 'tok_abcdefghij' },
+        interfaceAccount: 'acct-1',
+        custom: { fields: { note: 'm2' } },
+      },
       custom: { fields: { note: 'p' } },
       interfaceInteractions: [{ fields: { note: 'callback' } }],
     });
@@ -227,16 +239,18 @@ describe('Payment /{projectKey}/payments', { timeout: 60_000 }, () => {
       { action: 'setTransactionCustomType', transactionId, type: { key: 'transaction-fields' }, fields: { note: 't' } },
       { action: 'setTransactionCustomField', transactionId, name: 'note', value: 't2' },
     ]);
-    expect(updated.transactions).toEqual([{
-      id: transactionId,
-      type: 'Charge',
-      amount: { type: 'centPrecision', currencyCode: 'EUR', centAmount: 1000, fractionDigits: 2 },
-      state: 'Success',
-      timestamp: '2024-06-01T12:00:00.000Z',
-      interactionId: 'int-7',
-      interfaceId: 'tx-psp-7',
-      custom: { type: { typeId: 'type', id: expect.any(String) }, fields: { note: 't2' } },
-    }]);
+    expect(updated.transactions).toEqual([
+      {
+        id: transactionId,
+        type: 'Charge',
+        amount: { type: 'centPrecision', currencyCode: 'EUR', centAmount: 1000, fractionDigits: 2 },
+        state: 'Success',
+        timestamp: '2024-06-01T12:00:00.000Z',
+        interactionId: 'int-7',
+        interfaceId: 'tx-psp-7',
+        custom: { type: { typeId: 'type', id: expect.any(String) }, fields: { note: 't2' } },
+      },
+    ]);
     const refusals: Array<[Json, string]> = [
       [{ action: 'changeTransactionState', transactionId: 'nope', state: 'Failure' }, 'InvalidOperation'],
       [{ action: 'setTransactionCustomType', transactionId: 'nope' }, 'InvalidOperation'],
@@ -255,22 +269,28 @@ describe('Payment /{projectKey}/payments', { timeout: 60_000 }, () => {
 
   it('delivers its messages in order and the change notifications to an SQS subscription', async () => {
     const queue = sqs.createQueue('payment-events');
-    await admin.ok(`/${P}/subscriptions`, {
-      destination: sqsDestination(queue),
-      messages: [{ resourceTypeId: 'payment' }],
-      changes: [{ resourceTypeId: 'payment' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/subscriptions`,
+      {
+        destination: sqsDestination(queue),
+        messages: [{ resourceTypeId: 'payment' }],
+        changes: [{ resourceTypeId: 'payment' }],
+      },
+      201,
+    );
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
 
-    const payment = await admin.ok(`/${P}/payments`, {
-      amountPlanned: eur(700),
-      paymentMethodInfo: { paymentInterface: 'psp', token: { value: 'tok_secret_987654' } },
-    }, 201);
+    const payment = await admin.ok(
+      `/${P}/payments`,
+      {
+        amountPlanned: eur(700),
+        paymentMethodInfo: { paymentInterface: 'psp', token: { value: 'tok_secret_987654' } },
+      },
+      201,
+    );
     const id = payment.id as string;
-    const afterAdd = await admin.update(`/${P}/payments/${id}`, 1, [
-      { action: 'addTransaction', transaction: { type: 'Authorization', amount: eur(700) } },
-    ]);
+    const afterAdd = await admin.update(`/${P}/payments/${id}`, 1, [{ action: 'addTransaction', transaction: { type: 'Authorization', amount: eur(700) } }]);
     const transactionId = afterAdd.transactions[0].id as string;
     await admin.update(`/${P}/payments/${id}`, 2, [
       { action: 'changeTransactionState', transactionId, state: 'Success' },
@@ -319,7 +339,9 @@ describe('Payment /{projectKey}/payments', { timeout: 60_000 }, () => {
     const byType = (type: string) => documents.map(payloadOf).find((payload) => payload.type === type);
     // PaymentMethodToken.value is masked in Payment messages.
     expect(JSON.stringify(documents)).not.toContain('tok_secret');
-    expect(byType('PaymentCreated')).toMatchObject({ payment: { id, amountPlanned: { centAmount: 700 }, paymentMethodInfo: { token: { value: expect.stringMatching(/^\*+7654$/) } } } });
+    expect(byType('PaymentCreated')).toMatchObject({
+      payment: { id, amountPlanned: { centAmount: 700 }, paymentMethodInfo: { token: { value: expect.stringMatching(/^\*+7654$/) } } },
+    });
     expect(byType('PaymentTransactionAdded')).toMatchObject({ transaction: { id: transactionId, type: 'Authorization', state: 'Initial' } });
     expect(byType('PaymentTransactionStateChanged')).toMatchObject({ transactionId, state: 'Success' });
     expect(byType('PaymentTransactionInterfaceIdSet')).toMatchObject({ transactionId, newInterfaceId: 'tx-1' });

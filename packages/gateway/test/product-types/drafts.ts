@@ -12,8 +12,24 @@ export function everyAttributeType(nestedTypeId: string): Json[] {
     attribute('is-new', { name: 'boolean' }),
     attribute('title', { name: 'text' }, { attributeConstraint: 'Unique' }),
     attribute('claim', { name: 'ltext' }, { inputHint: 'MultiLine', inputTip: { en: 'A sentence' }, level: 'Product' }),
-    attribute('colour', { name: 'enum', values: [{ key: 'red', label: 'Red' }, { key: 'green', label: 'Green' }] }, { attributeConstraint: 'SameForAll' }),
-    attribute('finish', { name: 'lenum', values: [{ key: 'matt', label: { en: 'Matt' } }, { key: 'gloss', label: { en: 'Gloss', de: 'Glanz' } }] }),
+    attribute(
+      'colour',
+      {
+        name: 'enum',
+        values: [
+          { key: 'red', label: 'Red' },
+          { key: 'green', label: 'Green' },
+        ],
+      },
+      { attributeConstraint: 'SameForAll' },
+    ),
+    attribute('finish', {
+      name: 'lenum',
+      values: [
+        { key: 'matt', label: { en: 'Matt' } },
+        { key: 'gloss', label: { en: 'Gloss', de: 'Glanz' } },
+      ],
+    }),
     attribute('weight', { name: 'number' }, { attributeConstraint: 'CombinationUnique' }),
     attribute('price-hint', { name: 'money' }),
     attribute('available-from', { name: 'date' }),

@@ -32,12 +32,16 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
     admin = await callerWith(gateway, P, ['manage_product_types', 'manage_subscriptions']);
     viewer = await callerWith(gateway, P, ['view_product_types']);
     productsViewer = await callerWith(gateway, P, ['view_products']);
-    dimensions = await admin.ok(`/${P}/product-types`, {
-      key: 'dimensions',
-      name: 'Dimensions',
-      description: 'Width and height',
-      attributes: [attribute('width', { name: 'number' }, { isRequired: true }), attribute('height', { name: 'number' })],
-    }, 201);
+    dimensions = await admin.ok(
+      `/${P}/product-types`,
+      {
+        key: 'dimensions',
+        name: 'Dimensions',
+        description: 'Width and height',
+        attributes: [attribute('width', { name: 'number' }, { isRequired: true }), attribute('height', { name: 'number' })],
+      },
+      201,
+    );
   }, SETUP_MS);
   afterAll(async () => {
     await gateway?.close();
@@ -45,26 +49,53 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
   });
 
   it('creates a ProductType with every AttributeType and the reference defaults; reads it by id, key and query', async () => {
-    const created = await admin.ok(`/${P}/product-types`, {
-      key: 'furniture',
-      name: 'Furniture',
-      description: 'Tables and chairs',
-      attributes: everyAttributeType(dimensions.id as string),
-    }, 201);
+    const created = await admin.ok(
+      `/${P}/product-types`,
+      {
+        key: 'furniture',
+        name: 'Furniture',
+        description: 'Tables and chairs',
+        attributes: everyAttributeType(dimensions.id as string),
+      },
+      201,
+    );
     expect(created).toMatchObject({ version: 1, key: 'furniture', name: 'Furniture', description: 'Tables and chairs' });
     expect(created.attributes.map((definition: Json) => definition.name)).toEqual([
-      'is-new', 'title', 'claim', 'colour', 'finish', 'weight', 'price-hint', 'available-from', 'opens-at', 'launch', 'maker', 'tags', 'tag-matrix', 'size', 'sizes',
+      'is-new',
+      'title',
+      'claim',
+      'colour',
+      'finish',
+      'weight',
+      'price-hint',
+      'available-from',
+      'opens-at',
+      'launch',
+      'maker',
+      'tags',
+      'tag-matrix',
+      'size',
+      'sizes',
     ]);
     // AttributeDefinitionDraft defaults: level Variant, attributeConstraint None, inputHint SingleLine, isSearchable true.
     expect(created.attributes[0]).toEqual({
-      name: 'is-new', label: { en: 'is-new' }, type: { name: 'boolean' }, isRequired: false,
-      level: 'Variant', attributeConstraint: 'None', inputHint: 'SingleLine', isSearchable: true,
+      name: 'is-new',
+      label: { en: 'is-new' },
+      type: { name: 'boolean' },
+      isRequired: false,
+      level: 'Variant',
+      attributeConstraint: 'None',
+      inputHint: 'SingleLine',
+      isSearchable: true,
     });
     // A nested attribute is not searchable (AttributeNestedType); its reference is by id.
     const size = created.attributes.find((definition: Json) => definition.name === 'size');
     expect(size).toMatchObject({ type: { name: 'nested', typeReference: { typeId: 'product-type', id: dimensions.id } }, isSearchable: false });
     expect(created.attributes.find((definition: Json) => definition.name === 'claim')).toMatchObject({
-      inputHint: 'MultiLine', inputTip: { en: 'A sentence' }, level: 'Product', attributeConstraint: 'None',
+      inputHint: 'MultiLine',
+      inputTip: { en: 'A sentence' },
+      level: 'Product',
+      attributeConstraint: 'None',
     });
 
     expect(await viewer.read(`/${P}/product-types/${created.id}`)).toEqual(created);
@@ -74,8 +105,14 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
   });
 
   it('answers predicates on attributes and sorts by name', async () => {
-    await admin.ok(`/${P}/product-types`, { key: 'lamps', name: 'Lamps', description: 'Light', attributes: [attribute('colour', { name: 'enum', values: [{ key: 'red', label: 'Red' }] })] }, 201);
-    const byAttribute = await viewer.read(`/${P}/product-types?where=${encodeURIComponent('attributes(name = "colour" and type(name = "enum"))')}&sort=name%20desc`);
+    await admin.ok(
+      `/${P}/product-types`,
+      { key: 'lamps', name: 'Lamps', description: 'Light', attributes: [attribute('colour', { name: 'enum', values: [{ key: 'red', label: 'Red' }] })] },
+      201,
+    );
+    const byAttribute = await viewer.read(
+      `/${P}/product-types?where=${encodeURIComponent('attributes(name = "colour" and type(name = "enum"))')}&sort=name%20desc`,
+    );
     expect(byAttribute.results.map((found: Json) => found.key)).toEqual(['lamps', 'furniture']);
     const byName = await viewer.read(`/${P}/product-types?where=${encodeURIComponent('name = "Dimensions"')}`);
     expect(byName.results.map((found: Json) => found.key)).toEqual(['dimensions']);
@@ -84,7 +121,9 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
   });
 
   it('expands the ProductType of a nested attribute, also inside sets', async () => {
-    const expanded = await viewer.read(`/${P}/product-types/key=furniture?expand=attributes[*].type.typeReference&expand=attributes[*].type.elementType.typeReference`);
+    const expanded = await viewer.read(
+      `/${P}/product-types/key=furniture?expand=attributes[*].type.typeReference&expand=attributes[*].type.elementType.typeReference`,
+    );
     const size = expanded.attributes.find((definition: Json) => definition.name === 'size');
     const sizes = expanded.attributes.find((definition: Json) => definition.name === 'sizes');
     expect(size.type.typeReference.obj).toMatchObject({ id: dimensions.id, key: 'dimensions' });
@@ -119,13 +158,38 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
       ['enum without values', withAttribute({ ...valid, type: { name: 'enum' } }), 'InvalidInput'],
       ['enum value without key', withAttribute({ ...valid, type: { name: 'enum', values: [{ label: 'A' }] } }), 'InvalidInput'],
       ['lenum value with a plain label', withAttribute({ ...valid, type: { name: 'lenum', values: [{ key: 'a', label: 'A' }] } }), 'InvalidInput'],
-      ['enum keys twice', withAttribute({ ...valid, type: { name: 'enum', values: [{ key: 'a', label: 'A' }, { key: 'a', label: 'B' }] } }), 'DuplicateEnumValues'],
+      [
+        'enum keys twice',
+        withAttribute({
+          ...valid,
+          type: {
+            name: 'enum',
+            values: [
+              { key: 'a', label: 'A' },
+              { key: 'a', label: 'B' },
+            ],
+          },
+        }),
+        'DuplicateEnumValues',
+      ],
       ['reference to an unknown type id', withAttribute({ ...valid, type: { name: 'reference', referenceTypeId: 'payment' } }), 'InvalidInput'],
       ['reference without a type id', withAttribute({ ...valid, type: { name: 'reference' } }), 'InvalidInput'],
       ['set without elementType', withAttribute({ ...valid, type: { name: 'set' } }), 'InvalidInput'],
-      ['nested of a missing ProductType', withAttribute({ ...valid, type: { name: 'nested', typeReference: { typeId: 'product-type', id: 'missing' } } }), 'ReferencedResourceNotFound'],
-      ['nested typeReference of another type', withAttribute({ ...valid, type: { name: 'nested', typeReference: { typeId: 'category', id: dimensions.id } } }), 'InvalidInput'],
-      ['six sets around a nested type', withAttribute({ ...valid, type: sets(6, { name: 'nested', typeReference: { typeId: 'product-type', id: dimensions.id } }) }), 'InvalidInput'],
+      [
+        'nested of a missing ProductType',
+        withAttribute({ ...valid, type: { name: 'nested', typeReference: { typeId: 'product-type', id: 'missing' } } }),
+        'ReferencedResourceNotFound',
+      ],
+      [
+        'nested typeReference of another type',
+        withAttribute({ ...valid, type: { name: 'nested', typeReference: { typeId: 'category', id: dimensions.id } } }),
+        'InvalidInput',
+      ],
+      [
+        'six sets around a nested type',
+        withAttribute({ ...valid, type: sets(6, { name: 'nested', typeReference: { typeId: 'product-type', id: dimensions.id } }) }),
+        'InvalidInput',
+      ],
       ['eleven sets', withAttribute({ ...valid, type: sets(11, { name: 'text' }) }), 'InvalidInput'],
       ['level unknown', withAttribute({ ...valid, level: 'Category' }), 'InvalidInput'],
       ['attributeConstraint unknown', withAttribute({ ...valid, attributeConstraint: 'Always' }), 'InvalidInput'],
@@ -133,8 +197,16 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
       ['inputTip not localized', withAttribute({ ...valid, inputTip: 'tip' }), 'InvalidInput'],
       ['isSearchable not a boolean', withAttribute({ ...valid, isSearchable: 1 }), 'InvalidInput'],
       ['Product level with a constraint', withAttribute({ ...valid, level: 'Product', attributeConstraint: 'SameForAll' }), 'InvalidOperation'],
-      ['nested with a constraint', withAttribute({ ...valid, type: { name: 'nested', typeReference: { typeId: 'product-type', id: dimensions.id } }, attributeConstraint: 'Unique' }), 'InvalidOperation'],
-      ['nested and searchable', withAttribute({ ...valid, type: { name: 'nested', typeReference: { typeId: 'product-type', id: dimensions.id } }, isSearchable: true }), 'InvalidOperation'],
+      [
+        'nested with a constraint',
+        withAttribute({ ...valid, type: { name: 'nested', typeReference: { typeId: 'product-type', id: dimensions.id } }, attributeConstraint: 'Unique' }),
+        'InvalidOperation',
+      ],
+      [
+        'nested and searchable',
+        withAttribute({ ...valid, type: { name: 'nested', typeReference: { typeId: 'product-type', id: dimensions.id } }, isSearchable: true }),
+        'InvalidOperation',
+      ],
       ['a required set', withAttribute({ ...valid, type: { name: 'set', elementType: { name: 'text' } }, isRequired: true }), 'InvalidOperation'],
       ['an attribute name twice', { ...base, attributes: [valid, valid] }, 'AttributeDefinitionAlreadyExists'],
       // `width` is a number in the ProductType `dimensions`.
@@ -147,24 +219,36 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
       expect(answer.body, what).toMatchObject({ statusCode: 400, errors: [{ code }] });
     }
     const conflict = await admin.post(`/${P}/product-types`, withAttribute(attribute('width', { name: 'text' })));
-    expect(conflict.body.errors[0]).toMatchObject({ conflictingProductTypeId: dimensions.id, conflictingProductTypeName: 'Dimensions', conflictingAttributeName: 'width' });
+    expect(conflict.body.errors[0]).toMatchObject({
+      conflictingProductTypeId: dimensions.id,
+      conflictingProductTypeName: 'Dimensions',
+      conflictingAttributeName: 'width',
+    });
     const forbidden = await viewer.post(`/${P}/product-types`, { ...base, key: 'viewer-made' });
     expect(forbidden.status).toBe(403);
   });
 
   it('accepts the same name with other enum values in another ProductType (no type conflict)', async () => {
     const other = await admin.post(`/${P}/product-types`, {
-      name: 'Shades', description: 'Other colours', attributes: [attribute('colour', { name: 'enum', values: [{ key: 'blue', label: 'Blue' }] })],
+      name: 'Shades',
+      description: 'Other colours',
+      attributes: [attribute('colour', { name: 'enum', values: [{ key: 'blue', label: 'Blue' }] })],
     });
     expect(other.status, JSON.stringify(other.body)).toBe(201);
   });
 
   it('refuses to delete a ProductType that another one nests (400 ReferenceExists), deletes it once unnested', async () => {
     const inner = await admin.ok(`/${P}/product-types`, { key: 'inner', name: 'Inner', description: 'Nested', attributes: [] }, 201);
-    const outer = await admin.ok(`/${P}/product-types`, {
-      key: 'outer', name: 'Outer', description: 'Nests',
-      attributes: [attribute('inner-sets', sets(2, { name: 'nested', typeReference: { typeId: 'product-type', key: 'inner' } }))],
-    }, 201);
+    const outer = await admin.ok(
+      `/${P}/product-types`,
+      {
+        key: 'outer',
+        name: 'Outer',
+        description: 'Nests',
+        attributes: [attribute('inner-sets', sets(2, { name: 'nested', typeReference: { typeId: 'product-type', key: 'inner' } }))],
+      },
+      201,
+    );
     const refused = await admin.delete(`/${P}/product-types/${inner.id}?version=1`);
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0]).toMatchObject({ code: 'ReferenceExists', referencedBy: 'product-type' });
@@ -176,10 +260,14 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
 
   it('delivers its change notifications to an SQS subscription, in sequence (the reference has no ProductType messages)', async () => {
     const queue = sqs.createQueue('product-type-events');
-    await admin.ok(`/${P}/subscriptions`, {
-      destination: sqsDestination(queue),
-      changes: [{ resourceTypeId: 'product-type' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/subscriptions`,
+      {
+        destination: sqsDestination(queue),
+        changes: [{ resourceTypeId: 'product-type' }],
+      },
+      201,
+    );
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
 
@@ -195,10 +283,20 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
     const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === created.id);
     const id = created.id as string;
     expect(labels(documents)).toEqual(
-      [`product-type:${id}:ResourceCreated:1`, `product-type:${id}:ResourceUpdated:2`, `product-type:${id}:ResourceUpdated:3`, `product-type:${id}:ResourceDeleted:3`].sort(),
+      [
+        `product-type:${id}:ResourceCreated:1`,
+        `product-type:${id}:ResourceUpdated:2`,
+        `product-type:${id}:ResourceUpdated:3`,
+        `product-type:${id}:ResourceDeleted:3`,
+      ].sort(),
     );
     const updates = documents.map(payloadOf).filter((payload) => payload.notificationType === 'ResourceUpdated');
-    expect(updates.map((payload) => [payload.version, payload.oldVersion])).toEqual(expect.arrayContaining([[2, 1], [3, 2]]));
+    expect(updates.map((payload) => [payload.version, payload.oldVersion])).toEqual(
+      expect.arrayContaining([
+        [2, 1],
+        [3, 2],
+      ]),
+    );
   });
 });
 

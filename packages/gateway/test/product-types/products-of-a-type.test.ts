@@ -39,19 +39,27 @@ describe('ProductType rules that depend on its products', { timeout: 60_000 }, (
     gateway = await startTestGateway({ projects: [P] });
     admin = await callerWith(gateway, P, ['manage_product_types']);
     documents = new DocumentStore(gateway.db);
-    productType = await admin.ok(`/${P}/product-types`, {
-      key: 'shirts',
-      name: 'Shirts',
-      description: 'With colours',
-      attributes: [
-        attribute('colour', { name: 'enum', values: ['red', 'green', 'blue', 'white'].map((key) => ({ key, label: key })) }, { isRequired: true }),
-        attribute('sizes', { name: 'set', elementType: { name: 'lenum', values: ['s', 'm', 'l'].map((key) => ({ key, label: { en: key } })) } }),
-      ],
-    }, 201);
-    await documents.create({ projectKey: P }, 'product', product(productType.id as string, [
-      { name: 'colour', value: { key: 'red', label: 'red' } },
-      { name: 'sizes', value: [{ key: 's', label: { en: 's' } }] },
-    ]));
+    productType = await admin.ok(
+      `/${P}/product-types`,
+      {
+        key: 'shirts',
+        name: 'Shirts',
+        description: 'With colours',
+        attributes: [
+          attribute('colour', { name: 'enum', values: ['red', 'green', 'blue', 'white'].map((key) => ({ key, label: key })) }, { isRequired: true }),
+          attribute('sizes', { name: 'set', elementType: { name: 'lenum', values: ['s', 'm', 'l'].map((key) => ({ key, label: { en: key } })) } }),
+        ],
+      },
+      201,
+    );
+    await documents.create(
+      { projectKey: P },
+      'product',
+      product(productType.id as string, [
+        { name: 'colour', value: { key: 'red', label: 'red' } },
+        { name: 'sizes', value: [{ key: 's', label: { en: 's' } }] },
+      ]),
+    );
     // An enum value given as its key (as drafts send it), in a variant of the current data.
     await documents.create({ projectKey: P }, 'product', product(productType.id as string, [], [{ name: 'colour', value: 'green' }]));
     // Another ProductType's product with the same attribute name does not count.

@@ -20,24 +20,51 @@ describe('ProductType update actions', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     gateway = await startTestGateway({ projects: [P] });
     admin = await callerWith(gateway, P, ['manage_products']);
-    await admin.ok(`/${P}/product-types`, { key: 'elsewhere', name: 'Elsewhere', description: 'Other', attributes: [attribute('code', { name: 'number' })] }, 201);
+    await admin.ok(
+      `/${P}/product-types`,
+      { key: 'elsewhere', name: 'Elsewhere', description: 'Other', attributes: [attribute('code', { name: 'number' })] },
+      201,
+    );
   }, 120_000);
   afterAll(() => gateway?.close());
 
   /** A fresh ProductType per test: the attribute names stay free of type conflicts between tests. */
   beforeEach(async () => {
     counter += 1;
-    productType = await admin.ok(`/${P}/product-types`, {
-      key: `type-${counter}`,
-      name: `Type ${counter}`,
-      description: 'Under test',
-      attributes: [
-        attribute('title', { name: 'text' }, { attributeConstraint: 'Unique' }),
-        attribute('colour', { name: 'enum', values: [{ key: 'red', label: 'Red' }, { key: 'green', label: 'Green' }] }, { attributeConstraint: 'SameForAll' }),
-        attribute('finish', { name: 'set', elementType: { name: 'lenum', values: [{ key: 'matt', label: { en: 'Matt' } }, { key: 'gloss', label: { en: 'Gloss' } }] } }),
-        attribute('combo', { name: 'number' }, { attributeConstraint: 'CombinationUnique' }),
-      ],
-    }, 201);
+    productType = await admin.ok(
+      `/${P}/product-types`,
+      {
+        key: `type-${counter}`,
+        name: `Type ${counter}`,
+        description: 'Under test',
+        attributes: [
+          attribute('title', { name: 'text' }, { attributeConstraint: 'Unique' }),
+          attribute(
+            'colour',
+            {
+              name: 'enum',
+              values: [
+                { key: 'red', label: 'Red' },
+                { key: 'green', label: 'Green' },
+              ],
+            },
+            { attributeConstraint: 'SameForAll' },
+          ),
+          attribute('finish', {
+            name: 'set',
+            elementType: {
+              name: 'lenum',
+              values: [
+                { key: 'matt', label: { en: 'Matt' } },
+                { key: 'gloss', label: { en: 'Gloss' } },
+              ],
+            },
+          }),
+          attribute('combo', { name: 'number' }, { attributeConstraint: 'CombinationUnique' }),
+        ],
+      },
+      201,
+    );
   });
 
   const url = () => `/${P}/product-types/${productType.id as string}`;
@@ -72,13 +99,19 @@ describe('ProductType update actions', { timeout: 60_000 }, () => {
     productType = await admin.update(url(), 2, [{ action: 'removeAttributeDefinition', name: 'title' }]);
     expect(productType.attributes.map((definition: Json) => definition.name)).toEqual(['colour', 'finish', 'combo', 'code']);
 
-    expect(await refused([{ action: 'addAttributeDefinition', attribute: attribute('colour', { name: 'text' }) }], 'AttributeDefinitionAlreadyExists')).toMatchObject({
-      conflictingProductTypeId: productType.id, conflictingAttributeName: 'colour',
+    expect(
+      await refused([{ action: 'addAttributeDefinition', attribute: attribute('colour', { name: 'text' }) }], 'AttributeDefinitionAlreadyExists'),
+    ).toMatchObject({
+      conflictingProductTypeId: productType.id,
+      conflictingAttributeName: 'colour',
     });
     // `code` is a number in `elsewhere`; ProductType attributes of one name share their type.
     await admin.update(url(), 3, [{ action: 'removeAttributeDefinition', name: 'code' }]).then((doc) => (productType = doc));
-    expect(await refused([{ action: 'addAttributeDefinition', attribute: attribute('code', { name: 'text' }) }], 'AttributeDefinitionTypeConflict')).toMatchObject({
-      conflictingProductTypeName: 'Elsewhere', conflictingAttributeName: 'code',
+    expect(
+      await refused([{ action: 'addAttributeDefinition', attribute: attribute('code', { name: 'text' }) }], 'AttributeDefinitionTypeConflict'),
+    ).toMatchObject({
+      conflictingProductTypeName: 'Elsewhere',
+      conflictingAttributeName: 'code',
     });
     await refused([{ action: 'addAttributeDefinition', attribute: { name: 'x-y' } }], 'RequiredField');
     await refused([{ action: 'removeAttributeDefinition', name: 'missing' }], 'AttributeNameDoesNotExist');
@@ -89,7 +122,9 @@ describe('ProductType update actions', { timeout: 60_000 }, () => {
     expect(named(renamed, 'heading')).toMatchObject({ type: { name: 'text' }, attributeConstraint: 'Unique' });
     expect(named(renamed, 'title')).toBeUndefined();
     productType = renamed;
-    expect(await refused([{ action: 'changeAttributeName', attributeName: 'nope', newAttributeName: 'other' }], 'AttributeNameDoesNotExist')).toMatchObject({ invalidAttributeName: 'nope' });
+    expect(await refused([{ action: 'changeAttributeName', attributeName: 'nope', newAttributeName: 'other' }], 'AttributeNameDoesNotExist')).toMatchObject({
+      invalidAttributeName: 'nope',
+    });
     await refused([{ action: 'changeAttributeName', attributeName: 'heading', newAttributeName: 'colour' }], 'AttributeDefinitionAlreadyExists');
     await refused([{ action: 'changeAttributeName', attributeName: 'heading', newAttributeName: 'code' }], 'AttributeDefinitionTypeConflict');
     await refused([{ action: 'changeAttributeName', attributeName: 'heading', newAttributeName: 'a b' }], 'InvalidInput');
@@ -102,7 +137,12 @@ describe('ProductType update actions', { timeout: 60_000 }, () => {
       { action: 'changeInputHint', attributeName: 'title', newValue: 'MultiLine' },
       { action: 'changeIsSearchable', attributeName: 'title', isSearchable: false },
     ]);
-    expect(named(updated, 'title')).toMatchObject({ label: { en: 'Title', de: 'Titel' }, inputTip: { en: 'Short' }, inputHint: 'MultiLine', isSearchable: false });
+    expect(named(updated, 'title')).toMatchObject({
+      label: { en: 'Title', de: 'Titel' },
+      inputTip: { en: 'Short' },
+      inputHint: 'MultiLine',
+      isSearchable: false,
+    });
     productType = await admin.update(url(), 2, [{ action: 'setInputTip', attributeName: 'title' }]);
     expect(named(productType, 'title').inputTip).toBeUndefined();
     await refused([{ action: 'changeLabel', attributeName: 'title', label: {} }], 'InvalidInput');
@@ -113,7 +153,12 @@ describe('ProductType update actions', { timeout: 60_000 }, () => {
 
   it('changeIsSearchable refuses true for a nested attribute', async () => {
     const inner = await admin.ok(`/${P}/product-types`, { name: 'Inner', description: 'Nested' }, 201);
-    productType = await apply([{ action: 'addAttributeDefinition', attribute: attribute(`inner-${counter}`, { name: 'nested', typeReference: { typeId: 'product-type', id: inner.id } }) }]);
+    productType = await apply([
+      {
+        action: 'addAttributeDefinition',
+        attribute: attribute(`inner-${counter}`, { name: 'nested', typeReference: { typeId: 'product-type', id: inner.id } }),
+      },
+    ]);
     await refused([{ action: 'changeIsSearchable', attributeName: `inner-${counter}`, isSearchable: true }], 'InvalidOperation');
   });
 
@@ -144,10 +189,16 @@ describe('ProductType update actions', { timeout: 60_000 }, () => {
       { action: 'addPlainEnumValue', attributeName: 'colour', value: { key: 'blue', label: 'Blue' } },
       { action: 'addLocalizedEnumValue', attributeName: 'finish', value: { key: 'satin', label: { en: 'Satin' } } },
     ]);
-    expect(named(updated, 'colour').type.values).toEqual([{ key: 'red', label: 'Red' }, { key: 'green', label: 'Green' }, { key: 'blue', label: 'Blue' }]);
+    expect(named(updated, 'colour').type.values).toEqual([
+      { key: 'red', label: 'Red' },
+      { key: 'green', label: 'Green' },
+      { key: 'blue', label: 'Blue' },
+    ]);
     expect(named(updated, 'finish').type.elementType.values.map((value: Json) => value.key)).toEqual(['matt', 'gloss', 'satin']);
     productType = updated;
-    expect(await refused([{ action: 'addPlainEnumValue', attributeName: 'colour', value: { key: 'red', label: 'Again' } }], 'DuplicateEnumValues')).toMatchObject({ duplicates: ['red'] });
+    expect(
+      await refused([{ action: 'addPlainEnumValue', attributeName: 'colour', value: { key: 'red', label: 'Again' } }], 'DuplicateEnumValues'),
+    ).toMatchObject({ duplicates: ['red'] });
     await refused([{ action: 'addPlainEnumValue', attributeName: 'finish', value: { key: 'x', label: 'X' } }], 'InvalidOperation');
     await refused([{ action: 'addLocalizedEnumValue', attributeName: 'title', value: { key: 'x', label: { en: 'X' } } }], 'InvalidOperation');
     await refused([{ action: 'addLocalizedEnumValue', attributeName: 'finish', value: { key: 'x', label: 'X' } }], 'InvalidInput');
@@ -160,28 +211,65 @@ describe('ProductType update actions', { timeout: 60_000 }, () => {
       { action: 'changeEnumKey', attributeName: 'colour', key: 'green', newKey: 'lime' },
       { action: 'changeEnumKey', attributeName: 'finish', key: 'matt', newKey: 'flat' },
     ]);
-    expect(named(updated, 'colour').type.values).toEqual([{ key: 'red', label: 'Crimson' }, { key: 'lime', label: 'Green' }]);
-    expect(named(updated, 'finish').type.elementType.values).toEqual([{ key: 'flat', label: { en: 'Matt' } }, { key: 'gloss', label: { en: 'Shiny' } }]);
+    expect(named(updated, 'colour').type.values).toEqual([
+      { key: 'red', label: 'Crimson' },
+      { key: 'lime', label: 'Green' },
+    ]);
+    expect(named(updated, 'finish').type.elementType.values).toEqual([
+      { key: 'flat', label: { en: 'Matt' } },
+      { key: 'gloss', label: { en: 'Shiny' } },
+    ]);
     productType = updated;
-    expect(await refused([{ action: 'changePlainEnumValueLabel', attributeName: 'colour', newValue: { key: 'green', label: 'G' } }], 'EnumKeyDoesNotExist')).toMatchObject({
-      conflictingEnumKey: 'green', conflictingAttributeName: 'colour',
+    expect(
+      await refused([{ action: 'changePlainEnumValueLabel', attributeName: 'colour', newValue: { key: 'green', label: 'G' } }], 'EnumKeyDoesNotExist'),
+    ).toMatchObject({
+      conflictingEnumKey: 'green',
+      conflictingAttributeName: 'colour',
     });
     await refused([{ action: 'changeLocalizedEnumValueLabel', attributeName: 'finish', newValue: { key: 'matt', label: { en: 'M' } } }], 'EnumKeyDoesNotExist');
     await refused([{ action: 'changeEnumKey', attributeName: 'colour', key: 'green', newKey: 'olive' }], 'EnumKeyDoesNotExist');
-    expect(await refused([{ action: 'changeEnumKey', attributeName: 'colour', key: 'red', newKey: 'lime' }], 'EnumKeyAlreadyExists')).toMatchObject({ conflictingEnumKey: 'lime' });
+    expect(await refused([{ action: 'changeEnumKey', attributeName: 'colour', key: 'red', newKey: 'lime' }], 'EnumKeyAlreadyExists')).toMatchObject({
+      conflictingEnumKey: 'lime',
+    });
     await refused([{ action: 'changeEnumKey', attributeName: 'title', key: 'a', newKey: 'b' }], 'InvalidOperation');
   });
 
   it('reorders enum values; the values must be the same set (EnumValuesMustMatch)', async () => {
     const updated = await apply([
-      { action: 'changePlainEnumValueOrder', attributeName: 'colour', values: [{ key: 'green', label: 'Green' }, { key: 'red', label: 'Red' }] },
-      { action: 'changeLocalizedEnumValueOrder', attributeName: 'finish', values: [{ key: 'gloss', label: { en: 'Gloss' } }, { key: 'matt', label: { en: 'Matt' } }] },
+      {
+        action: 'changePlainEnumValueOrder',
+        attributeName: 'colour',
+        values: [
+          { key: 'green', label: 'Green' },
+          { key: 'red', label: 'Red' },
+        ],
+      },
+      {
+        action: 'changeLocalizedEnumValueOrder',
+        attributeName: 'finish',
+        values: [
+          { key: 'gloss', label: { en: 'Gloss' } },
+          { key: 'matt', label: { en: 'Matt' } },
+        ],
+      },
     ]);
     expect(named(updated, 'colour').type.values.map((value: Json) => value.key)).toEqual(['green', 'red']);
     expect(named(updated, 'finish').type.elementType.values.map((value: Json) => value.key)).toEqual(['gloss', 'matt']);
     productType = updated;
     await refused([{ action: 'changePlainEnumValueOrder', attributeName: 'colour', values: [{ key: 'red', label: 'Red' }] }], 'EnumValuesMustMatch');
-    await refused([{ action: 'changePlainEnumValueOrder', attributeName: 'colour', values: [{ key: 'red', label: 'Other' }, { key: 'green', label: 'Green' }] }], 'EnumValuesMustMatch');
+    await refused(
+      [
+        {
+          action: 'changePlainEnumValueOrder',
+          attributeName: 'colour',
+          values: [
+            { key: 'red', label: 'Other' },
+            { key: 'green', label: 'Green' },
+          ],
+        },
+      ],
+      'EnumValuesMustMatch',
+    );
     await refused([{ action: 'changeLocalizedEnumValueOrder', attributeName: 'colour', values: [] }], 'InvalidOperation');
   });
 
@@ -199,7 +287,10 @@ describe('ProductType update actions', { timeout: 60_000 }, () => {
   });
 
   it('an action that changes nothing makes no new version; an unknown action is InvalidInput', async () => {
-    const same = await apply([{ action: 'changeName', name: productType.name }, { action: 'changeAttributeName', attributeName: 'title', newAttributeName: 'title' }]);
+    const same = await apply([
+      { action: 'changeName', name: productType.name },
+      { action: 'changeAttributeName', attributeName: 'title', newAttributeName: 'title' },
+    ]);
     expect(same.version).toBe(1);
     await refused([{ action: 'setDescription', description: 'x' }], 'InvalidInput');
   });

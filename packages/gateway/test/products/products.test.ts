@@ -16,7 +16,14 @@ const typeRef = { typeId: 'product-type', key: 'chairs' };
 
 /** A ProductDraft of the `chairs` type keyed `key`, with a slug and SKU of the same text. */
 function product(key: string, extra: Json = {}): Json {
-  return { key, productType: typeRef, name: { en: `Chair ${key}` }, slug: { en: key }, masterVariant: { sku: `${key}-1`, attributes: [{ name: 'legs', value: 4 }] }, ...extra };
+  return {
+    key,
+    productType: typeRef,
+    name: { en: `Chair ${key}` },
+    slug: { en: key },
+    masterVariant: { sku: `${key}-1`, attributes: [{ name: 'legs', value: 4 }] },
+    ...extra,
+  };
 }
 
 /** An Image draft named `name`. */
@@ -37,14 +44,31 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
       projects: [P],
       delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
     });
-    admin = await callerWith(gateway, P, ['manage_products', 'manage_subscriptions', 'manage_states', 'manage_customer_groups', 'manage_channels', 'manage_tax_categories', 'manage_product_types', 'view_categories']);
+    admin = await callerWith(gateway, P, [
+      'manage_products',
+      'manage_subscriptions',
+      'manage_states',
+      'manage_customer_groups',
+      'manage_channels',
+      'manage_tax_categories',
+      'manage_product_types',
+      'view_categories',
+    ]);
     viewer = await callerWith(gateway, P, ['view_products']);
-    await admin.ok(`/${P}/product-types`, {
-      key: 'chairs',
-      name: 'Chairs',
-      description: 'Chairs',
-      attributes: [attribute('legs', { name: 'number' }, { isRequired: true }), attribute('colour', { name: 'text' }), attribute('brand', { name: 'text' }, { level: 'Product' })],
-    }, 201);
+    await admin.ok(
+      `/${P}/product-types`,
+      {
+        key: 'chairs',
+        name: 'Chairs',
+        description: 'Chairs',
+        attributes: [
+          attribute('legs', { name: 'number' }, { isRequired: true }),
+          attribute('colour', { name: 'text' }),
+          attribute('brand', { name: 'text' }, { level: 'Product' }),
+        ],
+      },
+      201,
+    );
     categoryId = (await admin.ok(`/${P}/categories`, { key: 'seating', name: { en: 'Seating' }, slug: { en: 'seating' } }, 201)).id;
     await admin.ok(`/${P}/tax-categories`, { key: 'standard', name: 'Standard', rates: [] }, 201);
   }, SETUP_MS);
@@ -54,17 +78,25 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
   });
 
   it('creates a product with equal current and staged data, variant ids 1..n, and reads it by id, key and query', async () => {
-    const created = await admin.ok(`/${P}/products`, product('oak', {
-      variants: [{ sku: 'oak-2', prices: [{ value: eur(1000), country: 'DE' }], attributes: [{ name: 'legs', value: 3 }] }],
-      categories: [{ typeId: 'category', key: 'seating' }],
-      taxCategory: { typeId: 'tax-category', key: 'standard' },
-      attributes: [{ name: 'brand', value: 'Acme' }],
-    }), 201);
+    const created = await admin.ok(
+      `/${P}/products`,
+      product('oak', {
+        variants: [{ sku: 'oak-2', prices: [{ value: eur(1000), country: 'DE' }], attributes: [{ name: 'legs', value: 3 }] }],
+        categories: [{ typeId: 'category', key: 'seating' }],
+        taxCategory: { typeId: 'tax-category', key: 'standard' },
+        attributes: [{ name: 'brand', value: 'Acme' }],
+      }),
+      201,
+    );
     const { masterData } = created;
     expect(masterData).toMatchObject({ published: false, hasStagedChanges: false });
     expect(masterData.current).toEqual(masterData.staged);
     expect(masterData.staged.masterVariant).toMatchObject({ id: 1, sku: 'oak-1', prices: [], images: [], assets: [] });
-    expect(masterData.staged.variants[0]).toMatchObject({ id: 2, sku: 'oak-2', prices: [{ value: { type: 'centPrecision', currencyCode: 'EUR', centAmount: 1000, fractionDigits: 2 }, country: 'DE' }] });
+    expect(masterData.staged.variants[0]).toMatchObject({
+      id: 2,
+      sku: 'oak-2',
+      prices: [{ value: { type: 'centPrecision', currencyCode: 'EUR', centAmount: 1000, fractionDigits: 2 }, country: 'DE' }],
+    });
     expect(masterData.staged.categories).toEqual([{ typeId: 'category', id: categoryId }]);
     expect(created.priceMode).toBe('Embedded');
     // AttributeDefinition.level Product: the product's own attributes, not a variant's.
@@ -74,9 +106,13 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
     const page = await viewer.read(`/${P}/products?where=${encodeURIComponent('masterData(staged(masterVariant(sku = "oak-1")))')}`);
     expect(page.results.map((found: Json) => found.key)).toEqual(['oak']);
     await admin.ok(`/${P}/products`, product('alder'), 201);
-    const sorted = await viewer.read(`/${P}/products?sort=${encodeURIComponent('masterData.staged.slug.en desc')}&where=${encodeURIComponent('key in ("oak", "alder")')}`);
+    const sorted = await viewer.read(
+      `/${P}/products?sort=${encodeURIComponent('masterData.staged.slug.en desc')}&where=${encodeURIComponent('key in ("oak", "alder")')}`,
+    );
     expect(sorted.results.map((found: Json) => found.key)).toEqual(['oak', 'alder']);
-    const ascending = await viewer.read(`/${P}/products?sort=${encodeURIComponent('masterData.staged.slug.en asc')}&where=${encodeURIComponent('key in ("oak", "alder")')}`);
+    const ascending = await viewer.read(
+      `/${P}/products?sort=${encodeURIComponent('masterData.staged.slug.en asc')}&where=${encodeURIComponent('key in ("oak", "alder")')}`,
+    );
     expect(ascending.results.map((found: Json) => found.key)).toEqual(['alder', 'oak']);
     const expanded = await admin.read(`/${P}/products/${created.id}?expand=productType`);
     expect(expanded.productType.obj.key).toBe('chairs');
@@ -100,20 +136,89 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
       ['key taken', product('taken', { slug: { en: 'other-slug' }, masterVariant: { attributes: [{ name: 'legs', value: 4 }] } }), 'DuplicateField'],
       ['required attribute missing', product('a6', { masterVariant: { sku: 'a6-1' } }), 'InvalidInput'],
       ['attribute of the wrong type', product('a7', { masterVariant: { sku: 'a7-1', attributes: [{ name: 'legs', value: 'four' }] } }), 'InvalidInput'],
-      ['undefined attribute', product('a8', { masterVariant: { sku: 'a8-1', attributes: [{ name: 'legs', value: 4 }, { name: 'size', value: 1 }] } }), 'InvalidInput'],
+      [
+        'undefined attribute',
+        product('a8', {
+          masterVariant: {
+            sku: 'a8-1',
+            attributes: [
+              { name: 'legs', value: 4 },
+              { name: 'size', value: 1 },
+            ],
+          },
+        }),
+        'InvalidInput',
+      ],
       ['unknown category', product('a9', { categories: [{ typeId: 'category', key: 'nope' }] }), 'ReferencedResourceNotFound'],
       ['unknown taxCategory', product('b1', { taxCategory: { typeId: 'tax-category', key: 'nope' } }), 'ReferencedResourceNotFound'],
       ['unknown state', product('b2', { state: { typeId: 'state', key: 'nope' } }), 'ReferencedResourceNotFound'],
-      ['price without value', product('b3', { masterVariant: { sku: 'b3-1', attributes: [{ name: 'legs', value: 4 }], prices: [{ country: 'DE' }] } }), 'RequiredField'],
-      ['negative price', product('b4', { masterVariant: { sku: 'b4-1', attributes: [{ name: 'legs', value: 4 }], prices: [{ value: eur(-1) }] } }), 'InvalidInput'],
-      ['bad country', product('b5', { masterVariant: { sku: 'b5-1', attributes: [{ name: 'legs', value: 4 }], prices: [{ value: eur(1), country: 'Germany' }] } }), 'InvalidInput'],
-      ['unknown customerGroup', product('b6', { masterVariant: { sku: 'b6-1', attributes: [{ name: 'legs', value: 4 }], prices: [{ value: eur(1), customerGroup: { key: 'nope' } }] } }), 'ReferencedResourceNotFound'],
-      ['validUntil before validFrom', product('b7', { masterVariant: { sku: 'b7-1', attributes: [{ name: 'legs', value: 4 }], prices: [{ value: eur(1), validFrom: '2026-02-01T00:00:00Z', validUntil: '2026-01-01T00:00:00Z' }] } }), 'InvalidInput'],
-      ['duplicate price key', product('b8', { masterVariant: { sku: 'b8-1', attributes: [{ name: 'legs', value: 4 }], prices: [{ key: 'pk', value: eur(1) }, { key: 'pk', value: eur(2) }] } }), 'DuplicatePriceKey'],
+      [
+        'price without value',
+        product('b3', { masterVariant: { sku: 'b3-1', attributes: [{ name: 'legs', value: 4 }], prices: [{ country: 'DE' }] } }),
+        'RequiredField',
+      ],
+      [
+        'negative price',
+        product('b4', { masterVariant: { sku: 'b4-1', attributes: [{ name: 'legs', value: 4 }], prices: [{ value: eur(-1) }] } }),
+        'InvalidInput',
+      ],
+      [
+        'bad country',
+        product('b5', { masterVariant: { sku: 'b5-1', attributes: [{ name: 'legs', value: 4 }], prices: [{ value: eur(1), country: 'Germany' }] } }),
+        'InvalidInput',
+      ],
+      [
+        'unknown customerGroup',
+        product('b6', {
+          masterVariant: { sku: 'b6-1', attributes: [{ name: 'legs', value: 4 }], prices: [{ value: eur(1), customerGroup: { key: 'nope' } }] },
+        }),
+        'ReferencedResourceNotFound',
+      ],
+      [
+        'validUntil before validFrom',
+        product('b7', {
+          masterVariant: {
+            sku: 'b7-1',
+            attributes: [{ name: 'legs', value: 4 }],
+            prices: [{ value: eur(1), validFrom: '2026-02-01T00:00:00Z', validUntil: '2026-01-01T00:00:00Z' }],
+          },
+        }),
+        'InvalidInput',
+      ],
+      [
+        'duplicate price key',
+        product('b8', {
+          masterVariant: {
+            sku: 'b8-1',
+            attributes: [{ name: 'legs', value: 4 }],
+            prices: [
+              { key: 'pk', value: eur(1) },
+              { key: 'pk', value: eur(2) },
+            ],
+          },
+        }),
+        'DuplicatePriceKey',
+      ],
       ['same sku twice', product('b9', { variants: [{ sku: 'b9-1', attributes: [{ name: 'legs', value: 4 }] }] }), 'InvalidInput'],
-      ['image without dimensions', product('c1', { masterVariant: { sku: 'c1-1', attributes: [{ name: 'legs', value: 4 }], images: [{ url: 'https://x/y.png' }] } }), 'InvalidInput'],
+      [
+        'image without dimensions',
+        product('c1', { masterVariant: { sku: 'c1-1', attributes: [{ name: 'legs', value: 4 }], images: [{ url: 'https://x/y.png' }] } }),
+        'InvalidInput',
+      ],
       ['publish not boolean', product('c2', { publish: 'yes' }), 'InvalidInput'],
-      ['product-level attribute on a variant', product('c5', { masterVariant: { sku: 'c5-1', attributes: [{ name: 'legs', value: 4 }, { name: 'brand', value: 'x' }] } }), 'InvalidInput'],
+      [
+        'product-level attribute on a variant',
+        product('c5', {
+          masterVariant: {
+            sku: 'c5-1',
+            attributes: [
+              { name: 'legs', value: 4 },
+              { name: 'brand', value: 'x' },
+            ],
+          },
+        }),
+        'InvalidInput',
+      ],
       ['variant attribute on the product', product('c6', { attributes: [{ name: 'legs', value: 4 }] }), 'InvalidInput'],
       ['bad priceMode', product('c3', { priceMode: 'Free' }), 'InvalidInput'],
       ['too many variants', product('c4', { variants: Array.from({ length: 101 }, () => ({ attributes: [{ name: 'legs', value: 4 }] })) }), 'InvalidInput'],
@@ -172,7 +277,15 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
     expect(updated.key).toBe('ash-key');
     expect(staged.slug).toEqual({ en: 'ash-new' });
     expect(staged.masterVariant).toMatchObject({ id: 1, sku: 'ash-master', attributes: [{ name: 'legs', value: 5 }], prices: [{ key: 'base' }] });
-    expect(staged.variants[0]).toMatchObject({ id: 2, sku: 'ash-2', key: 'ash-v2', attributes: [{ name: 'legs', value: 5 }, { name: 'colour', value: 'grey' }] });
+    expect(staged.variants[0]).toMatchObject({
+      id: 2,
+      sku: 'ash-2',
+      key: 'ash-v2',
+      attributes: [
+        { name: 'legs', value: 5 },
+        { name: 'colour', value: 'grey' },
+      ],
+    });
     expect(staged.categories).toEqual([{ typeId: 'category', id: categoryId }]);
     expect(staged.categoryOrderHints).toEqual({ [categoryId]: '0.5' });
     expect(updated.taxCategory).toMatchObject({ typeId: 'tax-category' });
@@ -229,21 +342,37 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
   });
 
   it('holds the product type attribute constraints Unique, SameForAll and CombinationUnique across variants', async () => {
-    await admin.ok(`/${P}/product-types`, {
-      key: 'benches',
-      name: 'Benches',
-      description: 'Benches',
-      attributes: [
-        attribute('code', { name: 'text' }, { attributeConstraint: 'Unique' }),
-        attribute('material', { name: 'text' }, { attributeConstraint: 'SameForAll' }),
-        attribute('width', { name: 'number' }, { attributeConstraint: 'CombinationUnique' }),
-        attribute('depth', { name: 'number' }, { attributeConstraint: 'CombinationUnique' }),
-      ],
-    }, 201);
+    await admin.ok(
+      `/${P}/product-types`,
+      {
+        key: 'benches',
+        name: 'Benches',
+        description: 'Benches',
+        attributes: [
+          attribute('code', { name: 'text' }, { attributeConstraint: 'Unique' }),
+          attribute('material', { name: 'text' }, { attributeConstraint: 'SameForAll' }),
+          attribute('width', { name: 'number' }, { attributeConstraint: 'CombinationUnique' }),
+          attribute('depth', { name: 'number' }, { attributeConstraint: 'CombinationUnique' }),
+        ],
+      },
+      201,
+    );
     const variant = (code: string, material: string, width: number, depth: number): Json => ({
-      attributes: [{ name: 'code', value: code }, { name: 'material', value: material }, { name: 'width', value: width }, { name: 'depth', value: depth }],
+      attributes: [
+        { name: 'code', value: code },
+        { name: 'material', value: material },
+        { name: 'width', value: width },
+        { name: 'depth', value: depth },
+      ],
     });
-    const bench = (key: string, variants: Json[]): Json => ({ key, productType: { key: 'benches' }, name: { en: key }, slug: { en: key }, masterVariant: variants[0], variants: variants.slice(1) });
+    const bench = (key: string, variants: Json[]): Json => ({
+      key,
+      productType: { key: 'benches' },
+      name: { en: key },
+      slug: { en: key },
+      masterVariant: variants[0],
+      variants: variants.slice(1),
+    });
     const drafts: Array<[string, Json, string]> = [
       ['same Unique value', bench('bench-a', [variant('a', 'oak', 1, 1), variant('a', 'oak', 2, 2)]), 'DuplicateAttributeValue'],
       ['different SameForAll values', bench('bench-b', [variant('a', 'oak', 1, 1), variant('b', 'ash', 2, 2)]), 'InvalidOperation'],
@@ -289,7 +418,11 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
 
   it('delivers its messages and change notifications to an SQS subscription, in sequence', async () => {
     const queue = sqs.createQueue('product-events');
-    await admin.ok(`/${P}/subscriptions`, { destination: sqsDestination(queue), messages: [{ resourceTypeId: 'product' }], changes: [{ resourceTypeId: 'product' }] }, 201);
+    await admin.ok(
+      `/${P}/subscriptions`,
+      { destination: sqsDestination(queue), messages: [{ resourceTypeId: 'product' }], changes: [{ resourceTypeId: 'product' }] },
+      201,
+    );
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
 
@@ -317,9 +450,21 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
 
     const id = created.id as string;
     const messages = [
-      'ProductCreated', 'ProductSlugChanged', 'ProductVariantAdded', 'ProductPriceAdded', 'ProductAddedToCategory', 'ProductPublished',
-      'ProductPriceChanged', 'ProductPriceRemoved', 'ProductPricesSet', 'ProductRemovedFromCategory', 'ProductVariantDeleted',
-      'ProductVariantAdded', 'ProductRevertedStagedChanges', 'ProductUnpublished', 'ProductDeleted',
+      'ProductCreated',
+      'ProductSlugChanged',
+      'ProductVariantAdded',
+      'ProductPriceAdded',
+      'ProductAddedToCategory',
+      'ProductPublished',
+      'ProductPriceChanged',
+      'ProductPriceRemoved',
+      'ProductPricesSet',
+      'ProductRemovedFromCategory',
+      'ProductVariantDeleted',
+      'ProductVariantAdded',
+      'ProductRevertedStagedChanges',
+      'ProductUnpublished',
+      'ProductDeleted',
     ];
     await sqs.waitForMessages(queue, messages.length + 3, WAIT_MS);
     const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === id);
@@ -334,12 +479,22 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
     const byType = (type: string) => documents.map(payloadOf).find((payload) => payload.type === type);
     expect(byType('ProductCreated')).toMatchObject({ productProjection: { key: 'maple', slug: { en: 'maple' } } });
     expect(byType('ProductSlugChanged')).toMatchObject({ slug: { en: 'maple-2' }, oldSlug: { en: 'maple' } });
-    const added = documents.map(payloadOf).filter((payload) => payload.type === 'ProductVariantAdded').sort((a, b) => a.sequenceNumber - b.sequenceNumber);
-    expect(added).toMatchObject([{ variant: { id: 2, sku: 'maple-2', images: [image('maple-2')] }, staged: true }, { variant: { id: 3, sku: 'maple-3' }, staged: true }]);
+    const added = documents
+      .map(payloadOf)
+      .filter((payload) => payload.type === 'ProductVariantAdded')
+      .sort((a, b) => a.sequenceNumber - b.sequenceNumber);
+    expect(added).toMatchObject([
+      { variant: { id: 2, sku: 'maple-2', images: [image('maple-2')] }, staged: true },
+      { variant: { id: 3, sku: 'maple-3' }, staged: true },
+    ]);
     expect(byType('ProductPriceAdded')).toMatchObject({ variantId: 2, price: { value: { centAmount: 100 } }, staged: true });
     // The projection of the version the publishing update made.
     expect(byType('ProductPublished')).toMatchObject({ productProjection: { version: 2, slug: { en: 'maple-2' } }, scope: 'All' });
-    expect(byType('ProductPriceChanged')).toMatchObject({ variantId: 2, oldPrice: { value: { centAmount: 100 } }, newPrice: { id: priceId, value: { centAmount: 200 } } });
+    expect(byType('ProductPriceChanged')).toMatchObject({
+      variantId: 2,
+      oldPrice: { value: { centAmount: 100 } },
+      newPrice: { id: priceId, value: { centAmount: 200 } },
+    });
     expect(byType('ProductAddedToCategory')).toMatchObject({ category: { typeId: 'category', id: categoryId }, staged: true });
     expect(byType('ProductVariantDeleted')).toMatchObject({ variant: { id: 2 }, removedImageUrls: [image('maple-2').url], staged: true });
     // Reverting drops the staged variant 3 and its image; the current data has variant 2 again.

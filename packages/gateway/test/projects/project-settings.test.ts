@@ -10,7 +10,7 @@ import { apiClient, type Client, type Json } from '../business-units/support.js'
 
 const P = 'project-settings';
 
-describe('project settings: required fields and the reference\'s update actions', () => {
+describe("project settings: required fields and the reference's update actions", () => {
   let gateway: TestGateway;
   let admin: Client;
 
@@ -23,7 +23,7 @@ describe('project settings: required fields and the reference\'s update actions'
   const current = (): Promise<Json> => admin.ok('GET', '');
   const update = async (actions: unknown[]) => admin.rest('POST', '', { version: (await current()).version, actions });
 
-  it('answers the required configurations with the reference\'s defaults', async () => {
+  it("answers the required configurations with the reference's defaults", async () => {
     const project = await current();
     expect(project).toMatchObject({
       key: P,
@@ -128,7 +128,7 @@ describe('project settings: required fields and the reference\'s update actions'
     expect(refused.status).toBe(400);
   });
 
-  it('still runs the feature modules\' actions (messages, business units) beside the reference\'s', async () => {
+  it("still runs the feature modules' actions (messages, business units) beside the reference's", async () => {
     const changed = await update([
       { action: 'changeMessagesEnabled', messagesEnabled: false },
       { action: 'changeMyBusinessUnitStatusOnCreation', status: 'Inactive' },

@@ -52,10 +52,7 @@ export function isErrorShape(body: Json, status: number): boolean {
     body.errors.length > 0 &&
     body.errors.every(
       (error: unknown) =>
-        typeof error === 'object' &&
-        error !== null &&
-        typeof (error as Json).code === 'string' &&
-        typeof (error as Json).message === 'string',
+        typeof error === 'object' && error !== null && typeof (error as Json).code === 'string' && typeof (error as Json).message === 'string',
     )
   );
 }

@@ -214,7 +214,29 @@ const expand = fc.oneof(
 
 const integerText = fc.oneof(
   { weight: 3, arbitrary: fc.integer({ min: -5, max: 12_000 }).map(String) },
-  { weight: 2, arbitrary: fc.constantFrom('0', '1', '500', '501', '10000', '10001', '', ' 5', '5 ', '+5', '1e2', '0x10', '1.0', '-0', '00000001', '9'.repeat(40), 'NaN', 'Infinity') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '0',
+      '1',
+      '500',
+      '501',
+      '10000',
+      '10001',
+      '',
+      ' 5',
+      '5 ',
+      '+5',
+      '1e2',
+      '0x10',
+      '1.0',
+      '-0',
+      '00000001',
+      '9'.repeat(40),
+      'NaN',
+      'Infinity',
+    ),
+  },
   { weight: 1, arbitrary: anyText },
 );
 
@@ -283,17 +305,35 @@ const docTest = fc.oneof(
     arbitrary: fc
       .tuple(
         fc.constantFrom('in', 'not in', 'contains any', 'contains all'),
-        fc.oneof(fc.constant(':keys'), fc.array(docValue, { minLength: 1, maxLength: 3 }).map((values) => `(${values.join(', ')})`)),
+        fc.oneof(
+          fc.constant(':keys'),
+          fc.array(docValue, { minLength: 1, maxLength: 3 }).map((values) => `(${values.join(', ')})`),
+        ),
       )
       .map(([op, l]) => `${op} ${l}`),
   },
   { weight: 1, arbitrary: fc.constantFrom('is empty', 'is not empty', 'is defined', 'is not defined') },
 );
 const columnTest = fc.oneof(
-  fc.tuple(fc.constantFrom('key', 'id'), fc.constantFrom('=', '!=', '<', '>='), fc.oneof(storableText.map((t) => JSON.stringify(t)), fc.constant(':v'))).map((parts) => parts.join(' ')),
+  fc
+    .tuple(
+      fc.constantFrom('key', 'id'),
+      fc.constantFrom('=', '!=', '<', '>='),
+      fc.oneof(
+        storableText.map((t) => JSON.stringify(t)),
+        fc.constant(':v'),
+      ),
+    )
+    .map((parts) => parts.join(' ')),
   fc.tuple(fc.constantFrom('key', 'id'), fc.constantFrom('in', 'not in', 'contains any')).map(([field, op]) => `${field} ${op} :keys`),
   fc.tuple(fc.constantFrom('=', '!=', '<', '>='), fc.integer({ min: -2, max: 3 })).map(([op, n]) => `version ${op} ${n}`),
-  fc.tuple(fc.constantFrom('createdAt', 'lastModifiedAt'), fc.constantFrom('<', '>'), fc.constantFrom('"2020-01-01"', '"2999-12-31T23:59:59.999Z"', '"2025-06-01T00:00:00+14:00"')).map((parts) => parts.join(' ')),
+  fc
+    .tuple(
+      fc.constantFrom('createdAt', 'lastModifiedAt'),
+      fc.constantFrom('<', '>'),
+      fc.constantFrom('"2020-01-01"', '"2999-12-31T23:59:59.999Z"', '"2025-06-01T00:00:00+14:00"'),
+    )
+    .map((parts) => parts.join(' ')),
   fc.constantFrom('key is defined', 'id is not defined', 'key is empty'),
 );
 const { validPredicate } = fc.letrec<{ validPredicate: string }>((tie) => ({
@@ -318,7 +358,15 @@ const executable: fc.Arbitrary<Array<[string, string]>> = fc
       maxLength: 2,
     }),
     fc.subarray(['custom.type', 'custom.type.obj.key']),
-    fc.constantFrom<Array<[string, string]>>([], [['limit', '1']], [['limit', '500'], ['offset', '1']], [['withTotal', 'false']]),
+    fc.constantFrom<Array<[string, string]>>(
+      [],
+      [['limit', '1']],
+      [
+        ['limit', '500'],
+        ['offset', '1'],
+      ],
+      [['withTotal', 'false']],
+    ),
   )
   .map(([predicates, v, keys, sorts, expands, paging]) => [
     ...predicates.map((text): [string, string] => ['where', text]),
@@ -380,12 +428,18 @@ describe(`hostile query parameters through HTTP on ${process.env.DATABASE_URL?.s
   }
 
   it('answers 200 (only A) or 400 for random requests built from the grammar and hostile text', async () => {
-    await fc.assert(fc.asyncProperty(request, async (params) => void (await check(params))), { numRuns: 3_000 });
+    await fc.assert(
+      fc.asyncProperty(request, async (params) => void (await check(params))),
+      { numRuns: 3_000 },
+    );
   }, 180_000);
 
   it('answers 200 (only A) or 400 for random predicates with valid sort, expand and paging', async () => {
     const before = { ...outcomes };
-    await fc.assert(fc.asyncProperty(executable, async (params) => void (await check(params))), { numRuns: 2_000 });
+    await fc.assert(
+      fc.asyncProperty(executable, async (params) => void (await check(params))),
+      { numRuns: 2_000 },
+    );
     // The generator must reach the database often, or the property proves little.
     expect(outcomes.ok - before.ok).toBeGreaterThan(1_000);
     expect(outcomes.matched - before.matched).toBeGreaterThan(200);
@@ -396,7 +450,10 @@ describe(`hostile query parameters through HTTP on ${process.env.DATABASE_URL?.s
       fc.tuple(fc.constantFrom('where', 'sort', 'expand', 'limit', 'offset', 'withTotal', 'var.v', 'var.keys'), fc.oneof(anyText, longText)),
       { minLength: 1, maxLength: 6 },
     );
-    await fc.assert(fc.asyncProperty(raw, async (params) => void (await check(params))), { numRuns: 1_500 });
+    await fc.assert(
+      fc.asyncProperty(raw, async (params) => void (await check(params))),
+      { numRuns: 1_500 },
+    );
   }, 180_000);
 
   it('survives the classic injection payloads in every position', async () => {
@@ -413,18 +470,43 @@ describe(`hostile query parameters through HTTP on ${process.env.DATABASE_URL?.s
         `key in (${literal}, :v)`,
         `key = "a-1" or ${payload}`,
       ]) {
-        await check([['where', text], ['var.v', payload], ['sort', payload]]);
-        await check([['where', text], ['var.v', payload]]);
+        await check([
+          ['where', text],
+          ['var.v', payload],
+          ['sort', payload],
+        ]);
+        await check([
+          ['where', text],
+          ['var.v', payload],
+        ]);
       }
-      await check([['where', 'custom(fields(label = :v))'], ['var.v', payload]]);
-      await check([['where', 'key in :v'], ['var.v', payload], ['var.v', 'a-1']]);
-      await check([['expand', payload], ['limit', payload], ['offset', payload], ['withTotal', payload]]);
-      await check([[payload, payload], [`var.${payload}`, payload]]);
+      await check([
+        ['where', 'custom(fields(label = :v))'],
+        ['var.v', payload],
+      ]);
+      await check([
+        ['where', 'key in :v'],
+        ['var.v', payload],
+        ['var.v', 'a-1'],
+      ]);
+      await check([
+        ['expand', payload],
+        ['limit', payload],
+        ['offset', payload],
+        ['withTotal', payload],
+      ]);
+      await check([
+        [payload, payload],
+        [`var.${payload}`, payload],
+      ]);
     }
     // The label "') or 1=1 --" of a-2 is found exactly, as a value, by literal and by variable.
     for (const params of [
       [['where', `custom(fields(label = "') or 1=1 --"))`]],
-      [['where', 'custom(fields(label = :v))'], ['var.v', "') or 1=1 --"]],
+      [
+        ['where', 'custom(fields(label = :v))'],
+        ['var.v', "') or 1=1 --"],
+      ],
     ] as Array<Array<[string, string]>>) {
       const answer = await get(gateway, viewA, `/${A}/stores`, params);
       expect((answer.body.results as Json[]).map((store) => store.key)).toEqual(['a-2']);
@@ -445,7 +527,12 @@ describe(`hostile query parameters through HTTP on ${process.env.DATABASE_URL?.s
     expect(await check(Array.from({ length: 33 }, (): [string, string] => ['where', 'key is defined']))).toBe(400);
     expect(await check(Array.from({ length: 17 }, (): [string, string] => ['sort', 'key']))).toBe(400);
     expect(await check(Array.from({ length: 11 }, (_, i): [string, string] => ['expand', `custom.type${'.obj'.repeat(i)}`]))).toBe(400);
-    expect(await check([['limit', '1'], ['limit', '2']])).toBe(400);
+    expect(
+      await check([
+        ['limit', '1'],
+        ['limit', '2'],
+      ]),
+    ).toBe(400);
     expect(await check([['var.v', 'x'.repeat(12_000)]])).toBe(200); // unused variables are not read
   }, 120_000);
 

@@ -224,7 +224,7 @@ const STORE_CASES: Record<string, PredicateCase[]> = {
     { where: 'custom(fields(size in (5, 42, 7)))', keys: ['berlin', 'nameless'] },
     { where: 'custom(fields(size not in (5, 42)))', keys: ['paris', 'rome', 'tokyo'] },
   ],
-  'booleans': [
+  booleans: [
     { where: 'custom(fields(active = true))', keys: ['berlin', 'rome'] },
     { where: 'custom(fields(active = false))', keys: ['paris', 'tokyo'] },
     { where: 'custom(fields(active = TRUE))', keys: ['berlin', 'rome'] },
@@ -365,8 +365,7 @@ describe(`query predicates through HTTP on ${process.env.DATABASE_URL?.startsWit
       otherIds.add((await post(gateway, otherToken, `/${OTHER}/stores`, draft)).id as string);
     }
     clock.advance(4 * MINUTE); // 00:10
-    const update = (key: string, version: number, actions: Json[]) =>
-      post(gateway, token, `/${P}/stores/key=${key}`, { version, actions }, 200);
+    const update = (key: string, version: number, actions: Json[]) => post(gateway, token, `/${P}/stores/key=${key}`, { version, actions }, 200);
     await update('rome', 1, [{ action: 'setName', name: { en: 'Rome', it: 'Roma' } }]);
     clock.advance(MINUTE);
     await update('rome', 2, [{ action: 'setLanguages', languages: [] }]);
@@ -433,7 +432,12 @@ describe(`query predicates through HTTP on ${process.env.DATABASE_URL?.startsWit
 
   describe('sort', () => {
     for (const withTotal of [true, false]) {
-      it.each(SORTS.map((sortCase) => [`${sortCase.sort.join(', ')}${sortCase.where === undefined ? '' : ` where ${sortCase.where}`}, withTotal=${withTotal}`, sortCase] as const))('%s', async (_, { sort, where, order }) => {
+      it.each(
+        SORTS.map(
+          (sortCase) =>
+            [`${sortCase.sort.join(', ')}${sortCase.where === undefined ? '' : ` where ${sortCase.where}`}, withTotal=${withTotal}`, sortCase] as const,
+        ),
+      )('%s', async (_, { sort, where, order }) => {
         const params: Array<[string, string]> = [
           ...sort.map((value): [string, string] => ['sort', value]),
           ...(where === undefined ? [] : [['where', where] as [string, string]]),

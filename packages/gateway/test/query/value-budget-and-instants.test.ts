@@ -18,7 +18,10 @@ beforeAll(async () => {
 afterAll(async () => gateway?.close());
 
 const keys = async (where: string): Promise<string[]> => {
-  const answer = await get(gateway, token, `/${P}/stores`, [['where', where], ['sort', 'key asc']]);
+  const answer = await get(gateway, token, `/${P}/stores`, [
+    ['where', where],
+    ['sort', 'key asc'],
+  ]);
   expect(answer.status, JSON.stringify(answer.body)).toBe(200);
   return answer.body.results.map((store: { key: string }) => store.key);
 };

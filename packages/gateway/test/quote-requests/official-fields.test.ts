@@ -12,7 +12,7 @@ import { BUYER_SCOPES, buyerCart, changeState, submitQuoteRequest } from './fixt
 
 const P = 'quote-official';
 
-describe('quote requests: the reference\'s required fields and actions', () => {
+describe("quote requests: the reference's required fields and actions", () => {
   let gateway: TestGateway;
   let seller: Caller;
   let buyer: Customer;

@@ -66,7 +66,7 @@ describe('Quote request messages in the outbox and the Messages API', () => {
     expect(changedMessage).toMatchObject({ quoteRequestState: 'Accepted', oldQuoteRequestState: 'Submitted' });
     expect(transitionMessage).toMatchObject({ state: transitioned.state, force: false });
     // Every write is one transaction: its change notification sits right after its messages.
-    expect(rows.map((row) => row.kind === 'message' ? row.message_type : row.payload.notificationType)).toEqual([
+    expect(rows.map((row) => (row.kind === 'message' ? row.message_type : row.payload.notificationType))).toEqual([
       'QuoteRequestCreated',
       'ResourceCreated',
       'QuoteRequestStateChanged',

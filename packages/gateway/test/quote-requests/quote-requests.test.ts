@@ -51,7 +51,21 @@ describe('Quote requests /{projectKey}/quote-requests (§4.1)', () => {
         { key: 'qr-copy', cart: { typeId: 'cart', id: cart.id }, cartVersion: 1, comment: 'Please quote 3' },
         201,
       );
-      const copied = ['store', 'country', 'lineItems', 'customLineItems', 'totalPrice', 'billingAddress', 'itemShippingAddresses', 'directDiscounts', 'inventoryMode', 'taxMode', 'taxRoundingMode', 'taxCalculationMode', 'shippingRateInput'];
+      const copied = [
+        'store',
+        'country',
+        'lineItems',
+        'customLineItems',
+        'totalPrice',
+        'billingAddress',
+        'itemShippingAddresses',
+        'directDiscounts',
+        'inventoryMode',
+        'taxMode',
+        'taxRoundingMode',
+        'taxCalculationMode',
+        'shippingRateInput',
+      ];
       for (const field of copied) expect(quoteRequest[field], field).toEqual(cart[field]);
       expect(quoteRequest).toMatchObject({
         version: 1,
@@ -307,7 +321,9 @@ describe('Quote requests /{projectKey}/quote-requests (§4.1)', () => {
       expect(accept.body.errors[0].code).toBe('InvalidOperation');
       const setCustom = await bea.caller.post(url, { version: 1, actions: [{ action: 'setCustomType' }] });
       expect(setCustom.status).toBe(400);
-      expect((await carl.caller.post(url, { version: 1, actions: [{ action: 'changeMyQuoteRequestState', quoteRequestState: 'Cancelled' }] })).status).toBe(404);
+      expect((await carl.caller.post(url, { version: 1, actions: [{ action: 'changeMyQuoteRequestState', quoteRequestState: 'Cancelled' }] })).status).toBe(
+        404,
+      );
 
       const cancelled = await bea.caller.update(url, 1, [{ action: 'changeMyQuoteRequestState', quoteRequestState: 'Cancelled' }]);
       expect(cancelled).toMatchObject({ version: 2, quoteRequestState: 'Cancelled' });

@@ -86,9 +86,7 @@ const hugeArray = fc
   .tuple(fc.integer({ min: 10_000, max: 12_000 }), fc.constantFrom('1', '"en"', '{}', 'null', '{"action":"setName"}', '{"resourceTypeId":"store"}', '"a-1"'))
   .map(([length, item]) => `[${Array.from({ length }, () => item).join(',')}]`);
 
-const hugeObject = fc
-  .integer({ min: 5_000, max: 10_000 })
-  .map((size) => `{${Array.from({ length: size }, (_, i) => `"k${i}":${i}`).join(',')}}`);
+const hugeObject = fc.integer({ min: 5_000, max: 10_000 }).map((size) => `{${Array.from({ length: size }, (_, i) => `"k${i}":${i}`).join(',')}}`);
 
 const PROTO_FRAGMENTS = [
   '{"__proto__":{"polluted":true,"isAdmin":true}}',
@@ -188,7 +186,10 @@ export function templatesFor(route: RouteRecord, world: ProjectWorld, projectKey
           { action: 'setShippingAddress', address: { country: 'DE', city: 'Berlin' } },
         );
       case 'quote-requests':
-        return update({ action: 'changeQuoteRequestState', quoteRequestState: 'Accepted' }, { action: 'transitionState', state: { typeId: 'state', id: seed('states')?.id } });
+        return update(
+          { action: 'changeQuoteRequestState', quoteRequestState: 'Accepted' },
+          { action: 'transitionState', state: { typeId: 'state', id: seed('states')?.id } },
+        );
       case 'me/quote-requests':
         return update({ action: 'changeMyQuoteRequestState', quoteRequestState: 'Cancelled' });
       case 'business-units':
@@ -206,17 +207,28 @@ export function templatesFor(route: RouteRecord, world: ProjectWorld, projectKey
   }
   switch (collection) {
     case 'stores':
-      return [{ key: unique(), name: { en: 'Store' }, languages: ['en'], custom: { type: { key: seed('types')?.key, typeId: 'type' }, fields: { label: 'x' } } }];
+      return [
+        { key: unique(), name: { en: 'Store' }, languages: ['en'], custom: { type: { key: seed('types')?.key, typeId: 'type' }, fields: { label: 'x' } } },
+      ];
     case 'types':
       return [{ ...TYPE_DRAFT, key: unique() }];
     case 'states':
       return [{ key: unique(), type: 'QuoteRequestState', initial: false, name: { en: 'S' }, transitions: [{ typeId: 'state', key: seed('states')?.key }] }];
     case 'customers':
-      return [{ email: `${unique()}@example.com`, password: 'secret-password', firstName: 'F', addresses: [{ country: 'DE' }], stores: [{ key: world.storeKey }] }];
+      return [
+        { email: `${unique()}@example.com`, password: 'secret-password', firstName: 'F', addresses: [{ country: 'DE' }], stores: [{ key: world.storeKey }] },
+      ];
     case 'carts':
       return [{ currency: 'EUR', country: 'DE', customerId: world.customer.id, lineItems: [lineItem('SKU-1')], shippingAddress: { country: 'DE' } }];
     case 'me/carts':
-      return [{ currency: 'EUR', country: 'DE', lineItems: [lineItem('SKU-1')], customLineItems: [{ name: { en: 'C' }, slug: 'c', money: { currencyCode: 'EUR', centAmount: 1 } }] }];
+      return [
+        {
+          currency: 'EUR',
+          country: 'DE',
+          lineItems: [lineItem('SKU-1')],
+          customLineItems: [{ name: { en: 'C' }, slug: 'c', money: { currencyCode: 'EUR', centAmount: 1 } }],
+        },
+      ];
     case 'quote-requests':
     case 'me/quote-requests':
       return [{ cart: { id: seed('me/carts')?.id, typeId: 'cart' }, cartVersion: 1, comment: 'quote' }];
@@ -244,7 +256,10 @@ function graphqlTemplates(world: ProjectWorld): Json[] {
   const unit = world.seeds.get('business-units');
   return [
     { query: 'query ($k: String) { businessUnit(key: $k) { id key name associates { roles customerRef { id } } } }', variables: { k: unit?.key } },
-    { query: 'query ($w: String, $l: Int) { businessUnits(where: $w, limit: $l, sort: ["key asc"]) { total results { id key } } }', variables: { w: 'key is defined', l: 5 } },
+    {
+      query: 'query ($w: String, $l: Int) { businessUnits(where: $w, limit: $l, sort: ["key asc"]) { total results { id key } } }',
+      variables: { w: 'key is defined', l: 5 },
+    },
     { query: '{ me { businessUnits { total results { key } } } project { key } }' },
     {
       query: 'mutation ($v: Long!, $k: String) { updateBusinessUnit(key: $k, version: $v, actions: [{changeName: {name: "x"}}]) { version } }',
@@ -260,12 +275,19 @@ function graphqlTemplates(world: ProjectWorld): Json[] {
 
 /** Hostile GraphQL documents: deep selections, breadth, huge literals, NUL escapes, syntax noise. */
 export const hostileGraphqlQuery: fc.Arbitrary<string> = fc.oneof(
-  fc.integer({ min: 13, max: 8_000 }).map((depth) => `{ ${'me { businessUnits { results { parentUnit { '.repeat(1)}${'a { '.repeat(depth)}id${' }'.repeat(depth + 4)} }`),
+  fc
+    .integer({ min: 13, max: 8_000 })
+    .map((depth) => `{ ${'me { businessUnits { results { parentUnit { '.repeat(1)}${'a { '.repeat(depth)}id${' }'.repeat(depth + 4)} }`),
   fc.integer({ min: 100, max: 10_000 }).map((depth) => `${'{'.repeat(depth)}${'}'.repeat(depth)}`),
   fc.integer({ min: 100, max: 10_000 }).map((depth) => `query { businessUnits(where: ${'['.repeat(depth)}"x"${']'.repeat(depth)}) { total } }`),
   fc.integer({ min: 1_000, max: 20_000 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `a${i}: __typename`).join(' ')} }`),
   fc.integer({ min: 100, max: 3_000 }).map((n) => `{ ${Array.from({ length: n }, (_, i) => `b${i}: businessUnits(limit: 1) { total }`).join(' ')} }`),
-  fc.integer({ min: 100, max: 2_000 }).map((n) => `query { ...F0 } ${Array.from({ length: n }, (_, i) => `fragment F${i} on Query { ...F${i + 1} }`).join(' ')} fragment F${n} on Query { __typename }`),
+  fc
+    .integer({ min: 100, max: 2_000 })
+    .map(
+      (n) =>
+        `query { ...F0 } ${Array.from({ length: n }, (_, i) => `fragment F${i} on Query { ...F${i + 1} }`).join(' ')} fragment F${n} on Query { __typename }`,
+    ),
   fc.constantFrom(
     'query { ...A } fragment A on Query { ...B } fragment B on Query { ...A }',
     '{ businessUnit(key: "a\\u0000b") { id } }',
@@ -431,18 +453,36 @@ export function hostileJsonBody(templates: readonly Json[]): fc.Arbitrary<Body> 
     { weight: 12, arbitrary: fc.tuple(template, fc.nat(), hostileFragment).map(([t, pick, fragment]) => replaceAt(t, pick, fragment)) },
     {
       weight: 3,
-      arbitrary: fc
-        .tuple(template, fc.nat(), fc.nat(), fc.array(hostileFragment, { minLength: 2, maxLength: 3 }))
-        .map(([t, a, b, [f1, f2]]) => {
-          const once = JSON.parse(replaceAt(t, a, JSON.stringify('__SECOND__'))) as Json;
-          return replaceAt(once, b, f2 ?? 'null').replace('"__SECOND__"', () => f1 ?? 'null');
-        }),
+      arbitrary: fc.tuple(template, fc.nat(), fc.nat(), fc.array(hostileFragment, { minLength: 2, maxLength: 3 })).map(([t, a, b, [f1, f2]]) => {
+        const once = JSON.parse(replaceAt(t, a, JSON.stringify('__SECOND__'))) as Json;
+        return replaceAt(once, b, f2 ?? 'null').replace('"__SECOND__"', () => f1 ?? 'null');
+      }),
     },
     { weight: 4, arbitrary: fc.tuple(template, fc.nat(), hostileKey, hostileFragment).map(([t, pick, key, fragment]) => addKeyAt(t, pick, key, fragment)) },
     { weight: 2, arbitrary: fc.tuple(serialised, fc.nat()).map(([text, cut]) => text.slice(0, cut % Math.max(1, text.length))) },
     { weight: 2, arbitrary: fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify(value) ?? 'null') },
     { weight: 2, arbitrary: anyText },
-    { weight: 1, arbitrary: fc.constantFrom('', ' ', 'null', '[]', '"x"', '0', 'true', '{', '}', '{"a":1,}', "{'a':1}", '{"a":1}{"b":2}', '\ufeff{}', '/*x*/{}', 'NaN', '[1,]') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '',
+        ' ',
+        'null',
+        '[]',
+        '"x"',
+        '0',
+        'true',
+        '{',
+        '}',
+        '{"a":1,}',
+        "{'a':1}",
+        '{"a":1}{"b":2}',
+        '\ufeff{}',
+        '/*x*/{}',
+        'NaN',
+        '[1,]',
+      ),
+    },
     { weight: 1, arbitrary: deepNesting },
     { weight: 1, arbitrary: fc.constantFrom(...PROTO_FRAGMENTS) },
     {
@@ -492,16 +532,33 @@ export function hostileFormBody(projectKey: string, world: ProjectWorld): fc.Arb
     },
     { weight: 1, arbitrary: fc.integer({ min: 2_000, max: 15_000 }).map((n) => 'x'.repeat(n)) },
   );
-  const pairs = fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FORM_NAMES) }, { weight: 1, arbitrary: anyText }), value), { maxLength: 6 });
+  const pairs = fc.array(fc.tuple(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...FORM_NAMES) }, { weight: 1, arbitrary: anyText }), value), {
+    maxLength: 6,
+  });
   return fc.oneof(
     { weight: 6, arbitrary: pairs.map((list) => new URLSearchParams(list.map(([name, v]): [string, string] => [name, wellFormed(v)])).toString()) },
     { weight: 2, arbitrary: pairs.map((list) => list.map(([name, v]) => `${name}=${v}`).join('&')) },
-    { weight: 1, arbitrary: fc.constantFrom('%', '%zz', '=&=&', '&&&', 'grant_type', '=x', 'grant_type=%E0%A4%A', 'scope=%00', 'grant_type=client_credentials&grant_type=password') },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '%',
+        '%zz',
+        '=&=&',
+        '&&&',
+        'grant_type',
+        '=x',
+        'grant_type=%E0%A4%A',
+        'scope=%00',
+        'grant_type=client_credentials&grant_type=password',
+      ),
+    },
     {
       weight: 1,
       arbitrary: fc
         .tuple(pairs, fc.array(fc.nat(), { minLength: 1, maxLength: 3 }))
-        .map(([list, positions]) => spliceBytes(new URLSearchParams(list.map(([n, v]): [string, string] => [n, wellFormed(v)])).toString(), positions, INVALID_UTF8)),
+        .map(([list, positions]) =>
+          spliceBytes(new URLSearchParams(list.map(([n, v]): [string, string] => [n, wellFormed(v)])).toString(), positions, INVALID_UTF8),
+        ),
     },
     { weight: 1, arbitrary: hostileJsonBody([{ grant_type: 'client_credentials' }]) },
   );
@@ -596,10 +653,48 @@ export const hostileSegment: fc.Arbitrary<string> = fc.oneof(
   { weight: 1, arbitrary: fc.integer({ min: 100, max: 3_000 }).map((n) => encodeSegment('東'.repeat(n))) },
 );
 
-const QUERY_NAMES = ['where', 'sort', 'expand', 'limit', 'offset', 'withTotal', 'version', 'dataErasure', 'var.v', 'var.__proto__', 'ids', 'key', 'id', 'access_token', '__proto__', 'constructor', 'hasOwnProperty', 'toString'];
+const QUERY_NAMES = [
+  'where',
+  'sort',
+  'expand',
+  'limit',
+  'offset',
+  'withTotal',
+  'version',
+  'dataErasure',
+  'var.v',
+  'var.__proto__',
+  'ids',
+  'key',
+  'id',
+  'access_token',
+  '__proto__',
+  'constructor',
+  'hasOwnProperty',
+  'toString',
+];
 const queryValue = fc.oneof(
   { weight: 4, arbitrary: anyText },
-  { weight: 2, arbitrary: fc.constantFrom('1', '0', '-1', '500', '501', '10001', 'true', 'false', '1e3', '0x10', 'key is defined', 'key = "x"', 'id asc', 'custom.type', '9'.repeat(40)) },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      '1',
+      '0',
+      '-1',
+      '500',
+      '501',
+      '10001',
+      'true',
+      'false',
+      '1e3',
+      '0x10',
+      'key is defined',
+      'key = "x"',
+      'id asc',
+      'custom.type',
+      '9'.repeat(40),
+    ),
+  },
   { weight: 1, arbitrary: fc.integer({ min: 1_000, max: 16_000 }).map((n) => 'x'.repeat(n)) },
 );
 
@@ -654,14 +749,22 @@ type Headers = Record<string, string | string[]>;
 const DUPLICATES: ReadonlyArray<{ name: string; apply: HeaderAbuse }> = [
   { name: 'duplicate content-type', apply: (h: Headers) => ({ ...h, 'content-type': ['application/json', 'text/plain'] }) },
   { name: 'duplicate correlation id', apply: (h: Headers) => ({ ...h, 'x-correlation-id': ['abcdefgh-1', 'abcdefgh-2'] }) },
-  { name: 'duplicate authorization', apply: (h: Headers) => ({ ...h, authorization: typeof h.authorization === 'string' ? [h.authorization, 'Bearer other'] : ['Bearer a', 'Bearer b'] }) },
+  {
+    name: 'duplicate authorization',
+    apply: (h: Headers) => ({ ...h, authorization: typeof h.authorization === 'string' ? [h.authorization, 'Bearer other'] : ['Bearer a', 'Bearer b'] }),
+  },
 ];
 
 /** Changes to an otherwise valid set of request headers. */
 export const headerAbuse: fc.Arbitrary<{ name: string; apply: HeaderAbuse }> = fc.oneof(
   { weight: 8, arbitrary: fc.constant({ name: 'none', apply: (h: Headers) => h }) },
   fc.integer({ min: 16_000, max: 40_000 }).map((n) => ({ name: `oversized x-big ${n}`, apply: (h: Headers) => ({ ...h, 'x-big': big(n) }) })),
-  fc.integer({ min: 200, max: 400 }).map((n) => ({ name: `${n} headers`, apply: (h: Headers) => ({ ...h, ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`x-h${i}`, big(60)])) }) })),
+  fc
+    .integer({ min: 200, max: 400 })
+    .map((n) => ({
+      name: `${n} headers`,
+      apply: (h: Headers) => ({ ...h, ...Object.fromEntries(Array.from({ length: n }, (_, i) => [`x-h${i}`, big(60)])) }),
+    })),
   fc.constantFrom(...ODD_CONTENT_TYPES).map((type) => ({ name: `content-type ${type.slice(0, 40)}`, apply: (h: Headers) => ({ ...h, 'content-type': type }) })),
   fc.constantFrom(...DUPLICATES),
   fc.constantFrom('short', 'x'.repeat(257), 'bad id with spaces', '../../x', 'abc\u00e9defgh', '').map((id) => ({

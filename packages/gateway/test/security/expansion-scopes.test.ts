@@ -26,15 +26,20 @@ describe('expand over REST needs the view scope of what it loads', () => {
     const admin = await apiClient(gateway, P, ['manage_business_units']);
     alice = await customerClient(gateway, P, ['manage_my_business_units']);
     bob = await customerClient(gateway, P, ['manage_my_business_units']);
-    await admin.ok('POST', '/business-units', {
-      key: 'acme',
-      name: 'ACME',
-      unitType: 'Company',
-      associates: [
-        { roles: ['Admin'], customer: { id: alice.customerId } },
-        { roles: ['Buyer'], customer: { id: bob.customerId } },
-      ],
-    }, 201);
+    await admin.ok(
+      'POST',
+      '/business-units',
+      {
+        key: 'acme',
+        name: 'ACME',
+        unitType: 'Company',
+        associates: [
+          { roles: ['Admin'], customer: { id: alice.customerId } },
+          { roles: ['Buyer'], customer: { id: bob.customerId } },
+        ],
+      },
+      201,
+    );
   });
   afterAll(() => gateway.close());
 

@@ -25,7 +25,12 @@ type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-ex
 class LogCapture extends Writable {
   readonly lines: string[] = [];
   override _write(chunk: Buffer, _encoding: string, done: () => void): void {
-    this.lines.push(...chunk.toString('utf8').split('\n').filter((line) => line !== ''));
+    this.lines.push(
+      ...chunk
+        .toString('utf8')
+        .split('\n')
+        .filter((line) => line !== ''),
+    );
     done();
   }
 }
@@ -67,10 +72,15 @@ describe('failed deliveries at destinations with credentials leak no secret', { 
 
   it('goes from refused sends to ConfigurationErrorDeliveryStopped and dropped deliveries', async () => {
     const project = await call('GET', `/${P}`);
-    expect((await call('POST', `/${P}`, { version: project.body.version, actions: [{ action: 'changeEnvironment', environment: 'development' }] })).status).toBe(200);
+    expect(
+      (await call('POST', `/${P}`, { version: project.body.version, actions: [{ action: 'changeEnvironment', environment: 'development' }] })).status,
+    ).toBe(200);
     serviceBus.createEntity('failing-queue');
     const onStores = { changes: [{ resourceTypeId: 'store' }] };
-    const bus = await call('POST', `/${P}/subscriptions`, { destination: { type: 'ProviderBServiceBus', connectionString: serviceBus.connectionString('failing-queue') }, ...onStores });
+    const bus = await call('POST', `/${P}/subscriptions`, {
+      destination: { type: 'ProviderBServiceBus', connectionString: serviceBus.connectionString('failing-queue') },
+      ...onStores,
+    });
     const grid = await call('POST', `/${P}/subscriptions`, {
       destination: { type: 'EventGrid', uri: eventGrid.url, accessKey: eventGrid.accessKey },
       format: { type: 'CloudEvents', cloudEventsVersion: '1.0' },
@@ -134,7 +144,9 @@ describe('failed deliveries at destinations with credentials leak no secret', { 
   });
 
   it('no answer holds a full destination secret', () => {
-    const leaks = [...secrets].flatMap(([name, value]) => answers.filter((answer) => answer.includes(value)).map((answer) => `${name}: ${answer.slice(0, 300)}`));
+    const leaks = [...secrets].flatMap(([name, value]) =>
+      answers.filter((answer) => answer.includes(value)).map((answer) => `${name}: ${answer.slice(0, 300)}`),
+    );
     expect(leaks).toEqual([]);
   });
 

@@ -153,34 +153,169 @@ function withAt(value: unknown, path: Path, replace: (old: unknown) => unknown):
 
 /** Field names the handlers read (grep of `action.*` and `draft.*` in src/resources). */
 const FIELD_NAMES = [
-  'name', 'key', 'value', 'type', 'description', 'quantity', 'storeMode', 'state', 'environment', 'customerId', 'country', 'businessUnit',
-  'languages', 'initial', 'fields', 'fieldName', 'externalPrice', 'code', 'address', 'addressId', 'addressKey', 'transitions', 'stores', 'store',
-  'status', 'roles', 'quoteRequestState', 'messagesConfiguration', 'messages', 'lastName', 'label', 'force', 'firstName', 'fieldDefinition',
-  'externalOAuth', 'email', 'discountCode', 'destination', 'contactEmail', 'changes', 'associates', 'associate', 'customer', 'lineItemId',
-  'customLineItemId', 'currency', 'lineItems', 'custom', 'format', 'parentUnit', 'slug', 'money', 'sku', 'enumValue', 'enumValues', 'keys',
-  'lineItemKey', 'inputHint', 'required', 'resourceTypeIds', 'fieldDefinitions', 'transitionState', 'comment', 'roles', 'url', 'authorizationHeader',
-  'cart', 'cartVersion', 'version', 'id', 'typeId',
+  'name',
+  'key',
+  'value',
+  'type',
+  'description',
+  'quantity',
+  'storeMode',
+  'state',
+  'environment',
+  'customerId',
+  'country',
+  'businessUnit',
+  'languages',
+  'initial',
+  'fields',
+  'fieldName',
+  'externalPrice',
+  'code',
+  'address',
+  'addressId',
+  'addressKey',
+  'transitions',
+  'stores',
+  'store',
+  'status',
+  'roles',
+  'quoteRequestState',
+  'messagesConfiguration',
+  'messages',
+  'lastName',
+  'label',
+  'force',
+  'firstName',
+  'fieldDefinition',
+  'externalOAuth',
+  'email',
+  'discountCode',
+  'destination',
+  'contactEmail',
+  'changes',
+  'associates',
+  'associate',
+  'customer',
+  'lineItemId',
+  'customLineItemId',
+  'currency',
+  'lineItems',
+  'custom',
+  'format',
+  'parentUnit',
+  'slug',
+  'money',
+  'sku',
+  'enumValue',
+  'enumValues',
+  'keys',
+  'lineItemKey',
+  'inputHint',
+  'required',
+  'resourceTypeIds',
+  'fieldDefinitions',
+  'transitionState',
+  'comment',
+  'roles',
+  'url',
+  'authorizationHeader',
+  'cart',
+  'cartVersion',
+  'version',
+  'id',
+  'typeId',
 ];
 
 /** Update action names of every resource (several are shared). */
 const ACTION_NAMES = [
-  'setName', 'changeName', 'setLanguages', 'setKey', 'setCustomType', 'setCustomField', 'changeMessagesConfiguration', 'changeMyBusinessUnitStatusOnCreation',
-  'setExternalOAuth', 'addFieldDefinition', 'removeFieldDefinition', 'changeLabel', 'addEnumValue', 'addLocalizedEnumValue', 'changeEnumValueOrder',
-  'changeFieldDefinitionOrder', 'changeInputHint', 'setDescription', 'changeKey', 'changeInitial', 'changeType', 'setTransitions', 'setRoles',
-  'addLineItem', 'removeLineItem', 'changeLineItemQuantity', 'addCustomLineItem', 'removeCustomLineItem', 'setCountry', 'setShippingAddress',
-  'setBillingAddress', 'setCustomerId', 'setCustomerEmail', 'setBusinessUnit', 'setStore', 'addDiscountCode', 'removeDiscountCode', 'recalculate',
-  'setLineItemCustomField', 'setLineItemCustomType', 'changeQuoteRequestState', 'changeMyQuoteRequestState', 'transitionState', 'setComment',
-  'changeStatus', 'setContactEmail', 'addAddress', 'changeAddress', 'removeAddress', 'setDefaultShippingAddress', 'setDefaultBillingAddress',
-  'addShippingAddressId', 'removeShippingAddressId', 'addBillingAddressId', 'removeBillingAddressId', 'addAssociate', 'removeAssociate',
-  'changeAssociate', 'setAssociates', 'addStore', 'removeStore', 'setStores', 'setStoreMode', 'changeParentUnit', 'setAddressCustomType',
-  'setAddressCustomField', 'changeDestination', 'setMessages', 'setChanges', 'changeFormat', 'setFirstName', 'setLastName', 'changeEmail',
-  'setCustomerGroup', 'addStoreToCustomer', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '',
+  'setName',
+  'changeName',
+  'setLanguages',
+  'setKey',
+  'setCustomType',
+  'setCustomField',
+  'changeMessagesConfiguration',
+  'changeMyBusinessUnitStatusOnCreation',
+  'setExternalOAuth',
+  'addFieldDefinition',
+  'removeFieldDefinition',
+  'changeLabel',
+  'addEnumValue',
+  'addLocalizedEnumValue',
+  'changeEnumValueOrder',
+  'changeFieldDefinitionOrder',
+  'changeInputHint',
+  'setDescription',
+  'changeKey',
+  'changeInitial',
+  'changeType',
+  'setTransitions',
+  'setRoles',
+  'addLineItem',
+  'removeLineItem',
+  'changeLineItemQuantity',
+  'addCustomLineItem',
+  'removeCustomLineItem',
+  'setCountry',
+  'setShippingAddress',
+  'setBillingAddress',
+  'setCustomerId',
+  'setCustomerEmail',
+  'setBusinessUnit',
+  'setStore',
+  'addDiscountCode',
+  'removeDiscountCode',
+  'recalculate',
+  'setLineItemCustomField',
+  'setLineItemCustomType',
+  'changeQuoteRequestState',
+  'changeMyQuoteRequestState',
+  'transitionState',
+  'setComment',
+  'changeStatus',
+  'setContactEmail',
+  'addAddress',
+  'changeAddress',
+  'removeAddress',
+  'setDefaultShippingAddress',
+  'setDefaultBillingAddress',
+  'addShippingAddressId',
+  'removeShippingAddressId',
+  'addBillingAddressId',
+  'removeBillingAddressId',
+  'addAssociate',
+  'removeAssociate',
+  'changeAssociate',
+  'setAssociates',
+  'addStore',
+  'removeStore',
+  'setStores',
+  'setStoreMode',
+  'changeParentUnit',
+  'setAddressCustomType',
+  'setAddressCustomField',
+  'changeDestination',
+  'setMessages',
+  'setChanges',
+  'changeFormat',
+  'setFirstName',
+  'setLastName',
+  'changeEmail',
+  'setCustomerGroup',
+  'addStoreToCustomer',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  '',
 ];
 
 const randomAction: fc.Arbitrary<Json> = fc
   .tuple(
     fc.constantFrom(...ACTION_NAMES),
-    fc.array(fc.tuple(fc.constantFrom(...FIELD_NAMES), fc.oneof(fc.jsonValue({ maxDepth: 2 }), nastyString, fc.constant({ typeId: 'state', id: 'x' }))), { maxLength: 4 }),
+    fc.array(fc.tuple(fc.constantFrom(...FIELD_NAMES), fc.oneof(fc.jsonValue({ maxDepth: 2 }), nastyString, fc.constant({ typeId: 'state', id: 'x' }))), {
+      maxLength: 4,
+    }),
   )
   .map(([action, fields]) => Object.fromEntries([...fields, ['action', action]]) as Json);
 
@@ -233,19 +368,82 @@ function jsonBody(templates: readonly Json[], isUpdate: boolean): fc.Arbitrary<s
 // ---------------------------------------------------------------------------------------------
 
 const PREDICATE_FIELDS = [
-  'id', 'key', 'version', 'createdAt', 'lastModifiedAt', 'name', 'name(en)', 'name(en = "x")', 'languages', 'status', 'unitType', 'quoteRequestState',
-  'custom(fields(label))', 'custom(type(id))', 'lineItems(quantity)', 'lineItems(sku)', 'associates(roles)', 'associates(customer(id))', 'resourceTypeId',
-  'type', 'initial', 'transitions(id)', 'destination(type)', 'totalPrice(centAmount)', 'addresses(country)', 'resource(typeId)', 'sequenceNumber',
-  'parentUnit(key)', 'stores(key)', 'email', 'x', 'a.b', '__proto__', 'constructor',
+  'id',
+  'key',
+  'version',
+  'createdAt',
+  'lastModifiedAt',
+  'name',
+  'name(en)',
+  'name(en = "x")',
+  'languages',
+  'status',
+  'unitType',
+  'quoteRequestState',
+  'custom(fields(label))',
+  'custom(type(id))',
+  'lineItems(quantity)',
+  'lineItems(sku)',
+  'associates(roles)',
+  'associates(customer(id))',
+  'resourceTypeId',
+  'type',
+  'initial',
+  'transitions(id)',
+  'destination(type)',
+  'totalPrice(centAmount)',
+  'addresses(country)',
+  'resource(typeId)',
+  'sequenceNumber',
+  'parentUnit(key)',
+  'stores(key)',
+  'email',
+  'x',
+  'a.b',
+  '__proto__',
+  'constructor',
 ];
 const predicateValue: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('"x"', '1', '-1', '0', '1.5', '1e400', '9999999999999999999999', 'true', 'false', 'null', ':v', ':x', ':missing', ':__proto__', '"2020-01-01T00:00:00.000Z"', '"not-a-date"', '"\\u0000"', '"\\"', '""'),
+  fc.constantFrom(
+    '"x"',
+    '1',
+    '-1',
+    '0',
+    '1.5',
+    '1e400',
+    '9999999999999999999999',
+    'true',
+    'false',
+    'null',
+    ':v',
+    ':x',
+    ':missing',
+    ':__proto__',
+    '"2020-01-01T00:00:00.000Z"',
+    '"not-a-date"',
+    '"\\u0000"',
+    '"\\"',
+    '""',
+  ),
   nastyString.map((text) => JSON.stringify(text)),
 );
 const comparison: fc.Arbitrary<string> = fc.oneof(
-  fc.tuple(fc.constantFrom(...PREDICATE_FIELDS), fc.constantFrom('=', '!=', '<>', '>', '<', '>=', '<=', '==', 'is'), predicateValue).map((parts) => parts.join(' ')),
-  fc.tuple(fc.constantFrom(...PREDICATE_FIELDS), fc.constantFrom('in', 'not in', 'contains any', 'contains all', 'contains'), fc.array(predicateValue, { maxLength: 4 })).map(([f, op, vs]) => `${f} ${op} (${vs.join(', ')})`),
-  fc.tuple(fc.constantFrom(...PREDICATE_FIELDS), fc.constantFrom('is defined', 'is not defined', 'is empty', 'is not empty', 'within circle(1, 2, 3)', 'within circle(1e400, -1e400, 0)')).map((parts) => parts.join(' ')),
+  fc
+    .tuple(fc.constantFrom(...PREDICATE_FIELDS), fc.constantFrom('=', '!=', '<>', '>', '<', '>=', '<=', '==', 'is'), predicateValue)
+    .map((parts) => parts.join(' ')),
+  fc
+    .tuple(
+      fc.constantFrom(...PREDICATE_FIELDS),
+      fc.constantFrom('in', 'not in', 'contains any', 'contains all', 'contains'),
+      fc.array(predicateValue, { maxLength: 4 }),
+    )
+    .map(([f, op, vs]) => `${f} ${op} (${vs.join(', ')})`),
+  fc
+    .tuple(
+      fc.constantFrom(...PREDICATE_FIELDS),
+      fc.constantFrom('is defined', 'is not defined', 'is empty', 'is not empty', 'within circle(1, 2, 3)', 'within circle(1e400, -1e400, 0)'),
+    )
+    .map((parts) => parts.join(' ')),
 );
 const predicate: fc.Arbitrary<string> = fc.letrec<{ p: string }>((tie) => ({
   p: fc.oneof(
@@ -271,11 +469,34 @@ const numberText = fc.oneof(
   fc.constantFrom('10000', '10001', '99999999999999999999', '1e3', '1.5', '-0', '0x10', ' 1', '1 ', '+1', 'NaN', 'Infinity', '', 'abc', '１'),
 );
 const sortValue = fc.oneof(
-  fc.tuple(fc.constantFrom(...PREDICATE_FIELDS, 'name.en', 'custom.fields.label'), fc.constantFrom(' asc', ' desc', '', ' ASC', ' up', ' asc desc')).map(([f, d]) => `${f}${d}`),
+  fc
+    .tuple(fc.constantFrom(...PREDICATE_FIELDS, 'name.en', 'custom.fields.label'), fc.constantFrom(' asc', ' desc', '', ' ASC', ' up', ' asc desc'))
+    .map(([f, d]) => `${f}${d}`),
   nastyString,
 );
 const expandValue = fc.oneof(
-  fc.constantFrom('store', 'customer', 'state', 'businessUnit', 'cart', 'lineItems[*].state[*].state', 'associates[*].customer', 'parentUnit', 'transitions[*]', 'custom.type', 'resource', 'stores[*]', 'ancestors[*]', 'a[0].b', '[*]', '*', '.', 'x[', 'x[99999999999999999999]', 'obj.obj.obj'),
+  fc.constantFrom(
+    'store',
+    'customer',
+    'state',
+    'businessUnit',
+    'cart',
+    'lineItems[*].state[*].state',
+    'associates[*].customer',
+    'parentUnit',
+    'transitions[*]',
+    'custom.type',
+    'resource',
+    'stores[*]',
+    'ancestors[*]',
+    'a[0].b',
+    '[*]',
+    '*',
+    '.',
+    'x[',
+    'x[99999999999999999999]',
+    'obj.obj.obj',
+  ),
   fc.integer({ min: 20, max: 2_000 }).map((n) => Array.from({ length: n }, () => 'parentUnit').join('.')),
   fc.integer({ min: 20, max: 2_000 }).map((n) => `a${'[*]'.repeat(n)}`),
   nastyString,
@@ -291,7 +512,10 @@ const queryPair: fc.Arbitrary<[string, string]> = fc.oneof(
   { weight: 3, arbitrary: fc.tuple(varName, fc.oneof(predicateValue, nastyString, numberText)).map(([n, v]): [string, string] => [`var.${n}`, v]) },
   { weight: 1, arbitrary: numberText.map((v): [string, string] => ['version', v]) },
   { weight: 1, arbitrary: fc.constantFrom('true', 'false', '', '1', 'x').map((v): [string, string] => ['dataErasure', v]) },
-  { weight: 1, arbitrary: fc.tuple(fc.constantFrom('key', 'id', 'staged', 'priceCurrency', 'ids', 'where[]', 'limit[0]', 'a[b][c]', '__proto__'), nastyString) },
+  {
+    weight: 1,
+    arbitrary: fc.tuple(fc.constantFrom('key', 'id', 'staged', 'priceCurrency', 'ids', 'where[]', 'limit[0]', 'a[b][c]', '__proto__'), nastyString),
+  },
 );
 
 /** Surrogates cannot be percent-encoded as UTF-8: a client's encoder sends U+FFFD. */
@@ -300,16 +524,24 @@ const wellFormed = (text: string) => text.replace(/[\ud800-\udbff](?![\udc00-\ud
 const queryString: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 8,
-    arbitrary: fc.array(queryPair, { maxLength: 6 }).map((pairs) => new URLSearchParams(pairs.map(([n, v]): [string, string] => [wellFormed(n), wellFormed(v)])).toString()),
+    arbitrary: fc
+      .array(queryPair, { maxLength: 6 })
+      .map((pairs) => new URLSearchParams(pairs.map(([n, v]): [string, string] => [wellFormed(n), wellFormed(v)])).toString()),
   },
   // The same name repeated.
   {
     weight: 2,
     arbitrary: fc
-      .tuple(fc.constantFrom('where', 'sort', 'limit', 'offset', 'expand', 'withTotal', 'var.v', 'version', 'dataErasure'), fc.array(fc.oneof(predicateValue, numberText, fc.constantFrom('true', 'key = :v')), { minLength: 2, maxLength: 5 }))
+      .tuple(
+        fc.constantFrom('where', 'sort', 'limit', 'offset', 'expand', 'withTotal', 'var.v', 'version', 'dataErasure'),
+        fc.array(fc.oneof(predicateValue, numberText, fc.constantFrom('true', 'key = :v')), { minLength: 2, maxLength: 5 }),
+      )
       .map(([name, values]) => new URLSearchParams(values.map((v): [string, string] => [name, wellFormed(v)])).toString()),
   },
-  { weight: 1, arbitrary: fc.constantFrom('where=%ED%A0%80', 'var.v=%00&where=key%3D%3Av', 'limit=%00', 'sort=%FF', 'where', 'var.=1', 'var.v', 'expand=%', '%') },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('where=%ED%A0%80', 'var.v=%00&where=key%3D%3Av', 'limit=%00', 'sort=%FF', 'where', 'var.=1', 'var.v', 'expand=%', '%'),
+  },
 );
 
 // ---------------------------------------------------------------------------------------------
@@ -319,7 +551,21 @@ const queryString: fc.Arbitrary<string> = fc.oneof(
 const encodeSegment = (text: string) => encodeURIComponent(wellFormed(text));
 const oddSegment: fc.Arbitrary<string> = fc.oneof(
   fc.uuid(),
-  fc.constantFrom('00000000-0000-0000-0000-000000000000', 'no-such', '%00', 'a%00b', '%ED%A0%80', '%EF%BF%BF', '..', '%2e%2e', 'key=x', '__proto__', 'constructor', 'x'.repeat(256), 'x'.repeat(600)),
+  fc.constantFrom(
+    '00000000-0000-0000-0000-000000000000',
+    'no-such',
+    '%00',
+    'a%00b',
+    '%ED%A0%80',
+    '%EF%BF%BF',
+    '..',
+    '%2e%2e',
+    'key=x',
+    '__proto__',
+    'constructor',
+    'x'.repeat(256),
+    'x'.repeat(600),
+  ),
   nastyString.filter((text) => text !== '').map(encodeSegment),
 );
 
@@ -345,19 +591,29 @@ const GQL_WRONG = fc.constantFrom('null', '1', '"x"', 'true', '[]', '{}', '1e400
 function graphqlLiteral(ctx: GraphqlContext, root: string, type: GraphQLInputType, depth: number, name: string): fc.Arbitrary<string> {
   const right = ((): fc.Arbitrary<string> => {
     if (isNonNullType(type)) return graphqlLiteral(ctx, root, type.ofType, depth, name);
-    if (isListType(type)) return depth > 4 ? fc.constant('[]') : fc.array(graphqlLiteral(ctx, root, type.ofType, depth + 1, name), { maxLength: 3 }).map((items) => `[${items.join(', ')}]`);
+    if (isListType(type))
+      return depth > 4
+        ? fc.constant('[]')
+        : fc.array(graphqlLiteral(ctx, root, type.ofType, depth + 1, name), { maxLength: 3 }).map((items) => `[${items.join(', ')}]`);
     if (isEnumType(type)) return fc.constantFrom(...type.getValues().map((value) => value.name));
     if (isInputObjectType(type)) {
       if (depth > 4) return fc.constant('{}');
       const fields = Object.values(type.getFields());
       const required = fields.filter((field) => isNonNullType(field.type));
       const optional = fields.filter((field) => !isNonNullType(field.type));
-      const members = type.name.endsWith('UpdateAction') ? fc.constantFrom(...optional).map((one) => [one]) : fc.subarray(optional, { maxLength: Math.min(3, optional.length) });
+      const members = type.name.endsWith('UpdateAction')
+        ? fc.constantFrom(...optional).map((one) => [one])
+        : fc.subarray(optional, { maxLength: Math.min(3, optional.length) });
       return members
-        .chain((chosen) => fc.tuple(...[...required, ...chosen].map((field) => graphqlLiteral(ctx, root, field.type, depth + 1, field.name).map((value) => `${field.name}: ${value}`))))
+        .chain((chosen) =>
+          fc.tuple(
+            ...[...required, ...chosen].map((field) => graphqlLiteral(ctx, root, field.type, depth + 1, field.name).map((value) => `${field.name}: ${value}`)),
+          ),
+        )
         .map((parts) => `{${parts.join(', ')}}`);
     }
-    if (name === 'version') return fc.oneof({ weight: 6, arbitrary: fc.constant(String(VERSION_SENTINEL)) }, { weight: 1, arbitrary: fc.constantFrom('0', '1', '999') });
+    if (name === 'version')
+      return fc.oneof({ weight: 6, arbitrary: fc.constant(String(VERSION_SENTINEL)) }, { weight: 1, arbitrary: fc.constantFrom('0', '1', '999') });
     switch (getNamedType(type).name) {
       case 'Int':
         return fc.oneof(fc.integer({ min: -3, max: 12 }).map(String), fc.constantFrom('500', '501', '2147483647', '10000', '10001'));
@@ -406,9 +662,17 @@ function jsonForInput(ctx: GraphqlContext, root: string, type: GraphQLInputType,
       const fields = Object.values(type.getFields());
       const required = fields.filter((field) => isNonNullType(field.type));
       const optional = fields.filter((field) => !isNonNullType(field.type));
-      const members = type.name.endsWith('UpdateAction') ? fc.constantFrom(...optional).map((one) => [one]) : fc.subarray(optional, { maxLength: Math.min(3, optional.length) });
+      const members = type.name.endsWith('UpdateAction')
+        ? fc.constantFrom(...optional).map((one) => [one])
+        : fc.subarray(optional, { maxLength: Math.min(3, optional.length) });
       return members
-        .chain((chosen) => fc.tuple(...[...required, ...chosen].map((field) => jsonForInput(ctx, root, field.type, depth + 1, field.name).map((value): [string, unknown] => [field.name, value]))))
+        .chain((chosen) =>
+          fc.tuple(
+            ...[...required, ...chosen].map((field) =>
+              jsonForInput(ctx, root, field.type, depth + 1, field.name).map((value): [string, unknown] => [field.name, value]),
+            ),
+          ),
+        )
         .map((entries) => Object.fromEntries(entries));
     }
     if (name === 'version') return fc.oneof({ weight: 6, arbitrary: fc.constant(VERSION_SENTINEL) }, { weight: 1, arbitrary: fc.constantFrom(0, 1, 999) });
@@ -447,16 +711,25 @@ function fieldSelection(ctx: GraphqlContext, root: string, field: GraphQLField<u
   const optional = field.args.filter((arg) => !isNonNullType(arg.type));
   const hasIdAndKey = optional.some((arg) => arg.name === 'id') && optional.some((arg) => arg.name === 'key');
   const optionalChoice = hasIdAndKey
-    ? fc.tuple(fc.constantFrom('id', 'key'), fc.subarray(optional.filter((arg) => arg.name !== 'id' && arg.name !== 'key')), fc.integer({ min: 0, max: 9 })).map(([which, rest, odd]) => [
-        ...optional.filter((arg) => (odd === 0 ? true : odd === 1 ? false : arg.name === which)),
-        ...rest,
-      ].filter((arg, index, all) => all.indexOf(arg) === index))
+    ? fc
+        .tuple(fc.constantFrom('id', 'key'), fc.subarray(optional.filter((arg) => arg.name !== 'id' && arg.name !== 'key')), fc.integer({ min: 0, max: 9 }))
+        .map(([which, rest, odd]) =>
+          [...optional.filter((arg) => (odd === 0 ? true : odd === 1 ? false : arg.name === which)), ...rest].filter(
+            (arg, index, all) => all.indexOf(arg) === index,
+          ),
+        )
     : fc.subarray(optional, { maxLength: optional.length });
   const argText =
     field.args.length === 0
       ? fc.constant('')
       : optionalChoice
-          .chain((chosen) => fc.tuple(...[...required, ...chosen].map((arg) => graphqlLiteral(ctx, root === '' ? field.name : root, arg.type, 0, arg.name).map((value) => `${arg.name}: ${value}`))))
+          .chain((chosen) =>
+            fc.tuple(
+              ...[...required, ...chosen].map((arg) =>
+                graphqlLiteral(ctx, root === '' ? field.name : root, arg.type, 0, arg.name).map((value) => `${arg.name}: ${value}`),
+              ),
+            ),
+          )
           .map((parts) => (parts.length === 0 ? '' : `(${parts.join(', ')})`));
   return fc.tuple(argText, selectionOf(ctx, root === '' ? field.name : root, field.type, depth)).map(([a, s]) => `${field.name}${a}${s}`);
 }
@@ -471,8 +744,20 @@ function rootWithVariables(ctx: GraphqlContext, root: GraphQLObjectType, keyword
       {
         weight: 8,
         arbitrary: fc
-          .tuple(fc.constantFrom('id', 'key'), ...args.map((arg) => fc.option(jsonForInput(ctx, field.name, arg.type, 0, arg.name), { freq: isNonNullType(arg.type) ? 20 : 3, nil: undefined }).map((value): [string, unknown] => [arg.name, value])))
-          .map(([which, ...entries]) => Object.fromEntries(entries.filter(([name, v]) => v !== undefined && !(name === (which === 'id' ? 'key' : 'id') && args.some((arg) => arg.name === 'key')))) as unknown),
+          .tuple(
+            fc.constantFrom('id', 'key'),
+            ...args.map((arg) =>
+              fc
+                .option(jsonForInput(ctx, field.name, arg.type, 0, arg.name), { freq: isNonNullType(arg.type) ? 20 : 3, nil: undefined })
+                .map((value): [string, unknown] => [arg.name, value]),
+            ),
+          )
+          .map(
+            ([which, ...entries]) =>
+              Object.fromEntries(
+                entries.filter(([name, v]) => v !== undefined && !(name === (which === 'id' ? 'key' : 'id') && args.some((arg) => arg.name === 'key'))),
+              ) as unknown,
+          ),
       },
       { weight: 1, arbitrary: fc.dictionary(fc.constantFrom(...args.map((arg) => arg.name), 'x'), fc.jsonValue({ maxDepth: 3 })) as fc.Arbitrary<unknown> },
     );
@@ -491,7 +776,11 @@ function graphqlBody(ctx: GraphqlContext, schema: GraphQLSchema): fc.Arbitrary<{
   const literalOperation = (root: GraphQLObjectType, keyword: string) =>
     fc
       .subarray(Object.values(root.getFields()), { minLength: 1, maxLength: keyword === 'mutation' ? 1 : 3 })
-      .chain((fields) => fc.tuple(...fields.map((field, index) => fieldSelection(ctx, '', field, 1).map((text) => `f${index}: ${text}`))).map((parts) => ({ parts, root: fields[0]?.name ?? '' })))
+      .chain((fields) =>
+        fc
+          .tuple(...fields.map((field, index) => fieldSelection(ctx, '', field, 1).map((text) => `f${index}: ${text}`)))
+          .map((parts) => ({ parts, root: fields[0]?.name ?? '' })),
+      )
       .map(({ parts, root: name }): GraphqlRequest & { root: string } => ({ query: `${keyword} { ${parts.join(' ')} }`, root: name }));
   const requests: Array<fc.WeightedArbitrary<GraphqlRequest & { root: string }>> = [
     { weight: 4, arbitrary: literalOperation(query, 'query') },
@@ -499,7 +788,14 @@ function graphqlBody(ctx: GraphqlContext, schema: GraphQLSchema): fc.Arbitrary<{
     {
       weight: 1,
       arbitrary: fc
-        .record({ query: fc.oneof(nastyString, fc.jsonValue().map((v) => JSON.stringify(v))), variables: fc.jsonValue({ maxDepth: 2 }), operationName: fc.oneof(fc.constant(undefined), nastyString, fc.jsonValue({ maxDepth: 1 })) })
+        .record({
+          query: fc.oneof(
+            nastyString,
+            fc.jsonValue().map((v) => JSON.stringify(v)),
+          ),
+          variables: fc.jsonValue({ maxDepth: 2 }),
+          operationName: fc.oneof(fc.constant(undefined), nastyString, fc.jsonValue({ maxDepth: 1 })),
+        })
         .map((request) => ({ ...(request as GraphqlRequest), root: '' })),
     },
   ];
@@ -535,7 +831,12 @@ function extraUpdateTemplates(collection: string, world: ProjectWorld, cartLineI
         { action: 'removeFieldDefinition', fieldName: 'nope' },
       );
     case 'states':
-      return update({ action: 'setDescription', description: { en: 'd' } }, { action: 'changeInitial', initial: true }, { action: 'setRoles', roles: ['ReviewIncludedInStatistics'] }, { action: 'changeType', type: 'LineItemState' });
+      return update(
+        { action: 'setDescription', description: { en: 'd' } },
+        { action: 'changeInitial', initial: true },
+        { action: 'setRoles', roles: ['ReviewIncludedInStatistics'] },
+        { action: 'changeType', type: 'LineItemState' },
+      );
     case 'carts':
     case 'me/carts':
       return update(
@@ -554,7 +855,10 @@ function extraUpdateTemplates(collection: string, world: ProjectWorld, cartLineI
       );
     case 'quote-requests':
     case 'me/quote-requests':
-      return update({ action: 'transitionState', state: { typeId: 'state', key: seed('states')?.key }, force: true }, ...custom, { action: 'changeQuoteRequestState', quoteRequestState: 'Rejected' });
+      return update({ action: 'transitionState', state: { typeId: 'state', key: seed('states')?.key }, force: true }, ...custom, {
+        action: 'changeQuoteRequestState',
+        quoteRequestState: 'Rejected',
+      });
     case 'business-units':
     case 'me/business-units':
       return update(
@@ -578,7 +882,10 @@ function extraUpdateTemplates(collection: string, world: ProjectWorld, cartLineI
       return update(
         { action: 'setMessages', messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }] },
         { action: 'changeFormat', format: { type: 'CloudEvents', cloudEventsVersion: '1.0' } },
-        { action: 'changeDestination', destination: { type: 'SQS', queueUrl: world.queueUrl, region: 'us-east-1', accessKey: 'AKIAFUZZ', accessSecret: 'fuzz-secret' } },
+        {
+          action: 'changeDestination',
+          destination: { type: 'SQS', queueUrl: world.queueUrl, region: 'us-east-1', accessKey: 'AKIAFUZZ', accessSecret: 'fuzz-secret' },
+        },
       );
     case 'customers':
       return update({ action: 'setLastName', lastName: 'L' }, { action: 'addAddress', address: { country: 'DE' } }, ...custom);
@@ -637,7 +944,11 @@ describe('generated inputs: no server errors on any route', { timeout: 300_000 }
     a = world.projects.get(P) as ProjectWorld;
     // The schema as served (introspection itself is deeper than the gateway's depth limit).
     schema = buildSchema(typeDefs);
-    const cart = await world.gateway.app.inject({ method: 'GET', url: `/${P}/carts/${a.seeds.get('carts')?.id ?? ''}`, headers: { authorization: `Bearer ${a.admin}` } });
+    const cart = await world.gateway.app.inject({
+      method: 'GET',
+      url: `/${P}/carts/${a.seeds.get('carts')?.id ?? ''}`,
+      headers: { authorization: `Bearer ${a.admin}` },
+    });
     cartLineItem = ((cart.json() as Json).lineItems as Array<{ id: string; sku: string }> | undefined)?.[0];
   });
   afterAll(async () => {
@@ -658,7 +969,12 @@ describe('generated inputs: no server errors on any route', { timeout: 300_000 }
     const names = paramNames(route.url);
     const params = fc.record(
       Object.fromEntries(
-        names.map((name) => [name, name === 'projectKey' ? fc.oneof({ weight: 12, arbitrary: fc.constant(P) }, { weight: 1, arbitrary: oddSegment }) : fc.oneof({ weight: 4, arbitrary: fc.constant(real[name] ?? 'x') }, { weight: 1, arbitrary: oddSegment })]),
+        names.map((name) => [
+          name,
+          name === 'projectKey'
+            ? fc.oneof({ weight: 12, arbitrary: fc.constant(P) }, { weight: 1, arbitrary: oddSegment })
+            : fc.oneof({ weight: 4, arbitrary: fc.constant(real[name] ?? 'x') }, { weight: 1, arbitrary: oddSegment }),
+        ]),
       ),
     );
     const graphql = route.url.endsWith('/graphql');
@@ -682,17 +998,31 @@ describe('generated inputs: no server errors on any route', { timeout: 300_000 }
       return undefined;
     };
     const body: fc.Arbitrary<{ text: string; root: string } | undefined> = !isBodyRoute(route)
-      ? fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => ({ text: JSON.stringify(v) ?? 'null', root: '' })) })
+      ? fc.oneof(
+          { weight: 9, arbitrary: fc.constant(undefined) },
+          { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }).map((v) => ({ text: JSON.stringify(v) ?? 'null', root: '' })) },
+        )
       : isOAuthRoute(route)
         ? fc
             .oneof(
-              fc.array(fc.tuple(fc.constantFrom('grant_type', 'scope', 'username', 'password', 'refresh_token', 'token', 'anonymous_id', 'token_type_hint'), nastyString), { maxLength: 5 }).map((pairs) => new URLSearchParams(pairs.map(([n, v]): [string, string] => [n, wellFormed(v)])).toString()),
+              fc
+                .array(
+                  fc.tuple(
+                    fc.constantFrom('grant_type', 'scope', 'username', 'password', 'refresh_token', 'token', 'anonymous_id', 'token_type_hint'),
+                    nastyString,
+                  ),
+                  { maxLength: 5 },
+                )
+                .map((pairs) => new URLSearchParams(pairs.map(([n, v]): [string, string] => [n, wellFormed(v)])).toString()),
               fc.jsonValue().map((v) => JSON.stringify(v) ?? 'null'),
             )
             .map((text) => ({ text, root: '' }))
         : graphql
           ? graphqlBody(ctx, schema)
-          : jsonBody([...templatesFor(route, a, P), ...(update ? extraUpdateTemplates(collectionOf(route.url), a, cartLineItem) : [])], update).map((text) => ({ text, root: '' }));
+          : jsonBody([...templatesFor(route, a, P), ...(update ? extraUpdateTemplates(collectionOf(route.url), a, cartLineItem) : [])], update).map((text) => ({
+              text,
+              root: '',
+            }));
     const query = graphql
       ? fc.oneof({ weight: 12, arbitrary: fc.constant('') }, { weight: 1, arbitrary: queryString })
       : isBodyRoute(route)
@@ -707,7 +1037,7 @@ describe('generated inputs: no server errors on any route', { timeout: 300_000 }
       let headers = auth;
       if (graphql && generated !== undefined) {
         const mine = generated.root === 'me' || /My/.test(generated.root);
-        headers = (mine !== swapToken) ? { authorization: `Bearer ${a.customer.token}` } : { authorization: `Bearer ${a.admin}` };
+        headers = mine !== swapToken ? { authorization: `Bearer ${a.customer.token}` } : { authorization: `Bearer ${a.admin}` };
         const versionUrl = graphqlVersionUrl(generated.root);
         const current = versionUrl === undefined ? 1 : ((await versionAt(versionUrl, { authorization: `Bearer ${a.admin}` })) ?? 1);
         payload = payload?.replaceAll(String(VERSION_SENTINEL), String(current));

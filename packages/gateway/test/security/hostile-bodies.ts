@@ -117,7 +117,11 @@ export function hostileBodySuite(shard: number, shards: number): void {
       const auth = authFor(route, a, world.gateway);
       const real = realParams(route, A, a);
       const names = paramNames(route.url);
-      const params = fc.record(Object.fromEntries(names.map((name) => [name, fc.oneof({ weight: 5, arbitrary: fc.constant(real[name] ?? 'x') }, { weight: 1, arbitrary: hostileSegment })])));
+      const params = fc.record(
+        Object.fromEntries(
+          names.map((name) => [name, fc.oneof({ weight: 5, arbitrary: fc.constant(real[name] ?? 'x') }, { weight: 1, arbitrary: hostileSegment })]),
+        ),
+      );
       const property = fc.asyncProperty(params, bodyArbitrary(route), contentTypeArbitrary(route), async (values, body, contentType) => {
         const path = fillTemplate(route.url, values as Record<string, string>);
         const query = route.method === 'DELETE' ? '?version=1' : '';
@@ -125,7 +129,10 @@ export function hostileBodySuite(shard: number, shards: number): void {
         if (payload.includes(String(VERSION_SENTINEL))) {
           const version = String(await currentVersion(path, auth));
           // Buffers (invalid UTF-8) are edited byte for byte through latin1, which maps bytes 1:1.
-          payload = typeof payload === 'string' ? payload.replaceAll(String(VERSION_SENTINEL), version) : Buffer.from(payload.toString('latin1').replaceAll(String(VERSION_SENTINEL), version), 'latin1');
+          payload =
+            typeof payload === 'string'
+              ? payload.replaceAll(String(VERSION_SENTINEL), version)
+              : Buffer.from(payload.toString('latin1').replaceAll(String(VERSION_SENTINEL), version), 'latin1');
         }
         const sent: Sent = {
           route,
@@ -151,7 +158,14 @@ export function hostileBodySuite(shard: number, shards: number): void {
     it('answers hostile bodies without a 5xx and in the error shape', async () => {
       const failures: string[] = [];
       // Body routes and bodyless ones are dealt out separately, so the shards weigh the same.
-      const mine = [...shardOf(routes.filter(isBodyRoute), shard, shards), ...shardOf(routes.filter((route) => !isBodyRoute(route)), shard, shards)];
+      const mine = [
+        ...shardOf(routes.filter(isBodyRoute), shard, shards),
+        ...shardOf(
+          routes.filter((route) => !isBodyRoute(route)),
+          shard,
+          shards,
+        ),
+      ];
       expect(mine.length).toBeGreaterThan(0);
       for (const route of mine) {
         const failure = await runRoute(route);
@@ -169,11 +183,16 @@ export function hostileBodySuite(shard: number, shards: number): void {
         const template = isOAuthRoute(route) ? { grant_type: 'client_credentials' } : (templatesFor(route, a, A)[0] ?? {});
         const bodies: Array<[string, Body]> = [
           ...knownHostileBodies(template),
-          ...(route.url.endsWith('/graphql') ? KNOWN_HOSTILE_GRAPHQL.map((query): [string, Body] => [`GraphQL ${query.slice(0, 40)}`, JSON.stringify({ query })]) : []),
+          ...(route.url.endsWith('/graphql')
+            ? KNOWN_HOSTILE_GRAPHQL.map((query): [string, Body] => [`GraphQL ${query.slice(0, 40)}`, JSON.stringify({ query })])
+            : []),
         ];
         for (const [what, body] of bodies) {
           const version = String(await currentVersion(url, auth));
-          const payload = typeof body === 'string' ? body.replaceAll(String(VERSION_SENTINEL), version) : Buffer.from(body.toString('latin1').replaceAll(String(VERSION_SENTINEL), version), 'latin1');
+          const payload =
+            typeof body === 'string'
+              ? body.replaceAll(String(VERSION_SENTINEL), version)
+              : Buffer.from(body.toString('latin1').replaceAll(String(VERSION_SENTINEL), version), 'latin1');
           const request: Sent = { route, method: route.method, url, headers: { ...auth, 'content-type': 'application/json' }, payload };
           const mark = world.logs.lines.length;
           try {
@@ -221,7 +240,10 @@ export function hostileBodySuite(shard: number, shards: number): void {
       const adminB = await world.gateway.app.inject({
         method: 'POST',
         url: '/oauth/token',
-        headers: { authorization: `Basic ${Buffer.from(`${world.gateway.bootstrapClient.id}:${world.gateway.bootstrapClient.secret}`).toString('base64')}`, 'content-type': FORM },
+        headers: {
+          authorization: `Basic ${Buffer.from(`${world.gateway.bootstrapClient.id}:${world.gateway.bootstrapClient.secret}`).toString('base64')}`,
+          'content-type': FORM,
+        },
         payload: `grant_type=client_credentials&scope=manage_project:${B}`,
       });
       const tokenB = (adminB.json() as { access_token: string }).access_token;

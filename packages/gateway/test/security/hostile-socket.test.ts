@@ -41,15 +41,27 @@ describe('hostile requests over a real socket', { timeout: 60_000 }, () => {
   });
 
   const auth = () => `Authorization: Bearer ${a.admin}\r\n`;
-  const basic = () => `Authorization: Basic ${Buffer.from(`${world.gateway.bootstrapClient.id}:${world.gateway.bootstrapClient.secret}`).toString('base64')}\r\n`;
+  const basic = () =>
+    `Authorization: Basic ${Buffer.from(`${world.gateway.bootstrapClient.id}:${world.gateway.bootstrapClient.secret}`).toString('base64')}\r\n`;
 
   function post(path: string, body: Buffer, headers: string, contentType = 'application/json'): Buffer {
-    return Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}Content-Type: ${contentType}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`), body]);
+    return Buffer.concat([
+      Buffer.from(
+        `POST ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}Content-Type: ${contentType}\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+      ),
+      body,
+    ]);
   }
 
   function chunked(path: string, parts: Buffer[], headers: string): Buffer {
     const frames = parts.flatMap((part) => [Buffer.from(`${part.length.toString(16)}\r\n`), part, Buffer.from('\r\n')]);
-    return Buffer.concat([Buffer.from(`POST ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`), ...frames, Buffer.from('0\r\n\r\n')]);
+    return Buffer.concat([
+      Buffer.from(
+        `POST ${path} HTTP/1.1\r\nHost: localhost\r\n${headers}Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n`,
+      ),
+      ...frames,
+      Buffer.from('0\r\n\r\n'),
+    ]);
   }
 
   function expectShaped(answer: RawAnswer, statuses: readonly number[], what: string): void {
@@ -94,12 +106,24 @@ describe('hostile requests over a real socket', { timeout: 60_000 }, () => {
       ['garbage request line', 'NOT HTTP AT ALL\r\n\r\n', [400]],
       ['unknown HTTP version', `GET /${A}/stores HTTP/3.7\r\nHost: x\r\n\r\n`, [400, 505]],
       ['conflicting Content-Length', `POST /${A}/stores HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 5\r\n\r\n{}`, [400]],
-      ['Content-Length and Transfer-Encoding', `POST /${A}/stores HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`, [400]],
+      [
+        'Content-Length and Transfer-Encoding',
+        `POST /${A}/stores HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n`,
+        [400],
+      ],
       ['invalid chunk size', `POST /${A}/stores HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`, [400]],
       ['header block beyond 16 KB', `GET /${A}/stores HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(20_000)}\r\n\r\n`, [431]],
-      ['NUL in a header value', Buffer.concat([Buffer.from(`GET /${A}/stores HTTP/1.1\r\nHost: x\r\nX-A: a`), Buffer.from([0x00]), Buffer.from('b\r\n\r\n')]), [400]],
+      [
+        'NUL in a header value',
+        Buffer.concat([Buffer.from(`GET /${A}/stores HTTP/1.1\r\nHost: x\r\nX-A: a`), Buffer.from([0x00]), Buffer.from('b\r\n\r\n')]),
+        [400],
+      ],
       ['space before a header colon', `GET /${A}/stores HTTP/1.1\r\nHost : x\r\n\r\n`, [400]],
-      ['raw non-ASCII in the path', Buffer.concat([Buffer.from(`GET /${A}/stores/`), Buffer.from([0xff, 0xfe]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]), [400, 401, 404]],
+      [
+        'raw non-ASCII in the path',
+        Buffer.concat([Buffer.from(`GET /${A}/stores/`), Buffer.from([0xff, 0xfe]), Buffer.from(' HTTP/1.1\r\nHost: x\r\n\r\n')]),
+        [400, 401, 404],
+      ],
       ['upgrade request', `GET /${A}/stores HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n${auth()}\r\n`, [400]],
       ['body on a GET', `GET /${A}/stores HTTP/1.1\r\nHost: x\r\n${auth()}Content-Length: 2\r\nConnection: close\r\n\r\n{}`, [400]],
     ];
@@ -128,7 +152,11 @@ describe('hostile requests over a real socket', { timeout: 60_000 }, () => {
     const answers = await Promise.all(Array.from({ length: 10 }, () => exchange(port, [partial], { timeoutMs: 300 })));
     // The client gave up before the body was complete: nothing was answered, nothing was created.
     for (const answer of answers) expect(answer.status).toBe(0);
-    const stores = await world.gateway.app.inject({ method: 'GET', url: `/${A}/stores?where=${encodeURIComponent('key = "part"')}`, headers: { authorization: `Bearer ${a.admin}` } });
+    const stores = await world.gateway.app.inject({
+      method: 'GET',
+      url: `/${A}/stores?where=${encodeURIComponent('key = "part"')}`,
+      headers: { authorization: `Bearer ${a.admin}` },
+    });
     expect((stores.json() as { total: number }).total).toBe(0);
     expectNoErrorLogged();
   });
@@ -144,7 +172,10 @@ describe('hostile requests over a real socket', { timeout: 60_000 }, () => {
     for (let i = 0; i < 25; i++) {
       pending.push(exchange(port, [`GET /${A}/stores HTTP/1.1\r\nHost: x\r\nX-Slow-${i}: `], { timeoutMs: 3_000, keep: stalled }));
       pending.push(
-        exchange(port, [`POST /${A}/stores HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"key":`], { timeoutMs: 3_000, keep: stalled }),
+        exchange(port, [`POST /${A}/stores HTTP/1.1\r\nHost: x\r\n${auth()}Content-Type: application/json\r\nContent-Length: 10000\r\n\r\n{"key":`], {
+          timeoutMs: 3_000,
+          keep: stalled,
+        }),
       );
     }
     // Meanwhile, ordinary requests are answered promptly (each bounded by the client's timeout).

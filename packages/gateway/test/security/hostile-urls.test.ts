@@ -83,7 +83,9 @@ describe('hostile path parameters, query strings and headers on every route', { 
     const real = realParams(route, A, a);
     const names = paramNames(route.url);
     const params = fc.record(
-      Object.fromEntries(names.map((name) => [name, fc.oneof({ weight: 1, arbitrary: fc.constant(real[name] ?? 'x') }, { weight: 3, arbitrary: hostileSegment })])),
+      Object.fromEntries(
+        names.map((name) => [name, fc.oneof({ weight: 1, arbitrary: fc.constant(real[name] ?? 'x') }, { weight: 3, arbitrary: hostileSegment })]),
+      ),
     );
     const query = fc.oneof({ weight: 1, arbitrary: fc.constant('') }, { weight: 3, arbitrary: hostileQuery });
     const method = fc.constantFrom(route.method, ...(route.method === 'GET' ? ['HEAD'] : []));
@@ -141,7 +143,10 @@ describe('hostile path parameters, query strings and headers on every route', { 
           route,
           method: route.method,
           url,
-          headers: { ...authFor(route, a, world.gateway), ...(body === undefined ? {} : { 'content-type': isOAuthRoute(route) ? 'application/x-www-form-urlencoded' : 'application/json' }) },
+          headers: {
+            ...authFor(route, a, world.gateway),
+            ...(body === undefined ? {} : { 'content-type': isOAuthRoute(route) ? 'application/x-www-form-urlencoded' : 'application/json' }),
+          },
           ...(body === undefined ? {} : { payload: body }),
         };
         const mark = world.logs.lines.length;
@@ -160,7 +165,10 @@ describe('hostile path parameters, query strings and headers on every route', { 
       await world.gateway.app.inject({
         method: 'POST',
         url: '/oauth/token',
-        headers: { authorization: `Basic ${Buffer.from(`${world.gateway.bootstrapClient.id}:${world.gateway.bootstrapClient.secret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+        headers: {
+          authorization: `Basic ${Buffer.from(`${world.gateway.bootstrapClient.id}:${world.gateway.bootstrapClient.secret}`).toString('base64')}`,
+          'content-type': 'application/x-www-form-urlencoded',
+        },
         payload: `grant_type=client_credentials&scope=manage_project:${B}`,
       })
     ).json() as { access_token: string };

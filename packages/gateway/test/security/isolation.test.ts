@@ -78,7 +78,13 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
   }
 
   async function call(route: RouteRecord, method: string, url: string, token: string, payload?: string) {
-    const sent: Sent = { route, method, url, headers: { ...bearer(token), ...(payload === undefined ? {} : { 'content-type': 'application/json' }) }, ...(payload === undefined ? {} : { payload }) };
+    const sent: Sent = {
+      route,
+      method,
+      url,
+      headers: { ...bearer(token), ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(payload === undefined ? {} : { payload }),
+    };
     const response = await send(world.gateway, sent);
     return { status: response.statusCode, body: response.body, context: `${method} ${url} → ${response.statusCode} ${response.body.slice(0, 300)}` };
   }
@@ -116,7 +122,13 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
       if (names.includes('key') && seedOfA.key === undefined) continue;
       // B's project, B's own store for in-store routes, A's id or key; also A's store key.
       for (const storeKey of names.includes('storeKey') ? [b.storeKey, a.storeKey] : [b.storeKey]) {
-        const url = fillTemplate(route.url, { ...pathValuesOf(b, B), storeKey, id: seedOfA.id, key: encodeURIComponent(seedOfA.key ?? ''), customerId: a.customer.id });
+        const url = fillTemplate(route.url, {
+          ...pathValuesOf(b, B),
+          storeKey,
+          id: seedOfA.id,
+          key: encodeURIComponent(seedOfA.key ?? ''),
+          customerId: a.customer.id,
+        });
         const query = route.method === 'DELETE' ? '?version=1' : '';
         const token = route.auth === 'public' ? b.admin : tokenOf(route, b);
         const answer = await call(route, route.method, `${url}${query}`, token, bodyFor(route, b, B));
@@ -180,7 +192,11 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
           const page = JSON.parse(answer.body) as Json;
           for (const result of (page.results ?? []) as Json[]) if (a.ids.has(result.id as string)) failures.push(`A's ${result.id} in ${answer.context}`);
         }
-        expectNothingOfA(answer.body, answer.context, aIds.filter((id) => (where ?? '').includes(id)));
+        expectNothingOfA(
+          answer.body,
+          answer.context,
+          aIds.filter((id) => (where ?? '').includes(id)),
+        );
         if (where !== undefined && answer.status === 200 && ((JSON.parse(answer.body) as Json).count as number) === 0) {
           const head = await call(route, 'HEAD', url, tokenOf(route, b));
           if (head.status !== 404) failures.push(`HEAD of an empty page: ${head.context}`);
@@ -197,7 +213,10 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
       const base = fillTemplate(route.url, pathValuesOf(b, B));
       const answer = await call(route, 'GET', `${base}?where=${encodeURIComponent(`id = "${seedOfB.id}"`)}`, tokenOf(route, b));
       expect(answer.status, answer.context).toBe(200);
-      expect(((JSON.parse(answer.body) as Json).results as Json[]).map((r) => r.id), answer.context).toEqual([seedOfB.id]);
+      expect(
+        ((JSON.parse(answer.body) as Json).results as Json[]).map((r) => r.id),
+        answer.context,
+      ).toEqual([seedOfB.id]);
       found += 1;
     }
     expect(found).toBeGreaterThanOrEqual(10);
@@ -217,14 +236,29 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
       { path: '/carts', body: { currency: 'EUR', store: { key: a.storeKey, typeId: 'store' } } },
       { path: '/quote-requests', body: { cart: { id: cartOfA?.id, typeId: 'cart' }, cartVersion: 1 } },
       { path: '/me/quote-requests', body: { cart: { id: myCartOfA?.id, typeId: 'cart' }, cartVersion: 1 }, customer: true },
-      { path: '/business-units', body: { key: `x-${randomUUID().slice(0, 8)}`, name: 'X', unitType: 'Company', associates: [{ roles: ['Admin'], customer: { id: a.customer.id } }] } },
-      { path: '/business-units', body: { key: `x-${randomUUID().slice(0, 8)}`, name: 'X', unitType: 'Division', parentUnit: { id: unit?.id, typeId: 'business-unit' } } },
-      { path: '/business-units', body: { key: `x-${randomUUID().slice(0, 8)}`, name: 'X', unitType: 'Company', stores: [{ key: a.storeKey, typeId: 'store' }] } },
+      {
+        path: '/business-units',
+        body: { key: `x-${randomUUID().slice(0, 8)}`, name: 'X', unitType: 'Company', associates: [{ roles: ['Admin'], customer: { id: a.customer.id } }] },
+      },
+      {
+        path: '/business-units',
+        body: { key: `x-${randomUUID().slice(0, 8)}`, name: 'X', unitType: 'Division', parentUnit: { id: unit?.id, typeId: 'business-unit' } },
+      },
+      {
+        path: '/business-units',
+        body: { key: `x-${randomUUID().slice(0, 8)}`, name: 'X', unitType: 'Company', stores: [{ key: a.storeKey, typeId: 'store' }] },
+      },
       { path: '/stores', body: { key: `x-${randomUUID().slice(0, 8)}`, custom: { type: { id: typeOfA?.id, typeId: 'type' }, fields: {} } } },
       { path: '/states', body: { key: `x-${randomUUID().slice(0, 8)}`, type: 'QuoteRequestState', transitions: [{ id: stateOfA?.id, typeId: 'state' }] } },
       { path: '/customers', body: { email: `x-${randomUUID()}@example.com`, password: 'xxxxxxxx', stores: [{ key: a.storeKey, typeId: 'store' }] } },
-      { path: '/subscriptions/' + (b.seeds.get('subscriptions')?.id ?? ''), body: { version: 1, actions: [{ action: 'setKey', key: 'x' }], id: subscriptionOfA?.id } },
-      { path: '/stores/' + (b.seeds.get('stores')?.id ?? ''), body: { id: storeOfA?.id, version: 1, actions: [{ action: 'setName', name: { en: 'from B' } }] } },
+      {
+        path: '/subscriptions/' + (b.seeds.get('subscriptions')?.id ?? ''),
+        body: { version: 1, actions: [{ action: 'setKey', key: 'x' }], id: subscriptionOfA?.id },
+      },
+      {
+        path: '/stores/' + (b.seeds.get('stores')?.id ?? ''),
+        body: { id: storeOfA?.id, version: 1, actions: [{ action: 'setName', name: { en: 'from B' } }] },
+      },
     ];
     const failures: string[] = [];
     for (const { path, body, customer } of cases) {
@@ -264,23 +298,47 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
     expect(byId.body.data?.businessUnit, byId.context).toBeNull();
     const byKey = await gql(b.admin, 'query ($key: String) { businessUnit(key: $key) { id key } }', { key: unit?.key });
     expect(byKey.body.data?.businessUnit, byKey.context).toBeNull();
-    const query = await gql(b.admin, 'query ($w: String) { businessUnits(where: $w, limit: 500) { total results { id } } }', { w: `id = "${unit?.id}" or key is defined` });
-    expect((query.body.data?.businessUnits?.results as Json[]).map((r) => r.id).filter((id) => a.ids.has(id as string)), query.context).toEqual([]);
-    const update = await gql(b.admin, 'mutation ($id: String) { updateBusinessUnit(id: $id, version: 1, actions: [{changeName: {name: "from B"}}]) { id } }', { id: unit?.id });
+    const query = await gql(b.admin, 'query ($w: String) { businessUnits(where: $w, limit: 500) { total results { id } } }', {
+      w: `id = "${unit?.id}" or key is defined`,
+    });
+    expect(
+      (query.body.data?.businessUnits?.results as Json[]).map((r) => r.id).filter((id) => a.ids.has(id as string)),
+      query.context,
+    ).toEqual([]);
+    const update = await gql(b.admin, 'mutation ($id: String) { updateBusinessUnit(id: $id, version: 1, actions: [{changeName: {name: "from B"}}]) { id } }', {
+      id: unit?.id,
+    });
     expect(update.body.errors?.[0]?.extensions?.code, update.context).toBe('ResourceNotFound');
     const remove = await gql(b.admin, 'mutation ($id: String) { deleteBusinessUnit(id: $id, version: 1) { id } }', { id: unit?.id });
     expect(remove.body.errors?.[0]?.extensions?.code, remove.context).toBe('ResourceNotFound');
     const mine = await gql(b.customer.token, '{ me { businessUnits { total results { id } } } }');
-    expect((mine.body.data?.me?.businessUnits?.results as Json[]).every((r) => !a.ids.has(r.id as string)), mine.context).toBe(true);
-    const myUpdate = await gql(b.customer.token, 'mutation ($id: String) { updateMyBusinessUnit(id: $id, version: 1, actions: [{changeName: {name: "from B"}}]) { id } }', { id: unit?.id });
+    expect(
+      (mine.body.data?.me?.businessUnits?.results as Json[]).every((r) => !a.ids.has(r.id as string)),
+      mine.context,
+    ).toBe(true);
+    const myUpdate = await gql(
+      b.customer.token,
+      'mutation ($id: String) { updateMyBusinessUnit(id: $id, version: 1, actions: [{changeName: {name: "from B"}}]) { id } }',
+      { id: unit?.id },
+    );
     expect(myUpdate.body.data?.updateMyBusinessUnit ?? null, myUpdate.context).toBeNull();
     // A's token on B's GraphQL, and B's on A's: refused before GraphQL runs.
-    const crossed = await world.gateway.app.inject({ method: 'POST', url: `/${A}/graphql`, headers: bearer(b.admin), payload: { query: '{ businessUnits { total } }' } });
+    const crossed = await world.gateway.app.inject({
+      method: 'POST',
+      url: `/${A}/graphql`,
+      headers: bearer(b.admin),
+      payload: { query: '{ businessUnits { total } }' },
+    });
     expect(crossed.statusCode).toBe(403);
   });
 
   it("keeps tokens per project: B's client cannot introspect or revoke A's tokens, A's customer cannot log in through B", async () => {
-    const created = await world.gateway.app.inject({ method: 'POST', url: `/${B}/api-clients`, headers: bearer(b.admin), payload: { name: 'b-admin', scope: `manage_project:${B}` } });
+    const created = await world.gateway.app.inject({
+      method: 'POST',
+      url: `/${B}/api-clients`,
+      headers: bearer(b.admin),
+      payload: { name: 'b-admin', scope: `manage_project:${B}` },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const clientB = created.json() as { id: string; secret: string };
     const form = (payload: Record<string, string>, client = clientB) => ({
@@ -288,7 +346,11 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
       payload: new URLSearchParams(payload).toString(),
     });
     // B's client may not ask for A's scopes.
-    const scoped = await world.gateway.app.inject({ method: 'POST', url: '/oauth/token', ...form({ grant_type: 'client_credentials', scope: `manage_project:${A}` }) });
+    const scoped = await world.gateway.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      ...form({ grant_type: 'client_credentials', scope: `manage_project:${A}` }),
+    });
     expect(scoped.statusCode, scoped.body).toBeGreaterThanOrEqual(400);
     expect(scoped.statusCode).toBeLessThan(500);
     // Introspection of A's admin and customer tokens: inactive, nothing more.
@@ -304,7 +366,11 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
     expect(still.statusCode).toBe(200);
     // A's customer through B's token endpoint, and through B's store.
     const password = { grant_type: 'password', username: a.customer.email, password: a.customer.password, scope: `manage_my_orders:${B}` };
-    for (const url of [`/oauth/${B}/customers/token`, `/oauth/${B}/in-store/key=${b.storeKey}/customers/token`, `/oauth/${B}/in-store/key=${a.storeKey}/customers/token`]) {
+    for (const url of [
+      `/oauth/${B}/customers/token`,
+      `/oauth/${B}/in-store/key=${b.storeKey}/customers/token`,
+      `/oauth/${B}/in-store/key=${a.storeKey}/customers/token`,
+    ]) {
       const login = await world.gateway.app.inject({ method: 'POST', url, ...form(password, world.gateway.bootstrapClient) });
       expect(login.statusCode, `${url} ${login.body}`).toBeGreaterThanOrEqual(400);
       expect(login.statusCode, `${url} ${login.body}`).toBeLessThan(500);
@@ -318,14 +384,23 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
 
   it("delivers A's events to A's subscription only", async () => {
     const queueOf = async (owner: ProjectWorld, projectKey: string) => {
-      const subscription = await world.gateway.app.inject({ method: 'GET', url: `/${projectKey}/subscriptions/${owner.seeds.get('subscriptions')?.id}`, headers: bearer(owner.admin) });
+      const subscription = await world.gateway.app.inject({
+        method: 'GET',
+        url: `/${projectKey}/subscriptions/${owner.seeds.get('subscriptions')?.id}`,
+        headers: bearer(owner.admin),
+      });
       return (subscription.json() as Json).destination.queueUrl as string;
     };
     const [queueA, queueB] = [await queueOf(a, A), await queueOf(b, B)];
     const rename = async (owner: ProjectWorld, projectKey: string, name: string) => {
       const url = `/${projectKey}/stores/${owner.seeds.get('stores')?.id}`;
       const current = (await world.gateway.app.inject({ method: 'GET', url, headers: bearer(owner.admin) })).json() as Json;
-      const answer = await world.gateway.app.inject({ method: 'POST', url, headers: bearer(owner.admin), payload: { version: current.version, actions: [{ action: 'setName', name: { en: name } }] } });
+      const answer = await world.gateway.app.inject({
+        method: 'POST',
+        url,
+        headers: bearer(owner.admin),
+        payload: { version: current.version, actions: [{ action: 'setName', name: { en: name } }] },
+      });
       expect(answer.statusCode, answer.body).toBe(200);
     };
     // A's change first, until it arrived (it is routed, to every matching subscription, before B's exists).
@@ -349,5 +424,11 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
 
 /** The path values of a project's own world: its store, its customer as an associate of its business unit. */
 function pathValuesOf(world: ProjectWorld, projectKey: string): Record<string, string> {
-  return { projectKey, storeKey: world.storeKey, container: 'isolation', associateId: world.customer.id, businessUnitKey: encodeURIComponent(world.seeds.get('business-units')?.key ?? '') };
+  return {
+    projectKey,
+    storeKey: world.storeKey,
+    container: 'isolation',
+    associateId: world.customer.id,
+    businessUnitKey: encodeURIComponent(world.seeds.get('business-units')?.key ?? ''),
+  };
 }

@@ -4,10 +4,7 @@
  * stored, sealed destination, masked. The Service Bus `connectionString` is sealed as a whole, so it
  * has no `SharedAccessKey=` segment to mask: it must be answered as `enc:****` like the other kinds,
  * never as the ciphertext (which the holder of the previous key could open). */
-import {
-  AesGcmSecretBox,
-  parseWorkerConfig,
-} from '@herald/delivery';
+import { AesGcmSecretBox, parseWorkerConfig } from '@herald/delivery';
 import { startEventGridPeer, startServiceBusPeer, startSqsPeer, type EventGridPeer, type ServiceBusPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGateway, type Gateway } from '../../src/app.js';
@@ -41,8 +38,16 @@ describe('a destination sealed with another HERALD_SECRET_KEY is still partially
     };
     serviceBus.createEntity('rotated-queue');
     const onStores = { changes: [{ resourceTypeId: 'store' }] };
-    ids.bus = await create({ key: 'bus', destination: { type: 'ProviderBServiceBus', connectionString: serviceBus.connectionString('rotated-queue') }, ...onStores });
-    ids.sqs = await create({ key: 'sqs', destination: { type: 'SQS', queueUrl: sqs.createQueue('rotated'), region: REGION, accessKey: 'AKIAREVIEWROTATED01', accessSecret: sqsSecret }, ...onStores });
+    ids.bus = await create({
+      key: 'bus',
+      destination: { type: 'ProviderBServiceBus', connectionString: serviceBus.connectionString('rotated-queue') },
+      ...onStores,
+    });
+    ids.sqs = await create({
+      key: 'sqs',
+      destination: { type: 'SQS', queueUrl: sqs.createQueue('rotated'), region: REGION, accessKey: 'AKIAREVIEWROTATED01', accessSecret: sqsSecret },
+      ...onStores,
+    });
     ids.grid = await create({
       key: 'grid',
       destination: { type: 'EventGrid', uri: eventGrid.url, accessKey: eventGrid.accessKey },
@@ -85,7 +90,10 @@ describe('a destination sealed with another HERALD_SECRET_KEY is still partially
     expect((await read(rotated, ids.grid)).destination.accessKey).toBe('enc:****');
   });
 
-  for (const [label, key] of [['rotated to another key', NEW_KEY], ['removed (unset)', undefined]] as const) {
+  for (const [label, key] of [
+    ['rotated to another key', NEW_KEY],
+    ['removed (unset)', undefined],
+  ] as const) {
     it(`Service Bus: after HERALD_SECRET_KEY was ${label}, GET answers the sealed connection string as enc:****, nothing the old key could open`, async () => {
       const stored = (
         await original.db.query<{ cs: string }>(

@@ -85,7 +85,12 @@ describe('secrets never reach the logs, the answers or the database in plain tex
     allowed: readonly string[] = [],
   ): Promise<LightMyRequestResponse> {
     const response = await gateway.app.inject({ ...options, headers: options.headers ?? {} });
-    answers.push({ label: `${label}: ${options.method} ${options.url}`, status: response.statusCode, text: `${JSON.stringify(response.headers)}\n${response.body}`, allowed });
+    answers.push({
+      label: `${label}: ${options.method} ${options.url}`,
+      status: response.statusCode,
+      text: `${JSON.stringify(response.headers)}\n${response.body}`,
+      allowed,
+    });
     return response;
   }
 
@@ -112,23 +117,38 @@ describe('secrets never reach the logs, the answers or the database in plain tex
 
   it('goes through a scenario that touches every secret', async () => {
     secret('bootstrap Basic credentials', Buffer.from(`${bootstrap.id}:${bootstrap.secret}`).toString('base64'));
-    const admin = (await tokenRequest('client credentials (bootstrap)', '/oauth/token', bootstrap, { grant_type: 'client_credentials', scope: `manage_project:${P}` })).access_token as string;
+    const admin = (
+      await tokenRequest('client credentials (bootstrap)', '/oauth/token', bootstrap, { grant_type: 'client_credentials', scope: `manage_project:${P}` })
+    ).access_token as string;
 
     // An API client: its secret is shown once, in the create answer.
-    const created = await call('create API client', {
-      method: 'POST',
-      url: `/${P}/api-clients`,
-      headers: bearer(admin),
-      payload: { name: 'secrets client', scope: `manage_project:${P} create_anonymous_token:${P}` },
-    }, ['api client secret']);
+    const created = await call(
+      'create API client',
+      {
+        method: 'POST',
+        url: `/${P}/api-clients`,
+        headers: bearer(admin),
+        payload: { name: 'secrets client', scope: `manage_project:${P} create_anonymous_token:${P}` },
+      },
+      ['api client secret'],
+    );
     expect(created.statusCode, created.body).toBe(201);
     const client = { id: (created.json() as Json).id as string, secret: secret('api client secret', (created.json() as Json).secret as string) };
     secret('api client Basic credentials', Buffer.from(`${client.id}:${client.secret}`).toString('base64'));
     await ok('read API client', 'GET', `/${P}/api-clients/${client.id}`, admin);
     await ok('list API clients', 'GET', `/${P}/api-clients`, admin);
-    const clientToken = (await tokenRequest('client credentials (api client)', '/oauth/token', client, { grant_type: 'client_credentials' })).access_token as string;
+    const clientToken = (await tokenRequest('client credentials (api client)', '/oauth/token', client, { grant_type: 'client_credentials' }))
+      .access_token as string;
     const wrong = secret('wrong client secret', unique('wrong-secret'));
-    expect((await call('wrong client secret', { method: 'POST', url: '/oauth/token', ...form({ id: client.id, secret: wrong }, { grant_type: 'client_credentials' }) })).statusCode).toBe(401);
+    expect(
+      (
+        await call('wrong client secret', {
+          method: 'POST',
+          url: '/oauth/token',
+          ...form({ id: client.id, secret: wrong }, { grant_type: 'client_credentials' }),
+        })
+      ).statusCode,
+    ).toBe(401);
 
     // Customers: sign-up (global and in a store), login, a wrong password, refresh.
     const store = await ok('create store', 'POST', `/${P}/stores`, clientToken, { key: 'secret-store', name: { en: 'S' } }, 201);
@@ -137,17 +157,47 @@ describe('secrets never reach the logs, the answers or the database in plain tex
     const email = `${unique('c')}@example.com`;
     await ok('sign up', 'POST', `/${P}/customers`, clientToken, { email, password, firstName: 'Sec' }, 201);
     await ok('sign up in store', 'POST', `/${P}/in-store/key=${store.key}/customers`, clientToken, { email: `store-${email}`, password: storePassword }, 201);
-    const customer = await tokenRequest('password flow', `/oauth/${P}/customers/token`, client, { grant_type: 'password', username: email, password, scope: `manage_my_profile:${P} manage_my_orders:${P}` });
-    await tokenRequest('in-store password flow', `/oauth/${P}/in-store/key=${store.key}/customers/token`, client, { grant_type: 'password', username: `store-${email}`, password: storePassword });
+    const customer = await tokenRequest('password flow', `/oauth/${P}/customers/token`, client, {
+      grant_type: 'password',
+      username: email,
+      password,
+      scope: `manage_my_profile:${P} manage_my_orders:${P}`,
+    });
+    await tokenRequest('in-store password flow', `/oauth/${P}/in-store/key=${store.key}/customers/token`, client, {
+      grant_type: 'password',
+      username: `store-${email}`,
+      password: storePassword,
+    });
     const wrongPassword = secret('wrong customer password', unique('Pw-wrong'));
-    expect((await call('wrong password', { method: 'POST', url: `/oauth/${P}/customers/token`, ...form(client, { grant_type: 'password', username: email, password: wrongPassword }) })).statusCode).toBe(400);
+    expect(
+      (
+        await call('wrong password', {
+          method: 'POST',
+          url: `/oauth/${P}/customers/token`,
+          ...form(client, { grant_type: 'password', username: email, password: wrongPassword }),
+        })
+      ).statusCode,
+    ).toBe(400);
     const refreshed = await tokenRequest('refresh', '/oauth/token', client, { grant_type: 'refresh_token', refresh_token: customer.refresh_token as string });
-    const anonymous = await tokenRequest('anonymous', `/oauth/${P}/anonymous/token`, client, { grant_type: 'client_credentials', scope: `manage_my_orders:${P}` });
+    const anonymous = await tokenRequest('anonymous', `/oauth/${P}/anonymous/token`, client, {
+      grant_type: 'client_credentials',
+      scope: `manage_my_orders:${P}`,
+    });
     await tokenRequest('anonymous refresh', '/oauth/token', client, { grant_type: 'refresh_token', refresh_token: anonymous.refresh_token as string });
     await ok('me', 'GET', `/${P}/me`, refreshed.access_token as string);
     await ok('me carts', 'POST', `/${P}/me/carts`, anonymous.access_token as string, { currency: 'EUR' }, 201);
-    expect((await call('introspect', { method: 'POST', url: '/oauth/introspect', ...form(client, { token: customer.access_token as string }) })).statusCode).toBe(200);
-    expect((await call('revoke', { method: 'POST', url: '/oauth/token/revoke', ...form(client, { token: customer.refresh_token as string, token_type_hint: 'refresh_token' }) })).statusCode).toBe(200);
+    expect(
+      (await call('introspect', { method: 'POST', url: '/oauth/introspect', ...form(client, { token: customer.access_token as string }) })).statusCode,
+    ).toBe(200);
+    expect(
+      (
+        await call('revoke', {
+          method: 'POST',
+          url: '/oauth/token/revoke',
+          ...form(client, { token: customer.refresh_token as string, token_type_hint: 'refresh_token' }),
+        })
+      ).statusCode,
+    ).toBe(200);
     // A token in the URL is refused (§5.1) and must not be logged with the URL.
     expect([400, 401]).toContain((await call('token in the query', { method: 'GET', url: `/${P}/stores?access_token=${clientToken}` })).statusCode);
     await ok('customers query', 'GET', `/${P}/customers?limit=500`, clientToken);
@@ -158,20 +208,41 @@ describe('secrets never reach the logs, the answers or the database in plain tex
     const sqsSecret2 = secret('SQS accessSecret (changed)', unique('sqs-secret-2'));
     const sqsDestination = (accessSecret: string) => ({ type: 'SQS', queueUrl: queue, region: REGION, accessKey: 'AKIASECRETSTEST00001', accessSecret });
     const onStores = { changes: [{ resourceTypeId: 'store' }] };
-    const sqsSubscription = await ok('SQS subscription', 'POST', `/${P}/subscriptions`, clientToken, { key: 'sqs', destination: sqsDestination(sqsSecret), ...onStores }, 201);
+    const sqsSubscription = await ok(
+      'SQS subscription',
+      'POST',
+      `/${P}/subscriptions`,
+      clientToken,
+      { key: 'sqs', destination: sqsDestination(sqsSecret), ...onStores },
+      201,
+    );
     await ok('change SQS destination', 'POST', `/${P}/subscriptions/${sqsSubscription.id}`, clientToken, {
       version: sqsSubscription.version,
       actions: [{ action: 'changeDestination', destination: sqsDestination(sqsSecret2) }],
     });
     serviceBus.createEntity('secrets-queue');
     const connectionString = secret('Service Bus connection string', serviceBus.connectionString('secrets-queue'));
-    await ok('Service Bus subscription', 'POST', `/${P}/subscriptions`, clientToken, { key: 'bus', destination: { type: 'ProviderBServiceBus', connectionString }, ...onStores }, 201);
-    await ok('Event Grid subscription', 'POST', `/${P}/subscriptions`, clientToken, {
-      key: 'grid',
-      destination: { type: 'EventGrid', uri: eventGrid.url, accessKey: eventGrid.accessKey },
-      format: { type: 'CloudEvents', cloudEventsVersion: '1.0' },
-      ...onStores,
-    }, 201);
+    await ok(
+      'Service Bus subscription',
+      'POST',
+      `/${P}/subscriptions`,
+      clientToken,
+      { key: 'bus', destination: { type: 'ProviderBServiceBus', connectionString }, ...onStores },
+      201,
+    );
+    await ok(
+      'Event Grid subscription',
+      'POST',
+      `/${P}/subscriptions`,
+      clientToken,
+      {
+        key: 'grid',
+        destination: { type: 'EventGrid', uri: eventGrid.url, accessKey: eventGrid.accessKey },
+        format: { type: 'CloudEvents', cloudEventsVersion: '1.0' },
+        ...onStores,
+      },
+      201,
+    );
     // Keys the destinations refuse: the test notification fails, the error must not echo them.
     const wrongBusKey = secret('wrong Service Bus key', randomBytes(32).toString('base64'));
     const wrongGridKey = secret('wrong Event Grid key', randomBytes(32).toString('base64'));
@@ -179,22 +250,36 @@ describe('secrets never reach the logs, the answers or the database in plain tex
       method: 'POST',
       url: `/${P}/subscriptions`,
       headers: bearer(clientToken),
-      payload: { destination: { type: 'ProviderBServiceBus', connectionString: connectionString.replace(/SharedAccessKey=[^;]*/, `SharedAccessKey=${wrongBusKey}`) }, ...onStores },
+      payload: {
+        destination: { type: 'ProviderBServiceBus', connectionString: connectionString.replace(/SharedAccessKey=[^;]*/, `SharedAccessKey=${wrongBusKey}`) },
+        ...onStores,
+      },
     });
     expect(refusedBus.statusCode, refusedBus.body).toBe(400);
     const refusedGrid = await call('refused Event Grid key', {
       method: 'POST',
       url: `/${P}/subscriptions`,
       headers: bearer(clientToken),
-      payload: { destination: { type: 'EventGrid', uri: eventGrid.url, accessKey: wrongGridKey }, format: { type: 'CloudEvents', cloudEventsVersion: '1.0' }, ...onStores },
+      payload: {
+        destination: { type: 'EventGrid', uri: eventGrid.url, accessKey: wrongGridKey },
+        format: { type: 'CloudEvents', cloudEventsVersion: '1.0' },
+        ...onStores,
+      },
     });
     expect(refusedGrid.statusCode, refusedGrid.body).toBe(400);
     // Predicates on hidden secrets are refused (they would be an oracle for guessing them).
-    const probe = await call('where on a secret', { method: 'GET', url: `/${P}/subscriptions?where=${encodeURIComponent('destination(accessSecret > "sqs-secret")')}`, headers: bearer(clientToken) });
+    const probe = await call('where on a secret', {
+      method: 'GET',
+      url: `/${P}/subscriptions?where=${encodeURIComponent('destination(accessSecret > "sqs-secret")')}`,
+      headers: bearer(clientToken),
+    });
     expect(probe.statusCode).toBe(400);
 
     // Real deliveries through all three, with the sealed secrets opened by the worker.
-    await ok('store change', 'POST', `/${P}/stores/${store.id}`, clientToken, { version: store.version, actions: [{ action: 'setName', name: { en: 'Delivered' } }] });
+    await ok('store change', 'POST', `/${P}/stores/${store.id}`, clientToken, {
+      version: store.version,
+      actions: [{ action: 'setName', name: { en: 'Delivered' } }],
+    });
     await sqs.waitForMessages(queue, 2, 20_000);
     await serviceBus.waitFor('secrets-queue', 2, 20_000);
     await eventGrid.waitFor(2, 20_000);
@@ -209,9 +294,17 @@ describe('secrets never reach the logs, the answers or the database in plain tex
     // External OAuth: the authorization header Herald sends to the endpoint.
     const header = secret('External OAuth authorization header', `Bearer ${unique('ext-credential')}`);
     const project = await ok('project', 'GET', `/${P}`, admin);
-    await ok('setExternalOAuth', 'POST', `/${P}`, admin, { version: project.version, actions: [{ action: 'setExternalOAuth', externalOAuth: { url: introspection.url, authorizationHeader: header } }] });
+    await ok('setExternalOAuth', 'POST', `/${P}`, admin, {
+      version: project.version,
+      actions: [{ action: 'setExternalOAuth', externalOAuth: { url: introspection.url, authorizationHeader: header } }],
+    });
     await ok('project with External OAuth', 'GET', `/${P}`, admin);
-    const graphql = await call('project through GraphQL', { method: 'POST', url: `/${P}/graphql`, headers: bearer(admin), payload: { query: '{ project { key version } }' } });
+    const graphql = await call('project through GraphQL', {
+      method: 'POST',
+      url: `/${P}/graphql`,
+      headers: bearer(admin),
+      payload: { query: '{ project { key version } }' },
+    });
     expect(graphql.statusCode).toBe(200);
     const external = secret('external token', unique('external-token'));
     introspection.answer(external, { kind: 'json', body: { active: true, scope: `view_stores:${P}` } });
@@ -249,23 +342,29 @@ describe('secrets never reach the logs, the answers or the database in plain tex
         if (answer.allowed.includes(name)) continue;
         if (answer.text.includes(value)) leaks.push(`${name} in the answer to ${answer.label} (${answer.status})`);
       }
-      for (const hash of hashes) if (answer.text.includes(hash) || answer.text.includes(hash.slice(0, 40))) leaks.push(`a password hash in the answer to ${answer.label}`);
+      for (const hash of hashes)
+        if (answer.text.includes(hash) || answer.text.includes(hash.slice(0, 40))) leaks.push(`a password hash in the answer to ${answer.label}`);
       if (/"password(Hash|_hash)?"\s*:/.test(answer.text)) leaks.push(`a password field in the answer to ${answer.label}`);
     }
     // Tokens appear only in the token endpoints' own answers.
     for (const [name, value] of secrets) {
       if (!/token/.test(name)) continue;
-      for (const answer of answers) if (!answer.allowed.includes('*tokens*') && answer.text.includes(value)) leaks.push(`${name} in the answer to ${answer.label}`);
+      for (const answer of answers)
+        if (!answer.allowed.includes('*tokens*') && answer.text.includes(value)) leaks.push(`${name} in the answer to ${answer.label}`);
     }
     expect(leaks).toEqual([]);
     // The one-time answer did hold the secret; reading the client again does not.
     expect(answers.find((answer) => answer.label.startsWith('create API client'))?.text).toContain(secrets.get('api client secret'));
     // The one 5xx is the 502 of §7 for an External OAuth endpoint that fails.
-    expect(answers.filter((answer) => answer.status >= 500).map((answer) => `${answer.label} ${answer.status}`)).toEqual(['external endpoint fails: GET /secrets/stores 502']);
+    expect(answers.filter((answer) => answer.status >= 500).map((answer) => `${answer.label} ${answer.status}`)).toEqual([
+      'external endpoint fails: GET /secrets/stores 502',
+    ]);
   });
 
   it('stores no client secret, token, password or destination secret in plain text', async () => {
-    const tables = (await gateway.db.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).rows.map((row) => row.tablename);
+    const tables = (await gateway.db.query<{ tablename: string }>("SELECT tablename FROM pg_tables WHERE schemaname = 'public'")).rows.map(
+      (row) => row.tablename,
+    );
     expect(tables.length).toBeGreaterThan(3);
     const dump: string[] = [];
     for (const table of tables) {
@@ -273,7 +372,9 @@ describe('secrets never reach the logs, the answers or the database in plain tex
       for (const { row } of rows.rows) dump.push(`${table}: ${row}`);
     }
     expect(dump.some((row) => row.includes('secrets-queue'))).toBe(true); // the dump did read the subscriptions
-    const atRest = [...secrets].filter(([name]) => !['External OAuth authorization header', 'HERALD_SECRET_KEY'].includes(name) && !/Basic credentials/.test(name));
+    const atRest = [...secrets].filter(
+      ([name]) => !['External OAuth authorization header', 'HERALD_SECRET_KEY'].includes(name) && !/Basic credentials/.test(name),
+    );
     const leaks: string[] = [];
     for (const [name, value] of atRest) {
       const row = dump.find((candidate) => candidate.includes(value));

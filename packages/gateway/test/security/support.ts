@@ -177,19 +177,61 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   remember('stores', await post('/stores', { key: storeKey, name: { en: `Store of ${projectKey}` }, languages: ['en'] }));
   remember('types', await post('/types', { ...TYPE_DRAFT, key: `${projectKey}-fields` }));
   remember('states', await post('/states', { key: `${projectKey}-state`, type: 'QuoteRequestState', initial: false, name: { en: 'Seeded' } }));
-  remember('tax-categories', await post('/tax-categories', { key: `${projectKey}-tax`, name: `Taxes of ${projectKey}`, rates: [{ name: 'VAT', amount: 0.19, includedInPrice: true, country: 'DE' }] }));
+  remember(
+    'tax-categories',
+    await post('/tax-categories', {
+      key: `${projectKey}-tax`,
+      name: `Taxes of ${projectKey}`,
+      rates: [{ name: 'VAT', amount: 0.19, includedInPrice: true, country: 'DE' }],
+    }),
+  );
   // Custom Objects are addressed by container and key: every project's seed is in the container `isolation`.
   remember('custom-objects', await post('/custom-objects', { container: 'isolation', key: `${projectKey}-object`, value: { seeded: projectKey } }));
   remember('zones', await post('/zones', { key: `${projectKey}-zone`, name: `Zone of ${projectKey}`, locations: [{ country: 'DE' }] }));
-  remember('shipping-methods', await post('/shipping-methods', { key: `${projectKey}-shipping`, name: `Shipping of ${projectKey}`, taxCategory: { key: `${projectKey}-tax` }, zoneRates: [{ zone: { key: `${projectKey}-zone` }, shippingRates: [{ price: { currencyCode: 'EUR', centAmount: 500 } }] }], isDefault: false }));
-  remember('product-types', await post('/product-types', { key: `${projectKey}-product-type`, name: `Products of ${projectKey}`, description: 'Seeded', attributes: [{ name: 'seeded', label: { en: 'Seeded' }, isRequired: false, type: { name: 'text' } }] }));
+  remember(
+    'shipping-methods',
+    await post('/shipping-methods', {
+      key: `${projectKey}-shipping`,
+      name: `Shipping of ${projectKey}`,
+      taxCategory: { key: `${projectKey}-tax` },
+      zoneRates: [{ zone: { key: `${projectKey}-zone` }, shippingRates: [{ price: { currencyCode: 'EUR', centAmount: 500 } }] }],
+      isDefault: false,
+    }),
+  );
+  remember(
+    'product-types',
+    await post('/product-types', {
+      key: `${projectKey}-product-type`,
+      name: `Products of ${projectKey}`,
+      description: 'Seeded',
+      attributes: [{ name: 'seeded', label: { en: 'Seeded' }, isRequired: false, type: { name: 'text' } }],
+    }),
+  );
   remember('customer-groups', await post('/customer-groups', { key: `${projectKey}-group`, groupName: `Group of ${projectKey}` }));
   remember('channels', await post('/channels', { key: `${projectKey}-channel`, roles: ['InventorySupply'] }));
-  remember('inventory', await post('/inventory', { key: `${projectKey}-inventory`, sku: `${projectKey}-sku`, quantityOnStock: 1, supplyChannel: { key: `${projectKey}-channel` } }));
-  remember('standalone-prices', await post('/standalone-prices', { key: `${projectKey}-price`, sku: `${projectKey}-sku`, value: { currencyCode: 'EUR', centAmount: 100 } }));
+  remember(
+    'inventory',
+    await post('/inventory', { key: `${projectKey}-inventory`, sku: `${projectKey}-sku`, quantityOnStock: 1, supplyChannel: { key: `${projectKey}-channel` } }),
+  );
+  remember(
+    'standalone-prices',
+    await post('/standalone-prices', { key: `${projectKey}-price`, sku: `${projectKey}-sku`, value: { currencyCode: 'EUR', centAmount: 100 } }),
+  );
   remember('payments', await post('/payments', { key: `${projectKey}-payment`, amountPlanned: { currencyCode: 'EUR', centAmount: 100 } }));
-  remember('categories', await post('/categories', { key: `${projectKey}-category`, name: { en: `Category of ${projectKey}` }, slug: { en: `${projectKey}-category` } }));
-  remember('products', await post('/products', { key: `${projectKey}-product`, productType: { key: `${projectKey}-product-type` }, name: { en: `Product of ${projectKey}` }, slug: { en: `${projectKey}-product` }, masterVariant: { sku: `${projectKey}-sku` } }));
+  remember(
+    'categories',
+    await post('/categories', { key: `${projectKey}-category`, name: { en: `Category of ${projectKey}` }, slug: { en: `${projectKey}-category` } }),
+  );
+  remember(
+    'products',
+    await post('/products', {
+      key: `${projectKey}-product`,
+      productType: { key: `${projectKey}-product-type` },
+      name: { en: `Product of ${projectKey}` },
+      slug: { en: `${projectKey}-product` },
+      masterVariant: { sku: `${projectKey}-sku` },
+    }),
+  );
 
   const email = `sec-${randomUUID()}@example.com`;
   const password = `Pw-${randomUUID()}`;
@@ -197,12 +239,24 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   remember('customers', (await post('/customers', { email, password, firstName: 'Sec', lastName: 'Urity', key: `${projectKey}-customer` })).customer as Json);
   const customer = await customerTokenFor(gateway, projectKey, ['manage_project'], { email, password });
 
-  remember('carts', await post('/carts', { key: `${projectKey}-cart`, currency: 'EUR', country: 'DE', customerId: customer.customerId, lineItems: [lineItem('SKU-1')] }));
+  remember(
+    'carts',
+    await post('/carts', { key: `${projectKey}-cart`, currency: 'EUR', country: 'DE', customerId: customer.customerId, lineItems: [lineItem('SKU-1')] }),
+  );
   const myCart = remember(
     'me/carts',
-    await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/carts`, { key: `${projectKey}-my-cart`, currency: 'EUR', country: 'DE', lineItems: [lineItem('SKU-2')] }),
+    await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/carts`, {
+      key: `${projectKey}-my-cart`,
+      currency: 'EUR',
+      country: 'DE',
+      lineItems: [lineItem('SKU-2')],
+    }),
   );
-  const quoteCart = await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/carts`, { currency: 'EUR', country: 'DE', lineItems: [lineItem('SKU-3')] });
+  const quoteCart = await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/carts`, {
+    currency: 'EUR',
+    country: 'DE',
+    lineItems: [lineItem('SKU-3')],
+  });
   remember(
     'business-units',
     await post('/business-units', {
@@ -215,9 +269,16 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   seeds.set('me/business-units', seeds.get('business-units') as Seeded);
   remember(
     'me/quote-requests',
-    await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/quote-requests`, { cart: { id: myCart.id }, cartVersion: myCart.version, key: `${projectKey}-my-quote` }),
+    await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/quote-requests`, {
+      cart: { id: myCart.id },
+      cartVersion: myCart.version,
+      key: `${projectKey}-my-quote`,
+    }),
   );
-  const quoteRequest = remember('quote-requests', await post('/quote-requests', { cart: { id: quoteCart.id }, cartVersion: quoteCart.version, key: `${projectKey}-quote` }));
+  const quoteRequest = remember(
+    'quote-requests',
+    await post('/quote-requests', { cart: { id: quoteCart.id }, cartVersion: quoteCart.version, key: `${projectKey}-quote` }),
+  );
   await seedNegotiation(post, remember, projectKey, quoteRequest, customer.customerId);
 
   const queueUrl = sqs.createQueue(`${projectKey}-queue-${randomUUID().slice(0, 8)}`);
@@ -257,9 +318,17 @@ async function seedNegotiation(
   remember('associate-roles', await post('/associate-roles', { key: `${projectKey}-role`, name: `Role of ${projectKey}`, permissions: ['ViewMyCarts'] }));
   const staged = remember(
     'staged-quotes',
-    await post('/staged-quotes', { key: `${projectKey}-staged`, quoteRequest: { id: quoteRequest.id }, quoteRequestVersion: quoteRequest.version, quoteRequestStateToAccepted: true }),
+    await post('/staged-quotes', {
+      key: `${projectKey}-staged`,
+      quoteRequest: { id: quoteRequest.id },
+      quoteRequestVersion: quoteRequest.version,
+      quoteRequestStateToAccepted: true,
+    }),
   );
-  const quote = remember('quotes', await post('/quotes', { key: `${projectKey}-quote`, stagedQuote: { id: staged.id }, stagedQuoteVersion: staged.version, stagedQuoteStateToSent: true }));
+  const quote = remember(
+    'quotes',
+    await post('/quotes', { key: `${projectKey}-quote`, stagedQuote: { id: staged.id }, stagedQuoteVersion: staged.version, stagedQuoteStateToSent: true }),
+  );
   remember('me/quotes', quote);
   const orderCart = await post('/carts', {
     currency: 'EUR',
@@ -268,7 +337,10 @@ async function seedNegotiation(
     lineItems: [lineItem('SKU-4')],
     shippingAddress: { country: 'DE', firstName: 'Sec', lastName: 'Urity' },
   });
-  const order = remember('orders', await post('/orders', { cart: { id: orderCart.id, typeId: 'cart' }, version: orderCart.version, orderNumber: `${projectKey}-order` }));
+  const order = remember(
+    'orders',
+    await post('/orders', { cart: { id: orderCart.id, typeId: 'cart' }, version: orderCart.version, orderNumber: `${projectKey}-order` }),
+  );
   remember('me/orders', order);
 }
 
@@ -316,7 +388,10 @@ export function isRestErrorShape(body: unknown, status: number): boolean {
     b.message.length > 0 &&
     Array.isArray(b.errors) &&
     b.errors.length > 0 &&
-    b.errors.every((error: unknown) => typeof error === 'object' && error !== null && typeof (error as Json).code === 'string' && typeof (error as Json).message === 'string')
+    b.errors.every(
+      (error: unknown) =>
+        typeof error === 'object' && error !== null && typeof (error as Json).code === 'string' && typeof (error as Json).message === 'string',
+    )
   );
 }
 
@@ -327,7 +402,10 @@ export function isGraphqlErrorShape(body: unknown): boolean {
   return (
     Array.isArray(errors) &&
     errors.length > 0 &&
-    errors.every((error: unknown) => typeof error === 'object' && error !== null && typeof (error as Json).message === 'string' && typeof (error as Json).extensions?.code === 'string')
+    errors.every(
+      (error: unknown) =>
+        typeof error === 'object' && error !== null && typeof (error as Json).message === 'string' && typeof (error as Json).extensions?.code === 'string',
+    )
   );
 }
 
@@ -344,13 +422,16 @@ export interface Sent {
 
 /** Long runs of one character shortened, then the text cut at `max`. */
 function clip(text: string, max: number): string {
-  const squeezed = text.replace(/(.)\1{20,}/gsu, (run, char: string) => `${char.repeat(3)}…×${run.length / char.length}`).replace(/((?:%[0-9A-F]{2}){3})\1{10,}/g, (run, unit: string) => `${unit}…×${run.length / unit.length}`);
+  const squeezed = text
+    .replace(/(.)\1{20,}/gsu, (run, char: string) => `${char.repeat(3)}…×${run.length / char.length}`)
+    .replace(/((?:%[0-9A-F]{2}){3})\1{10,}/g, (run, unit: string) => `${unit}…×${run.length / unit.length}`);
   return squeezed.length > max ? `${squeezed.slice(0, max)}…(${text.length} chars)` : squeezed;
 }
 
 /** A readable, bounded description of a request and its answer for assertion messages. */
 export function describeExchange(sent: Sent, response: { statusCode: number; body: string } | undefined): string {
-  const payload = sent.payload === undefined ? '' : typeof sent.payload === 'string' ? sent.payload : `<Buffer ${sent.payload.subarray(0, 200).toString('hex')}>`;
+  const payload =
+    sent.payload === undefined ? '' : typeof sent.payload === 'string' ? sent.payload : `<Buffer ${sent.payload.subarray(0, 200).toString('hex')}>`;
   const headers = Object.fromEntries(Object.entries(sent.headers).map(([name, value]) => [name, String(value).slice(0, 120)]));
   return [
     `${sent.route.method} ${sent.route.url}`,
@@ -397,8 +478,14 @@ export function checkAnswer(sent: Sent, response: LightMyRequestResponse, logs: 
   const status = response.statusCode;
   const context = describeExchange(sent, response);
   const newLogs = logs.lines.slice(logMark);
-  expect(newLogs.filter((line) => /"level":(5\d|6\d)/.test(line)), `error logged\n${context}`).toEqual([]);
-  expect(newLogs.filter((line) => STACK_OVERFLOW.test(line)), `stack overflow logged\n${context}`).toEqual([]);
+  expect(
+    newLogs.filter((line) => /"level":(5\d|6\d)/.test(line)),
+    `error logged\n${context}`,
+  ).toEqual([]);
+  expect(
+    newLogs.filter((line) => STACK_OVERFLOW.test(line)),
+    `stack overflow logged\n${context}`,
+  ).toEqual([]);
   expect(STACK_OVERFLOW.test(response.body), `stack overflow in the answer\n${context}`).toBe(false);
   expect(status, `5xx\n${context}`).toBeLessThan(500);
   if (options.expectStatus !== undefined) {

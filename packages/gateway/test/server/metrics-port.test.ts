@@ -64,7 +64,11 @@ describe('HERALD_METRICS_PORT set', () => {
   });
 
   it('answers other paths and methods on the metrics port 404 in the spec error shape', async () => {
-    for (const [method, path] of [['GET', '/healthz'], ['GET', '/scraped/stores'], ['POST', '/metrics']] as const) {
+    for (const [method, path] of [
+      ['GET', '/healthz'],
+      ['GET', '/scraped/stores'],
+      ['POST', '/metrics'],
+    ] as const) {
       const response = await fetch(`http://127.0.0.1:${herald.metricsPort}${path}`, { method });
       expect(response.status, `${method} ${path}`).toBe(404);
       expect(await response.json()).toEqual({

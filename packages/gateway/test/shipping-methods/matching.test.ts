@@ -12,7 +12,14 @@ import { seedCatalogue, taxCategoryKey, usd, zoneKey } from './support.js';
 
 const P = 'shipping-matching';
 const keysOf = (page: Json): string[] => page.results.map((method: Json) => method.key as string);
-const method = (key: string, zoneRates: Json[], extra: Json = {}): Json => ({ key, name: key, taxCategory: taxCategoryKey, zoneRates, isDefault: false, ...extra });
+const method = (key: string, zoneRates: Json[], extra: Json = {}): Json => ({
+  key,
+  name: key,
+  taxCategory: taxCategoryKey,
+  zoneRates,
+  isDefault: false,
+  ...extra,
+});
 
 describe('GET /{projectKey}/shipping-methods/matching-*', { timeout: 60_000 }, () => {
   let gateway: TestGateway;
@@ -26,9 +33,15 @@ describe('GET /{projectKey}/shipping-methods/matching-*', { timeout: 60_000 }, (
     viewer = await callerWith(gateway, P, ['view_shipping_methods']);
     catalogue = await seedCatalogue(admin, P);
     await admin.ok(`/${P}/stores`, { key: 'berlin' }, 201);
-    const tiers = [{ type: 'CartValue', minimumCentAmount: 1000, price: eur(300) }, { type: 'CartValue', minimumCentAmount: 5000, price: eur(100) }];
+    const tiers = [
+      { type: 'CartValue', minimumCentAmount: 1000, price: eur(300) },
+      { type: 'CartValue', minimumCentAmount: 5000, price: eur(100) },
+    ];
     for (const draft of [
-      method('standard', [{ zone: zoneKey('europe'), shippingRates: [{ price: eur(500), tiers }, { price: usd(600) }] }, { zone: zoneKey('us'), shippingRates: [{ price: usd(900) }] }]),
+      method('standard', [
+        { zone: zoneKey('europe'), shippingRates: [{ price: eur(500), tiers }, { price: usd(600) }] },
+        { zone: zoneKey('us'), shippingRates: [{ price: usd(900) }] },
+      ]),
       method('express', [{ zone: zoneKey('europe'), shippingRates: [{ price: eur(1500) }] }], { isDefault: true }),
       method('retired', [{ zone: zoneKey('europe'), shippingRates: [{ price: eur(100) }] }], { active: false }),
       method('conditional', [{ zone: zoneKey('europe'), shippingRates: [{ price: eur(100) }] }], { predicate: 'customer.email is defined' }),
@@ -40,18 +53,23 @@ describe('GET /{projectKey}/shipping-methods/matching-*', { timeout: 60_000 }, (
   }, 180_000);
   afterAll(() => gateway?.close());
 
-  it('matches a location: its Zone, active methods without a predicate, the default first, the currency\'s rate only', async () => {
+  it("matches a location: its Zone, active methods without a predicate, the default first, the currency's rate only", async () => {
     const germany = await viewer.read(`/${P}/shipping-methods/matching-location?country=DE`);
     // Inactive and predicate methods are disqualified; Store-restricted ones are not (no cart to restrict).
     expect(keysOf(germany)).toEqual(['express', 'standard', 'berlin-only']);
     const standard = germany.results[1];
     expect(standard.zoneRates).toHaveLength(1);
     expect(standard.zoneRates[0].zone.id).toBe(catalogue.europe.id);
-    expect(standard.zoneRates[0].shippingRates.map((rate: Json) => [rate.price.currencyCode, rate.isMatching])).toEqual([['EUR', true], ['USD', true]]);
+    expect(standard.zoneRates[0].shippingRates.map((rate: Json) => [rate.price.currencyCode, rate.isMatching])).toEqual([
+      ['EUR', true],
+      ['USD', true],
+    ]);
 
     const inDollars = await viewer.read(`/${P}/shipping-methods/matching-location?country=AT&currency=USD`);
     expect(keysOf(inDollars)).toEqual(['standard']);
-    expect(inDollars.results[0].zoneRates[0].shippingRates).toEqual([{ price: { type: 'centPrecision', currencyCode: 'USD', centAmount: 600, fractionDigits: 2 }, tiers: [], isMatching: true }]);
+    expect(inDollars.results[0].zoneRates[0].shippingRates).toEqual([
+      { price: { type: 'centPrecision', currencyCode: 'USD', centAmount: 600, fractionDigits: 2 }, tiers: [], isMatching: true },
+    ]);
     // The state's own Zone wins over the country's (zoneForAddress).
     expect(keysOf(await viewer.read(`/${P}/shipping-methods/matching-location?country=US&state=CA`))).toEqual(['californian']);
     expect(keysOf(await viewer.read(`/${P}/shipping-methods/matching-location?country=US&state=NY`))).toEqual(['standard']);
@@ -67,7 +85,11 @@ describe('GET /{projectKey}/shipping-methods/matching-*', { timeout: 60_000 }, (
       expect(answer.status, query).toBe(400);
       expect(answer.body.errors[0].code, query).toBe('InvalidInput');
     }
-    const head = await gateway.app.inject({ method: 'HEAD', url: `/${P}/shipping-methods/matching-location?country=FR`, headers: { authorization: `Bearer ${viewer.token}` } });
+    const head = await gateway.app.inject({
+      method: 'HEAD',
+      url: `/${P}/shipping-methods/matching-location?country=FR`,
+      headers: { authorization: `Bearer ${viewer.token}` },
+    });
     expect(head.statusCode).toBe(404);
   });
 
@@ -79,11 +101,22 @@ describe('GET /{projectKey}/shipping-methods/matching-*', { timeout: 60_000 }, (
     expect(page.results[1].zoneRates[0].shippingRates).toHaveLength(1);
     // A total of 40.00 EUR reaches the 10.00 tier, not the 50.00 one.
     expect(rate).toMatchObject({ isMatching: true, price: { currencyCode: 'EUR', centAmount: 500 } });
-    expect(rate.tiers.map((tier: Json) => [tier.minimumCentAmount, tier.isMatching])).toEqual([[1000, true], [5000, false]]);
+    expect(rate.tiers.map((tier: Json) => [tier.minimumCentAmount, tier.isMatching])).toEqual([
+      [1000, true],
+      [5000, false],
+    ]);
 
-    const inStore = await admin.ok(`/${P}/carts`, { currency: 'EUR', store: { typeId: 'store', key: 'berlin' }, lineItems: [lineItem('SKU-2', 100)], shippingAddress: address('AT') }, 201);
+    const inStore = await admin.ok(
+      `/${P}/carts`,
+      { currency: 'EUR', store: { typeId: 'store', key: 'berlin' }, lineItems: [lineItem('SKU-2', 100)], shippingAddress: address('AT') },
+      201,
+    );
     expect(keysOf(await viewer.read(`/${P}/shipping-methods/matching-cart?cartId=${inStore.id as string}`))).toEqual(['express', 'standard', 'berlin-only']);
-    expect(keysOf(await viewer.read(`/${P}/in-store/key=berlin/shipping-methods/matching-cart?cartId=${inStore.id as string}`))).toEqual(['express', 'standard', 'berlin-only']);
+    expect(keysOf(await viewer.read(`/${P}/in-store/key=berlin/shipping-methods/matching-cart?cartId=${inStore.id as string}`))).toEqual([
+      'express',
+      'standard',
+      'berlin-only',
+    ]);
     const otherStore = await viewer.get(`/${P}/in-store/key=vienna/shipping-methods/matching-cart?cartId=${inStore.id as string}`);
     expect(otherStore.status).toBe(400);
 

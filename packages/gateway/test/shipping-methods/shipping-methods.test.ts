@@ -38,7 +38,14 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
       projects: [P],
       delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
     });
-    admin = await callerWith(gateway, P, ['manage_shipping_methods', 'manage_tax_categories', 'manage_zones', 'manage_subscriptions', 'manage_types', 'manage_stores']);
+    admin = await callerWith(gateway, P, [
+      'manage_shipping_methods',
+      'manage_tax_categories',
+      'manage_zones',
+      'manage_subscriptions',
+      'manage_types',
+      'manage_stores',
+    ]);
     viewer = await callerWith(gateway, P, ['view_shipping_methods']);
     catalogue = await seedCatalogue(admin, P);
   }, 180_000);
@@ -48,19 +55,22 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
   });
 
   it('creates a method with the reference defaults and reads it by id, key, query, sort and expand', async () => {
-    const method = await admin.ok(`/${P}/shipping-methods`, draft('Standard', {
-      key: 'standard',
-      localizedName: { en: 'Standard', de: 'Standard' },
-      description: 'Three days',
-      carrier: 'DHL',
-      zoneRates: [{
-        zone: zoneKey('europe'),
-        shippingRates: [
-          { price: eur(500), tiers: [{ type: 'CartValue', minimumCentAmount: 5000, price: eur(250) }] },
-          { price: usd(600) },
+    const method = await admin.ok(
+      `/${P}/shipping-methods`,
+      draft('Standard', {
+        key: 'standard',
+        localizedName: { en: 'Standard', de: 'Standard' },
+        description: 'Three days',
+        carrier: 'DHL',
+        zoneRates: [
+          {
+            zone: zoneKey('europe'),
+            shippingRates: [{ price: eur(500), tiers: [{ type: 'CartValue', minimumCentAmount: 5000, price: eur(250) }] }, { price: usd(600) }],
+          },
         ],
-      }],
-    }), 201);
+      }),
+      201,
+    );
     // ShippingMethodDraft: `active` defaults to true; stores to none; Money answered in cent precision.
     expect(method).toMatchObject({
       version: 1,
@@ -71,10 +81,15 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
       stores: [],
       carrier: 'DHL',
       taxCategory: { typeId: 'tax-category', id: catalogue.taxCategory.id },
-      zoneRates: [{
-        zone: { typeId: 'zone', id: catalogue.europe.id },
-        shippingRates: [{ price: money(500), tiers: [{ type: 'CartValue', minimumCentAmount: 5000, price: money(250) }] }, { price: { currencyCode: 'USD', centAmount: 600 }, tiers: [] }],
-      }],
+      zoneRates: [
+        {
+          zone: { typeId: 'zone', id: catalogue.europe.id },
+          shippingRates: [
+            { price: money(500), tiers: [{ type: 'CartValue', minimumCentAmount: 5000, price: money(250) }] },
+            { price: { currencyCode: 'USD', centAmount: 600 }, tiers: [] },
+          ],
+        },
+      ],
     });
     expect(await viewer.read(`/${P}/shipping-methods/${method.id}`)).toEqual(method);
     expect(await viewer.read(`/${P}/shipping-methods/key=standard`)).toEqual(method);
@@ -110,8 +125,21 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
       ['zone unknown', draft('x', { zoneRates: [{ zone: zoneKey('mars'), shippingRates: [] }] }), 'ReferencedResourceNotFound'],
       ['zone missing', draft('x', { zoneRates: [{ shippingRates: [] }] }), 'RequiredField'],
       ['shippingRates missing', draft('x', { zoneRates: [{ zone: zoneKey('europe') }] }), 'RequiredField'],
-      ['zone twice', draft('x', { zoneRates: [{ zone: zoneKey('europe'), shippingRates: [] }, { zone: zoneKey('europe'), shippingRates: [] }] }), 'DuplicateField'],
-      ['currency twice in a zone rate', draft('x', { zoneRates: [{ zone: zoneKey('europe'), shippingRates: [{ price: eur(1) }, { price: eur(2) }] }] }), 'DuplicateField'],
+      [
+        'zone twice',
+        draft('x', {
+          zoneRates: [
+            { zone: zoneKey('europe'), shippingRates: [] },
+            { zone: zoneKey('europe'), shippingRates: [] },
+          ],
+        }),
+        'DuplicateField',
+      ],
+      [
+        'currency twice in a zone rate',
+        draft('x', { zoneRates: [{ zone: zoneKey('europe'), shippingRates: [{ price: eur(1) }, { price: eur(2) }] }] }),
+        'DuplicateField',
+      ],
       ['price missing', withRate({ freeAbove: eur(1) }), 'RequiredField'],
       ['price currency malformed', withRate({ price: { currencyCode: 'euro', centAmount: 1 } }), 'InvalidInput'],
       ['price negative', withRate({ price: eur(-1) }), 'InvalidInput'],
@@ -121,13 +149,45 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
       ['CartValue tier below 1', withRate({ price: eur(1), tiers: [{ type: 'CartValue', minimumCentAmount: 0, price: eur(1) }] }), 'InvalidInput'],
       ['CartValue tier without minimum', withRate({ price: eur(1), tiers: [{ type: 'CartValue', price: eur(1) }] }), 'RequiredField'],
       ['tier in another currency', withRate({ price: eur(1), tiers: [{ type: 'CartValue', minimumCentAmount: 10, price: usd(1) }] }), 'InvalidInput'],
-      ['two tiers for one value', withRate({ price: eur(1), tiers: [{ type: 'CartValue', minimumCentAmount: 10, price: eur(1) }, { type: 'CartValue', minimumCentAmount: 10, price: eur(2) }] }), 'InvalidInput'],
-      ['mixed tier types', withRate({ price: eur(1), tiers: [{ type: 'CartValue', minimumCentAmount: 10, price: eur(1) }, { type: 'CartScore', score: 1, price: eur(2) }] }), 'InvalidInput'],
+      [
+        'two tiers for one value',
+        withRate({
+          price: eur(1),
+          tiers: [
+            { type: 'CartValue', minimumCentAmount: 10, price: eur(1) },
+            { type: 'CartValue', minimumCentAmount: 10, price: eur(2) },
+          ],
+        }),
+        'InvalidInput',
+      ],
+      [
+        'mixed tier types',
+        withRate({
+          price: eur(1),
+          tiers: [
+            { type: 'CartValue', minimumCentAmount: 10, price: eur(1) },
+            { type: 'CartScore', score: 1, price: eur(2) },
+          ],
+        }),
+        'InvalidInput',
+      ],
       ['CartClassification tier without value', withRate({ price: eur(1), tiers: [{ type: 'CartClassification', price: eur(1) }] }), 'RequiredField'],
-      ['CartScore tier with price and function', withRate({ price: eur(1), tiers: [{ type: 'CartScore', score: 1, price: eur(1), priceFunction: { currencyCode: 'EUR', function: 'x' } }] }), 'InvalidInput'],
+      [
+        'CartScore tier with price and function',
+        withRate({ price: eur(1), tiers: [{ type: 'CartScore', score: 1, price: eur(1), priceFunction: { currencyCode: 'EUR', function: 'x' } }] }),
+        'InvalidInput',
+      ],
       ['CartScore tier with neither', withRate({ price: eur(1), tiers: [{ type: 'CartScore', score: 1 }] }), 'InvalidInput'],
-      ['CartScore function malformed', withRate({ price: eur(1), tiers: [{ type: 'CartScore', score: 1, priceFunction: { currencyCode: 'EUR', function: '(100 * x' } }] }), 'InvalidInput'],
-      ['CartScore function in another currency', withRate({ price: eur(1), tiers: [{ type: 'CartScore', score: 1, priceFunction: { currencyCode: 'USD', function: 'x' } }] }), 'InvalidInput'],
+      [
+        'CartScore function malformed',
+        withRate({ price: eur(1), tiers: [{ type: 'CartScore', score: 1, priceFunction: { currencyCode: 'EUR', function: '(100 * x' } }] }),
+        'InvalidInput',
+      ],
+      [
+        'CartScore function in another currency',
+        withRate({ price: eur(1), tiers: [{ type: 'CartScore', score: 1, priceFunction: { currencyCode: 'USD', function: 'x' } }] }),
+        'InvalidInput',
+      ],
       ['isDefault missing', { ...draft('x'), isDefault: undefined }, 'RequiredField'],
       ['isDefault not a boolean', draft('x', { isDefault: 'yes' }), 'InvalidInput'],
       ['active not a boolean', draft('x', { active: 1 }), 'InvalidInput'],
@@ -152,16 +212,32 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
   });
 
   it('accepts every tier type, and only one default method per project', async () => {
-    const tiered = await admin.ok(`/${P}/shipping-methods`, draft('Tiered', {
-      zoneRates: [{
-        zone: zoneKey('us'),
-        shippingRates: [
-          { price: usd(900), tiers: [{ type: 'CartScore', score: 1, price: usd(1000) }, { type: 'CartScore', score: 2, priceFunction: { currencyCode: 'USD', function: '(150 * x) + 300' } }] },
-          { price: eur(900), tiers: [{ type: 'CartClassification', value: 'heavy', price: eur(1500) }] },
+    const tiered = await admin.ok(
+      `/${P}/shipping-methods`,
+      draft('Tiered', {
+        zoneRates: [
+          {
+            zone: zoneKey('us'),
+            shippingRates: [
+              {
+                price: usd(900),
+                tiers: [
+                  { type: 'CartScore', score: 1, price: usd(1000) },
+                  { type: 'CartScore', score: 2, priceFunction: { currencyCode: 'USD', function: '(150 * x) + 300' } },
+                ],
+              },
+              { price: eur(900), tiers: [{ type: 'CartClassification', value: 'heavy', price: eur(1500) }] },
+            ],
+          },
         ],
-      }],
-    }), 201);
-    expect(tiered.zoneRates[0].shippingRates[0].tiers[1]).toEqual({ type: 'CartScore', score: 2, priceFunction: { currencyCode: 'USD', function: '(150 * x) + 300' } });
+      }),
+      201,
+    );
+    expect(tiered.zoneRates[0].shippingRates[0].tiers[1]).toEqual({
+      type: 'CartScore',
+      score: 2,
+      priceFunction: { currencyCode: 'USD', function: '(150 * x) + 300' },
+    });
 
     const first = await admin.ok(`/${P}/shipping-methods`, draft('Default', { isDefault: true }), 201);
     const second = await admin.post(`/${P}/shipping-methods`, draft('Second default', { isDefault: true }));
@@ -175,12 +251,16 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
   });
 
   it('applies every official update action', async () => {
-    await admin.ok(`/${P}/types`, {
-      key: 'method-fields',
-      name: { en: 'Method fields' },
-      resourceTypeIds: ['shipping-method'],
-      fieldDefinitions: [{ name: 'note', type: { name: 'String' }, required: false, label: { en: 'Note' } }],
-    }, 201);
+    await admin.ok(
+      `/${P}/types`,
+      {
+        key: 'method-fields',
+        name: { en: 'Method fields' },
+        resourceTypeIds: ['shipping-method'],
+        fieldDefinitions: [{ name: 'note', type: { name: 'String' }, required: false, label: { en: 'Note' } }],
+      },
+      201,
+    );
     const store = await admin.ok(`/${P}/stores`, { key: 'berlin' }, 201);
     await admin.ok(`/${P}/stores`, { key: 'vienna' }, 201);
     const other = await admin.ok(`/${P}/tax-categories`, { key: 'reduced', name: 'Reduced', rates: [] }, 201);
@@ -190,7 +270,11 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
     const updated = await admin.update(url, 1, [
       { action: 'addShippingZone', zone: zoneKey('us') },
       { action: 'addShippingRate', zone: zoneKey('us'), shippingRate: { price: usd(700) } },
-      { action: 'addShippingRate', zone: zoneKey('us'), shippingRate: { price: eur(800), tiers: [{ type: 'CartValue', minimumCentAmount: 100, price: eur(400) }] } },
+      {
+        action: 'addShippingRate',
+        zone: zoneKey('us'),
+        shippingRate: { price: eur(800), tiers: [{ type: 'CartValue', minimumCentAmount: 100, price: eur(400) }] },
+      },
       { action: 'removeShippingRate', zone: zoneKey('us'), shippingRate: { price: usd(700) } },
       { action: 'addZone', zone: zoneKey('california') },
       { action: 'removeZone', zone: zoneKey('california') },
@@ -204,7 +288,13 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
       { action: 'setKey', key: 'renamed' },
       { action: 'setCarrier', carrier: 'UPS' },
       { action: 'addStore', store: { typeId: 'store', key: 'berlin' } },
-      { action: 'setStores', stores: [{ typeId: 'store', key: 'berlin' }, { typeId: 'store', key: 'vienna' }] },
+      {
+        action: 'setStores',
+        stores: [
+          { typeId: 'store', key: 'berlin' },
+          { typeId: 'store', key: 'vienna' },
+        ],
+      },
       { action: 'removeStore', store: { typeId: 'store', id: store.id } },
       { action: 'setCustomType', type: { key: 'method-fields' }, fields: { note: 'fragile' } },
       { action: 'setCustomField', name: 'note', value: 'handle with care' },
@@ -224,7 +314,10 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
       custom: { fields: { note: 'handle with care' } },
     });
     expect(updated.zoneRates).toHaveLength(2);
-    expect(updated.zoneRates[1]).toMatchObject({ zone: { id: catalogue.us.id }, shippingRates: [{ price: { currencyCode: 'EUR', centAmount: 800 }, tiers: [{ minimumCentAmount: 100 }] }] });
+    expect(updated.zoneRates[1]).toMatchObject({
+      zone: { id: catalogue.us.id },
+      shippingRates: [{ price: { currencyCode: 'EUR', centAmount: 800 }, tiers: [{ minimumCentAmount: 100 }] }],
+    });
 
     const removed = await admin.update(`/${P}/shipping-methods/${method.id}`, 2, [
       { action: 'removeShippingZone', zone: zoneKey('us') },
@@ -238,7 +331,8 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
       { action: 'setStores', stores: [] },
     ]);
     expect(removed.version).toBe(3);
-    for (const field of ['localizedName', 'description', 'localizedDescription', 'predicate', 'key', 'carrier', 'custom']) expect(removed).not.toHaveProperty(field);
+    for (const field of ['localizedName', 'description', 'localizedDescription', 'predicate', 'key', 'carrier', 'custom'])
+      expect(removed).not.toHaveProperty(field);
     expect(removed.stores).toEqual([]);
     expect(removed.zoneRates.map((zoneRate: Json) => zoneRate.zone.id)).toEqual([catalogue.europe.id]);
 
@@ -267,11 +361,15 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
 
   it('delivers its change notifications to an SQS subscription in sequence; a tax category in use refuses its delete', async () => {
     const queue = sqs.createQueue('shipping-method-events');
-    await admin.ok(`/${P}/subscriptions`, {
-      destination: sqsDestination(queue),
-      messages: [{ resourceTypeId: 'shipping-method' }],
-      changes: [{ resourceTypeId: 'shipping-method' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/subscriptions`,
+      {
+        destination: sqsDestination(queue),
+        messages: [{ resourceTypeId: 'shipping-method' }],
+        changes: [{ resourceTypeId: 'shipping-method' }],
+      },
+      201,
+    );
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
 
@@ -292,11 +390,13 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
     await sqs.waitForMessages(queue, 4, WAIT_MS);
     const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === method.id);
     const id = method.id as string;
-    expect(labels(documents)).toEqual([
-      `shipping-method:${id}:ResourceCreated:1`,
-      `shipping-method:${id}:ResourceDeleted:3`,
-      `shipping-method:${id}:ResourceUpdated:2`,
-      `shipping-method:${id}:ResourceUpdated:3`,
-    ].sort());
+    expect(labels(documents)).toEqual(
+      [
+        `shipping-method:${id}:ResourceCreated:1`,
+        `shipping-method:${id}:ResourceDeleted:3`,
+        `shipping-method:${id}:ResourceUpdated:2`,
+        `shipping-method:${id}:ResourceUpdated:3`,
+      ].sort(),
+    );
   });
 });

@@ -39,7 +39,14 @@ describe('StandalonePrice /{projectKey}/standalone-prices', { timeout: 60_000 },
       projects: [P],
       delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
     });
-    admin = await callerWith(gateway, P, ['manage_standalone_prices', 'manage_customer_groups', 'manage_channels', 'manage_types', 'manage_subscriptions', 'view_messages']);
+    admin = await callerWith(gateway, P, [
+      'manage_standalone_prices',
+      'manage_customer_groups',
+      'manage_channels',
+      'manage_types',
+      'manage_subscriptions',
+      'view_messages',
+    ]);
     viewer = await callerWith(gateway, P, ['view_standalone_prices']);
     group = await admin.ok(`/${P}/customer-groups`, { groupName: 'B2B', key: 'b2b' }, 201);
     shop = await admin.ok(`/${P}/channels`, { key: 'shop', roles: ['ProductDistribution'] }, 201);
@@ -79,7 +86,11 @@ describe('StandalonePrice /{projectKey}/standalone-prices', { timeout: 60_000 },
       tiers: [{ minimumQuantity: 10, value: cents(900) }],
       staged: { value: cents(1100) },
     });
-    const precise = await admin.ok(`/${P}/standalone-prices`, { sku: 'shirt-2', value: { type: 'highPrecision', currencyCode: 'EUR', preciseAmount: 12345, fractionDigits: 4 } }, 201);
+    const precise = await admin.ok(
+      `/${P}/standalone-prices`,
+      { sku: 'shirt-2', value: { type: 'highPrecision', currencyCode: 'EUR', preciseAmount: 12345, fractionDigits: 4 } },
+      201,
+    );
     // 1.2345 EUR: centAmount rounded half to even from the precise amount.
     expect(precise.value).toEqual({ type: 'highPrecision', currencyCode: 'EUR', centAmount: 123, preciseAmount: 12345, fractionDigits: 4 });
     expect(await viewer.read(`/${P}/standalone-prices/${price.id}`)).toEqual(price);
@@ -110,7 +121,17 @@ describe('StandalonePrice /{projectKey}/standalone-prices', { timeout: 60_000 },
       [{ sku: 'a', value: eur(1), validFrom: 'now' }, 'InvalidInput'],
       [{ sku: 'a', value: eur(1), validFrom: '2030-02-01T00:00:00.000Z', validUntil: '2030-01-01T00:00:00.000Z' }, 'InvalidInput'],
       [{ sku: 'a', value: eur(1), tiers: [{ minimumQuantity: 1, value: eur(1) }] }, 'InvalidField'],
-      [{ sku: 'a', value: eur(1), tiers: [{ minimumQuantity: 2, value: eur(1) }, { minimumQuantity: 2, value: eur(2) }] }, 'InvalidField'],
+      [
+        {
+          sku: 'a',
+          value: eur(1),
+          tiers: [
+            { minimumQuantity: 2, value: eur(1) },
+            { minimumQuantity: 2, value: eur(2) },
+          ],
+        },
+        'InvalidField',
+      ],
       [{ sku: 'a', value: eur(1), tiers: [{ minimumQuantity: 2, value: { currencyCode: 'USD', centAmount: 1 } }] }, 'InvalidInput'],
       [{ sku: 'a', value: eur(1), staged: { value: { currencyCode: 'USD', centAmount: 1 } } }, 'InvalidInput'],
       [{ sku: 'a', value: eur(1), customerGroup: { key: 'nobody' } }, 'ReferencedResourceNotFound'],
@@ -142,7 +163,11 @@ describe('StandalonePrice /{projectKey}/standalone-prices', { timeout: 60_000 },
     // Another country, currency or a period is another scope; a period does not conflict with none.
     await admin.ok(`/${P}/standalone-prices`, { sku: 'scoped', value: eur(200), country: 'AT' }, 201);
     await admin.ok(`/${P}/standalone-prices`, { sku: 'scoped', value: { currencyCode: 'USD', centAmount: 1 }, country: 'DE' }, 201);
-    const january = await admin.ok(`/${P}/standalone-prices`, { sku: 'scoped', value: eur(90), country: 'DE', validFrom: '2030-01-01T00:00:00.000Z', validUntil: '2030-02-01T00:00:00.000Z' }, 201);
+    const january = await admin.ok(
+      `/${P}/standalone-prices`,
+      { sku: 'scoped', value: eur(90), country: 'DE', validFrom: '2030-01-01T00:00:00.000Z', validUntil: '2030-02-01T00:00:00.000Z' },
+      201,
+    );
     const overlapping = await admin.post(`/${P}/standalone-prices`, { sku: 'scoped', value: eur(80), country: 'DE', validFrom: '2030-01-15T00:00:00.000Z' });
     expect(overlapping.status).toBe(400);
     expect(overlapping.body.errors[0]).toMatchObject({
@@ -152,10 +177,16 @@ describe('StandalonePrice /{projectKey}/standalone-prices', { timeout: 60_000 },
       conflictingValidUntil: '2030-02-01T00:00:00.000Z',
     });
     const february = await admin.ok(`/${P}/standalone-prices`, { sku: 'scoped', value: eur(80), country: 'DE', validFrom: '2030-02-01T00:00:00.000Z' }, 201);
-    const moved = await admin.post(`/${P}/standalone-prices/${february.id}`, { version: 1, actions: [{ action: 'setValidFrom', validFrom: '2030-01-31T00:00:00.000Z' }] });
+    const moved = await admin.post(`/${P}/standalone-prices/${february.id}`, {
+      version: 1,
+      actions: [{ action: 'setValidFrom', validFrom: '2030-01-31T00:00:00.000Z' }],
+    });
     expect(moved.status).toBe(400);
     expect(moved.body.errors[0].code).toBe('OverlappingStandalonePriceValidity');
-    const same = await admin.post(`/${P}/standalone-prices/${february.id}`, { version: 1, actions: [{ action: 'setValidFromAndUntil', validFrom: '2030-01-01T00:00:00.000Z', validUntil: '2030-02-01T00:00:00.000Z' }] });
+    const same = await admin.post(`/${P}/standalone-prices/${february.id}`, {
+      version: 1,
+      actions: [{ action: 'setValidFromAndUntil', validFrom: '2030-01-01T00:00:00.000Z', validUntil: '2030-02-01T00:00:00.000Z' }],
+    });
     expect(same.body.errors[0].code).toBe('DuplicateStandalonePriceScope');
   });
 
@@ -248,16 +279,23 @@ describe('StandalonePrice /{projectKey}/standalone-prices', { timeout: 60_000 },
 
   it('delivers its messages and change notifications to an SQS subscription, in sequence', async () => {
     const queue = sqs.createQueue('standalone-price-events');
-    await admin.ok(`/${P}/subscriptions`, {
-      destination: sqsDestination(queue),
-      messages: [{ resourceTypeId: 'standalone-price' }],
-      changes: [{ resourceTypeId: 'standalone-price' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/subscriptions`,
+      {
+        destination: sqsDestination(queue),
+        messages: [{ resourceTypeId: 'standalone-price' }],
+        changes: [{ resourceTypeId: 'standalone-price' }],
+      },
+      201,
+    );
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
 
     const price = await admin.ok(`/${P}/standalone-prices`, { sku: 'delivered', value: eur(100) }, 201);
-    await admin.update(`/${P}/standalone-prices/${price.id}`, 1, [{ action: 'changeValue', value: eur(120) }, { action: 'changeActive', active: false }]);
+    await admin.update(`/${P}/standalone-prices/${price.id}`, 1, [
+      { action: 'changeValue', value: eur(120) },
+      { action: 'changeActive', active: false },
+    ]);
     const deleted = await admin.delete(`/${P}/standalone-prices/${price.id}?version=2`);
     expect(deleted.status).toBe(200);
 

@@ -10,7 +10,7 @@ import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 
 const P = 'states-official';
 
-describe('states: the reference\'s draft defaults and role actions', () => {
+describe("states: the reference's draft defaults and role actions", () => {
   let gateway: TestGateway;
   let admin: Caller;
 

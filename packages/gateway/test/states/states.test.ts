@@ -24,7 +24,13 @@ describe('States /{projectKey}/states', () => {
 
     const start = await admin.ok(
       `/${P}/states`,
-      { key: 'qr-start', type: 'QuoteRequestState', initial: true, name: { en: 'Start' }, transitions: [{ typeId: 'state', key: 'qr-done' }, { id: done.id }, { typeId: null, id: null, key: 'qr-done' }] },
+      {
+        key: 'qr-start',
+        type: 'QuoteRequestState',
+        initial: true,
+        name: { en: 'Start' },
+        transitions: [{ typeId: 'state', key: 'qr-done' }, { id: done.id }, { typeId: null, id: null, key: 'qr-done' }],
+      },
       201,
     );
     expect(start.initial).toBe(true);

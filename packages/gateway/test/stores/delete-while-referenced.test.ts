@@ -39,7 +39,11 @@ describe('deleting a Store that other resources reference', () => {
 
   it('is refused with 400 ReferenceExists while a business unit lists it', async () => {
     const store = await admin.ok(`/${P}/stores`, { key: 'vienna' }, 201);
-    const unit = await admin.ok(`/${P}/business-units`, { key: 'vienna-co', name: 'Vienna Co', unitType: 'Company', stores: [{ typeId: 'store', key: 'vienna' }] }, 201);
+    const unit = await admin.ok(
+      `/${P}/business-units`,
+      { key: 'vienna-co', name: 'Vienna Co', unitType: 'Company', stores: [{ typeId: 'store', key: 'vienna' }] },
+      201,
+    );
     expect(refusal(await deleteStore(store))).toMatchObject({ status: 400, error: { code: 'ReferenceExists', referencedBy: 'business-unit' } });
 
     await admin.update(`/${P}/business-units/${unit.id}`, unit.version, [{ action: 'removeStore', store: { typeId: 'store', key: 'vienna' } }]);

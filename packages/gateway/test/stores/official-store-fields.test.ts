@@ -12,7 +12,7 @@ import { apiClient, messagesOf, type Client } from '../business-units/support.js
 
 const P = 'store-official';
 
-describe('stores: the reference\'s required fields and actions', () => {
+describe("stores: the reference's required fields and actions", () => {
   let gateway: TestGateway;
   let admin: Client;
 

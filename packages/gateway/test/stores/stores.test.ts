@@ -22,8 +22,7 @@ describe('stores', () => {
   });
   afterAll(() => gateway.close());
 
-  const create = async (payload: unknown) =>
-    gateway.app.inject({ method: 'POST', url: '/shop/stores', headers: manage, payload: payload as object });
+  const create = async (payload: unknown) => gateway.app.inject({ method: 'POST', url: '/shop/stores', headers: manage, payload: payload as object });
 
   it('creates (201), gets by id and by key, and records createdBy from the token', async () => {
     const created = await create({ key: 'berlin', name: { en: 'Berlin', de: 'Berlin' }, languages: ['en', 'de'] });
@@ -65,7 +64,13 @@ describe('stores', () => {
       method: 'POST',
       url: `/shop/stores/${store.id}`,
       headers: manage,
-      payload: { version: 1, actions: [{ action: 'setName', name: { en: 'HH' } }, { action: 'setLanguages', languages: ['de'] }] },
+      payload: {
+        version: 1,
+        actions: [
+          { action: 'setName', name: { en: 'HH' } },
+          { action: 'setLanguages', languages: ['de'] },
+        ],
+      },
     });
     expect(updated.statusCode).toBe(200);
     expect(updated.json()).toMatchObject({ version: 2, name: { en: 'HH' }, languages: ['de'] });

@@ -158,10 +158,10 @@ describe('Subscriptions API: CRUD and validation', { timeout: 60_000 }, () => {
   it('stores the destination secret sealed (HERALD_SECRET_KEY), never in plain text', async () => {
     const secret = 'sealed-secret-value-A1b2C3d4';
     const created = await create({ key: 'sealed', destination: sqsDestination(freshQueue(), secret), changes: [{ resourceTypeId: 'store' }] });
-    const stored = await gateway.db.query<{ doc: Json }>(
-      "SELECT doc FROM resources WHERE project_key = $1 AND type_id = 'subscription' AND id = $2",
-      [P, created.id],
-    );
+    const stored = await gateway.db.query<{ doc: Json }>("SELECT doc FROM resources WHERE project_key = $1 AND type_id = 'subscription' AND id = $2", [
+      P,
+      created.id,
+    ]);
     const text = JSON.stringify(stored.rows[0]?.doc);
     expect(text).toContain('"accessKey"');
     expect(text).not.toContain(secret);
@@ -349,9 +349,7 @@ describe('Subscriptions API: CRUD and validation', { timeout: 60_000 }, () => {
     });
 
     it('changeDestination to EventGrid while the format is Platform', async () => {
-      const error = await unchanged([
-        { action: 'changeDestination', destination: { type: 'EventGrid', uri: eventGrid.url, accessKey: eventGrid.accessKey } },
-      ]);
+      const error = await unchanged([{ action: 'changeDestination', destination: { type: 'EventGrid', uri: eventGrid.url, accessKey: eventGrid.accessKey } }]);
       expect(error.message).toMatch(/EventGrid.*only.*CloudEvents/);
     });
 

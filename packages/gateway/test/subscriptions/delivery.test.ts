@@ -106,7 +106,11 @@ describe('Subscriptions deliver messages and change notifications end to end', {
         format: CLOUD_EVENTS,
         ...storeOnly,
       },
-      serviceBus: { key: 'e2e-service-bus', destination: { type: 'ProviderBServiceBus', connectionString: serviceBus.connectionString('e2e-queue') }, ...storeOnly },
+      serviceBus: {
+        key: 'e2e-service-bus',
+        destination: { type: 'ProviderBServiceBus', connectionString: serviceBus.connectionString('e2e-queue') },
+        ...storeOnly,
+      },
       eventGrid: {
         key: 'e2e-event-grid',
         destination: { type: 'EventGrid', uri: eventGrid.url, accessKey: eventGrid.accessKey },

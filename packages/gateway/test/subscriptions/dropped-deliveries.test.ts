@@ -35,7 +35,9 @@ describe('dropped deliveries of a deleted subscription, by project', { timeout: 
     const text = (await world.gateway.app.inject({ method: 'GET', url: '/metrics' })).body;
     const line = text
       .split('\n')
-      .find((row) => row.startsWith('herald_deliveries_dropped_total{') && row.includes(`subscription="${subscription}"`) && row.includes(`reason="${reason}"`));
+      .find(
+        (row) => row.startsWith('herald_deliveries_dropped_total{') && row.includes(`subscription="${subscription}"`) && row.includes(`reason="${reason}"`),
+      );
     return line === undefined ? undefined : Number(line.split(' ').at(-1));
   }
 
@@ -91,7 +93,10 @@ describe('dropped deliveries of a deleted subscription, by project', { timeout: 
     expect(await api.read(`${BASE}?subscriptionId=${audit.id}&reason=PayloadError`)).toMatchObject({ count: 0, total: 0 });
 
     const replayed = [drops[0], drops[1]] as Json[];
-    const replay = await api.ok(`${BASE}/replay`, { from: { subscriptionId: audit.id, reason: 'SubscriptionDeleted', ids: replayed.map((drop) => drop.id) }, to: { id: target.id } });
+    const replay = await api.ok(`${BASE}/replay`, {
+      from: { subscriptionId: audit.id, reason: 'SubscriptionDeleted', ids: replayed.map((drop) => drop.id) },
+      to: { id: target.id },
+    });
     expect(replay).toEqual({ replayed: 2 });
     startWorker();
     const arrived = await eventually(async () => {

@@ -223,11 +223,7 @@ describe('Subscription health and delivery windows', { timeout: 60_000 }, () => 
     const api = await callerFor(PRODUCTION);
     expect((await api.read(`/${PRODUCTION}`)).environment ?? 'production').toBe('production');
     const queue = sqs.createQueue('prod-queue');
-    const subscription = await api.ok(
-      `/${PRODUCTION}/subscriptions`,
-      { destination: sqsDestination(queue), changes: [{ resourceTypeId: 'store' }] },
-      201,
-    );
+    const subscription = await api.ok(`/${PRODUCTION}/subscriptions`, { destination: sqsDestination(queue), changes: [{ resourceTypeId: 'store' }] }, 201);
     await sqs.waitForMessages(queue, 1, WAIT_MS);
     const url = `/${PRODUCTION}/subscriptions/${subscription.id}`;
     sqs.fauxqs.deleteQueue('prod-queue', { region: REGION });

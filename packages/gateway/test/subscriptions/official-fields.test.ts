@@ -86,13 +86,25 @@ describe('Subscriptions: the official API fields', { timeout: 60_000 }, () => {
     it("IAM: created without keys, answered as IAM, and everything sent with Herald's own AWS credentials", async () => {
       const queue = freshQueue();
       const { topicArn, sink } = freshTopic();
-      const queueSub = await create({ key: 'iam-sqs', destination: { type: 'SQS', queueUrl: queue, region: REGION, authenticationMode: 'IAM' }, ...storeChanges });
-      const topicSub = await create({ key: 'iam-sns', destination: { type: 'SNS', topicArn, authenticationMode: 'IAM' }, format: CLOUD_EVENTS, ...storeChanges });
+      const queueSub = await create({
+        key: 'iam-sqs',
+        destination: { type: 'SQS', queueUrl: queue, region: REGION, authenticationMode: 'IAM' },
+        ...storeChanges,
+      });
+      const topicSub = await create({
+        key: 'iam-sns',
+        destination: { type: 'SNS', topicArn, authenticationMode: 'IAM' },
+        format: CLOUD_EVENTS,
+        ...storeChanges,
+      });
       expect(queueSub.destination).toEqual({ type: 'SQS', queueUrl: queue, region: REGION, authenticationMode: 'IAM' });
       expect(topicSub.destination).toEqual({ type: 'SNS', topicArn, authenticationMode: 'IAM' });
       expect(await api.read(`/${P}/subscriptions/${queueSub.id}`)).toEqual(queueSub);
       // Nothing of the destination's own to seal: the document holds no key either.
-      const stored = await gateway.db.query<{ doc: Json }>("SELECT doc FROM resources WHERE project_key = $1 AND type_id = 'subscription' AND id = $2", [P, queueSub.id]);
+      const stored = await gateway.db.query<{ doc: Json }>("SELECT doc FROM resources WHERE project_key = $1 AND type_id = 'subscription' AND id = $2", [
+        P,
+        queueSub.id,
+      ]);
       expect(stored.rows[0]?.doc.destination).toEqual({ type: 'SQS', queueUrl: queue, region: REGION, authenticationMode: 'IAM' });
 
       expectTestNotification(sqsDocuments(await sqs.waitForMessages(queue, 1, WAIT_MS))[0] as Json, P, queueSub);
@@ -114,11 +126,15 @@ describe('Subscriptions: the official API fields', { timeout: 60_000 }, () => {
       const url = `/${P}/subscriptions/${created.id}`;
 
       const toIam = freshQueue();
-      const iam = await api.update(url, 1, [{ action: 'changeDestination', destination: { type: 'SQS', queueUrl: toIam, region: REGION, authenticationMode: 'IAM' } }]);
+      const iam = await api.update(url, 1, [
+        { action: 'changeDestination', destination: { type: 'SQS', queueUrl: toIam, region: REGION, authenticationMode: 'IAM' } },
+      ]);
       expect(iam.destination).toEqual({ type: 'SQS', queueUrl: toIam, region: REGION, authenticationMode: 'IAM' });
       expectTestNotification(sqsDocuments(await sqs.waitForMessages(toIam, 1, WAIT_MS))[0] as Json, P, { id: created.id });
 
-      const back = await api.update(url, 2, [{ action: 'changeDestination', destination: { ...sqsDestination(freshQueue()), authenticationMode: 'Credentials' } }]);
+      const back = await api.update(url, 2, [
+        { action: 'changeDestination', destination: { ...sqsDestination(freshQueue()), authenticationMode: 'Credentials' } },
+      ]);
       expect(back.destination).toMatchObject({ accessKey: AWS_ACCESS_KEY, authenticationMode: 'Credentials' });
       expectMasked(back, AWS_ACCESS_SECRET);
     });
@@ -130,7 +146,9 @@ describe('Subscriptions: the official API fields', { timeout: 60_000 }, () => {
       expect(JSON.stringify(withKeys)).not.toContain(AWS_ACCESS_SECRET);
       const { topicArn } = freshTopic();
       expect((await rejected({ destination: { type: 'SNS', topicArn, authenticationMode: 'Role' }, ...storeChanges })).message).toContain('authenticationMode');
-      expect((await rejected({ destination: { type: 'SNS', topicArn, authenticationMode: 'Credentials' }, ...storeChanges })).message).toContain('destination.accessKey');
+      expect((await rejected({ destination: { type: 'SNS', topicArn, authenticationMode: 'Credentials' }, ...storeChanges })).message).toContain(
+        'destination.accessKey',
+      );
     });
 
     it('IAM while Herald has no AWS credentials: the test notification fails as a configuration error, nothing created', async () => {
@@ -159,7 +177,9 @@ describe('Subscriptions: the official API fields', { timeout: 60_000 }, () => {
     it('refuses unknown event resource types and event types of another resource type', async () => {
       const destination = sqsDestination(freshQueue());
       expect((await rejected({ destination, events: [{ resourceTypeId: 'product' }] })).message).toContain('checkout, import-api');
-      expect((await rejected({ destination, events: [{ resourceTypeId: 'checkout', types: ['ImportContainerCreated'] }] })).message).toContain('ImportContainerCreated');
+      expect((await rejected({ destination, events: [{ resourceTypeId: 'checkout', types: ['ImportContainerCreated'] }] })).message).toContain(
+        'ImportContainerCreated',
+      );
       await rejected({ destination, events: [{ resourceTypeId: 'import-api', types: 'ImportContainerCreated' }] });
       await rejected({ destination, events: 'import-api' });
       expect((await rejected({ destination, events: [] })).message).toContain("Either 'messages', 'changes' or 'events' must be set");
@@ -176,7 +196,11 @@ describe('Subscriptions: the official API fields', { timeout: 60_000 }, () => {
       expect(onlyEvents).toMatchObject({ version: 3, changes: [], events });
       const refused = expectError(await api.post(url, { version: 3, actions: [{ action: 'setEvents', events: [] }] }), 400, 'InvalidInput');
       expect(refused.message).toContain("Either 'messages', 'changes' or 'events'");
-      expectError(await api.post(url, { version: 3, actions: [{ action: 'setEvents', events: [{ resourceTypeId: 'checkout', types: ['Nope'] }] }] }), 400, 'InvalidInput');
+      expectError(
+        await api.post(url, { version: 3, actions: [{ action: 'setEvents', events: [{ resourceTypeId: 'checkout', types: ['Nope'] }] }] }),
+        400,
+        'InvalidInput',
+      );
       const unset = await api.update(url, 3, [{ action: 'setMessages', messages: [{ resourceTypeId: 'store' }] }, { action: 'setEvents' }]);
       expect(unset).toMatchObject({ version: 4, events: [], messages: [{ resourceTypeId: 'store' }] });
     });

@@ -29,12 +29,19 @@ describe('A subscription widened by a 5a70bf2 gateway on a migrated database', {
     ({ sqs, gateway, caller: api } = outage);
     queue = sqs.createQueue('widened-by-old-code');
     // Created by an upgraded gateway: its routes are recorded.
-    subscription = await api.ok(`/${P}/subscriptions`, { destination: sqsDestination(queue), messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }] }, 201);
+    subscription = await api.ok(
+      `/${P}/subscriptions`,
+      { destination: sqsDestination(queue), messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }] },
+      201,
+    );
     // Widened by a 5a70bf2 gateway: the document only.
     await gateway.gateway.documents.update<BaseResource & Json>({ projectKey: P }, 'subscription', { id: subscription.id as string }, 1, (current) => ({
       doc: { ...current, messages: [{ resourceTypeId: 'store' }], changes: [{ resourceTypeId: 'store' }] },
     }));
-    expect(await api.read(`/${P}/subscriptions/${subscription.id}`)).toMatchObject({ messages: [{ resourceTypeId: 'store' }], changes: [{ resourceTypeId: 'store' }] });
+    expect(await api.read(`/${P}/subscriptions/${subscription.id}`)).toMatchObject({
+      messages: [{ resourceTypeId: 'store' }],
+      changes: [{ resourceTypeId: 'store' }],
+    });
     store = await api.ok(`/${P}/stores`, { key: 'store-x', name: { en: 'X' } }, 201);
     store = await api.ok(`/${P}/stores/${store.id}`, { version: 1, actions: [{ action: 'setName', name: { en: 'X2' } }] });
     outage.startRouting();

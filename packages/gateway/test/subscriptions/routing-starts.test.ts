@@ -91,9 +91,7 @@ describe('Subscriptions receive only events written after they subscribed to the
   it('a narrowed filter keeps what it still covers, from where it started', async () => {
     const b = stores.b?.id as string;
     const c = stores.c?.id as string;
-    expect(await received(queues.narrowed, 3)).toEqual(
-      [test('narrowed'), `store:${b}:Message:StoreCreated:1`, `store:${c}:Message:StoreCreated:1`].sort(),
-    );
+    expect(await received(queues.narrowed, 3)).toEqual([test('narrowed'), `store:${b}:Message:StoreCreated:1`, `store:${c}:Message:StoreCreated:1`].sort());
   });
 
   it('a subscription created late receives nothing written before it', async () => {

@@ -89,8 +89,7 @@ export async function startGatedGateway(projects: readonly string[], options: Ga
       get(object, property) {
         if (property === 'query') return gated(object as unknown as Queryable, inTransaction);
         if (property === 'transaction') {
-          return <R>(work: (tx: Queryable) => Promise<R>) =>
-            counted(() => (object as unknown as Database).transaction((tx) => work(wrap(tx, true))));
+          return <R>(work: (tx: Queryable) => Promise<R>) => counted(() => (object as unknown as Database).transaction((tx) => work(wrap(tx, true))));
         }
         const value = Reflect.get(object, property, object) as unknown;
         return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(object) : value;

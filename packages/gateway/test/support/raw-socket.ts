@@ -19,7 +19,11 @@ function parseAnswer(text: string, closed: boolean): RawAnswer {
  * until the server closes the connection, a complete answer with Content-Length arrived, or
  * `timeoutMs` passed (then `status` is 0 unless something arrived).
  */
-export function exchange(port: number, chunks: ReadonlyArray<string | Buffer>, options: { timeoutMs?: number; pauseMs?: number; keep?: Socket[] } = {}): Promise<RawAnswer> {
+export function exchange(
+  port: number,
+  chunks: ReadonlyArray<string | Buffer>,
+  options: { timeoutMs?: number; pauseMs?: number; keep?: Socket[] } = {},
+): Promise<RawAnswer> {
   const timeoutMs = options.timeoutMs ?? 5_000;
   return new Promise((resolve) => {
     const socket = connect(port, '127.0.0.1');

@@ -39,18 +39,41 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
   const updateOf = (category: Json, actions: Json[]) => admin.post(`/${P}/tax-categories/${category.id}`, { version: category.version, actions });
 
   it('creates a TaxCategory with rate ids and sub-rates, and reads it by id, by key, by query and sorted', async () => {
-    const category = await admin.ok(`/${P}/tax-categories`, {
-      key: 'standard',
-      name: 'Standard',
-      description: 'Most goods',
-      rates: [
-        rate('DE', 0.19, { key: 'de' }),
-        // Without `amount`, the rate is the sum of its sub-rates (TaxRate.amount).
-        { name: 'NY', includedInPrice: false, country: 'US', state: 'New York', subRates: [{ name: 'State', amount: 0.04 }, { name: 'City', amount: 0.04875 }] },
-        // An empty state is no state (TaxRateDraft.state); amount given and equal to the sum.
-        { name: 'US', amount: 0.1, includedInPrice: false, country: 'US', state: '', subRates: [{ name: 'A', amount: 0.07 }, { name: 'B', amount: 0.03 }] },
-      ],
-    }, 201);
+    const category = await admin.ok(
+      `/${P}/tax-categories`,
+      {
+        key: 'standard',
+        name: 'Standard',
+        description: 'Most goods',
+        rates: [
+          rate('DE', 0.19, { key: 'de' }),
+          // Without `amount`, the rate is the sum of its sub-rates (TaxRate.amount).
+          {
+            name: 'NY',
+            includedInPrice: false,
+            country: 'US',
+            state: 'New York',
+            subRates: [
+              { name: 'State', amount: 0.04 },
+              { name: 'City', amount: 0.04875 },
+            ],
+          },
+          // An empty state is no state (TaxRateDraft.state); amount given and equal to the sum.
+          {
+            name: 'US',
+            amount: 0.1,
+            includedInPrice: false,
+            country: 'US',
+            state: '',
+            subRates: [
+              { name: 'A', amount: 0.07 },
+              { name: 'B', amount: 0.03 },
+            ],
+          },
+        ],
+      },
+      201,
+    );
     expect(category).toMatchObject({
       version: 1,
       key: 'standard',
@@ -58,7 +81,17 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
       description: 'Most goods',
       rates: [
         { key: 'de', name: 'DE VAT', amount: 0.19, includedInPrice: true, country: 'DE' },
-        { name: 'NY', amount: 0.08875, includedInPrice: false, country: 'US', state: 'New York', subRates: [{ name: 'State', amount: 0.04 }, { name: 'City', amount: 0.04875 }] },
+        {
+          name: 'NY',
+          amount: 0.08875,
+          includedInPrice: false,
+          country: 'US',
+          state: 'New York',
+          subRates: [
+            { name: 'State', amount: 0.04 },
+            { name: 'City', amount: 0.04875 },
+          ],
+        },
         { name: 'US', amount: 0.1, country: 'US' },
       ],
     });
@@ -106,7 +139,24 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
       ['sub-rate without an amount', { name: 'C', rates: [rate('DE', 0.1, { subRates: [{ name: 's' }] })] }, 'RequiredField'],
       ['sub-rate without a name', { name: 'C', rates: [rate('DE', 0.1, { subRates: [{ amount: 0.1 }] })] }, 'RequiredField'],
       ['sub-rate over 1', { name: 'C', rates: [{ name: 'r', includedInPrice: true, country: 'DE', subRates: [{ name: 's', amount: 2 }] }] }, 'InvalidInput'],
-      ['sub-rates over 1 together', { name: 'C', rates: [{ name: 'r', includedInPrice: true, country: 'DE', subRates: [{ name: 's', amount: 0.6 }, { name: 't', amount: 0.6 }] }] }, 'InvalidInput'],
+      [
+        'sub-rates over 1 together',
+        {
+          name: 'C',
+          rates: [
+            {
+              name: 'r',
+              includedInPrice: true,
+              country: 'DE',
+              subRates: [
+                { name: 's', amount: 0.6 },
+                { name: 't', amount: 0.6 },
+              ],
+            },
+          ],
+        },
+        'InvalidInput',
+      ],
       ['amount not the sum of its sub-rates', { name: 'C', rates: [rate('DE', 0.2, { subRates: [{ name: 's', amount: 0.19 }] })] }, 'InvalidOperation'],
       ['a country twice', { name: 'C', rates: [rate('DE', 0.19), rate('DE', 0.07, { state: '' })] }, 'DuplicateField'],
       ['a country and state twice', { name: 'C', rates: [rate('US', 0.1, { state: 'Ohio' }), rate('US', 0.2, { state: 'Ohio' })] }, 'DuplicateField'],
@@ -121,7 +171,11 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
       expect(answer.body, label).toMatchObject({ statusCode: 400, message: expect.any(String), errors: [{ code, message: expect.any(String) }] });
     }
     // Same country, different states (and the country without one) are distinct rates.
-    const states = await admin.ok(`/${P}/tax-categories`, { name: 'C', rates: [rate('US', 0.1), rate('US', 0.2, { state: 'Ohio' }), rate('US', 0.3, { state: 'ohio' })] }, 201);
+    const states = await admin.ok(
+      `/${P}/tax-categories`,
+      { name: 'C', rates: [rate('US', 0.1), rate('US', 0.2, { state: 'Ohio' }), rate('US', 0.3, { state: 'ohio' })] },
+      201,
+    );
     expect(states.rates).toHaveLength(3);
   });
 
@@ -131,7 +185,10 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
     const france = category.rates[1] as Json;
     const added = await updateOf(category, [
       { action: 'addTaxRate', taxRate: rate('AT', 0.1, { key: 'at' }) },
-      { action: 'addTaxRate', taxRate: { name: 'CA', includedInPrice: false, country: 'US', state: 'California', subRates: [{ name: 'State', amount: 0.0725 }] } },
+      {
+        action: 'addTaxRate',
+        taxRate: { name: 'CA', includedInPrice: false, country: 'US', state: 'California', subRates: [{ name: 'State', amount: 0.0725 }] },
+      },
       { action: 'removeTaxRate', taxRateId: france.id },
       { action: 'replaceTaxRate', taxRateKey: 'de', taxRate: rate('DE', 0.19, { key: 'de-standard', includedInPrice: false }) },
       { action: 'changeName', name: 'Printed matter' },
@@ -200,7 +257,14 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
       expect(answer.body.errors[0].code, label).toBe(code);
     }
     // Replacing a rate with one of its own location is no duplicate.
-    expect((await admin.post(`/${P}/tax-categories/${current.id}`, { version: current.version + 1, actions: [{ action: 'replaceTaxRate', taxRateId: italy, taxRate: rate('IT', 0.05) }] })).status).toBe(200);
+    expect(
+      (
+        await admin.post(`/${P}/tax-categories/${current.id}`, {
+          version: current.version + 1,
+          actions: [{ action: 'replaceTaxRate', taxRateId: italy, taxRate: rate('IT', 0.05) }],
+        })
+      ).status,
+    ).toBe(200);
     const stale = await updateOf(category, [{ action: 'changeName', name: 'Old' }]);
     expect(stale.status).toBe(409);
     expect(stale.body.errors[0].code).toBe('ConcurrentModification');
@@ -211,11 +275,7 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
     // Herald has no product resource yet: the product document that holds the reference
     // (Product.taxCategory) is written through the store's public API.
     const documents = new DocumentStore(gateway.db);
-    const product = await documents.create(
-      { projectKey: P },
-      'product',
-      { key: 'taxed', taxCategory: { typeId: 'tax-category', id: category.id } } as never,
-    );
+    const product = await documents.create({ projectKey: P }, 'product', { key: 'taxed', taxCategory: { typeId: 'tax-category', id: category.id } } as never);
     const refused = await admin.delete(`/${P}/tax-categories/${category.id}?version=1`);
     expect(refused.status).toBe(400);
     expect(refused.body.errors[0]).toMatchObject({ code: 'ReferenceExists', referencedBy: 'product' });
@@ -228,11 +288,15 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
 
   it('delivers its change notifications to an SQS subscription, in sequence', async () => {
     const queue = sqs.createQueue('tax-category-events');
-    await admin.ok(`/${P}/subscriptions`, {
-      destination: sqsDestination(queue),
-      messages: [{ resourceTypeId: 'tax-category' }],
-      changes: [{ resourceTypeId: 'tax-category' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/subscriptions`,
+      {
+        destination: sqsDestination(queue),
+        messages: [{ resourceTypeId: 'tax-category' }],
+        changes: [{ resourceTypeId: 'tax-category' }],
+      },
+      201,
+    );
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
 
@@ -250,9 +314,15 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
     const id = category.id as string;
     // No TaxCategory messages exist in the reference: change notifications only.
     expect(labels(documents)).toEqual(
-      [`tax-category:${id}:ResourceCreated:1`, `tax-category:${id}:ResourceUpdated:2`, `tax-category:${id}:ResourceUpdated:3`, `tax-category:${id}:ResourceDeleted:3`].sort(),
+      [
+        `tax-category:${id}:ResourceCreated:1`,
+        `tax-category:${id}:ResourceUpdated:2`,
+        `tax-category:${id}:ResourceUpdated:3`,
+        `tax-category:${id}:ResourceDeleted:3`,
+      ].sort(),
     );
-    const byVersion = (version: number) => documents.map(payloadOf).find((payload) => payload.notificationType === 'ResourceUpdated' && payload.version === version);
+    const byVersion = (version: number) =>
+      documents.map(payloadOf).find((payload) => payload.notificationType === 'ResourceUpdated' && payload.version === version);
     expect(byVersion(2)).toMatchObject({ resourceUserProvidedIdentifiers: { key: 'delivered' } });
     expect(byVersion(3)).toMatchObject({ resourceUserProvidedIdentifiers: { key: 'delivered-too' } });
   });

@@ -63,7 +63,7 @@ describe('custom field values are validated against their field type', () => {
     expect(response.statusCode, response.body).toBe(201);
   });
 
-  it('refuses a Reference value whose typeId is not the field\'s referenceTypeId, or that has none', async () => {
+  it("refuses a Reference value whose typeId is not the field's referenceTypeId, or that has none", async () => {
     const created = await createStore({});
     expect(created.statusCode, created.body).toBe(201);
     const store = created.json() as { id: string; version: number };

@@ -14,12 +14,16 @@ describe('CustomTypeSet messages', () => {
   beforeAll(async () => {
     gateway = await startTestGateway({ projects: [P] });
     admin = await callerWith(gateway, P, ['manage_project']);
-    await admin.ok(`/${P}/types`, {
-      key: 'notes',
-      name: { en: 'Notes' },
-      resourceTypeIds: ['customer-group'],
-      fieldDefinitions: [{ name: 'note', type: { name: 'String' }, required: false, label: { en: 'Note' } }],
-    }, 201);
+    await admin.ok(
+      `/${P}/types`,
+      {
+        key: 'notes',
+        name: { en: 'Notes' },
+        resourceTypeIds: ['customer-group'],
+        fieldDefinitions: [{ name: 'note', type: { name: 'String' }, required: false, label: { en: 'Note' } }],
+      },
+      201,
+    );
   }, 120_000);
   afterAll(() => gateway?.close());
 

@@ -11,10 +11,22 @@ import { BUYER_SCOPES, submitQuoteRequest } from '../quote-requests/fixtures.js'
 
 const P = 'types-official';
 
-const enumType = { name: 'Enum', values: [{ key: 'low', label: 'Low' }, { key: 'high', label: 'High' }] };
-const localizedEnumType = { name: 'LocalizedEnum', values: [{ key: 'a', label: { en: 'A' } }, { key: 'b', label: { en: 'B' } }] };
+const enumType = {
+  name: 'Enum',
+  values: [
+    { key: 'low', label: 'Low' },
+    { key: 'high', label: 'High' },
+  ],
+};
+const localizedEnumType = {
+  name: 'LocalizedEnum',
+  values: [
+    { key: 'a', label: { en: 'A' } },
+    { key: 'b', label: { en: 'B' } },
+  ],
+};
 
-describe('types: the reference\'s constraints and update actions', () => {
+describe("types: the reference's constraints and update actions", () => {
   let gateway: TestGateway;
   let admin: Caller;
   let seq = 0;
@@ -38,21 +50,34 @@ describe('types: the reference\'s constraints and update actions', () => {
       resourceTypeIds: ['asset', 'category', 'order', 'payment-interface-interaction', 'payment', 'cart-discount'],
       fieldDefinitions: [
         { type: { name: 'String' }, name, label: { en: 'l' }, required: false },
-        { type: { name: 'Enum', values: [{ key: `test-key-type${randomUUID()}`, label: 'e' }] }, name: `type-field-name-${randomUUID()}`, label: { en: 'l' }, required: false },
+        {
+          type: { name: 'Enum', values: [{ key: `test-key-type${randomUUID()}`, label: 'e' }] },
+          name: `type-field-name-${randomUUID()}`,
+          label: { en: 'l' },
+          required: false,
+        },
         { type: { name: 'String' }, name: 'string-field', label: { en: 'l' }, required: false, inputHint: 'SingleLine' },
       ],
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect(created.body.fieldDefinitions[0].name).toBe(name);
     for (const bad of ['x', 'has space', 'a'.repeat(257)]) {
-      const refused = await admin.post(`/${P}/types`, { key: `bad-${++seq}`, name: { en: 'T' }, resourceTypeIds: ['category'], fieldDefinitions: [{ type: { name: 'String' }, name: bad, label: { en: 'l' }, required: false }] });
+      const refused = await admin.post(`/${P}/types`, {
+        key: `bad-${++seq}`,
+        name: { en: 'T' },
+        resourceTypeIds: ['category'],
+        fieldDefinitions: [{ type: { name: 'String' }, name: bad, label: { en: 'l' }, required: false }],
+      });
       expect(refused.status, bad).toBe(400);
       expect(refused.body.errors[0].code).toBe('InvalidInput');
     }
   });
 
   it("accepts the reference's resource type ids, and a 'quote' Type for quote requests' custom fields", async () => {
-    const type = await newType([{ name: 'po', label: { en: 'PO' }, required: false, type: { name: 'String' } }], ['quote', 'recurring-order', 'payment-method']);
+    const type = await newType(
+      [{ name: 'po', label: { en: 'PO' }, required: false, type: { name: 'String' } }],
+      ['quote', 'recurring-order', 'payment-method'],
+    );
     const buyer = await customerWithToken(gateway, P, admin, BUYER_SCOPES);
     const quoteRequest = await submitQuoteRequest(P, buyer);
     const custom = await admin.post(`/${P}/quote-requests/${quoteRequest.id}`, {
@@ -80,9 +105,17 @@ describe('types: the reference\'s constraints and update actions', () => {
     ]);
     expect(changed.status, JSON.stringify(changed.body)).toBe(200);
     const [level, tags, size] = changed.body.fieldDefinitions as Json[];
-    expect(level?.type.values).toEqual([{ key: 'high', label: 'High' }, { key: 'mid', label: 'Mid' }, { key: 'low', label: 'Lowest' }]);
+    expect(level?.type.values).toEqual([
+      { key: 'high', label: 'High' },
+      { key: 'mid', label: 'Mid' },
+      { key: 'low', label: 'Lowest' },
+    ]);
     expect(tags?.type.elementType.values.map((value: Json) => value.key)).toEqual(['low', 'high', 'new']);
-    expect(size?.type.values).toEqual([{ key: 'c', label: { en: 'C' } }, { key: 'b', label: { en: 'B' } }, { key: 'a', label: { en: 'AA' } }]);
+    expect(size?.type.values).toEqual([
+      { key: 'c', label: { en: 'C' } },
+      { key: 'b', label: { en: 'B' } },
+      { key: 'a', label: { en: 'AA' } },
+    ]);
 
     const current = changed.body;
     const refusals: Array<[Json, string]> = [

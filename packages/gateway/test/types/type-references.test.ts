@@ -56,13 +56,15 @@ describe('deleting a Type that resources still use', () => {
     await createType('item-fields', ['custom-line-item']);
     const cart = await post('/carts', {
       currency: 'EUR',
-      customLineItems: [{
-        name: { en: 'Engraving' },
-        slug: 'engraving',
-        money: { currencyCode: 'EUR', centAmount: 500 },
-        quantity: 1,
-        custom: { type: { key: 'item-fields' }, fields: { nickname: 'x' } },
-      }],
+      customLineItems: [
+        {
+          name: { en: 'Engraving' },
+          slug: 'engraving',
+          money: { currencyCode: 'EUR', centAmount: 500 },
+          quantity: 1,
+          custom: { type: { key: 'item-fields' }, fields: { nickname: 'x' } },
+        },
+      ],
     });
     expect(cart.statusCode, cart.body).toBe(201);
     const deleted = await del('/types/key=item-fields?version=1');
@@ -95,7 +97,11 @@ describe('deleting a Type that resources still use', () => {
 
     it('refuses to re-add a removed field name while resources still hold its old values', async () => {
       await createType('renamed', ['customer']);
-      const signUp = await post('/customers', { email: 'renamed@example.com', password: 'pw', custom: { type: { key: 'renamed' }, fields: { nickname: 'Ty' } } });
+      const signUp = await post('/customers', {
+        email: 'renamed@example.com',
+        password: 'pw',
+        custom: { type: { key: 'renamed' }, fields: { nickname: 'Ty' } },
+      });
       const customer = signUp.json().customer as { id: string; version: number };
       expect((await update('renamed', 1, [{ action: 'removeFieldDefinition', fieldName: 'nickname' }])).statusCode).toBe(200);
       // Re-added as a Number, it would adopt the stored String "Ty".

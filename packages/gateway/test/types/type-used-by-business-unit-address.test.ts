@@ -21,18 +21,26 @@ describe('deleting a Type that a business-unit address still uses', () => {
   afterAll(() => gateway.close());
 
   it('refuses with 400 ReferenceExists, as for a Type used by a customer', async () => {
-    const type = await admin.ok(`/${P}/types`, {
-      key: 'address-extras',
-      name: { en: 'Address extras' },
-      resourceTypeIds: ['address'],
-      fieldDefinitions: [{ name: 'floor', type: { name: 'String' }, required: false, label: { en: 'Floor' } }],
-    }, 201);
-    const unit = await admin.ok(`/${P}/business-units`, {
-      key: 'typed-co',
-      name: 'Typed Co',
-      unitType: 'Company',
-      addresses: [address('DE', { key: 'hq', custom: { type: { key: 'address-extras' }, fields: { floor: '3' } } })],
-    }, 201);
+    const type = await admin.ok(
+      `/${P}/types`,
+      {
+        key: 'address-extras',
+        name: { en: 'Address extras' },
+        resourceTypeIds: ['address'],
+        fieldDefinitions: [{ name: 'floor', type: { name: 'String' }, required: false, label: { en: 'Floor' } }],
+      },
+      201,
+    );
+    const unit = await admin.ok(
+      `/${P}/business-units`,
+      {
+        key: 'typed-co',
+        name: 'Typed Co',
+        unitType: 'Company',
+        addresses: [address('DE', { key: 'hq', custom: { type: { key: 'address-extras' }, fields: { floor: '3' } } })],
+      },
+      201,
+    );
     expect(unit.addresses[0].custom).toMatchObject({ type: { typeId: 'type', id: type.id }, fields: { floor: '3' } });
 
     const deleted = await admin.delete(`/${P}/types/key=address-extras?version=${type.version}`);
@@ -43,18 +51,26 @@ describe('deleting a Type that a business-unit address still uses', () => {
   });
 
   it('refuses a required field definition while a business-unit address uses the Type (it has no value for it)', async () => {
-    const type = await admin.ok(`/${P}/types`, {
-      key: 'address-extras-2',
-      name: { en: 'Address extras' },
-      resourceTypeIds: ['address'],
-      fieldDefinitions: [{ name: 'floor', type: { name: 'String' }, required: false, label: { en: 'Floor' } }],
-    }, 201);
-    await admin.ok(`/${P}/business-units`, {
-      key: 'typed-co-2',
-      name: 'Typed Co 2',
-      unitType: 'Company',
-      addresses: [address('DE', { key: 'hq', custom: { type: { key: 'address-extras-2' }, fields: { floor: '3' } } })],
-    }, 201);
+    const type = await admin.ok(
+      `/${P}/types`,
+      {
+        key: 'address-extras-2',
+        name: { en: 'Address extras' },
+        resourceTypeIds: ['address'],
+        fieldDefinitions: [{ name: 'floor', type: { name: 'String' }, required: false, label: { en: 'Floor' } }],
+      },
+      201,
+    );
+    await admin.ok(
+      `/${P}/business-units`,
+      {
+        key: 'typed-co-2',
+        name: 'Typed Co 2',
+        unitType: 'Company',
+        addresses: [address('DE', { key: 'hq', custom: { type: { key: 'address-extras-2' }, fields: { floor: '3' } } })],
+      },
+      201,
+    );
     const added = await admin.post(`/${P}/types/${type.id}`, {
       version: type.version,
       actions: [{ action: 'addFieldDefinition', fieldDefinition: { name: 'door', type: { name: 'String' }, required: true, label: { en: 'Door' } } }],

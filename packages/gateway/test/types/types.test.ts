@@ -9,7 +9,18 @@ const typeDraft = (key: string, extra: Json = {}): Json => ({
   name: { en: `Type ${key}` },
   resourceTypeIds: ['quote-request'],
   fieldDefinitions: [
-    { name: 'priority', label: { en: 'Priority' }, required: true, type: { name: 'Enum', values: [{ key: 'low', label: 'Low' }, { key: 'high', label: 'High' }] } },
+    {
+      name: 'priority',
+      label: { en: 'Priority' },
+      required: true,
+      type: {
+        name: 'Enum',
+        values: [
+          { key: 'low', label: 'Low' },
+          { key: 'high', label: 'High' },
+        ],
+      },
+    },
     { name: 'note', label: { en: 'Note' }, required: false, type: { name: 'String' }, inputHint: 'MultiLine' },
   ],
   ...extra,
@@ -53,7 +64,12 @@ describe('Types /{projectKey}/types', () => {
       ['bad field name', typeDraft('t-d', { fieldDefinitions: [{ name: 'a b', label: { en: 'X' }, required: false, type: { name: 'String' } }] })],
       ['missing label', typeDraft('t-e', { fieldDefinitions: [{ name: 'xx', required: false, type: { name: 'String' } }] })],
       ['bad key', typeDraft('t')],
-      ['set of sets', typeDraft('t-f', { fieldDefinitions: [{ name: 'xx', label: { en: 'X' }, type: { name: 'Set', elementType: { name: 'Set', elementType: { name: 'String' } } } }] })],
+      [
+        'set of sets',
+        typeDraft('t-f', {
+          fieldDefinitions: [{ name: 'xx', label: { en: 'X' }, type: { name: 'Set', elementType: { name: 'Set', elementType: { name: 'String' } } } }],
+        }),
+      ],
     ];
     for (const [what, draft] of cases) {
       const answer = await admin.post(`/${P}/types`, draft);
@@ -62,7 +78,10 @@ describe('Types /{projectKey}/types', () => {
     }
     const cart = await admin.post(`/${P}/types`, typeDraft('t-g', { resourceTypeIds: ['cart'] }));
     expect(cart.body.message).toContain("Carts use the resource type id 'order'");
-    const duplicate = await admin.post(`/${P}/types`, typeDraft('t-h', { fieldDefinitions: [typeDraft('x').fieldDefinitions[1], typeDraft('x').fieldDefinitions[1]] }));
+    const duplicate = await admin.post(
+      `/${P}/types`,
+      typeDraft('t-h', { fieldDefinitions: [typeDraft('x').fieldDefinitions[1], typeDraft('x').fieldDefinitions[1]] }),
+    );
     expect(duplicate.status).toBe(400);
     expect(duplicate.body.errors[0].code).toBe('DuplicateField');
   });
@@ -75,7 +94,10 @@ describe('Types /{projectKey}/types', () => {
       const draft = await admin.post(`/${P}/types`, typeDraft(`reserved-${name.replaceAll('_', 'x')}`, { fieldDefinitions: [definition] }));
       expect(draft.status, JSON.stringify(draft.body)).toBe(400);
       expect(draft.body.errors[0]).toMatchObject({ code: 'InvalidInput', field: 'fieldDefinitions[0].name', invalidValue: name });
-      const added = await admin.post(`/${P}/types/${created.id}`, { version: created.version, actions: [{ action: 'addFieldDefinition', fieldDefinition: definition }] });
+      const added = await admin.post(`/${P}/types/${created.id}`, {
+        version: created.version,
+        actions: [{ action: 'addFieldDefinition', fieldDefinition: definition }],
+      });
       expect(added.status, JSON.stringify(added.body)).toBe(400);
     }
   });
@@ -95,12 +117,18 @@ describe('Types /{projectKey}/types', () => {
       key: 'updated-type',
       name: { en: 'Renamed' },
       description: { en: 'What it is for' },
-      fieldDefinitions: [{ name: 'note', label: { en: 'Remark' } }, { name: 'amount', type: { name: 'Money' } }],
+      fieldDefinitions: [
+        { name: 'note', label: { en: 'Remark' } },
+        { name: 'amount', type: { name: 'Money' } },
+      ],
     });
 
     const failed = await admin.post(`/${P}/types/${type.id}`, {
       version: 2,
-      actions: [{ action: 'changeName', name: { en: 'Never' } }, { action: 'removeFieldDefinition', fieldName: 'nope' }],
+      actions: [
+        { action: 'changeName', name: { en: 'Never' } },
+        { action: 'removeFieldDefinition', fieldName: 'nope' },
+      ],
     });
     expect(failed.status).toBe(400);
     expect((await viewer.read(`/${P}/types/${type.id}`)).version).toBe(2);

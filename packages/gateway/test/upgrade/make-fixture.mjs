@@ -28,7 +28,12 @@ await new ProjectStore(db, clock).ensure(P);
 const gw = await buildGateway(config, { db, logger: false, clock });
 const app = gw.app;
 async function token() {
-  const r = await app.inject({ method: 'POST', url: '/oauth/token', headers: { authorization: 'Basic ' + Buffer.from('boot:boot-secret-123456').toString('base64'), 'content-type': 'application/x-www-form-urlencoded' }, payload: `grant_type=client_credentials&scope=manage_project:${P}` });
+  const r = await app.inject({
+    method: 'POST',
+    url: '/oauth/token',
+    headers: { authorization: 'Basic ' + Buffer.from('boot:boot-secret-123456').toString('base64'), 'content-type': 'application/x-www-form-urlencoded' },
+    payload: `grant_type=client_credentials&scope=manage_project:${P}`,
+  });
   if (r.statusCode !== 200) throw new Error(r.body);
   return r.json().access_token;
 }
@@ -53,11 +58,45 @@ now = Date.now() - 60_000;
 const client = await call('POST', `/${P}/api-clients`, { name: 'legacy-client', scope: `manage_project:${P}` }, 201);
 m.apiClient = { id: client.id, secret: client.secret };
 // Legacy subscriptions.
-const dest = (q) => ({ type: 'SQS', queueUrl: sqs.createQueue(q), region: 'us-east-1', accessKey: 'AKIAHERALDSUBSCRIPT1', accessSecret: 'sub-secret-Zq8pL2vX9mW4rT7yK1nB' });
-m.subStoreCreated = (await call('POST', `/${P}/subscriptions`, { key: 'legacy-store-created', destination: dest('legacy-store-created'), messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }] }, 201)).id;
-m.subStoreChanges = (await call('POST', `/${P}/subscriptions`, { key: 'legacy-store-changes', destination: dest('legacy-store-changes'), changes: [{ resourceTypeId: 'store' }] }, 201)).id;
-m.subToWiden = (await call('POST', `/${P}/subscriptions`, { key: 'legacy-widen', destination: dest('legacy-widen'), messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }] }, 201)).id;
-m.subCartChanges = (await call('POST', `/${P}/subscriptions`, { key: 'legacy-cart-changes', destination: dest('legacy-cart-changes'), changes: [{ resourceTypeId: 'cart' }] }, 201)).id;
+const dest = (q) => ({
+  type: 'SQS',
+  queueUrl: sqs.createQueue(q),
+  region: 'us-east-1',
+  accessKey: 'AKIAHERALDSUBSCRIPT1',
+  accessSecret: 'sub-secret-Zq8pL2vX9mW4rT7yK1nB',
+});
+m.subStoreCreated = (
+  await call(
+    'POST',
+    `/${P}/subscriptions`,
+    { key: 'legacy-store-created', destination: dest('legacy-store-created'), messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }] },
+    201,
+  )
+).id;
+m.subStoreChanges = (
+  await call(
+    'POST',
+    `/${P}/subscriptions`,
+    { key: 'legacy-store-changes', destination: dest('legacy-store-changes'), changes: [{ resourceTypeId: 'store' }] },
+    201,
+  )
+).id;
+m.subToWiden = (
+  await call(
+    'POST',
+    `/${P}/subscriptions`,
+    { key: 'legacy-widen', destination: dest('legacy-widen'), messages: [{ resourceTypeId: 'store', types: ['StoreCreated'] }] },
+    201,
+  )
+).id;
+m.subCartChanges = (
+  await call(
+    'POST',
+    `/${P}/subscriptions`,
+    { key: 'legacy-cart-changes', destination: dest('legacy-cart-changes'), changes: [{ resourceTypeId: 'cart' }] },
+    201,
+  )
+).id;
 // Events left unrouted.
 const s1 = await call('POST', `/${P}/stores`, { key: 'berlin', name: { en: 'Berlin' } }, 201);
 m.storeBerlin = s1.id;

@@ -47,10 +47,7 @@ function oldDatabaseScript(sqsEndpoint: string): string[] {
   return [
     `CREATE TABLE IF NOT EXISTS herald_migrations (
       id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`,
-    ...OLD_MIGRATIONS.flatMap((migration) => [
-      migration.sql,
-      `INSERT INTO herald_migrations (id, name) VALUES (${migration.id}, '${migration.name}')`,
-    ]),
+    ...OLD_MIGRATIONS.flatMap((migration) => [migration.sql, `INSERT INTO herald_migrations (id, name) VALUES (${migration.id}, '${migration.name}')`]),
     FIXTURE_SQL.replaceAll('sqs.us-east-1.localhost:44591', `sqs.us-east-1.localhost:${new URL(sqsEndpoint).port}`),
   ];
 }

@@ -61,11 +61,19 @@ describe.each(upgradeTargets())('Upgrade from 5a70bf2 ($name)', { timeout: 120_0
     // After the upgrade: a new subscription, a legacy one widened, then new events.
     afterUpgrade = await api.ok(
       `/${P}/subscriptions`,
-      { key: 'after-upgrade', destination: sqsDestination(queues['after-upgrade'] as string), messages: [{ resourceTypeId: 'store' }], changes: [{ resourceTypeId: 'store' }, { resourceTypeId: 'cart' }] },
+      {
+        key: 'after-upgrade',
+        destination: sqsDestination(queues['after-upgrade'] as string),
+        messages: [{ resourceTypeId: 'store' }],
+        changes: [{ resourceTypeId: 'store' }, { resourceTypeId: 'cart' }],
+      },
       201,
     );
     const widen = await api.read(`/${P}/subscriptions/${FIXTURE.subToWiden}`);
-    await api.ok(`/${P}/subscriptions/${FIXTURE.subToWiden}`, { version: widen.version, actions: [{ action: 'setMessages', messages: [{ resourceTypeId: 'store' }] }] });
+    await api.ok(`/${P}/subscriptions/${FIXTURE.subToWiden}`, {
+      version: widen.version,
+      actions: [{ action: 'setMessages', messages: [{ resourceTypeId: 'store' }] }],
+    });
     rome = await api.ok(`/${P}/stores`, { key: 'rome', name: { en: 'Rome' } }, 201);
     rome = await api.ok(`/${P}/stores/${rome.id}`, { version: 1, actions: [{ action: 'setName', name: { en: 'Roma' } }] });
 
@@ -153,7 +161,10 @@ describe.each(upgradeTargets())('Upgrade from 5a70bf2 ($name)', { timeout: 120_0
 
     const old = await api.read(`/${P}/carts/${FIXTURE.cartOld120}`);
     expect(old.deleteDaysAfterLastModification).toBeUndefined();
-    await api.ok(`/${P}/carts/${old.id}`, { version: old.version, actions: [{ action: 'setDeleteDaysAfterLastModification', deleteDaysAfterLastModification: 1 }] });
+    await api.ok(`/${P}/carts/${old.id}`, {
+      version: old.version,
+      actions: [{ action: 'setDeleteDaysAfterLastModification', deleteDaysAfterLastModification: 1 }],
+    });
     // The sweep of a day and a bit later (its own clock: the rest of the suite stays where it is).
     const later = new ManualClock(clock.now());
     later.advance(25 * HOUR);
@@ -164,7 +175,10 @@ describe.each(upgradeTargets())('Upgrade from 5a70bf2 ($name)', { timeout: 120_0
 
   it('old documents read and update without a 500', async () => {
     const project = await api.read(`/${P}`);
-    await api.ok(`/${P}`, { version: project.version, actions: [{ action: 'changeCartsConfiguration', cartsConfiguration: { deleteDaysAfterLastModification: 30 } }] });
+    await api.ok(`/${P}`, {
+      version: project.version,
+      actions: [{ action: 'changeCartsConfiguration', cartsConfiguration: { deleteDaysAfterLastModification: 30 } }],
+    });
     const cart = await api.read(`/${P}/carts/${FIXTURE.cartRecent}`);
     await api.ok(`/${P}/carts/${cart.id}`, { version: cart.version, actions: [{ action: 'setCountry', country: 'FR' }] });
     for (const url of [`/${P}/carts`, `/${P}/subscriptions`, `/${P}/stores`, `/${P}/messages`, `/${P}/api-clients`]) {

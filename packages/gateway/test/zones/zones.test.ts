@@ -34,13 +34,17 @@ describe('Zone /{projectKey}/zones', { timeout: 60_000 }, () => {
   });
 
   it('creates a Zone and reads it by id, by key, by query and sorted; the orders scopes reach it too', async () => {
-    const zone = await admin.ok(`/${P}/zones`, {
-      key: 'dach',
-      name: 'DACH',
-      description: 'German-speaking',
-      // An empty state is no state (as the reference says of TaxRateDraft.state).
-      locations: [{ country: 'DE' }, { country: 'AT', state: '' }, { country: 'CH', state: 'Zürich' }],
-    }, 201);
+    const zone = await admin.ok(
+      `/${P}/zones`,
+      {
+        key: 'dach',
+        name: 'DACH',
+        description: 'German-speaking',
+        // An empty state is no state (as the reference says of TaxRateDraft.state).
+        locations: [{ country: 'DE' }, { country: 'AT', state: '' }, { country: 'CH', state: 'Zürich' }],
+      },
+      201,
+    );
     expect(zone).toMatchObject({
       version: 1,
       key: 'dach',
@@ -156,11 +160,15 @@ describe('Zone /{projectKey}/zones', { timeout: 60_000 }, () => {
 
   it('delivers its change notifications to an SQS subscription, in sequence', async () => {
     const queue = sqs.createQueue('zone-events');
-    await admin.ok(`/${P}/subscriptions`, {
-      destination: sqsDestination(queue),
-      messages: [{ resourceTypeId: 'zone' }],
-      changes: [{ resourceTypeId: 'zone' }],
-    }, 201);
+    await admin.ok(
+      `/${P}/subscriptions`,
+      {
+        destination: sqsDestination(queue),
+        messages: [{ resourceTypeId: 'zone' }],
+        changes: [{ resourceTypeId: 'zone' }],
+      },
+      201,
+    );
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
 

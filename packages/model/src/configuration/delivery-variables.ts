@@ -55,8 +55,7 @@ export const DELIVERY_VARIABLES = {
   stuckSendMs: defineVariable({
     name: 'HERALD_DELIVERY_STUCK_SEND_MS',
     readBy: BOTH,
-    description:
-      'A send in flight this long no longer holds a lease place, and its subscription gets nothing more from this worker until it ends.',
+    description: 'A send in flight this long no longer holds a lease place, and its subscription gets nothing more from this worker until it ends.',
     rule: integer(100, 600_000),
     fallback: 2_000,
   }),

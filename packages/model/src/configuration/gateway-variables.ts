@@ -23,7 +23,10 @@ const PROJECT_KEY = /^[a-z0-9][a-z0-9-]{1,35}$/;
 
 /** `a,b , c`: project keys separated by commas; blanks between commas are ignored. */
 function parseProjectKeys(list: string): Parsed<readonly string[]> {
-  const keys = list.split(',').map((key) => key.trim()).filter((key) => key !== '');
+  const keys = list
+    .split(',')
+    .map((key) => key.trim())
+    .filter((key) => key !== '');
   const invalid = keys.find((key) => !PROJECT_KEY.test(key));
   return invalid === undefined ? accepted(Object.freeze(keys)) : refused(`"${invalid}" is not a project key`);
 }
@@ -62,8 +65,7 @@ export const GATEWAY_VARIABLES = {
   databaseUrl: defineVariable({
     name: 'DATABASE_URL',
     readBy: BOTH,
-    description:
-      '`postgres://…` for PostgreSQL (needed by separate workers), `pglite://PATH` for embedded PGlite at PATH, `pglite://memory` for in-memory.',
+    description: '`postgres://…` for PostgreSQL (needed by separate workers), `pglite://PATH` for embedded PGlite at PATH, `pglite://memory` for in-memory.',
     rule: text({ accepts: 'a postgres://, postgresql:// or pglite:// URL' }),
     fallback: DEFAULT_DATABASE_URL,
     // It may hold a password.
@@ -134,8 +136,7 @@ export const GATEWAY_VARIABLES = {
   bootstrapClient: optionalVariable({
     name: 'HERALD_BOOTSTRAP_CLIENT',
     readBy: SERVE,
-    description:
-      '`id:secret` of the first API client, created or updated at start with `manage_project:{key}` for every project in HERALD_PROJECTS (§5.2).',
+    description: '`id:secret` of the first API client, created or updated at start with `manage_project:{key}` for every project in HERALD_PROJECTS (§5.2).',
     rule: custom(
       `"id:secret" (id of 2-64 letters, digits, _ or -; secret of ${MIN_CLIENT_SECRET_LENGTH}+ characters)`,
       parseBootstrapClient,

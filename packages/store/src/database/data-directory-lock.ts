@@ -62,10 +62,7 @@ export class DataDirectoryInUseError extends Error {
     lockPath: string,
     hint = `If it no longer runs, delete ${lockPath}`,
   ) {
-    super(
-      `data directory ${dataDir} is in use by ${holder}: several processes cannot share a PGlite data directory ` +
-        `(use PostgreSQL for that). ${hint}`,
-    );
+    super(`data directory ${dataDir} is in use by ${holder}: several processes cannot share a PGlite data directory ` + `(use PostgreSQL for that). ${hint}`);
   }
 }
 

@@ -7,9 +7,7 @@ import type { Database } from './types.js';
 
 export const DEFAULT_DATABASE_URL = 'pglite://./.herald/data';
 
-export type DatabaseLocation =
-  | { driver: 'postgres'; url: string }
-  | { driver: 'pglite'; dataDir: string | undefined };
+export type DatabaseLocation = { driver: 'postgres'; url: string } | { driver: 'pglite'; dataDir: string | undefined };
 
 /**
  * `postgres://…` → PostgreSQL; `pglite://memory` → in-memory PGlite; `pglite://PATH` → PGlite at

@@ -139,8 +139,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   } catch (error) {
     await settlesWithin(pool.end(), 1_000);
     const cause = error instanceof Error ? error.message : String(error);
-    const timedOut =
-      isQueryTimeout(error) || cause === 'Connection terminated due to connection timeout' || performance.now() - started >= connectTimeoutMs;
+    const timedOut = isQueryTimeout(error) || cause === 'Connection terminated due to connection timeout' || performance.now() - started >= connectTimeoutMs;
     throw new DatabaseUnavailableError(
       timedOut
         ? `PostgreSQL at ${target} did not answer within ${connectTimeoutMs / 1_000} s (${cause})`

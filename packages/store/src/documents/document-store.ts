@@ -15,15 +15,7 @@ import { appendEvents, eventInserts, prepareEvents } from '../outbox/append.js';
 import { compileQuery, parsePaging, TOTAL_CAP } from '../query/index.js';
 import { columnOfKeyInDocument } from '../query/columns.js';
 import type { PagedQueryResponse, QueryParameters } from '../query/types.js';
-import type {
-  DeleteOptions,
-  Locator,
-  ServerFields,
-  TransactionReader,
-  UpdateOptions,
-  UpdateResult,
-  WriteContext,
-} from './types.js';
+import type { DeleteOptions, Locator, ServerFields, TransactionReader, UpdateOptions, UpdateResult, WriteContext } from './types.js';
 import { CUSTOM_OBJECT_TYPE_ID, lookupKey, userProvidedIdentifiers } from './identifiers.js';
 
 /** The repository's statements have fixed texts (the column of a locator is one of two). */
@@ -44,8 +36,7 @@ const CREATE_SQL = `WITH created AS (
  * that way, so the planner cannot pick an index that reads the whole project and type instead,
  * with or without statistics (see 005-lookup-indexes.ts).
  */
-const locate = (column: 'id' | 'key', value = '$3'): string =>
-  `project_key COLLATE "C" = $1 AND type_id COLLATE "C" = $2 AND ${column} COLLATE "C" = ${value}`;
+const locate = (column: 'id' | 'key', value = '$3'): string => `project_key COLLATE "C" = $1 AND type_id COLLATE "C" = $2 AND ${column} COLLATE "C" = ${value}`;
 
 const updateSql = (ifUnchanged: boolean): string => `WITH updated AS (
     UPDATE resources SET key = $7, version = $8, last_modified_at = $3, message_seq = message_seq + $9, doc = $10
@@ -59,9 +50,7 @@ const UPDATE_IF_UNCHANGED_SQL = updateSql(true);
 /** A statement per locator column (`id` or `key`). */
 const byLocator = (sql: (column: 'id' | 'key') => string): Record<'id' | 'key', string> => ({ id: sql('id'), key: sql('key') });
 const READ_SQL = byLocator((column) => `SELECT doc FROM resources WHERE ${locate(column)}`);
-const READ_WITH_SEQUENCE_SQL = byLocator(
-  (column) => `SELECT doc, message_seq, xmin::text AS row_version FROM resources WHERE ${locate(column)}`,
-);
+const READ_WITH_SEQUENCE_SQL = byLocator((column) => `SELECT doc, message_seq, xmin::text AS row_version FROM resources WHERE ${locate(column)}`);
 const LOCK_SQL = byLocator((column) => `SELECT doc, message_seq FROM resources WHERE ${locate(column)} FOR UPDATE`);
 // One probe of the unique index per id. With `id = ANY($3)` PostgreSQL 15 may keep the ids in a
 // filter and read the whole project and type, which without statistics looks like one row; a
@@ -130,14 +119,22 @@ export class DocumentStore {
       ...(ctx.initiator === undefined ? {} : { createdBy: ctx.initiator, lastModifiedBy: ctx.initiator }),
     } as unknown as D;
     const produced = messages?.(doc) ?? [];
-    const events = prepareEvents(ctx, typeId, doc, 0, produced, {
-      notificationType: 'ResourceCreated',
-      projectKey: ctx.projectKey,
-      resource: { typeId, id: doc.id },
-      ...userProvidedIdentifiers(doc),
-      version: 1,
-      modifiedAt: now,
-    }, now);
+    const events = prepareEvents(
+      ctx,
+      typeId,
+      doc,
+      0,
+      produced,
+      {
+        notificationType: 'ResourceCreated',
+        projectKey: ctx.projectKey,
+        resource: { typeId, id: doc.id },
+        ...userProvidedIdentifiers(doc),
+        version: 1,
+        modifiedAt: now,
+      },
+      now,
+    );
     try {
       // One statement (atomic on its own, one round trip): the document, its messages, its outbox rows.
       await this.db.query(
@@ -158,11 +155,7 @@ export class DocumentStore {
   /** Loads many documents of one type by id (reference expansion, batch validation). */
   async getMany<D extends BaseResource>(projectKey: string, typeId: string, ids: readonly string[]): Promise<Map<string, D>> {
     if (ids.length === 0) return new Map();
-    const result = await this.db.query<{ doc: D }>(
-      READ_MANY_SQL,
-      [projectKey, typeId, [...new Set(ids)]],
-      PREPARED,
-    );
+    const result = await this.db.query<{ doc: D }>(READ_MANY_SQL, [projectKey, typeId, [...new Set(ids)]], PREPARED);
     return new Map(result.rows.map((row) => [row.doc.id, row.doc]));
   }
 
@@ -220,13 +213,14 @@ export class DocumentStore {
     if (next === undefined) return current;
     let written: boolean;
     try {
-      written = alongside === undefined
-        ? await this.writeUpdate(this.db, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version)
-        : await this.db.transaction(async (tx) => {
-          const done = await this.writeUpdate(tx, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version);
-          if (done) await alongside(tx, current, next);
-          return done;
-        });
+      written =
+        alongside === undefined
+          ? await this.writeUpdate(this.db, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version)
+          : await this.db.transaction(async (tx) => {
+              const done = await this.writeUpdate(tx, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version);
+              if (done) await alongside(tx, current, next);
+              return done;
+            });
     } catch (error) {
       throw this.mapUniqueViolation(error, next);
     }
@@ -272,25 +266,37 @@ export class DocumentStore {
     rowVersion: string | undefined,
   ): Promise<boolean> {
     const now = next.lastModifiedAt;
-    const events = prepareEvents(ctx, typeId, next, lastSequence, produced, {
-      notificationType: 'ResourceUpdated',
-      projectKey: ctx.projectKey,
-      resource: { typeId, id: current.id },
-      ...userProvidedIdentifiers(next),
-      version: next.version,
-      oldVersion: current.version,
-      modifiedAt: now,
-    }, now);
+    const events = prepareEvents(
+      ctx,
+      typeId,
+      next,
+      lastSequence,
+      produced,
+      {
+        notificationType: 'ResourceUpdated',
+        projectKey: ctx.projectKey,
+        resource: { typeId, id: current.id },
+        ...userProvidedIdentifiers(next),
+        version: next.version,
+        oldVersion: current.version,
+        modifiedAt: now,
+      },
+      now,
+    );
     const params: unknown[] = [
-      ctx.projectKey, typeId, now, events.storedJson, events.outboxJson,
-      current.id, lookupKey(typeId, next), next.version, produced.length, next,
+      ctx.projectKey,
+      typeId,
+      now,
+      events.storedJson,
+      events.outboxJson,
+      current.id,
+      lookupKey(typeId, next),
+      next.version,
+      produced.length,
+      next,
     ];
     if (rowVersion !== undefined) params.push(current.version, rowVersion);
-    const result = await target.query<{ written: number }>(
-      rowVersion === undefined ? UPDATE_SQL : UPDATE_IF_UNCHANGED_SQL,
-      params,
-      PREPARED,
-    );
+    const result = await target.query<{ written: number }>(rowVersion === undefined ? UPDATE_SQL : UPDATE_IF_UNCHANGED_SQL, params, PREPARED);
     return (result.rows[0]?.written ?? 0) > 0;
   }
 
@@ -310,11 +316,7 @@ export class DocumentStore {
       const now = this.clock.now().toISOString();
       if (options.dataErasure === true) {
         // §4.4.9: data erasure removes personal data, including what the Messages API keeps.
-        await tx.query('DELETE FROM messages WHERE project_key = $1 AND resource_type_id = $2 AND resource_id = $3', [
-          ctx.projectKey,
-          typeId,
-          current.id,
-        ]);
+        await tx.query('DELETE FROM messages WHERE project_key = $1 AND resource_type_id = $2 AND resource_id = $3', [ctx.projectKey, typeId, current.id]);
         // …and the copies of its events in dropped_deliveries (kept 14 days with their payload,
         // e.g. a CustomerCreated with the e-mail): else they stay listable and a replay after the
         // erasure sends them again. Pending deliveries are left alone: they were emitted before
@@ -344,11 +346,7 @@ export class DocumentStore {
   }
 
   /** Query with predicates, sorting and paging (§4.4). */
-  async query<D extends BaseResource>(
-    projectKey: string,
-    typeId: string,
-    request: QueryRequest,
-  ): Promise<PagedQueryResponse<D>> {
+  async query<D extends BaseResource>(projectKey: string, typeId: string, request: QueryRequest): Promise<PagedQueryResponse<D>> {
     const columns = typeId === CUSTOM_OBJECT_TYPE_ID ? columnOfKeyInDocument : undefined;
     return runPagedQuery<D>(this.db, 'resources', ['r.project_key = $1', 'r.type_id = $2'], [projectKey, typeId], { ...request, columns });
   }
@@ -390,10 +388,7 @@ export async function runPagedQuery<D>(
     // The count binds only the scope and predicate values: the sort's would be unused parameters.
     const countParams = params.slice(0, scopeParams.length + compiled.whereParamCount);
     const counted = compiled.filtered
-      ? await db.query<{ total: number }>(
-          `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${table} r WHERE ${where} LIMIT ${TOTAL_CAP}) capped`,
-          countParams,
-        )
+      ? await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (SELECT 1 FROM ${table} r WHERE ${where} LIMIT ${TOTAL_CAP}) capped`, countParams)
       : await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${table} r WHERE ${where}`, countParams);
     response.total = counted.rows[0]?.total ?? 0;
   }
@@ -406,31 +401,19 @@ function locatorCondition(locator: Locator): { column: 'id' | 'key'; value: stri
 
 async function readOne<D>(db: Queryable, projectKey: string, typeId: string, locator: Locator): Promise<D | undefined> {
   const { column, value } = locatorCondition(locator);
-  const result = await db.query<{ doc: D }>(
-    READ_SQL[column],
-    [projectKey, typeId, value],
-    PREPARED,
-  );
+  const result = await db.query<{ doc: D }>(READ_SQL[column], [projectKey, typeId, value], PREPARED);
   return result.rows[0]?.doc;
 }
 
 async function readOneWithSequence<D>(db: Queryable, projectKey: string, typeId: string, locator: Locator): Promise<ReadRow<D> | undefined> {
   const { column, value } = locatorCondition(locator);
-  const result = await db.query<ReadRow<D>>(
-    READ_WITH_SEQUENCE_SQL[column],
-    [projectKey, typeId, value],
-    PREPARED,
-  );
+  const result = await db.query<ReadRow<D>>(READ_WITH_SEQUENCE_SQL[column], [projectKey, typeId, value], PREPARED);
   return result.rows[0];
 }
 
 async function lockOne<D>(tx: Queryable, projectKey: string, typeId: string, locator: Locator): Promise<LockedRow<D> | undefined> {
   const { column, value } = locatorCondition(locator);
-  const result = await tx.query<LockedRow<D>>(
-    LOCK_SQL[column],
-    [projectKey, typeId, value],
-    PREPARED,
-  );
+  const result = await tx.query<LockedRow<D>>(LOCK_SQL[column], [projectKey, typeId, value], PREPARED);
   return result.rows[0];
 }
 

@@ -61,11 +61,7 @@ export async function expandReferences<T>(doc: T, paths: readonly string[], load
 }
 
 /** Expands `paths` in copies of all `docs` (a page), loading each level for all of them at once. */
-export async function expandReferencesInMany<T>(
-  docs: readonly T[],
-  paths: readonly string[],
-  loader: ReferenceLoader,
-): Promise<T[]> {
+export async function expandReferencesInMany<T>(docs: readonly T[], paths: readonly string[], loader: ReferenceLoader): Promise<T[]> {
   assertExpandPaths(paths);
   const copies = docs.map((doc) => structuredClone(doc));
   const parsed = [...new Set(paths)].map(parseExpandPath).filter((steps) => steps !== undefined);

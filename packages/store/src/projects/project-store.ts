@@ -42,10 +42,7 @@ export class ProjectStore {
   /** Creates the project if it does not exist yet; returns it either way. */
   async ensure(key: string): Promise<Project> {
     const project = newProject(key, this.clock.now().toISOString());
-    await this.db.query('INSERT INTO projects (key, version, doc) VALUES ($1, 1, $2) ON CONFLICT (key) DO NOTHING', [
-      key,
-      project,
-    ]);
+    await this.db.query('INSERT INTO projects (key, version, doc) VALUES ($1, 1, $2) ON CONFLICT (key) DO NOTHING', [key, project]);
     return (await this.get(key)) ?? project;
   }
 

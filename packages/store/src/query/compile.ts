@@ -146,8 +146,7 @@ function columnValue(field: string, column: Column, operand: Operand, params: Sq
 }
 
 function typeMismatch(field: string, expected: string, operand: Operand): ApiError {
-  const found =
-    operand.kind === 'variable' ? `the variable :${operand.name} = ${JSON.stringify(operand.value.slice(0, 40))}` : `a ${operand.kind}`;
+  const found = operand.kind === 'variable' ? `the variable :${operand.name} = ${JSON.stringify(operand.value.slice(0, 40))}` : `a ${operand.kind}`;
   return predicateError(operand.position, `the field "${field}" needs ${expected} but found ${found}`);
 }
 

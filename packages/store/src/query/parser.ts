@@ -147,10 +147,7 @@ class Parser {
       }
       throw this.expected(negated ? '"empty" or "defined" after "is not"' : '"not", "empty" or "defined" after "is"', what);
     }
-    throw this.expected(
-      `an operator (=, !=, <>, <, <=, >, >=), "in", "not in", "contains", "is" or "(" after the field ${quote(field)}`,
-      token,
-    );
+    throw this.expected(`an operator (=, !=, <>, <, <=, >, >=), "in", "not in", "contains", "is" or "(" after the field ${quote(field)}`, token);
   }
 
   /** A single value: a variable here must have exactly one value. */

@@ -24,8 +24,7 @@ export type Token =
   | { type: 'end'; position: number };
 
 const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' && c <= '9';
-const isIdentifierStart = (c: string | undefined): boolean =>
-  c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_');
+const isIdentifierStart = (c: string | undefined): boolean => c !== undefined && ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_');
 const isIdentifierPart = (c: string | undefined): boolean => isIdentifierStart(c) || isDigit(c);
 const isNamePart = (c: string | undefined): boolean => isIdentifierPart(c) || c === '-';
 const isSpace = (c: string): boolean => c === ' ' || c === '\t' || c === '\n' || c === '\r';
@@ -154,7 +153,7 @@ function readString(input: string, start: number): { value: string; end: number 
   let value = '';
   let i = start + 1;
   for (;;) {
-    if (i >= input.length) throw predicateError(start, 'unterminated string (expected a closing \'"\')');
+    if (i >= input.length) throw predicateError(start, "unterminated string (expected a closing '\"')");
     const c = input.charAt(i);
     if (c === '"') break;
     if (c !== '\\') {

@@ -59,8 +59,7 @@ function stripLeadingZeros(digits: string): string {
   return stripped === '' ? '0' : stripped;
 }
 
-const DATE_TIME_SYNTAX =
-  /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:\d{2})?$/;
+const DATE_TIME_SYNTAX = /^(\d{4})-(\d{2})-(\d{2})(?:T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?)?(Z|[+-]\d{2}:\d{2})?$/;
 
 /**
  * Normalises a DateTime predicate value (§2.1: createdAt and lastModifiedAt are DateTime, UTC) to

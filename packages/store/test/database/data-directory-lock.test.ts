@@ -106,7 +106,7 @@ describe('PGlite data directory lock', () => {
     expect(existsSync(join(dir, LOCK_FILE))).toBe(false);
   });
 
-  it('takes over a lock with this process\'s pid that this process does not hold (a restarted container)', () => {
+  it("takes over a lock with this process's pid that this process does not hold (a restarted container)", () => {
     const dir = freshDir();
     writeLock(dir, { pid: process.pid });
     lockDataDirectory(dir).release();

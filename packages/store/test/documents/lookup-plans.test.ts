@@ -145,10 +145,7 @@ describe.each(targets)('lookups of one resource on $name use their own index, wi
     expect(await plansOf((s) => s.update<Thing>(ctx, 'customer', { key: customer.key! }, 1, rename))).toEqual([byKey, byId]);
     // Optimistic update: the read, then the write conditioned on the row read.
     expect(await plansOf((s) => s.update<Thing>(ctx, 'store', { id: aStore.id }, 2, rename, { optimistic: true }))).toEqual([byId, byId]);
-    expect(await plansOf((s) => s.update<Thing>(ctx, 'customer', { key: customer.key! }, 2, rename, { optimistic: true }))).toEqual([
-      byKey,
-      byId,
-    ]);
+    expect(await plansOf((s) => s.update<Thing>(ctx, 'customer', { key: customer.key! }, 2, rename, { optimistic: true }))).toEqual([byKey, byId]);
     // Delete: the row lock, then the delete.
     expect(await plansOf((s) => s.delete(ctx, 'customer', { id: customer.id }, 3))).toEqual([byId, byId]);
   });

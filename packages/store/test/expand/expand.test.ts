@@ -14,7 +14,10 @@ const ref = (typeId: string, id: string) => ({ typeId, id });
 
 /** Reads a nested value of an expanded document: dig(doc, 'category', 'obj', 'id'). */
 function dig(value: unknown, ...keys: Array<string | number>): unknown {
-  return keys.reduce<unknown>((current, key) => (typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[key] : undefined), value);
+  return keys.reduce<unknown>(
+    (current, key) => (typeof current === 'object' && current !== null ? (current as Record<string, unknown>)[key] : undefined),
+    value,
+  );
 }
 
 /** Resources by type and id; `calls` records every batch the expansion asked for. */
@@ -190,10 +193,18 @@ describe('expandReferences: failures are not errors (§7)', () => {
   it('rejects more than the maximum number of expand paths with a 400', async () => {
     const { loader } = fakeStore(RESOURCES);
     const doc = { parent: ref('category', 'c1') };
-    await expect(expandReferences(doc, Array.from({ length: MAX_EXPAND_PATHS }, () => 'parent'), loader)).resolves.toBeDefined();
-    const error = await expandReferences(doc, Array.from({ length: MAX_EXPAND_PATHS + 1 }, (_, i) => `p${i}`), loader).catch(
-      (caught: unknown) => caught,
-    );
+    await expect(
+      expandReferences(
+        doc,
+        Array.from({ length: MAX_EXPAND_PATHS }, () => 'parent'),
+        loader,
+      ),
+    ).resolves.toBeDefined();
+    const error = await expandReferences(
+      doc,
+      Array.from({ length: MAX_EXPAND_PATHS + 1 }, (_, i) => `p${i}`),
+      loader,
+    ).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).statusCode).toBe(400);
     expect((error as ApiError).code).toBe('InvalidInput');

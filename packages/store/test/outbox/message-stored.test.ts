@@ -66,14 +66,9 @@ describe.each(testDatabaseUrls())('outbox message_stored on %s', (serverUrl) => 
       doc: { ...doc, name: 'b' },
       messages: [{ type: 'A' }, { type: 'B' }],
     }));
-    await store.update<Thing>(
-      disabled,
-      'thing',
-      { id: created.id },
-      updated.version,
-      (doc) => ({ doc: { ...doc, name: 'c' }, messages: [{ type: 'C' }] }),
-      { optimistic: true },
-    );
+    await store.update<Thing>(disabled, 'thing', { id: created.id }, updated.version, (doc) => ({ doc: { ...doc, name: 'c' }, messages: [{ type: 'C' }] }), {
+      optimistic: true,
+    });
     expect(await outbox()).toEqual([
       ['message', 'ThingCreated', false],
       ['change', null, true],

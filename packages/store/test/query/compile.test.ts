@@ -44,10 +44,7 @@ describe('compileQuery', () => {
   it('puts user values and doc field names only into parameters, never into SQL text', () => {
     const hostile = `x"; DROP TABLE resources; -- ' $1 \\u0027`;
     const compiled = compile({
-      where: [
-        `secretField = "${hostile.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`,
-        'key in :k and otherField(inner contains any :k)',
-      ],
+      where: [`secretField = "${hostile.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`, 'key in :k and otherField(inner contains any :k)'],
       vars: { k: ["') or 1=1 --", 'DROP'] },
       sort: ['sortField.deeper asc'],
     });
@@ -71,10 +68,7 @@ describe('compileQuery', () => {
   it('compiles doc predicates to one jsonpath parameter each', () => {
     const compiled = compile({ where: ['name(en = "x") and not(tags is empty)'] });
     expect(compiled.whereSql).toBe('(((r.doc @? $3::jsonpath) AND (NOT coalesce((r.doc @? $4::jsonpath), false))))');
-    expect(compiled.params).toEqual([
-      '$ ? (exists(@."name" ? (exists(@."en" ? (@ == "x")))))',
-      '$ ? ((@."tags".type() == "array" && @."tags".size() == 0))',
-    ]);
+    expect(compiled.params).toEqual(['$ ? (exists(@."name" ? (exists(@."en" ? (@ == "x")))))', '$ ? ((@."tags".type() == "array" && @."tags".size() == 0))']);
   });
 
   // A keyless resource makes `r.key = $3` NULL, and `NOT NULL` is NULL: not(key = "x") dropped it.

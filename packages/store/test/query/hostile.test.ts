@@ -127,10 +127,7 @@ const sort = fc.oneof(
   {
     weight: 5,
     arbitrary: fc
-      .tuple(
-        fc.array(fc.constantFrom(...FIELDS), { minLength: 1, maxLength: 4 }),
-        fc.constantFrom('', ' asc', ' desc', ' DESC', ' Asc', '\tdesc'),
-      )
+      .tuple(fc.array(fc.constantFrom(...FIELDS), { minLength: 1, maxLength: 4 }), fc.constantFrom('', ' asc', ' desc', ' DESC', ' Asc', '\tdesc'))
       .map(([path, direction]) => path.join('.') + direction),
   },
   { weight: 1, arbitrary: fc.constantFrom('name..en', 'name.en up', 'a b c', '', '.x', 'x.', 'lineItems[0].name') },
@@ -238,17 +235,18 @@ describe('hostile where, var and sort parameters on PGlite', () => {
         [PROJECT, PROBE_TYPE, JSON.stringify({ probe, other: 'other' })],
       );
       const compiled = compileQuery({ where: [where], vars: queryVars }, 3);
-      const result = await db.query<{ id: string }>(
-        `SELECT r.id FROM resources r WHERE r.project_key = $1 AND r.type_id = $2 AND ${compiled.whereSql}`,
-        [PROJECT, PROBE_TYPE, ...compiled.params],
-      );
+      const result = await db.query<{ id: string }>(`SELECT r.id FROM resources r WHERE r.project_key = $1 AND r.type_id = $2 AND ${compiled.whereSql}`, [
+        PROJECT,
+        PROBE_TYPE,
+        ...compiled.params,
+      ]);
       return result.rows.map((row) => row.id);
     }
 
     /** Strings PostgreSQL can store: well-formed UTF-16 without NUL. */
-    const storableText = fc.oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ unit: anyCodeUnit, maxLength: 30 }), fc.constantFrom(...INJECTIONS)).filter(
-      (text) => unsupportedTextReason(text) === undefined,
-    );
+    const storableText = fc
+      .oneof(fc.string({ unit: 'binary', maxLength: 30 }), fc.string({ unit: anyCodeUnit, maxLength: 30 }), fc.constantFrom(...INJECTIONS))
+      .filter((text) => unsupportedTextReason(text) === undefined);
 
     it('matches exactly the same string through an escaped literal and through a variable', async () => {
       await fc.assert(

@@ -121,9 +121,7 @@ describe('operators', () => {
 
   it('reads keywords case-insensitively but field names case-sensitively', () => {
     expect(parse('A = TRUE AND b = False OR NOT(c IS NOT DEFINED)')).toBe('or(and(A = true, b = false), not(c is not defined))');
-    expect(parse('Key NOT IN ("x") and Tags CONTAINS ALL ("y") and t Is Empty')).toBe(
-      'and(Key not in ["x"], Tags contains all ["y"], t is empty)',
-    );
+    expect(parse('Key NOT IN ("x") and Tags CONTAINS ALL ("y") and t Is Empty')).toBe('and(Key not in ["x"], Tags contains all ["y"], t is empty)');
   });
 
   it('parses nested predicates over objects and arrays', () => {
@@ -138,9 +136,7 @@ describe('operators', () => {
 describe('field names a Type accepts', () => {
   it('reads names with "-" and a leading digit as one field name', () => {
     expect(parse('custom(fields(my-size = 3))')).toBe('custom{fields{my-size = #3}}');
-    expect(parse('custom(fields(2nd = 3 and 3d-size>-1 and a-b_c-9 is defined))')).toBe(
-      'custom{fields{and(2nd = #3, 3d-size > #-1, a-b_c-9 is defined)}}',
-    );
+    expect(parse('custom(fields(2nd = 3 and 3d-size>-1 and a-b_c-9 is defined))')).toBe('custom{fields{and(2nd = #3, 3d-size > #-1, a-b_c-9 is defined)}}');
     expect(parse('name(de-CH = "x")')).toBe('name{de-CH = "x"}');
   });
 
@@ -154,9 +150,7 @@ describe('field names a Type accepts', () => {
   });
 
   it('reads any such name in backticks, never as a keyword', () => {
-    expect(parse('custom(fields(`12` = 1 and `-x` = 2 and `size-` = 3 and `a--b` = 4))')).toBe(
-      'custom{fields{and(12 = #1, -x = #2, size- = #3, a--b = #4)}}',
-    );
+    expect(parse('custom(fields(`12` = 1 and `-x` = 2 and `size-` = 3 and `a--b` = 4))')).toBe('custom{fields{and(12 = #1, -x = #2, size- = #3, a--b = #4)}}');
     expect(parse('`not`(`and` = 1) and `in` in (1)')).toBe('and(not{and = #1}, in in [#1])');
   });
 

@@ -103,10 +103,11 @@ export async function startSqsPeer(options: SqsPeerOptions = {}): Promise<SqsPee
     },
     async waitForMessages(queueUrl, count, timeoutMs = DEFAULT_WAIT_MS) {
       const queueName = nameOfQueueUrl(queueUrl);
-      const sent = await fauxqs.spy.waitForMessages(
-        (event) => event.service === 'sqs' && event.queueName === queueName,
-        { count, status: 'published', timeout: timeoutMs },
-      );
+      const sent = await fauxqs.spy.waitForMessages((event) => event.service === 'sqs' && event.queueName === queueName, {
+        count,
+        status: 'published',
+        timeout: timeoutMs,
+      });
       return sent.filter((event): event is SqsSpyMessage => event.service === 'sqs');
     },
     stop() {

@@ -15,17 +15,29 @@ export async function startRedis(): Promise<RunningService> {
   const port = await freePort();
   const pidFile = join(dir, 'redis.pid');
   execFileSync('redis-server', [
-    '--port', String(port),
-    '--bind', '127.0.0.1',
-    '--save', '',
-    '--appendonly', 'no',
-    '--daemonize', 'yes',
-    '--pidfile', pidFile,
-    '--dir', dir,
+    '--port',
+    String(port),
+    '--bind',
+    '127.0.0.1',
+    '--save',
+    '',
+    '--appendonly',
+    'no',
+    '--daemonize',
+    'yes',
+    '--pidfile',
+    pidFile,
+    '--dir',
+    dir,
   ]);
   // --daemonize returns before the pid file is written; wait until it answers.
   for (let attempt = 0; attempt < 100; attempt++) {
-    if (spawnSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'pipe' }).stdout?.toString().includes('PONG')) break;
+    if (
+      spawnSync('redis-cli', ['-p', String(port), 'ping'], { stdio: 'pipe' })
+        .stdout?.toString()
+        .includes('PONG')
+    )
+      break;
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
   return {

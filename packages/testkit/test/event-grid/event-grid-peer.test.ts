@@ -39,7 +39,9 @@ async function failure(action: () => Promise<unknown>): Promise<Record<string, u
 
 describe('Event Grid peer with the real EventGridPublisherClient', () => {
   it('receives a single CloudEvent intact', async () => {
-    await publisher().send([{ ...orderCreated('e-1', { orderId: 'e-1', total: { cents: 1250, currency: 'EUR' } }), extensionAttributes: { partitionkey: 'orders-1' } }]);
+    await publisher().send([
+      { ...orderCreated('e-1', { orderId: 'e-1', total: { cents: 1250, currency: 'EUR' } }), extensionAttributes: { partitionkey: 'orders-1' } },
+    ]);
     const [event] = await peer.waitFor(1);
     expect(event).toMatchObject({
       specversion: '1.0',
@@ -78,9 +80,12 @@ describe('Event Grid peer with the real EventGridPublisherClient', () => {
 
   it('accepts a valid shared access signature and rejects an expired one', async () => {
     const sasFor = async (expiresOn: Date) =>
-      new EventGridPublisherClient(peer.url, 'CloudEvent', new AzureSASCredential(
-        await generateSharedAccessSignature(peer.url, new AzureKeyCredential(peer.accessKey), expiresOn),
-      ), { allowInsecureConnection: true, retryOptions: { maxRetries: 0 } });
+      new EventGridPublisherClient(
+        peer.url,
+        'CloudEvent',
+        new AzureSASCredential(await generateSharedAccessSignature(peer.url, new AzureKeyCredential(peer.accessKey), expiresOn)),
+        { allowInsecureConnection: true, retryOptions: { maxRetries: 0 } },
+      );
 
     await (await sasFor(new Date(Date.now() + 60_000))).send([orderCreated('sas-1')]);
     await peer.waitFor(1);

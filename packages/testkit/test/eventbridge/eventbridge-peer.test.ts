@@ -32,8 +32,7 @@ const entry = (id: string, detail: object = { id }): PutPartnerEventsRequestEntr
   Resources: [`arn:herald:orders/${id}`],
 });
 
-const put = (entries: PutPartnerEventsRequestEntry[], eventBridge = client()) =>
-  eventBridge.send(new PutPartnerEventsCommand({ Entries: entries }));
+const put = (entries: PutPartnerEventsRequestEntry[], eventBridge = client()) => eventBridge.send(new PutPartnerEventsCommand({ Entries: entries }));
 
 /** Runs `action`, which must fail, and returns what it threw. */
 async function failure(action: () => Promise<unknown>): Promise<Error & { $metadata?: { httpStatusCode?: number }; code?: string }> {
@@ -134,7 +133,10 @@ describe('EventBridge peer with the real EventBridgeClient', () => {
   });
 
   it('fails entries whose Detail is not a JSON object', async () => {
-    const output = await put([{ ...entry('m-1'), Detail: '{not json' }, { ...entry('m-2'), Detail: '[1,2]' }]);
+    const output = await put([
+      { ...entry('m-1'), Detail: '{not json' },
+      { ...entry('m-2'), Detail: '[1,2]' },
+    ]);
     expect(output.Entries?.map((result) => result.ErrorCode)).toEqual(['MalformedDetail', 'MalformedDetail']);
   });
 

@@ -45,9 +45,7 @@ describe('SQS/SNS peer (fauxqs) with the real AWS SDK clients', () => {
     const sent = await peer.waitForMessages(queueUrl, 11);
     expect(sent).toHaveLength(11);
     const drained = await peer.receiveAll(queueUrl);
-    expect(drained.map((message) => (JSON.parse(message.body) as { id: string }).id).sort()).toEqual(
-      Array.from({ length: 11 }, (_, i) => `m-${i}`).sort(),
-    );
+    expect(drained.map((message) => (JSON.parse(message.body) as { id: string }).id).sort()).toEqual(Array.from({ length: 11 }, (_, i) => `m-${i}`).sort());
     const first = drained.find((message) => message.body.includes('m-0'));
     expect(JSON.parse(first?.body ?? '')).toEqual({ id: 'm-0', note: 'grüße ✓' });
     expect(first?.messageAttributes['type']).toMatchObject({ DataType: 'String', StringValue: 'OrderCreated' });

@@ -43,8 +43,7 @@ function collector(subscription: Subscription, onMessage: (message: Message, see
   });
   return {
     seen,
-    until: (count: number) =>
-      seen.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve })),
+    until: (count: number) => (seen.length >= count ? Promise.resolve() : new Promise<void>((resolve) => waiters.push({ count, resolve }))),
   };
 }
 

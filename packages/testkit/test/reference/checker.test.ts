@@ -81,20 +81,29 @@ describe('checkAgainstReference on the vendored facts', () => {
   });
 
   it('reports an enum value the reference does not list, in named and inline enums', () => {
-    expect(check('Customer', { ...customer(), authenticationMode: 'Magic' })).toEqual(["Customer.authenticationMode: 'Magic' not one of Password|ExternalAuth"]);
-    expect(check('CloudEventsFormat', { type: 'CloudEvents', cloudEventsVersion: '0.1' })).toEqual(["CloudEventsFormat.cloudEventsVersion: '0.1' not one of 1.0"]);
+    expect(check('Customer', { ...customer(), authenticationMode: 'Magic' })).toEqual([
+      "Customer.authenticationMode: 'Magic' not one of Password|ExternalAuth",
+    ]);
+    expect(check('CloudEventsFormat', { type: 'CloudEvents', cloudEventsVersion: '0.1' })).toEqual([
+      "CloudEventsFormat.cloudEventsVersion: '0.1' not one of 1.0",
+    ]);
   });
 
   it('reports unknown field names, except those the caller accepts for that type', () => {
     const value = { ...customer(), nickname: 'E', addresses: [{ country: 'DE', floor: 3 }] };
-    expect(check('Customer', value)).toEqual(['Customer.addresses[0].floor: unknown field (not in Address)', 'Customer.nickname: unknown field (not in Customer)']);
+    expect(check('Customer', value)).toEqual([
+      'Customer.addresses[0].floor: unknown field (not in Address)',
+      'Customer.nickname: unknown field (not in Customer)',
+    ]);
     // Accepted for BaseAddress applies to its subtype Address too.
     expect(check('Customer', value, { extraFields: { Customer: ['nickname'], BaseAddress: ['floor'] } })).toEqual([]);
   });
 
   it('checks maps by their key patterns and value type (LocalizedString)', () => {
     const delivery = storeCreatedDelivery();
-    expect(checkAgainstReferenceTypes(['MessageDeliveryPayload', 'Message'], { ...delivery, name: { en: 'Berlin', EN: 'Berlin', de: 3 } }).map((v) => v.message)).toEqual([
+    expect(
+      checkAgainstReferenceTypes(['MessageDeliveryPayload', 'Message'], { ...delivery, name: { en: 'Berlin', EN: 'Berlin', de: 3 } }).map((v) => v.message),
+    ).toEqual([
       'MessageDeliveryPayload & Message.name.EN: name not matching /^[a-z]{2}(-[A-Z]{2})?$/ (LocalizedString)',
       'MessageDeliveryPayload & Message.name.de: not a string',
     ]);
@@ -178,7 +187,10 @@ describe('checkAgainstReference on the vendored facts', () => {
     // Without it, `data` is only a DeliveryPayload, which declares none of the message's fields.
     expect(check('CloudEventsPayload', event)).toContain('CloudEventsPayload.data.type: unknown field (not in MessageDeliveryPayload)');
     const broken = { ...event, time: 'yesterday', data: { ...storeCreatedDelivery(), languages: 'en' } };
-    expect(check('CloudEventsPayload', broken, { asTypes })).toEqual(['CloudEventsPayload.time: not a datetime', 'CloudEventsPayload.data.languages: not an array']);
+    expect(check('CloudEventsPayload', broken, { asTypes })).toEqual([
+      'CloudEventsPayload.time: not a datetime',
+      'CloudEventsPayload.data.languages: not an array',
+    ]);
   });
 
   it('checks type expressions: arrays of a type, unions with nil', () => {

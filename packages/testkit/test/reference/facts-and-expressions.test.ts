@@ -28,11 +28,24 @@ describe('the checker on hand-written facts', () => {
 
   it('integers, nil unions, bare objects and any', () => {
     const board = { items: [], meta: { anything: [1] }, extra: null };
-    expect(check('Board', { ...board, shapes: [{ kind: 'circle', radius: 2 }, { kind: 'square', side: 1.5, label: null }] })).toEqual([]);
-    expect(check('Board', { ...board, shapes: [{ kind: 'circle', radius: 2.5 }, { kind: 'square', side: 1, label: 7 }] })).toEqual([
-      'Board.shapes[0].radius: not an integer',
-      'Board.shapes[1].label: not nil | string',
-    ]);
+    expect(
+      check('Board', {
+        ...board,
+        shapes: [
+          { kind: 'circle', radius: 2 },
+          { kind: 'square', side: 1.5, label: null },
+        ],
+      }),
+    ).toEqual([]);
+    expect(
+      check('Board', {
+        ...board,
+        shapes: [
+          { kind: 'circle', radius: 2.5 },
+          { kind: 'square', side: 1, label: 7 },
+        ],
+      }),
+    ).toEqual(['Board.shapes[0].radius: not an integer', 'Board.shapes[1].label: not nil | string']);
     expect(check('Board', { ...board, meta: [] })).toEqual(['Board.meta: not an object']);
   });
 
@@ -63,7 +76,8 @@ describe('type expressions', () => {
   });
 
   it('refuses what it does not understand instead of misreading it', () => {
-    for (const source of ['A |', '(A | B', 'A[', 'A B', 'array<A>', '']) expect(() => parseTypeExpression(source), source).toThrow(/Unsupported type expression/);
+    for (const source of ['A |', '(A | B', 'A[', 'A B', 'array<A>', ''])
+      expect(() => parseTypeExpression(source), source).toThrow(/Unsupported type expression/);
   });
 });
 
@@ -99,7 +113,14 @@ describe('RAML to facts (the generator, on RAML written for this test)', () => {
     expect(typeFactOf('Circle', raml)).toEqual({
       type: 'Shape',
       discriminatorValue: 'circle',
-      properties: { radius: 'number', 'label?': 'string', 'tags?': 'Tag[]', unit: { type: 'string', enum: ['1.0', 'mm'] }, '/^[a-z]{2}$/': 'nil | string', plain: 'string' },
+      properties: {
+        radius: 'number',
+        'label?': 'string',
+        'tags?': 'Tag[]',
+        unit: { type: 'string', enum: ['1.0', 'mm'] },
+        '/^[a-z]{2}$/': 'nil | string',
+        plain: 'string',
+      },
     });
     expect(typeFactOf('Mode', '#%RAML 1.0 DataType\ntype: string\nenum:\n  - On\n  - Off\n')).toEqual({ type: 'string', enum: ['On', 'Off'] });
   });

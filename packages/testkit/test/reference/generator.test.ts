@@ -15,7 +15,8 @@ describe('generator: git source and rendering', () => {
   let dir: string;
   let first: string;
 
-  const git = (...args: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { encoding: 'utf8' }).trim();
+  const git = (...args: string[]) =>
+    execFileSync('git', ['-C', dir, '-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { encoding: 'utf8' }).trim();
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'reference-git-'));
@@ -34,7 +35,11 @@ describe('generator: git source and rendering', () => {
     const source = new GitSource(join(dir, '.git'), first.slice(0, 10));
     expect(source.commit).toBe(first);
     expect(source.show('a.raml')).toBe('type: string\n');
-    expect(source.showAll(['b.raml', 'a.raml', 'b.raml'])).toEqual(['type: object\nproperties:\n  é?: string\n', 'type: string\n', 'type: object\nproperties:\n  é?: string\n']);
+    expect(source.showAll(['b.raml', 'a.raml', 'b.raml'])).toEqual([
+      'type: object\nproperties:\n  é?: string\n',
+      'type: string\n',
+      'type: object\nproperties:\n  é?: string\n',
+    ]);
     expect(new GitSource(join(dir, '.git'), 'HEAD').show('a.raml')).toBe('type: number\n');
     expect(() => source.showAll(['missing.raml'])).toThrow(/missing\.raml is not a file/);
   });

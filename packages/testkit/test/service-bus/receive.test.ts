@@ -36,14 +36,26 @@ async function receiveExactly(
 describe('Service Bus peer: receiving with the real ServiceBusReceiver', () => {
   it('delivers enqueued messages in peekLock mode with broker properties, and completes them', async () => {
     const sb = await start();
-    sb.enqueue('orders', { body: { n: 1 }, messageId: 'm-1', subject: 'OrderCreated', contentType: 'application/json', applicationProperties: { tenant: 't1' } });
+    sb.enqueue('orders', {
+      body: { n: 1 },
+      messageId: 'm-1',
+      subject: 'OrderCreated',
+      contentType: 'application/json',
+      applicationProperties: { tenant: 't1' },
+    });
     sb.enqueue('orders', { body: { n: 2 }, messageId: 'm-2' });
     const receiver = client(sb).createReceiver('orders');
     const before = Date.now();
     const messages = await receiveExactly(receiver, 2);
 
     expect(bodies(messages)).toEqual([{ n: 1 }, { n: 2 }]);
-    expect(messages[0]).toMatchObject({ messageId: 'm-1', subject: 'OrderCreated', contentType: 'application/json', applicationProperties: { tenant: 't1' }, deliveryCount: 0 });
+    expect(messages[0]).toMatchObject({
+      messageId: 'm-1',
+      subject: 'OrderCreated',
+      contentType: 'application/json',
+      applicationProperties: { tenant: 't1' },
+      deliveryCount: 0,
+    });
     expect(messages.map((message) => message.sequenceNumber?.toNumber())).toEqual([1, 2]);
     expect(messages[0]?.lockToken).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
     expect(messages[0]?.lockedUntilUtc?.getTime()).toBeGreaterThanOrEqual(before + 60_000);

@@ -14,8 +14,7 @@ afterEach(async () => {
   await peer.stop();
 });
 
-const sender = (entity = 'orders', timeoutInMs = 5_000) =>
-  clients.connect(peer.connectionString(), { retryOptions: { timeoutInMs } }).createSender(entity);
+const sender = (entity = 'orders', timeoutInMs = 5_000) => clients.connect(peer.connectionString(), { retryOptions: { timeoutInMs } }).createSender(entity);
 
 describe('Service Bus peer: sending with the real ServiceBusSender', () => {
   it('receives a single message intact', async () => {

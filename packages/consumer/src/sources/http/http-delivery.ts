@@ -53,8 +53,7 @@ export function createHttpDeliveryHandler(consumer: Consumer, options: HttpDeliv
   const allowedOrigins = options.allowedOrigins ?? '*';
   const allowedRate = options.allowedRate ?? '*';
   const authenticate = createPushAuthenticator(options.authentication);
-  const isAllowed = (origin: string): boolean =>
-    allowedOrigins === '*' || allowedOrigins.some((allowed) => allowed.toLowerCase() === origin.toLowerCase());
+  const isAllowed = (origin: string): boolean => allowedOrigins === '*' || allowedOrigins.some((allowed) => allowed.toLowerCase() === origin.toLowerCase());
 
   return async (request) => {
     const method = request.method.toUpperCase();

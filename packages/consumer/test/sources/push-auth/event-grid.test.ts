@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConsumer, createHttpDeliveryHandler, MemoryDedupStore, type PushAuthenticationOptions } from '../../../src/index.js';
 import { cloudEventOf, messagePayload } from '../../support/fixtures.js';
 import { makeJwtSigningKey, signJwt, type JwtSigningKey } from '../../support/push-auth-keys.js';
-import { authenticatedEndpoints, authenticatedNodeEndpoint, errorCodeOf, startHttpPeer, text, type AuthenticatedEndpoint, type RecordingServer } from '../../support/push-auth-servers.js';
+import {
+  authenticatedEndpoints,
+  authenticatedNodeEndpoint,
+  errorCodeOf,
+  startHttpPeer,
+  text,
+  type AuthenticatedEndpoint,
+  type RecordingServer,
+} from '../../support/push-auth-servers.js';
 import { pubSubPushBody } from '../../support/push-endpoints.js';
 
 const TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
@@ -37,7 +45,17 @@ const idsOf = (endpoint: AuthenticatedEndpoint) => endpoint.handled.map((deliver
 
 function entraClaims(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   const now = Math.floor(Date.now() / 1000);
-  return { aud: WEBHOOK_APP, iss: `https://sts.windows.net/${TENANT}/`, appid: EVENT_GRID_APP, roles: ['AzureEventGridSecureWebhookSubscriber'], iat: now, nbf: now, exp: now + 3600, tid: TENANT, ...overrides };
+  return {
+    aud: WEBHOOK_APP,
+    iss: `https://sts.windows.net/${TENANT}/`,
+    appid: EVENT_GRID_APP,
+    roles: ['AzureEventGridSecureWebhookSubscriber'],
+    iat: now,
+    nbf: now,
+    exp: now + 3600,
+    tid: TENANT,
+    ...overrides,
+  };
 }
 
 describe.each(['node:http handler', 'Fastify plugin'])('Event Grid shared key, %s', (frontEnd) => {
@@ -143,7 +161,11 @@ describe('One endpoint for several pushers', () => {
   const authentication = (): PushAuthenticationOptions => ({
     sns: { topicArns: ['arn:aws:sns:us-east-1:123456789012:herald'] },
     eventGrid: { sharedKey: { keys: 'grid-secret' }, entra: { tenantId: TENANT, audience: WEBHOOK_APP, jwksUrl: `${keys.origin}/entra/keys` } },
-    pubSubPush: { audience: 'https://consumer.example.com/events', serviceAccountEmail: 'push@p.iam.gserviceaccount.com', jwksUrl: `${keys.origin}/google/certs` },
+    pubSubPush: {
+      audience: 'https://consumer.example.com/events',
+      serviceAccountEmail: 'push@p.iam.gserviceaccount.com',
+      jwksUrl: `${keys.origin}/google/certs`,
+    },
   });
 
   beforeAll(async () => {
@@ -155,7 +177,17 @@ describe('One endpoint for several pushers', () => {
 
   it('accepts each pusher proven by its own check, including a bearer token only the second bearer check accepts', async () => {
     const now = Math.floor(Date.now() / 1000);
-    const google = signJwt({ aud: 'https://consumer.example.com/events', iss: 'https://accounts.google.com', email: 'push@p.iam.gserviceaccount.com', email_verified: true, iat: now, exp: now + 3600 }, googleKey);
+    const google = signJwt(
+      {
+        aud: 'https://consumer.example.com/events',
+        iss: 'https://accounts.google.com',
+        email: 'push@p.iam.gserviceaccount.com',
+        email_verified: true,
+        iat: now,
+        exp: now + 3600,
+      },
+      googleKey,
+    );
     const pushed = await fetch(endpoint.url, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${google}` },
@@ -180,7 +212,12 @@ describe('createHttpDeliveryHandler with a shared key', () => {
     const handled: string[] = [];
     const consumer = createConsumer({ dedup: new MemoryDedupStore(), handler: (delivery) => void handled.push(delivery.payload.resource.id) });
     const handle = createHttpDeliveryHandler(consumer, { authentication: { eventGrid: { sharedKey: { keys: 'k' } } } });
-    const request = (url: string) => ({ method: 'POST', url, headers: { 'content-type': 'application/cloudevents+json' }, body: JSON.stringify(cloudEventOf(messagePayload(1, { id: url }))) });
+    const request = (url: string) => ({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/cloudevents+json' },
+      body: JSON.stringify(cloudEventOf(messagePayload(1, { id: url }))),
+    });
     try {
       expect((await handle(request('//[?code=k'))).statusCode).toBe(204);
       expect((await handle(request('//[?code=x'))).statusCode).toBe(403);

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PushAuthenticationOptions } from '../../../src/index.js';
 import { cloudEventOf, messagePayload } from '../../support/fixtures.js';
 import { makeJwtSigningKey, signJwt, type JwtSigningKey } from '../../support/push-auth-keys.js';
-import { authenticatedEndpoints, authenticatedNodeEndpoint, errorCodeOf, startHttpPeer, text, type AuthenticatedEndpoint, type RecordingServer } from '../../support/push-auth-servers.js';
+import {
+  authenticatedEndpoints,
+  authenticatedNodeEndpoint,
+  errorCodeOf,
+  startHttpPeer,
+  text,
+  type AuthenticatedEndpoint,
+  type RecordingServer,
+} from '../../support/push-auth-servers.js';
 import { pubSubPushBody } from '../../support/push-endpoints.js';
 
 const AUDIENCE = 'https://consumer.example.com/events';
@@ -122,7 +130,9 @@ describe('Pub/Sub push keys', () => {
   it('answers 503 with Retry-After (Pub/Sub retries) when the JWKS cannot be fetched, and the handler is not called', async () => {
     const gone = await startHttpPeer({});
     await gone.close();
-    const endpoint = await authenticatedNodeEndpoint({ pubSubPush: { audience: AUDIENCE, serviceAccountEmail: SERVICE_ACCOUNT, jwksUrl: `${gone.origin}/certs` } });
+    const endpoint = await authenticatedNodeEndpoint({
+      pubSubPush: { audience: AUDIENCE, serviceAccountEmail: SERVICE_ACCOUNT, jwksUrl: `${gone.origin}/certs` },
+    });
     try {
       const response = await push(endpoint.url, 'keys-down', bearer(googleClaims()));
       expect(response.status).toBe(503);

@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpsGetter, SNS_HOST_PATTERN, type HttpsGet, type PushAuthenticationOptions } from '../../../src/index.js';
 import { messagePayload } from '../../support/fixtures.js';
 import { makeTestCertificates, signSnsMessage, type TestCertificates } from '../../support/push-auth-keys.js';
-import { authenticatedEndpoints, authenticatedNodeEndpoint, errorCodeOf, startHttpsPeer, text, type AuthenticatedEndpoint, type RecordingServer } from '../../support/push-auth-servers.js';
+import {
+  authenticatedEndpoints,
+  authenticatedNodeEndpoint,
+  errorCodeOf,
+  startHttpsPeer,
+  text,
+  type AuthenticatedEndpoint,
+  type RecordingServer,
+} from '../../support/push-auth-servers.js';
 
 const TOPIC = 'arn:aws:sns:us-east-1:123456789012:herald-events';
 const CERT_PATH = '/SimpleNotificationService-test.pem';
@@ -66,7 +74,8 @@ function push(url: string, message: Record<string, unknown>, headers: Record<str
   });
 }
 
-const signed = (message: Record<string, string>, version: '1' | '2' = '2') => signSnsMessage(message, certificates.signingKey, `${peer.origin}${CERT_PATH}`, version);
+const signed = (message: Record<string, string>, version: '1' | '2' = '2') =>
+  signSnsMessage(message, certificates.signingKey, `${peer.origin}${CERT_PATH}`, version);
 const idsOf = (endpoint: AuthenticatedEndpoint) => endpoint.handled.map((delivery) => delivery.payload.resource.id);
 
 describe.each(['node:http handler', 'Fastify plugin'])('SNS over HTTPS, %s', (frontEnd) => {
@@ -108,7 +117,11 @@ describe.each(['node:http handler', 'Fastify plugin'])('SNS over HTTPS, %s', (fr
 
   it('answers 401 to an unsigned SNS message (raw delivery is not signed) and to a request with no credentials at all', async () => {
     const unsigned = await push(endpoint.url, notification(1, 'unsigned'), { 'x-amz-sns-rawdelivery': 'true' });
-    const plain = await fetch(endpoint.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(messagePayload(1, { id: 'unsigned' })) });
+    const plain = await fetch(endpoint.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(messagePayload(1, { id: 'unsigned' })),
+    });
     for (const response of [unsigned, plain]) {
       expect(response.status).toBe(401);
       expect(await errorCodeOf(response)).toBe('invalid_token');
@@ -163,7 +176,8 @@ describe('SNS certificates', () => {
   it('fetches a signing certificate once for many messages', async () => {
     const endpoint = await start(loopbackSns({ httpsGet: httpsGetter({ ca: certificates.caPem }) }));
     const fetchesBefore = peer.requests.filter((path) => path === CERT_PATH).length;
-    for (let sequenceNumber = 1; sequenceNumber <= 3; sequenceNumber++) expect((await push(endpoint.url, signed(notification(sequenceNumber, 'cached')))).status).toBe(204);
+    for (let sequenceNumber = 1; sequenceNumber <= 3; sequenceNumber++)
+      expect((await push(endpoint.url, signed(notification(sequenceNumber, 'cached')))).status).toBe(204);
     expect(peer.requests.filter((path) => path === CERT_PATH).length - fetchesBefore).toBe(1);
   });
 
@@ -177,10 +191,22 @@ describe('SNS certificates', () => {
   });
 
   it('the default pattern takes SNS hosts of every partition and nothing that only starts like one', () => {
-    for (const host of ['sns.us-east-1.amazonaws.com', 'sns.eu-central-2.amazonaws.com', 'sns.cn-north-1.amazonaws.com.cn', 'sns.us-gov-west-1.amazonaws.com']) {
+    for (const host of [
+      'sns.us-east-1.amazonaws.com',
+      'sns.eu-central-2.amazonaws.com',
+      'sns.cn-north-1.amazonaws.com.cn',
+      'sns.us-gov-west-1.amazonaws.com',
+    ]) {
       expect(SNS_HOST_PATTERN.test(host)).toBe(true);
     }
-    for (const host of ['sns.us-east-1.amazonaws.com.evil.example', 'evil.example', 'sns.amazonaws.com', 'xsns.us-east-1.amazonaws.com', 'sns.us-east-1.amazonaws.co', 'sqs.us-east-1.amazonaws.com']) {
+    for (const host of [
+      'sns.us-east-1.amazonaws.com.evil.example',
+      'evil.example',
+      'sns.amazonaws.com',
+      'xsns.us-east-1.amazonaws.com',
+      'sns.us-east-1.amazonaws.co',
+      'sqs.us-east-1.amazonaws.com',
+    ]) {
       expect(SNS_HOST_PATTERN.test(host)).toBe(false);
     }
   });
@@ -194,7 +220,9 @@ describe('SNS certificates', () => {
     const genuine = signSnsMessage(notification(1, 'sns-host'), certificates.signingKey, `https://sns.us-east-1.amazonaws.com${CERT_PATH}`);
     const lookalike = signSnsMessage(notification(2, 'sns-host'), certificates.signingKey, `https://sns.us-east-1.amazonaws.com.evil.example${CERT_PATH}`);
     const plainHttp = signSnsMessage(notification(3, 'sns-host'), certificates.signingKey, `http://sns.us-east-1.amazonaws.com${CERT_PATH}`);
-    expect([(await push(endpoint.url, genuine)).status, (await push(endpoint.url, lookalike)).status, (await push(endpoint.url, plainHttp)).status]).toEqual([204, 403, 403]);
+    expect([(await push(endpoint.url, genuine)).status, (await push(endpoint.url, lookalike)).status, (await push(endpoint.url, plainHttp)).status]).toEqual([
+      204, 403, 403,
+    ]);
     expect(asked).toEqual([`https://sns.us-east-1.amazonaws.com${CERT_PATH}`]);
     expect(endpoint.handled.map((delivery) => delivery.payload.resource.id)).toEqual(['sns-host']);
   });

@@ -9,9 +9,7 @@ import { usesIamAuthentication, type SnsDestination, type SqsDestination } from 
  *   The chain is resolved on the first request and refreshed by the SDK before temporary
  *   credentials expire; a chain that finds nothing fails the send with CredentialsProviderError.
  */
-export function awsClientCredentials(
-  destination: SqsDestination | SnsDestination,
-): { credentials?: { accessKeyId: string; secretAccessKey: string } } {
+export function awsClientCredentials(destination: SqsDestination | SnsDestination): { credentials?: { accessKeyId: string; secretAccessKey: string } } {
   if (usesIamAuthentication(destination)) return {};
   return { credentials: { accessKeyId: destination.accessKey, secretAccessKey: destination.accessSecret } };
 }

@@ -1,13 +1,4 @@
-import {
-  classifyNetworkError,
-  classOf,
-  classOfHttpStatus,
-  errorMessage,
-  errorName,
-  failure,
-  unknownFailure,
-  type ErrorCodeTable,
-} from '../failure.js';
+import { classifyNetworkError, classOf, classOfHttpStatus, errorMessage, errorName, failure, unknownFailure, type ErrorCodeTable } from '../failure.js';
 import type { DeliveryFailure } from '../port.js';
 import { ENTRY_DELIVERED, type EntryResult } from '../send-loop.js';
 

@@ -11,10 +11,7 @@ import { encodeEventGrid, EVENT_GRID_LIMITS, type EventGridNativeEvent } from '.
  * §2.4 EventGrid: topic URI + access key; events in Event Grid's CloudEvents 1.0 schema. Nothing to
  * verify: the test notification's send itself checks that the topic exists and the key is valid.
  */
-export function createEventGridAdapter(
-  destination: EventGridDestination,
-  env: DestinationEnvironment,
-): DestinationAdapter<EventGridNativeEvent> {
+export function createEventGridAdapter(destination: EventGridDestination, env: DestinationEnvironment): DestinationAdapter<EventGridNativeEvent> {
   return defineAdapter({
     type: 'EventGrid',
     limits: EVENT_GRID_LIMITS,
@@ -22,16 +19,11 @@ export function createEventGridAdapter(
     // The publisher holds no connection of its own beyond the shared HTTP agent: close only forgets it.
     client: lazyClient(async () => {
       const sdk = await import('@azure/eventgrid');
-      return new sdk.EventGridPublisherClient(
-        destination.uri,
-        'CloudEvent',
-        new sdk.AzureKeyCredential(destination.accessKey),
-        {
-          allowInsecureConnection: env.allowInsecureConnections,
-          // The SDK retries 3 times by default; the engine owns retrying.
-          retryOptions: { maxRetries: 0 },
-        },
-      );
+      return new sdk.EventGridPublisherClient(destination.uri, 'CloudEvent', new sdk.AzureKeyCredential(destination.accessKey), {
+        allowInsecureConnection: env.allowInsecureConnections,
+        // The SDK retries 3 times by default; the engine owns retrying.
+        retryOptions: { maxRetries: 0 },
+      });
     }),
     encode: (payload, format) => encodeEventGrid(payload, format, env),
     classify: classifyEventGridError,

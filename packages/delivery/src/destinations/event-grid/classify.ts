@@ -1,10 +1,4 @@
-import {
-  classifyNetworkError,
-  errorCode,
-  errorMessage,
-  failure,
-  unknownFailure,
-} from '../failure.js';
+import { classifyNetworkError, errorCode, errorMessage, failure, unknownFailure } from '../failure.js';
 import type { DeliveryFailure, FailureClass } from '../port.js';
 
 interface RestErrorShape {

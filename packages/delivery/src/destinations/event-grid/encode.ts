@@ -38,11 +38,7 @@ export interface EventGridNativeEvent {
 const DATA_CONTENT_TYPE_BYTES = Buffer.byteLength(',"datacontenttype":"application/json"');
 
 /** §2.4: an Event Grid destination takes the CloudEvents format only. */
-export function encodeEventGrid(
-  payload: DeliveryPayload,
-  format: Format,
-  options: FormatOptions,
-): EncodeResult<EventGridNativeEvent> {
+export function encodeEventGrid(payload: DeliveryPayload, format: Format, options: FormatOptions): EncodeResult<EventGridNativeEvent> {
   if (format.type !== 'CloudEvents') {
     return {
       ok: false,

@@ -14,10 +14,7 @@ import { partnerEventSourceName } from './source-name.js';
  * §2.4 EventBridge: Herald puts events as a partner (PutPartnerEvents, its own AWS credentials from
  * the environment) on a partner event source in the receiving account `accountId`, region `region`.
  */
-export function createEventBridgeAdapter(
-  destination: EventBridgeDestination,
-  env: DestinationEnvironment,
-): DestinationAdapter<EventBridgeNativeEntry> {
+export function createEventBridgeAdapter(destination: EventBridgeDestination, env: DestinationEnvironment): DestinationAdapter<EventBridgeNativeEntry> {
   const client = lazyAwsClient(async () => {
     const sdk = await import('@aws-sdk/client-eventbridge');
     const { endpoints, eventBridge } = env;

@@ -15,9 +15,7 @@ interface Connected {
 
 /** `projects/<project>/topics/<topic>`; a topic given in full form is kept as is. */
 export function topicPath(destination: PubSubDestination): string {
-  return destination.topic.startsWith('projects/')
-    ? destination.topic
-    : `projects/${destination.projectId}/topics/${destination.topic}`;
+  return destination.topic.startsWith('projects/') ? destination.topic : `projects/${destination.projectId}/topics/${destination.topic}`;
 }
 
 /**

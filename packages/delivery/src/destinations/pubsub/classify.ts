@@ -1,12 +1,4 @@
-import {
-  classifyNetworkError,
-  classOf,
-  errorMessage,
-  failure,
-  lastError,
-  unknownFailure,
-  type ErrorCodeTable,
-} from '../failure.js';
+import { classifyNetworkError, classOf, errorMessage, failure, lastError, unknownFailure, type ErrorCodeTable } from '../failure.js';
 import type { DeliveryFailure } from '../port.js';
 
 /** gRPC status codes by number (grpc/status.h). */

@@ -21,10 +21,7 @@ interface Connected {
  * Nothing to verify: the test notification's send itself checks that the entity exists and the key
  * may send.
  */
-export function createServiceBusAdapter(
-  destination: ServiceBusDestination,
-  env: DestinationEnvironment,
-): DestinationAdapter<ServiceBusNativeMessage> {
+export function createServiceBusAdapter(destination: ServiceBusDestination, env: DestinationEnvironment): DestinationAdapter<ServiceBusNativeMessage> {
   return defineAdapter({
     type: 'ProviderBServiceBus',
     limits: SERVICE_BUS_LIMITS,
@@ -97,9 +94,5 @@ function toSdkMessage(message: EncodedMessage<ServiceBusNativeMessage>): Service
 }
 
 function tooLargeForLink(maxSizeInBytes: number): DeliveryFailure {
-  return failure(
-    'payload',
-    'MessageSizeExceeded',
-    `The message does not fit the sender link's maximum message size of ${maxSizeInBytes} bytes`,
-  );
+  return failure('payload', 'MessageSizeExceeded', `The message does not fit the sender link's maximum message size of ${maxSizeInBytes} bytes`);
 }

@@ -1,13 +1,4 @@
-import {
-  classifyNetworkError,
-  classOf,
-  errorCode,
-  errorMessage,
-  failure,
-  lastError,
-  unknownFailure,
-  type ErrorCodeTable,
-} from '../failure.js';
+import { classifyNetworkError, classOf, errorCode, errorMessage, failure, lastError, unknownFailure, type ErrorCodeTable } from '../failure.js';
 import type { DeliveryFailure } from '../port.js';
 
 /**

@@ -29,17 +29,12 @@ export interface ServiceBusNativeMessage {
   messageId: string;
 }
 
-export function encodeServiceBus(
-  payload: DeliveryPayload,
-  format: Format,
-  options: FormatOptions,
-): EncodeResult<ServiceBusNativeMessage> {
+export function encodeServiceBus(payload: DeliveryPayload, format: Format, options: FormatOptions): EncodeResult<ServiceBusNativeMessage> {
   return encodeWithFallback(payload, format, options, SERVICE_BUS_LIMITS.maxMessageBytes, (formatted) => {
     const contentType = formatted.format === 'CloudEvents' ? STRUCTURED_CONTENT_TYPE : 'application/json';
     return {
       native: { body: formatted.json, contentType, messageId: formatted.id },
-      sizeBytes:
-        Buffer.byteLength(formatted.json) + contentType.length + formatted.id.length + ENVELOPE_ALLOWANCE_BYTES,
+      sizeBytes: Buffer.byteLength(formatted.json) + contentType.length + formatted.id.length + ENVELOPE_ALLOWANCE_BYTES,
     };
   });
 }

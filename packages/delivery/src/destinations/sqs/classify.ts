@@ -23,11 +23,5 @@ export const SQS_ERROR_CODES: ErrorCodeTable = mergeTables(AWS_COMMON_CODES, {
     'KMS.NotFoundException',
   ],
   temporary: ['KmsThrottled', 'KMS.ThrottlingException', 'OverLimit', 'AWS.SimpleQueueService.OverLimit'],
-  payload: [
-    'InvalidMessageContents',
-    'BatchRequestTooLong',
-    'AWS.SimpleQueueService.BatchRequestTooLong',
-    'InvalidParameterValue',
-    'MessageTooLong',
-  ],
+  payload: ['InvalidMessageContents', 'BatchRequestTooLong', 'AWS.SimpleQueueService.BatchRequestTooLong', 'InvalidParameterValue', 'MessageTooLong'],
 });

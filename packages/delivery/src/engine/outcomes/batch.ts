@@ -35,11 +35,7 @@ export function sortOutcomes(group: readonly LeasedDelivery[], outcomes: readonl
 export const ids = (deliveries: readonly LeasedDelivery[]): number[] => deliveries.map((d) => d.id);
 
 /** A delivery after the attempt that just failed: that attempt counts, and may be its first failure. */
-export function failedAttempt(
-  delivery: LeasedDelivery,
-  failure: DeliveryFailure,
-  now: Date,
-): { attempts: number; firstFailureAt: Date; error: RecordedError } {
+export function failedAttempt(delivery: LeasedDelivery, failure: DeliveryFailure, now: Date): { attempts: number; firstFailureAt: Date; error: RecordedError } {
   return { attempts: delivery.attempts + 1, firstFailureAt: delivery.firstFailureAt ?? now, error: recordedError(failure) };
 }
 

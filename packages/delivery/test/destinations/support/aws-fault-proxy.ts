@@ -117,18 +117,15 @@ export async function startAwsFaultProxy(target: string, protocol: AwsProtocol):
         if (typeof value === 'string' && key !== 'content-length' && key !== 'host') headers[key] = value;
       }
       headers['content-length'] = String(Buffer.byteLength(body));
-      const upstream = httpRequest(
-        { host: targetUrl.hostname, port: targetUrl.port, path: req.url, method: req.method, headers },
-        (response) => {
-          readBody(response).then((text) => {
-            const out: Record<string, string> = {};
-            for (const [key, value] of Object.entries(response.headers)) {
-              if (typeof value === 'string' && key !== 'content-length' && key !== 'transfer-encoding') out[key] = value;
-            }
-            resolve({ status: response.statusCode ?? 502, headers: out, body: text });
-          }, reject);
-        },
-      );
+      const upstream = httpRequest({ host: targetUrl.hostname, port: targetUrl.port, path: req.url, method: req.method, headers }, (response) => {
+        readBody(response).then((text) => {
+          const out: Record<string, string> = {};
+          for (const [key, value] of Object.entries(response.headers)) {
+            if (typeof value === 'string' && key !== 'content-length' && key !== 'transfer-encoding') out[key] = value;
+          }
+          resolve({ status: response.statusCode ?? 502, headers: out, body: text });
+        }, reject);
+      });
       upstream.on('error', reject);
       upstream.end(body);
     });

@@ -87,7 +87,8 @@ export const inheritedAssignmentResolvers = {
 
 export const inheritedAssociateResolvers = {
   customerRef: (associate: InheritedAssociate): Reference => associate.customer,
-  customer: (associate: InheritedAssociate, args: unknown, context: GraphQLContext) => associateResolvers.customer(associate as unknown as Associate, args, context),
+  customer: (associate: InheritedAssociate, args: unknown, context: GraphQLContext) =>
+    associateResolvers.customer(associate as unknown as Associate, args, context),
 };
 
 /** The reference's fields of Associate and BusinessUnit that §2.2 does not list. */

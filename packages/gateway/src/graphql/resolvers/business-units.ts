@@ -164,7 +164,10 @@ export const businessUnitFieldResolvers = {
    */
   async stores(unit: BusinessUnit, _args: unknown, context: GraphQLContext): Promise<Store[] | null> {
     if (!hasScope(context.auth, VIEW_STORES)) return null;
-    return loadAll(context.loaders.storeByKey, unit.stores.map((store) => store.key));
+    return loadAll(
+      context.loaders.storeByKey,
+      unit.stores.map((store) => store.key),
+    );
   },
   parentUnitRef: (unit: BusinessUnit): KeyReference | null => unit.parentUnit ?? null,
   /** Null also when the token may not see the parent (referenceViewer); parentUnitRef still names it. */
@@ -178,7 +181,10 @@ export const businessUnitFieldResolvers = {
    * answer by key, and the list (of non-null units) has no place for a hidden one.
    */
   async ancestors(unit: BusinessUnit, _args: unknown, context: GraphQLContext): Promise<BusinessUnit[]> {
-    const ancestors = await loadAll(context.loaders.businessUnitByKey, unit.ancestors.map((ancestor) => ancestor.key));
+    const ancestors = await loadAll(
+      context.loaders.businessUnitByKey,
+      unit.ancestors.map((ancestor) => ancestor.key),
+    );
     return ancestors.filter((ancestor) => mayView(ancestor, context));
   },
   topLevelUnitRef: (unit: BusinessUnit): KeyReference => unit.topLevelUnit,

@@ -26,7 +26,13 @@ function ownedBy(cart: Cart, buyer: Buyer): boolean {
  * §1.4: a cart that references a business unit is validated against the acting customer's
  * associate roles. An anonymous session is nobody's associate.
  */
-async function checkBusinessUnit(cart: Cart, before: Cart['businessUnit'], buyer: Buyer | undefined, context: GraphQLContext, reader: TransactionReader): Promise<void> {
+async function checkBusinessUnit(
+  cart: Cart,
+  before: Cart['businessUnit'],
+  buyer: Buyer | undefined,
+  context: GraphQLContext,
+  reader: TransactionReader,
+): Promise<void> {
   if (cart.businessUnit === undefined || cart.businessUnit.key === before?.key || buyer === undefined) return;
   if ('anonymousId' in buyer) {
     throw new ApiError(403, {

@@ -21,7 +21,14 @@ import {
 } from './associate-roles.js';
 import { cartFieldResolvers, cartMutationResolvers } from './carts.js';
 import { projectFieldResolvers, projectMutationResolvers, projectQueryResolvers } from './project.js';
-import { KeyReferenceInput, negotiationQueryResolvers, orderFieldResolvers, quoteFieldResolvers, quoteRequestFieldResolvers, stagedQuoteFieldResolvers } from './negotiation.js';
+import {
+  KeyReferenceInput,
+  negotiationQueryResolvers,
+  orderFieldResolvers,
+  quoteFieldResolvers,
+  quoteRequestFieldResolvers,
+  stagedQuoteFieldResolvers,
+} from './negotiation.js';
 import { negotiationMutationResolvers } from './negotiation-mutations.js';
 import { myNegotiationMutationResolvers } from './negotiation-my.js';
 import { Country, DateTime, Json, Locale, Long } from './scalars.js';
@@ -57,7 +64,14 @@ const resolvers = {
   Locale,
   KeyReferenceInput,
   Query: { ...businessUnitQueryResolvers, ...associateRoleQueryResolvers, ...projectQueryResolvers, ...negotiationQueryResolvers },
-  Mutation: clearingLoadersAfterEach({ ...businessUnitMutationResolvers, ...associateRoleMutationResolvers, ...cartMutationResolvers, ...projectMutationResolvers, ...negotiationMutationResolvers, ...myNegotiationMutationResolvers }),
+  Mutation: clearingLoadersAfterEach({
+    ...businessUnitMutationResolvers,
+    ...associateRoleMutationResolvers,
+    ...cartMutationResolvers,
+    ...projectMutationResolvers,
+    ...negotiationMutationResolvers,
+    ...myNegotiationMutationResolvers,
+  }),
   Me: meResolvers,
   BusinessUnit: { ...businessUnitFieldResolvers, ...businessUnitAssociateFieldResolvers },
   Associate: { ...associateResolvers, ...associateAssignmentFieldResolvers },

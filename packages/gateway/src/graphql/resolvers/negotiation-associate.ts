@@ -67,11 +67,18 @@ async function updateInUnit<D extends BaseResource>(
   await requirePermission({ documents }, scope, required, customerAt(current, resource.customerPath));
   assertInUnit(resource.typeId, unitOf(current), scope);
   const handlers = resource.actions ?? {};
-  return updateWith<D>(context, actingAs(context, scope), { typeId: resource.typeId, locator: { id: current.id }, version: target.version }, handlers, target.actions, async (doc) => {
-    if (unitOf(doc) !== scope.businessUnitKey) throw invalidOperation('The update would move the resource out of the business unit.');
-    const owner = customerAt(doc, resource.customerPath);
-    if (owner !== customerAt(current, resource.customerPath)) await requirePermission({ documents }, scope, required, owner);
-  });
+  return updateWith<D>(
+    context,
+    actingAs(context, scope),
+    { typeId: resource.typeId, locator: { id: current.id }, version: target.version },
+    handlers,
+    target.actions,
+    async (doc) => {
+      if (unitOf(doc) !== scope.businessUnitKey) throw invalidOperation('The update would move the resource out of the business unit.');
+      const owner = customerAt(doc, resource.customerPath);
+      if (owner !== customerAt(current, resource.customerPath)) await requirePermission({ documents }, scope, required, owner);
+    },
+  );
 }
 
 /** The buyer's answers (MyQuoteUpdateAction) under the official QuoteUpdateAction names: changeQuoteState is the buyer's change. */
@@ -103,11 +110,17 @@ export const asAssociateMutations = {
     return context.services.documents.create<QuoteRequest>(ctx.write, 'quote-request', fields, (doc) => [quoteRequestCreated(doc)]);
   },
   updateQuoteRequest(context: GraphQLContext, locator: Locator, args: UpdateArgs, argument: AsAssociate): Promise<QuoteRequest> {
-    const resource = { ...associateQuoteRequests, permissions: { ...associateQuoteRequests.permissions, update: associateQuoteRequests.permissions.update ?? associateQuoteRequests.permissions.view } };
+    const resource = {
+      ...associateQuoteRequests,
+      permissions: { ...associateQuoteRequests.permissions, update: associateQuoteRequests.permissions.update ?? associateQuoteRequests.permissions.view },
+    };
     return updateInUnit(context, resource, { locator, version: args.version, actions: restActions(args.actions) }, argument);
   },
   updateQuote(context: GraphQLContext, locator: Locator, args: UpdateArgs, argument: AsAssociate): Promise<Quote> {
-    const resource = { ...associateQuotes, permissions: { ...associateQuotes.permissions, update: associateQuotes.permissions.update ?? associateQuotes.permissions.view } };
+    const resource = {
+      ...associateQuotes,
+      permissions: { ...associateQuotes.permissions, update: associateQuotes.permissions.update ?? associateQuotes.permissions.view },
+    };
     return updateInUnit(context, resource, { locator, version: args.version, actions: asBuyerAnswers(restActions(args.actions)) }, argument);
   },
   updateOrder(context: GraphQLContext, locator: Locator, args: UpdateArgs, argument: AsAssociate): Promise<Order> {

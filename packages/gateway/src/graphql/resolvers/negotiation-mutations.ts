@@ -45,7 +45,13 @@ export const negotiationMutationResolvers = {
   updateQuoteRequest(_root: unknown, args: UpdateArgs & AsAssociateArgs, context: GraphQLContext): Promise<QuoteRequest> {
     requireAnyScope(context, QUOTE_REQUEST_SCOPES.manage);
     if (args.asAssociate) return asAssociateMutations.updateQuoteRequest(context, locatorOf(args), args, args.asAssociate);
-    return updateWith(context, context.request, { typeId: 'quote-request', locator: locatorOf(args), version: args.version }, quoteRequestActions, restActions(args.actions));
+    return updateWith(
+      context,
+      context.request,
+      { typeId: 'quote-request', locator: locatorOf(args), version: args.version },
+      quoteRequestActions,
+      restActions(args.actions),
+    );
   },
   deleteQuoteRequest(_root: unknown, args: DeleteArgs, context: GraphQLContext): Promise<QuoteRequest> {
     requireAnyScope(context, QUOTE_REQUEST_SCOPES.manage);
@@ -58,7 +64,13 @@ export const negotiationMutationResolvers = {
   },
   updateStagedQuote(_root: unknown, args: UpdateArgs, context: GraphQLContext): Promise<StagedQuote> {
     requireAnyScope(context, STAGED_QUOTE_SCOPES.manage);
-    return updateWith(context, context.request, { typeId: 'staged-quote', locator: locatorOf(args), version: args.version }, stagedQuoteActions, restActions(args.actions));
+    return updateWith(
+      context,
+      context.request,
+      { typeId: 'staged-quote', locator: locatorOf(args), version: args.version },
+      stagedQuoteActions,
+      restActions(args.actions),
+    );
   },
   deleteStagedQuote(_root: unknown, args: DeleteArgs, context: GraphQLContext): Promise<StagedQuote> {
     requireAnyScope(context, STAGED_QUOTE_SCOPES.manage);

@@ -66,7 +66,9 @@ export async function orderLocator(context: GraphQLContext, args: OrderLocatorAr
   if (hasId === hasNumber) throw invalidInput("Exactly one of 'id' and 'orderNumber' is required.", { field: hasId ? 'orderNumber' : 'id' });
   if (hasId) return { id: args.id as string };
   const found = await context.services.documents.query<Order>(context.projectKey, 'order', {
-    where: ['orderNumber = :orderNumber'], vars: { orderNumber: [args.orderNumber as string] }, limit: 1,
+    where: ['orderNumber = :orderNumber'],
+    vars: { orderNumber: [args.orderNumber as string] },
+    limit: 1,
   });
   const order = found.results[0];
   if (order === undefined) throw resourceNotFound(`The order with orderNumber '${args.orderNumber as string}' was not found.`);

@@ -22,7 +22,13 @@ async function one<D extends BaseResource>(context: GraphQLContext, scope: strin
   return (await context.services.documents.get<D>(context.projectKey, typeId, locator)) ?? null;
 }
 
-async function page<D extends BaseResource>(context: GraphQLContext, scope: string, typeId: string, args: QueryArgs, vars: Record<string, string[]> = {}): Promise<QueryResult<D>> {
+async function page<D extends BaseResource>(
+  context: GraphQLContext,
+  scope: string,
+  typeId: string,
+  args: QueryArgs,
+  vars: Record<string, string[]> = {},
+): Promise<QueryResult<D>> {
   requireScope(context.auth, scope);
   const found = await context.services.documents.query<D>(context.projectKey, typeId, {
     where: args.where === undefined || args.where === null ? [] : [args.where],
@@ -42,7 +48,13 @@ async function orderByIdOrNumber(args: { id?: string | null; orderNumber?: strin
   const hasNumber = typeof args.orderNumber === 'string';
   if (hasId === hasNumber) throw invalidInput("Exactly one of 'id' and 'orderNumber' is required.");
   if (hasId) return one<Order>(context, 'view_orders', 'order', { id: args.id as string });
-  const found = await page<Order>(context, 'view_orders', 'order', { where: 'orderNumber = :orderNumber', limit: 1 }, { orderNumber: [args.orderNumber as string] });
+  const found = await page<Order>(
+    context,
+    'view_orders',
+    'order',
+    { where: 'orderNumber = :orderNumber', limit: 1 },
+    { orderNumber: [args.orderNumber as string] },
+  );
   return found.results[0] ?? null;
 }
 

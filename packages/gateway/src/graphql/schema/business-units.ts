@@ -1,8 +1,4 @@
-import {
-  BUSINESS_UNIT_ACTIONS,
-  MY_BUSINESS_UNIT_ACTIONS,
-  type BusinessUnitActionName,
-} from '../../resources/business-units/actions.js';
+import { BUSINESS_UNIT_ACTIONS, MY_BUSINESS_UNIT_ACTIONS, type BusinessUnitActionName } from '../../resources/business-units/actions.js';
 
 const ADDRESS_SELECTOR = 'addressId: String\n    addressKey: String';
 const TYPE_SELECTOR = 'type: ResourceIdentifierInput\n    typeKey: String\n    typeId: String';
@@ -27,7 +23,10 @@ const ACTION_INPUTS = {
   removeBillingAddressId: ['RemoveBusinessUnitBillingAddressId', ADDRESS_SELECTOR],
   removeShippingAddressId: ['RemoveBusinessUnitShippingAddressId', ADDRESS_SELECTOR],
   removeStore: ['RemoveBusinessUnitStore', 'store: ResourceIdentifierInput!'],
-  setAddressCustomField: ['SetBusinessUnitAddressCustomField', `${ADDRESS_SELECTOR}\n    name: String!\n    "JSON-encoded; absent or null removes the field."\n    value: String`],
+  setAddressCustomField: [
+    'SetBusinessUnitAddressCustomField',
+    `${ADDRESS_SELECTOR}\n    name: String!\n    "JSON-encoded; absent or null removes the field."\n    value: String`,
+  ],
   setAddressCustomType: ['SetBusinessUnitAddressCustomType', `${ADDRESS_SELECTOR}\n    fields: [CustomFieldInput!]\n    ${TYPE_SELECTOR}`],
   setAssociates: ['SetBusinessUnitAssociates', 'associates: [AssociateDraft!] = []'],
   setContactEmail: ['SetBusinessUnitContactEmail', 'contactEmail: String'],

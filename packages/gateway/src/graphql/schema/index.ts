@@ -53,4 +53,13 @@ const rootTypeDefs = /* GraphQL */ `
 `;
 
 /** Herald's GraphQL schema (§4.3), written for its subset of the platform. */
-export const typeDefs = [commonTypeDefs, associateRoleTypeDefs, businessUnitTypeDefs, cartTypeDefs, projectTypeDefs, rootTypeDefs, negotiationTypeDefs, negotiationMutationTypeDefs].join('\n');
+export const typeDefs = [
+  commonTypeDefs,
+  associateRoleTypeDefs,
+  businessUnitTypeDefs,
+  cartTypeDefs,
+  projectTypeDefs,
+  rootTypeDefs,
+  negotiationTypeDefs,
+  negotiationMutationTypeDefs,
+].join('\n');

@@ -110,7 +110,7 @@ export const negotiationMutationTypeDefs = /* GraphQL */ `
     quoteStateToAccepted: Boolean = false
   }
 
-${customAndWorkflowInputs(['QuoteRequest', 'StagedQuote', 'Quote', 'Order'])}
+  ${customAndWorkflowInputs(['QuoteRequest', 'StagedQuote', 'Quote', 'Order'])}
   input ChangeQuoteRequestState {
     quoteRequestState: QuoteRequestState!
   }
@@ -182,7 +182,7 @@ ${customAndWorkflowInputs(['QuoteRequest', 'StagedQuote', 'Quote', 'Order'])}
     changeMyQuoteState: ChangeMyQuoteMyQuoteState
     requestQuoteRenegotiation: RequestQuoteRenegotiation
   }
-${orderActionInputs()}
+  ${orderActionInputs()}
   extend type Mutation {
     "manage_quote_requests; with asAssociate, CreateMyQuoteRequestsFromMyCarts or CreateQuoteRequestsFromOthersCarts in the unit."
     createQuoteRequest(draft: QuoteRequestDraft!, asAssociate: AsAssociateArgument): QuoteRequest
@@ -228,7 +228,9 @@ ${orderActionInputs()}
  * and changeCustomer (quote requests and quotes): \`Set<Resource>CustomField\` and so on.
  */
 function customAndWorkflowInputs(resources: readonly string[]): string {
-  return resources.map((resource) => /* GraphQL */ `
+  return resources
+    .map(
+      (resource) => /* GraphQL */ `
   input Set${resource}CustomField {
     name: String!
     value: String
@@ -245,165 +247,263 @@ function customAndWorkflowInputs(resources: readonly string[]): string {
     state: ResourceIdentifierInput!
     force: Boolean = false
   }
-${resource === 'QuoteRequest' || resource === 'Quote' ? `
+${
+  resource === 'QuoteRequest' || resource === 'Quote'
+    ? `
   input Change${resource}Customer {
     customer: ResourceIdentifierInput!
   }
-` : ''}`).join('');
+`
+    : ''
+}`,
+    )
+    .join('');
 }
 
 /** The official OrderUpdateAction members Herald implements, with their official input types. */
 function orderActionInputs(): string {
   return /* GraphQL */ `
-  input DeliveryItemDraftType {
-    id: String!
-    quantity: Long!
-  }
+    input DeliveryItemDraftType {
+      id: String!
+      quantity: Long!
+    }
 
-  input ParcelMeasurementsDraftType {
-    heightInMillimeter: Int
-    lengthInMillimeter: Int
-    widthInMillimeter: Int
-    weightInGram: Int
-  }
+    input ParcelMeasurementsDraftType {
+      heightInMillimeter: Int
+      lengthInMillimeter: Int
+      widthInMillimeter: Int
+      weightInGram: Int
+    }
 
-  input TrackingDataDraftType {
-    trackingId: String
-    carrier: String
-    provider: String
-    providerTransaction: String
-    isReturn: Boolean = false
-  }
+    input TrackingDataDraftType {
+      trackingId: String
+      carrier: String
+      provider: String
+      providerTransaction: String
+      isReturn: Boolean = false
+    }
 
-  input ParcelDataDraftType {
-    key: String
-    measurements: ParcelMeasurementsDraftType
-    trackingData: TrackingDataDraftType
-    items: [DeliveryItemDraftType!] = []
-  }
+    input ParcelDataDraftType {
+      key: String
+      measurements: ParcelMeasurementsDraftType
+      trackingData: TrackingDataDraftType
+      items: [DeliveryItemDraftType!] = []
+    }
 
-  input ReturnItemDraftType {
-    key: String
-    quantity: Long!
-    lineItemId: String
-    customLineItemId: String
-    comment: String
-    shipmentState: ReturnShipmentState!
-  }
+    input ReturnItemDraftType {
+      key: String
+      quantity: Long!
+      lineItemId: String
+      customLineItemId: String
+      comment: String
+      shipmentState: ReturnShipmentState!
+    }
 
-  input ReturnInfoDraftType {
-    items: [ReturnItemDraftType!]!
-    returnDate: DateTime
-    returnTrackingId: String
-  }
+    input ReturnInfoDraftType {
+      items: [ReturnItemDraftType!]!
+      returnDate: DateTime
+      returnTrackingId: String
+    }
 
-  input ItemStateDraftType {
-    quantity: Long!
-    state: ReferenceInput!
-  }
+    input ItemStateDraftType {
+      quantity: Long!
+      state: ReferenceInput!
+    }
 
-  input ChangeOrderState { orderState: OrderState! }
-  input ChangeOrderPaymentState { paymentState: PaymentState! }
-  input ChangeOrderShipmentState { shipmentState: ShipmentState! }
-  input SetOrderNumber { orderNumber: String }
-  input SetOrderPurchaseOrderNumber { purchaseOrderNumber: String }
-  input SetOrderCustomerEmail { email: String }
-  input SetOrderCustomerId { customerId: String }
-  input SetOrderLocale { locale: Locale }
-  input SetOrderBillingAddress { address: AddressInput }
-  input SetOrderShippingAddress { address: AddressInput }
-  input AddOrderDelivery {
-    deliveryKey: String
-    items: [DeliveryItemDraftType!] = []
-    parcels: [ParcelDataDraftType!] = []
-    address: AddressInput
-    shippingKey: String
-  }
-  input RemoveOrderDelivery { deliveryId: String, deliveryKey: String }
-  input SetOrderDeliveryAddress { deliveryId: String, deliveryKey: String, address: AddressInput }
-  input SetOrderDeliveryItems { deliveryId: String, deliveryKey: String, items: [DeliveryItemDraftType!]! }
-  input AddOrderParcelToDelivery {
-    deliveryId: String
-    deliveryKey: String
-    parcelKey: String
-    measurements: ParcelMeasurementsDraftType
-    trackingData: TrackingDataDraftType
-    items: [DeliveryItemDraftType!] = []
-  }
-  input RemoveOrderParcelFromDelivery { parcelId: String, parcelKey: String }
-  input SetOrderParcelMeasurements { parcelId: String, parcelKey: String, measurements: ParcelMeasurementsDraftType }
-  input SetOrderParcelTrackingData { parcelId: String, parcelKey: String, trackingData: TrackingDataDraftType }
-  input SetOrderParcelItems { parcelId: String, parcelKey: String, items: [DeliveryItemDraftType!]! }
-  input AddOrderReturnInfo { items: [ReturnItemDraftType!]!, returnDate: DateTime, returnTrackingId: String }
-  input SetOrderReturnInfo { items: [ReturnInfoDraftType!] = [] }
-  input SetOrderReturnShipmentState { returnItemId: String, returnItemKey: String, shipmentState: ReturnShipmentState! }
-  input SetOrderReturnPaymentState { returnItemId: String, returnItemKey: String, paymentState: ReturnPaymentState! }
-  input TransitionOrderLineItemState {
-    lineItemId: String
-    lineItemKey: String
-    quantity: Long!
-    fromState: ResourceIdentifierInput!
-    toState: ResourceIdentifierInput!
-    actualTransitionDate: DateTime
-  }
-  input TransitionOrderCustomLineItemState {
-    customLineItemId: String
-    customLineItemKey: String
-    quantity: Long!
-    fromState: ResourceIdentifierInput!
-    toState: ResourceIdentifierInput!
-    actualTransitionDate: DateTime
-  }
-  input ImportOrderLineItemState { lineItemId: String, lineItemKey: String, state: [ItemStateDraftType!]! }
-  input ImportOrderCustomLineItemState { customLineItemId: String, customLineItemKey: String, state: [ItemStateDraftType!]! }
-  input UpdateOrderSyncInfo { channel: ResourceIdentifierInput!, syncedAt: DateTime, externalId: String }
-  input ShippingTargetDraftType { quantity: Long!, addressKey: String!, shippingMethodKey: String }
-  "The official ItemShippingDetailsDraftType's targets (Herald has no shipping methods for the other lists)."
-  input ItemShippingDetailsDraftType { targets: [ShippingTargetDraftType!] = [] }
-  input AddOrderItemShippingAddress { address: AddressInput! }
-  input RemoveOrderItemShippingAddress { addressKey: String! }
-  input UpdateOrderItemShippingAddress { address: AddressInput! }
-  input SetOrderLineItemShippingDetails { lineItemId: String, lineItemKey: String, shippingDetails: ItemShippingDetailsDraftType }
-  input SetOrderCustomLineItemShippingDetails { customLineItemId: String, customLineItemKey: String, shippingDetails: ItemShippingDetailsDraftType }
+    input ChangeOrderState {
+      orderState: OrderState!
+    }
+    input ChangeOrderPaymentState {
+      paymentState: PaymentState!
+    }
+    input ChangeOrderShipmentState {
+      shipmentState: ShipmentState!
+    }
+    input SetOrderNumber {
+      orderNumber: String
+    }
+    input SetOrderPurchaseOrderNumber {
+      purchaseOrderNumber: String
+    }
+    input SetOrderCustomerEmail {
+      email: String
+    }
+    input SetOrderCustomerId {
+      customerId: String
+    }
+    input SetOrderLocale {
+      locale: Locale
+    }
+    input SetOrderBillingAddress {
+      address: AddressInput
+    }
+    input SetOrderShippingAddress {
+      address: AddressInput
+    }
+    input AddOrderDelivery {
+      deliveryKey: String
+      items: [DeliveryItemDraftType!] = []
+      parcels: [ParcelDataDraftType!] = []
+      address: AddressInput
+      shippingKey: String
+    }
+    input RemoveOrderDelivery {
+      deliveryId: String
+      deliveryKey: String
+    }
+    input SetOrderDeliveryAddress {
+      deliveryId: String
+      deliveryKey: String
+      address: AddressInput
+    }
+    input SetOrderDeliveryItems {
+      deliveryId: String
+      deliveryKey: String
+      items: [DeliveryItemDraftType!]!
+    }
+    input AddOrderParcelToDelivery {
+      deliveryId: String
+      deliveryKey: String
+      parcelKey: String
+      measurements: ParcelMeasurementsDraftType
+      trackingData: TrackingDataDraftType
+      items: [DeliveryItemDraftType!] = []
+    }
+    input RemoveOrderParcelFromDelivery {
+      parcelId: String
+      parcelKey: String
+    }
+    input SetOrderParcelMeasurements {
+      parcelId: String
+      parcelKey: String
+      measurements: ParcelMeasurementsDraftType
+    }
+    input SetOrderParcelTrackingData {
+      parcelId: String
+      parcelKey: String
+      trackingData: TrackingDataDraftType
+    }
+    input SetOrderParcelItems {
+      parcelId: String
+      parcelKey: String
+      items: [DeliveryItemDraftType!]!
+    }
+    input AddOrderReturnInfo {
+      items: [ReturnItemDraftType!]!
+      returnDate: DateTime
+      returnTrackingId: String
+    }
+    input SetOrderReturnInfo {
+      items: [ReturnInfoDraftType!] = []
+    }
+    input SetOrderReturnShipmentState {
+      returnItemId: String
+      returnItemKey: String
+      shipmentState: ReturnShipmentState!
+    }
+    input SetOrderReturnPaymentState {
+      returnItemId: String
+      returnItemKey: String
+      paymentState: ReturnPaymentState!
+    }
+    input TransitionOrderLineItemState {
+      lineItemId: String
+      lineItemKey: String
+      quantity: Long!
+      fromState: ResourceIdentifierInput!
+      toState: ResourceIdentifierInput!
+      actualTransitionDate: DateTime
+    }
+    input TransitionOrderCustomLineItemState {
+      customLineItemId: String
+      customLineItemKey: String
+      quantity: Long!
+      fromState: ResourceIdentifierInput!
+      toState: ResourceIdentifierInput!
+      actualTransitionDate: DateTime
+    }
+    input ImportOrderLineItemState {
+      lineItemId: String
+      lineItemKey: String
+      state: [ItemStateDraftType!]!
+    }
+    input ImportOrderCustomLineItemState {
+      customLineItemId: String
+      customLineItemKey: String
+      state: [ItemStateDraftType!]!
+    }
+    input UpdateOrderSyncInfo {
+      channel: ResourceIdentifierInput!
+      syncedAt: DateTime
+      externalId: String
+    }
+    input ShippingTargetDraftType {
+      quantity: Long!
+      addressKey: String!
+      shippingMethodKey: String
+    }
+    "The official ItemShippingDetailsDraftType's targets (Herald has no shipping methods for the other lists)."
+    input ItemShippingDetailsDraftType {
+      targets: [ShippingTargetDraftType!] = []
+    }
+    input AddOrderItemShippingAddress {
+      address: AddressInput!
+    }
+    input RemoveOrderItemShippingAddress {
+      addressKey: String!
+    }
+    input UpdateOrderItemShippingAddress {
+      address: AddressInput!
+    }
+    input SetOrderLineItemShippingDetails {
+      lineItemId: String
+      lineItemKey: String
+      shippingDetails: ItemShippingDetailsDraftType
+    }
+    input SetOrderCustomLineItemShippingDetails {
+      customLineItemId: String
+      customLineItemKey: String
+      shippingDetails: ItemShippingDetailsDraftType
+    }
 
-  "Exactly one member per action (the official OrderUpdateAction members Herald implements)."
-  input OrderUpdateAction {
-    changeOrderState: ChangeOrderState
-    changePaymentState: ChangeOrderPaymentState
-    changeShipmentState: ChangeOrderShipmentState
-    setOrderNumber: SetOrderNumber
-    setPurchaseOrderNumber: SetOrderPurchaseOrderNumber
-    setCustomerEmail: SetOrderCustomerEmail
-    setCustomerId: SetOrderCustomerId
-    setLocale: SetOrderLocale
-    setBillingAddress: SetOrderBillingAddress
-    setShippingAddress: SetOrderShippingAddress
-    setCustomField: SetOrderCustomField
-    setCustomType: SetOrderCustomType
-    transitionState: TransitionOrderState
-    transitionLineItemState: TransitionOrderLineItemState
-    transitionCustomLineItemState: TransitionOrderCustomLineItemState
-    importLineItemState: ImportOrderLineItemState
-    importCustomLineItemState: ImportOrderCustomLineItemState
-    addDelivery: AddOrderDelivery
-    removeDelivery: RemoveOrderDelivery
-    setDeliveryAddress: SetOrderDeliveryAddress
-    setDeliveryItems: SetOrderDeliveryItems
-    addParcelToDelivery: AddOrderParcelToDelivery
-    removeParcelFromDelivery: RemoveOrderParcelFromDelivery
-    setParcelMeasurements: SetOrderParcelMeasurements
-    setParcelTrackingData: SetOrderParcelTrackingData
-    setParcelItems: SetOrderParcelItems
-    addReturnInfo: AddOrderReturnInfo
-    setReturnInfo: SetOrderReturnInfo
-    setReturnShipmentState: SetOrderReturnShipmentState
-    setReturnPaymentState: SetOrderReturnPaymentState
-    updateSyncInfo: UpdateOrderSyncInfo
-    addItemShippingAddress: AddOrderItemShippingAddress
-    removeItemShippingAddress: RemoveOrderItemShippingAddress
-    updateItemShippingAddress: UpdateOrderItemShippingAddress
-    setLineItemShippingDetails: SetOrderLineItemShippingDetails
-    setCustomLineItemShippingDetails: SetOrderCustomLineItemShippingDetails
-  }
-`;
+    "Exactly one member per action (the official OrderUpdateAction members Herald implements)."
+    input OrderUpdateAction {
+      changeOrderState: ChangeOrderState
+      changePaymentState: ChangeOrderPaymentState
+      changeShipmentState: ChangeOrderShipmentState
+      setOrderNumber: SetOrderNumber
+      setPurchaseOrderNumber: SetOrderPurchaseOrderNumber
+      setCustomerEmail: SetOrderCustomerEmail
+      setCustomerId: SetOrderCustomerId
+      setLocale: SetOrderLocale
+      setBillingAddress: SetOrderBillingAddress
+      setShippingAddress: SetOrderShippingAddress
+      setCustomField: SetOrderCustomField
+      setCustomType: SetOrderCustomType
+      transitionState: TransitionOrderState
+      transitionLineItemState: TransitionOrderLineItemState
+      transitionCustomLineItemState: TransitionOrderCustomLineItemState
+      importLineItemState: ImportOrderLineItemState
+      importCustomLineItemState: ImportOrderCustomLineItemState
+      addDelivery: AddOrderDelivery
+      removeDelivery: RemoveOrderDelivery
+      setDeliveryAddress: SetOrderDeliveryAddress
+      setDeliveryItems: SetOrderDeliveryItems
+      addParcelToDelivery: AddOrderParcelToDelivery
+      removeParcelFromDelivery: RemoveOrderParcelFromDelivery
+      setParcelMeasurements: SetOrderParcelMeasurements
+      setParcelTrackingData: SetOrderParcelTrackingData
+      setParcelItems: SetOrderParcelItems
+      addReturnInfo: AddOrderReturnInfo
+      setReturnInfo: SetOrderReturnInfo
+      setReturnShipmentState: SetOrderReturnShipmentState
+      setReturnPaymentState: SetOrderReturnPaymentState
+      updateSyncInfo: UpdateOrderSyncInfo
+      addItemShippingAddress: AddOrderItemShippingAddress
+      removeItemShippingAddress: RemoveOrderItemShippingAddress
+      updateItemShippingAddress: UpdateOrderItemShippingAddress
+      setLineItemShippingDetails: SetOrderLineItemShippingDetails
+      setCustomLineItemShippingDetails: SetOrderCustomLineItemShippingDetails
+    }
+  `;
 }

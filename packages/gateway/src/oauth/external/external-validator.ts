@@ -44,10 +44,7 @@ export class ExternalTokenValidator {
     if (!answer.active || expiresAt <= now) throw oauthError('invalid_token', 'The access token is invalid or has expired.');
 
     const scopes = splitScopes(answer.scope ?? '').filter(
-      (scope) =>
-        parseProjectScope(scope)?.projectKey === projectKey ||
-        scope.startsWith(`${CUSTOMER_SUBJECT}:`) ||
-        scope.startsWith(`${ANONYMOUS_SUBJECT}:`),
+      (scope) => parseProjectScope(scope)?.projectKey === projectKey || scope.startsWith(`${CUSTOMER_SUBJECT}:`) || scope.startsWith(`${ANONYMOUS_SUBJECT}:`),
     );
     const grant: TokenGrant = { clientId: answer.client_id ?? EXTERNAL_CLIENT, scopes, expiresAt, source: 'external', ...subjectOf(scopes) };
     this.cache.set(key, grant, Math.min(expiresAt, now + MAX_CACHE_MS));
@@ -63,10 +60,9 @@ export class ExternalTokenValidator {
     try {
       return { url: stored.url, authorizationHeader: this.secrets.open(stored.authorizationHeader) };
     } catch (cause) {
-      throw new Error(
-        `The external OAuth authorization header of project '${projectKey}' is sealed, and HERALD_SECRET_KEY is not set or is another key.`,
-        { cause },
-      );
+      throw new Error(`The external OAuth authorization header of project '${projectKey}' is sealed, and HERALD_SECRET_KEY is not set or is another key.`, {
+        cause,
+      });
     }
   }
 }

@@ -14,11 +14,7 @@ export interface ExternalIntrospection {
 }
 
 /** Calls one introspection endpoint; the seam tests and benchmarks may replace. */
-export type IntrospectionCall = (
-  settings: ExternalOAuthSettings,
-  token: string,
-  correlationId: string,
-) => Promise<ExternalIntrospection>;
+export type IntrospectionCall = (settings: ExternalOAuthSettings, token: string, correlationId: string) => Promise<ExternalIntrospection>;
 
 function causeCode(error: unknown): string {
   const cause = (error as { cause?: { code?: unknown } } | undefined)?.cause;

@@ -65,7 +65,7 @@ function validAuthorizationHeader(value: unknown): string {
     });
   }
   if (looksSealed(value)) {
-    throw invalidInput("'externalOAuth.authorizationHeader' must not start with \"enc:v1:\" (the form of secrets Herald sealed).", {
+    throw invalidInput('\'externalOAuth.authorizationHeader\' must not start with "enc:v1:" (the form of secrets Herald sealed).', {
       field: 'externalOAuth.authorizationHeader',
     });
   }

@@ -31,28 +31,44 @@ export function registerAssociateBusinessUnitRoutes(app: FastifyInstance, servic
   const base = `${AS_ASSOCIATE}/business-units`;
   const projectKeyOf = (request: FastifyRequest) => (request.params as AssociatePathParams).projectKey;
 
-  app.get(base, { config: VIEW }, expanding(documents, async (request, expansion) => {
-    const page = await service.query(projectKeyOf(request), queryRequest(request.query as Query), associateOf(request));
-    const results = await expansion.all(page.results);
-    return { ...page, results: await Promise.all(results.map((unit) => presentBusinessUnit(documents, projectKeyOf(request), unit))) };
-  }));
+  app.get(
+    base,
+    { config: VIEW },
+    expanding(documents, async (request, expansion) => {
+      const page = await service.query(projectKeyOf(request), queryRequest(request.query as Query), associateOf(request));
+      const results = await expansion.all(page.results);
+      return { ...page, results: await Promise.all(results.map((unit) => presentBusinessUnit(documents, projectKeyOf(request), unit))) };
+    }),
+  );
 
-  app.post(base, { config: MANAGE }, expanding(documents, async (request, expansion, reply) => {
-    const unit = await service.create(requestContext(request, documents), request.body, associateOf(request));
-    return reply.status(201).send(await presentBusinessUnit(documents, projectKeyOf(request), await expansion.one(unit)));
-  }));
+  app.post(
+    base,
+    { config: MANAGE },
+    expanding(documents, async (request, expansion, reply) => {
+      const unit = await service.create(requestContext(request, documents), request.body, associateOf(request));
+      return reply.status(201).send(await presentBusinessUnit(documents, projectKeyOf(request), await expansion.one(unit)));
+    }),
+  );
 
   for (const path of [`${base}/:id`, `${base}/key=:key`]) {
-    app.get(path, { config: VIEW }, expanding(documents, async (request, expansion) => {
-      const unit = await service.get(projectKeyOf(request), locatorOf(request.params as AssociatePathParams), associateOf(request));
-      return presentBusinessUnit(documents, projectKeyOf(request), await expansion.one(unit));
-    }));
+    app.get(
+      path,
+      { config: VIEW },
+      expanding(documents, async (request, expansion) => {
+        const unit = await service.get(projectKeyOf(request), locatorOf(request.params as AssociatePathParams), associateOf(request));
+        return presentBusinessUnit(documents, projectKeyOf(request), await expansion.one(unit));
+      }),
+    );
 
-    app.post(path, { config: MANAGE }, expanding(documents, async (request, expansion) => {
-      const { version, actions } = parseUpdateBody(request.body);
-      const ctx = requestContext(request, documents);
-      const unit = await service.update(ctx, locatorOf(request.params as AssociatePathParams), version, actions, associateOf(request));
-      return presentBusinessUnit(documents, projectKeyOf(request), await expansion.one(unit));
-    }));
+    app.post(
+      path,
+      { config: MANAGE },
+      expanding(documents, async (request, expansion) => {
+        const { version, actions } = parseUpdateBody(request.body);
+        const ctx = requestContext(request, documents);
+        const unit = await service.update(ctx, locatorOf(request.params as AssociatePathParams), version, actions, associateOf(request));
+        return presentBusinessUnit(documents, projectKeyOf(request), await expansion.one(unit));
+      }),
+    );
   }
 }

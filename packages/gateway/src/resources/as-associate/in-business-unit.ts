@@ -93,27 +93,35 @@ export function registerInBusinessUnitRoutes<D extends BaseResource>(app: Fastif
     return doc;
   };
 
-  app.get(base, { config: view }, expanding(documents, async (request, expansion) => {
-    const scope = associateScopeOf(request);
-    const { sees } = await requireViewPermission({ documents }, scope, resource.permissions.view, { action: `view ${resource.path}` });
-    const conditions: DocumentScope['conditions'] = [
-      unitCondition(scope.businessUnitKey),
-      ...(sees === 'own' ? [{ path: resource.customerPath, value: scope.associateId }] : []),
-    ];
-    const sql = scopeSql({ conditions }, 3);
-    const page = await runPagedQuery<D>(
-      documents.db,
-      'resources',
-      ['r.project_key = $1', 'r.type_id = $2', ...sql.sql],
-      [scope.projectKey, resource.typeId, ...sql.params],
-      queryRequest(request.query as Query),
-    );
-    const results = await expansion.all(page.results);
-    return { ...page, results: resource.present === undefined ? results : results.map((doc) => resource.present?.(doc)) };
-  }));
+  app.get(
+    base,
+    { config: view },
+    expanding(documents, async (request, expansion) => {
+      const scope = associateScopeOf(request);
+      const { sees } = await requireViewPermission({ documents }, scope, resource.permissions.view, { action: `view ${resource.path}` });
+      const conditions: DocumentScope['conditions'] = [
+        unitCondition(scope.businessUnitKey),
+        ...(sees === 'own' ? [{ path: resource.customerPath, value: scope.associateId }] : []),
+      ];
+      const sql = scopeSql({ conditions }, 3);
+      const page = await runPagedQuery<D>(
+        documents.db,
+        'resources',
+        ['r.project_key = $1', 'r.type_id = $2', ...sql.sql],
+        [scope.projectKey, resource.typeId, ...sql.params],
+        queryRequest(request.query as Query),
+      );
+      const results = await expansion.all(page.results);
+      return { ...page, results: resource.present === undefined ? results : results.map((doc) => resource.present?.(doc)) };
+    }),
+  );
 
   for (const path of [`${base}/:id`, `${base}/key=:key`]) {
-    app.get(path, { config: view }, expanding(documents, async (request, expansion) => present(expansion, await permitted(request, resource.permissions.view))));
+    app.get(
+      path,
+      { config: view },
+      expanding(documents, async (request, expansion) => present(expansion, await permitted(request, resource.permissions.view))),
+    );
   }
 
   registerWrites(app, resource, deps, { base, manage, permitted, present });
@@ -133,48 +141,60 @@ function registerWrites<D extends BaseResource>(app: FastifyInstance, resource: 
   const removal = resource.permissions.delete;
 
   if (create !== undefined) {
-    app.post(routes.base, { config: routes.manage }, expanding(documents, async (request, expansion, reply) => {
-      const scope = associateScopeOf(request);
-      const ctx = associateContext(request, deps, scope);
-      const fields = await create(request.body, ctx, scope, deps);
-      if (!inScope(fields, { conditions: [unitCondition(scope.businessUnitKey)] })) throw notInUnit(resource.typeId, scope.businessUnitKey);
-      const doc = await documents.create<D>(ctx.write, resource.typeId, fields, resource.createdMessages);
-      return reply.status(201).send(await routes.present(expansion, doc));
-    }));
+    app.post(
+      routes.base,
+      { config: routes.manage },
+      expanding(documents, async (request, expansion, reply) => {
+        const scope = associateScopeOf(request);
+        const ctx = associateContext(request, deps, scope);
+        const fields = await create(request.body, ctx, scope, deps);
+        if (!inScope(fields, { conditions: [unitCondition(scope.businessUnitKey)] })) throw notInUnit(resource.typeId, scope.businessUnitKey);
+        const doc = await documents.create<D>(ctx.write, resource.typeId, fields, resource.createdMessages);
+        return reply.status(201).send(await routes.present(expansion, doc));
+      }),
+    );
   }
 
   for (const path of [`${routes.base}/:id`, `${routes.base}/key=:key`]) {
     if (actions !== undefined && update !== undefined) {
-      app.post(path, { config: routes.manage }, expanding(documents, async (request, expansion) => {
-        const scope = associateScopeOf(request);
-        const body = parseUpdateBody(request.body);
-        const current = await routes.permitted(request, update);
-        const ctx = associateContext(request, deps, scope);
-        const doc = await documents.update<D>(ctx.write, resource.typeId, { id: current.id }, body.version, async (locked, reader) => {
-          const messages = await applyActions(actions, locked, body.actions, { ctx, reader });
-          // An update may neither move the document to another unit nor hand it to a customer the associate may not act for.
-          if (!inScope(locked, { conditions: [unitCondition(scope.businessUnitKey)] })) throw invalidOperation('The update would move the resource out of the business unit.');
-          const owner = customerAt(locked, resource.customerPath);
-          if (owner !== customerAt(current, resource.customerPath)) await requirePermission({ documents }, scope, update, owner);
-          return { doc: locked, messages };
-        });
-        return routes.present(expansion, doc);
-      }));
+      app.post(
+        path,
+        { config: routes.manage },
+        expanding(documents, async (request, expansion) => {
+          const scope = associateScopeOf(request);
+          const body = parseUpdateBody(request.body);
+          const current = await routes.permitted(request, update);
+          const ctx = associateContext(request, deps, scope);
+          const doc = await documents.update<D>(ctx.write, resource.typeId, { id: current.id }, body.version, async (locked, reader) => {
+            const messages = await applyActions(actions, locked, body.actions, { ctx, reader });
+            // An update may neither move the document to another unit nor hand it to a customer the associate may not act for.
+            if (!inScope(locked, { conditions: [unitCondition(scope.businessUnitKey)] }))
+              throw invalidOperation('The update would move the resource out of the business unit.');
+            const owner = customerAt(locked, resource.customerPath);
+            if (owner !== customerAt(current, resource.customerPath)) await requirePermission({ documents }, scope, update, owner);
+            return { doc: locked, messages };
+          });
+          return routes.present(expansion, doc);
+        }),
+      );
     }
     if (remove !== undefined && removal !== undefined) {
-      app.delete(path, { config: routes.manage }, expanding(documents, async (request, expansion) => {
-        const query = request.query as Query;
-        const version = versionParam(query);
-        const dataErasure = remove.personalData === true ? booleanParam(query, 'dataErasure', false) : false;
-        const current = await routes.permitted(request, removal);
-        const ctx = associateContext(request, deps, associateScopeOf(request));
-        const doc = await documents.delete<D>(ctx.write, resource.typeId, { id: current.id }, version, {
-          dataErasure,
-          ...(remove.messages === undefined ? {} : { messages: remove.messages }),
-        });
-        return routes.present(expansion, doc);
-      }));
+      app.delete(
+        path,
+        { config: routes.manage },
+        expanding(documents, async (request, expansion) => {
+          const query = request.query as Query;
+          const version = versionParam(query);
+          const dataErasure = remove.personalData === true ? booleanParam(query, 'dataErasure', false) : false;
+          const current = await routes.permitted(request, removal);
+          const ctx = associateContext(request, deps, associateScopeOf(request));
+          const doc = await documents.delete<D>(ctx.write, resource.typeId, { id: current.id }, version, {
+            dataErasure,
+            ...(remove.messages === undefined ? {} : { messages: remove.messages }),
+          });
+          return routes.present(expansion, doc);
+        }),
+      );
     }
   }
 }
-

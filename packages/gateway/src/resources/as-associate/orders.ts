@@ -37,26 +37,34 @@ function associateContext(request: FastifyRequest, deps: ResourceDeps, scope: As
 export function registerAssociateOrderCreates(app: FastifyInstance, deps: ResourceDeps, clock: Clock): void {
   const { documents } = deps;
   const manage = { auth: { anyOf: [...ORDER_SCOPES.manage, 'manage_quotes'] } };
-  app.post(`${IN_BUSINESS_UNIT}/orders`, { config: manage }, expanding(documents, async (request, expansion, reply) => {
-    const scope = associateScopeOf(request);
-    const doc = await createOrderFromCart(request.body, associateContext(request, deps, scope), documents, {
-      async authorize(cart) {
-        const permission = { my: 'CreateMyOrdersFromMyCarts', others: 'CreateOrdersFromOthersCarts' } as const;
-        await requirePermission({ documents }, scope, permission, cart.customerId, { action: 'create orders' });
-        assertInUnit('cart', cart.businessUnit?.key, scope);
-      },
-    });
-    return reply.status(201).send(await expansion.one(doc));
-  }));
-  app.post(`${IN_BUSINESS_UNIT}/orders/quotes`, { config: manage }, expanding(documents, async (request, expansion, reply) => {
-    const scope = associateScopeOf(request);
-    const doc = await createOrderFromQuote(request.body, associateContext(request, deps, scope), documents, clock.now(), {
-      async authorize(quote) {
-        const permission = { my: 'CreateMyOrdersFromMyQuotes', others: 'CreateOrdersFromOthersQuotes' } as const;
-        await requirePermission({ documents }, scope, permission, quote.customer?.id, { action: 'create orders from quotes' });
-        assertInUnit('quote', quote.businessUnit?.key, scope);
-      },
-    });
-    return reply.status(201).send(await expansion.one(doc));
-  }));
+  app.post(
+    `${IN_BUSINESS_UNIT}/orders`,
+    { config: manage },
+    expanding(documents, async (request, expansion, reply) => {
+      const scope = associateScopeOf(request);
+      const doc = await createOrderFromCart(request.body, associateContext(request, deps, scope), documents, {
+        async authorize(cart) {
+          const permission = { my: 'CreateMyOrdersFromMyCarts', others: 'CreateOrdersFromOthersCarts' } as const;
+          await requirePermission({ documents }, scope, permission, cart.customerId, { action: 'create orders' });
+          assertInUnit('cart', cart.businessUnit?.key, scope);
+        },
+      });
+      return reply.status(201).send(await expansion.one(doc));
+    }),
+  );
+  app.post(
+    `${IN_BUSINESS_UNIT}/orders/quotes`,
+    { config: manage },
+    expanding(documents, async (request, expansion, reply) => {
+      const scope = associateScopeOf(request);
+      const doc = await createOrderFromQuote(request.body, associateContext(request, deps, scope), documents, clock.now(), {
+        async authorize(quote) {
+          const permission = { my: 'CreateMyOrdersFromMyQuotes', others: 'CreateOrdersFromOthersQuotes' } as const;
+          await requirePermission({ documents }, scope, permission, quote.customer?.id, { action: 'create orders from quotes' });
+          assertInUnit('quote', quote.businessUnit?.key, scope);
+        },
+      });
+      return reply.status(201).send(await expansion.one(doc));
+    }),
+  );
 }

@@ -26,7 +26,12 @@ function assignmentsIn(unit: BusinessUnit, customerId: string): AssociateRoleAss
  * the assignments of its parent's associates whose `inheritance` is `Enabled` (and, when the parent
  * inherits too, those of the parent's parent, up the tree). `Explicit` stops the walk.
  */
-export async function inheritedAssignments(lookup: BusinessUnitLookup, projectKey: string, unit: BusinessUnit, customerId: string): Promise<EffectiveAssignment[]> {
+export async function inheritedAssignments(
+  lookup: BusinessUnitLookup,
+  projectKey: string,
+  unit: BusinessUnit,
+  customerId: string,
+): Promise<EffectiveAssignment[]> {
   const found: EffectiveAssignment[] = [];
   for (const source of await inheritanceSources(lookup, projectKey, unit)) {
     for (const assignment of assignmentsIn(source, customerId)) {
@@ -37,7 +42,12 @@ export async function inheritedAssignments(lookup: BusinessUnitLookup, projectKe
 }
 
 /** The unit's own assignments of `customerId`, then those inherited up the tree. */
-export async function effectiveAssignments(lookup: BusinessUnitLookup, projectKey: string, unit: BusinessUnit, customerId: string): Promise<EffectiveAssignment[]> {
+export async function effectiveAssignments(
+  lookup: BusinessUnitLookup,
+  projectKey: string,
+  unit: BusinessUnit,
+  customerId: string,
+): Promise<EffectiveAssignment[]> {
   const explicit = assignmentsIn(unit, customerId).map((assignment) => ({ associateRole: assignment.associateRole, from: unit.key }));
   return [...explicit, ...(await inheritedAssignments(lookup, projectKey, unit, customerId))];
 }

@@ -6,14 +6,7 @@ import type { ActionHandler, ActionHandlers, UpdateAction } from '../shared/upda
 import { ADDRESS_CUSTOM_FIELDS_TYPE_ID, addressFromInput, newAddressId } from '../shared/owned-addresses.js';
 import { assertUniqueAddressKeys, findAddress, selectsAddress } from './address.js';
 import { MAX_ASSOCIATES, associateFromDraft, associateOf, associatesFromDrafts, customerReference } from './associates.js';
-import {
-  BUSINESS_UNIT_STATUSES,
-  BUSINESS_UNIT_TYPE_ID,
-  isOneOf,
-  type Associate,
-  type BusinessUnit,
-  type BusinessUnitAddress,
-} from './business-unit.js';
+import { BUSINESS_UNIT_STATUSES, BUSINESS_UNIT_TYPE_ID, isOneOf, type Associate, type BusinessUnit, type BusinessUnitAddress } from './business-unit.js';
 import { MAX_STORES, optionalEmail, requiredName, storeModeOf, storeReferences } from './draft.js';
 import { assertNotBelow, childAncestry, loadParent, setAncestry } from './hierarchy.js';
 import { withRoleAssignments } from './modes.js';

@@ -2,14 +2,7 @@ import { ApiError, invalidInput, type BaseResource } from '@herald/model';
 import type { Locator, TransactionReader } from '@herald/store';
 import { identifierLocator, loadReferenced, referencedResourceNotFound, type Load } from '../shared/references.js';
 import { MAX_ROLE_ASSIGNMENTS, roleAssignment, roleAssignmentsFromDraft } from './modes.js';
-import {
-  ASSOCIATE_ROLES,
-  BUSINESS_UNIT_TYPE_ID,
-  isOneOf,
-  type Associate,
-  type AssociateRole,
-  type BusinessUnit,
-} from './business-unit.js';
+import { ASSOCIATE_ROLES, BUSINESS_UNIT_TYPE_ID, isOneOf, type Associate, type AssociateRole, type BusinessUnit } from './business-unit.js';
 
 /** Associates of one unit, however they got there (draft, setAssociates, addAssociate). */
 export const MAX_ASSOCIATES = 500;

@@ -91,10 +91,10 @@ function addressIndex(value: unknown, field: string, count: number): number {
  * §2.2: `shippingAddresses`/`billingAddresses` and the defaults are indices into `addresses`; a
  * default is also one of its kind's addresses.
  */
-function addressRoles(draft: Draft, addresses: readonly BusinessUnitAddress[]): Pick<
-  BusinessUnitFields,
-  'shippingAddressIds' | 'billingAddressIds' | 'defaultShippingAddressId' | 'defaultBillingAddressId'
-> {
+function addressRoles(
+  draft: Draft,
+  addresses: readonly BusinessUnitAddress[],
+): Pick<BusinessUnitFields, 'shippingAddressIds' | 'billingAddressIds' | 'defaultShippingAddressId' | 'defaultBillingAddressId'> {
   const idAt = (index: number) => (addresses[index] as BusinessUnitAddress).id;
   const shipping = indexList(draft.shippingAddresses, 'shippingAddresses', addresses.length);
   const billing = indexList(draft.billingAddresses, 'billingAddresses', addresses.length);
@@ -114,7 +114,13 @@ function addressRoles(draft: Draft, addresses: readonly BusinessUnitAddress[]): 
   return roles;
 }
 
-async function ancestryOf(draft: Draft, key: string, unitType: BusinessUnit['unitType'], origin: DraftOrigin, ctx: Pick<RequestContext, 'projectKey' | 'load'>): Promise<Ancestry> {
+async function ancestryOf(
+  draft: Draft,
+  key: string,
+  unitType: BusinessUnit['unitType'],
+  origin: DraftOrigin,
+  ctx: Pick<RequestContext, 'projectKey' | 'load'>,
+): Promise<Ancestry> {
   const { load } = ctx;
   if (unitType === 'Company') {
     if (draft.parentUnit !== undefined && draft.parentUnit !== null) {
@@ -137,11 +143,7 @@ async function storesOf(draft: Draft, unitType: BusinessUnit['unitType'], load: 
   const stores = await storeReferences(draft.stores, 'stores', load);
   const listed = draft.stores !== undefined && draft.stores !== null;
   const storeMode =
-    draft.storeMode === undefined || draft.storeMode === null
-      ? unitType === 'Company' || listed
-        ? 'Explicit'
-        : 'FromParent'
-      : storeModeOf(draft.storeMode);
+    draft.storeMode === undefined || draft.storeMode === null ? (unitType === 'Company' || listed ? 'Explicit' : 'FromParent') : storeModeOf(draft.storeMode);
   if (storeMode === 'FromParent' && unitType === 'Company') {
     throw invalidInput("A Company has no parent to take stores from: its 'storeMode' is Explicit.", { field: 'storeMode' });
   }
@@ -224,4 +226,3 @@ export async function businessUnitFromDraft(
   if (custom !== undefined) fields.custom = custom;
   return fields;
 }
-

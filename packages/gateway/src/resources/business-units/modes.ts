@@ -110,7 +110,8 @@ export async function roleAssignmentsFromDraft(value: unknown, field: string, lo
     if (!isOneOf(INHERITANCE_MODES, inheritance)) {
       throw invalidInput(`'${field}[${index}].inheritance' must be Enabled or Disabled.`, { field, invalidValue: inheritance });
     }
-    if (!assignments.some((known) => known.associateRole.key === key)) assignments.push({ associateRole: { typeId: ASSOCIATE_ROLE_TYPE_ID, key }, inheritance });
+    if (!assignments.some((known) => known.associateRole.key === key))
+      assignments.push({ associateRole: { typeId: ASSOCIATE_ROLE_TYPE_ID, key }, inheritance });
   }
   return assignments;
 }

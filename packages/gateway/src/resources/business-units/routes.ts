@@ -11,7 +11,6 @@ import { CLIENT, type Actor, type BusinessUnitService } from './service.js';
 import type { BusinessUnit } from './business-unit.js';
 import { presentBusinessUnit } from './present.js';
 
-
 type Params = { projectKey: string; id?: string; key?: string };
 type Query = Record<string, string | string[] | undefined>;
 
@@ -45,37 +44,57 @@ export function registerBusinessUnitRoutes(app: FastifyInstance, service: Busine
   ];
 
   for (const { base, view, manage, actor } of routes) {
-    app.get(base, { config: view }, expanding(documents, async (request, expansion) => {
-      const query = queryRequest(request.query as Query);
-      const page = await service.query((request.params as Params).projectKey, query, actor(request));
-      return { ...page, results: await presentAll(request, await expansion.all(page.results)) };
-    }));
+    app.get(
+      base,
+      { config: view },
+      expanding(documents, async (request, expansion) => {
+        const query = queryRequest(request.query as Query);
+        const page = await service.query((request.params as Params).projectKey, query, actor(request));
+        return { ...page, results: await presentAll(request, await expansion.all(page.results)) };
+      }),
+    );
 
-    app.post(base, { config: manage }, expanding(documents, async (request, expansion, reply) => {
-      const unit = await service.create(requestContext(request, documents), request.body, actor(request));
-      return reply.status(201).send(await present(request, await expansion.one(unit)));
-    }));
+    app.post(
+      base,
+      { config: manage },
+      expanding(documents, async (request, expansion, reply) => {
+        const unit = await service.create(requestContext(request, documents), request.body, actor(request));
+        return reply.status(201).send(await present(request, await expansion.one(unit)));
+      }),
+    );
 
     for (const path of [`${base}/:id`, `${base}/key=:key`]) {
-      app.get(path, { config: view }, expanding(documents, async (request, expansion) => {
-        const params = request.params as Params;
-        return present(request, await expansion.one(await service.get(params.projectKey, locatorOf(params), actor(request))));
-      }));
+      app.get(
+        path,
+        { config: view },
+        expanding(documents, async (request, expansion) => {
+          const params = request.params as Params;
+          return present(request, await expansion.one(await service.get(params.projectKey, locatorOf(params), actor(request))));
+        }),
+      );
 
-      app.post(path, { config: manage }, expanding(documents, async (request, expansion) => {
-        const { version, actions } = parseUpdateBody(request.body);
-        const ctx = requestContext(request, documents);
-        return present(request, await expansion.one(await service.update(ctx, locatorOf(request.params as Params), version, actions, actor(request))));
-      }));
+      app.post(
+        path,
+        { config: manage },
+        expanding(documents, async (request, expansion) => {
+          const { version, actions } = parseUpdateBody(request.body);
+          const ctx = requestContext(request, documents);
+          return present(request, await expansion.one(await service.update(ctx, locatorOf(request.params as Params), version, actions, actor(request))));
+        }),
+      );
     }
   }
 
   for (const path of ['/:projectKey/business-units/:id', '/:projectKey/business-units/key=:key']) {
-    app.delete(path, { config: MANAGE }, expanding(documents, async (request, expansion) => {
-      const query = request.query as Query;
-      const ctx = requestContext(request, documents);
-      const deleted = await service.delete(ctx, locatorOf(request.params as Params), versionParam(query), booleanParam(query, 'dataErasure', false));
-      return present(request, await expansion.one(deleted));
-    }));
+    app.delete(
+      path,
+      { config: MANAGE },
+      expanding(documents, async (request, expansion) => {
+        const query = request.query as Query;
+        const ctx = requestContext(request, documents);
+        const deleted = await service.delete(ctx, locatorOf(request.params as Params), versionParam(query), booleanParam(query, 'dataErasure', false));
+        return present(request, await expansion.one(deleted));
+      }),
+    );
   }
 }

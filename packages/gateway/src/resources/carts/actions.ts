@@ -6,15 +6,7 @@ import type { ActionHandlers } from '../shared/update-actions.js';
 import { countryCode, optionalAddress } from '../shared/address.js';
 import { CART_CUSTOM_FIELDS_TYPE_ID, type Cart } from './cart.js';
 import { existingCustomerId } from './draft.js';
-import {
-  assertUniqueItemKeys,
-  customLineItemFromDraft,
-  findItem,
-  lineItemFromDraft,
-  mergeLineItem,
-  quantity,
-  recalculate,
-} from './line-items.js';
+import { assertUniqueItemKeys, customLineItemFromDraft, findItem, lineItemFromDraft, mergeLineItem, quantity, recalculate } from './line-items.js';
 import { moneyInCurrency, multiply } from '../shared/money.js';
 import { itemShippingActions, revalidateShippingDetails } from './item-shipping.js';
 import { lineItemActions, merchantItemActions } from './item-actions.js';

@@ -154,12 +154,7 @@ export async function cartFromDraft(body: unknown, ctx: RequestContext, origin: 
   if (store !== undefined) cart.store = store;
   if (draft.businessUnit !== undefined && draft.businessUnit !== null) {
     cart.businessUnit = await keyReference(ctx.load, 'business-unit', draft.businessUnit, 'businessUnit');
-    await requireBusinessUnitBuyer(
-      { get: (_projectKey, typeId, locator) => ctx.load(typeId, locator) },
-      ctx.projectKey,
-      cart.businessUnit,
-      ctx.auth,
-    );
+    await requireBusinessUnitBuyer({ get: (_projectKey, typeId, locator) => ctx.load(typeId, locator) }, ctx.projectKey, cart.businessUnit, ctx.auth);
   }
   if (draft.country !== undefined && draft.country !== null) cart.country = countryCode(draft.country, 'country');
   const shippingAddress = optionalAddress(draft.shippingAddress, 'shippingAddress');

@@ -109,7 +109,8 @@ export const itemShippingActions: ActionHandlers<Cart> = {
   updateItemShippingAddress(cart, action) {
     const updated = itemShippingAddress(action.address);
     const index = cart.itemShippingAddresses.findIndex((entry) => entry.key === updated.key);
-    if (index < 0) throw invalidInput(`The cart has no item shipping address with the key '${updated.key}'.`, { field: 'address.key', invalidValue: updated.key });
+    if (index < 0)
+      throw invalidInput(`The cart has no item shipping address with the key '${updated.key}'.`, { field: 'address.key', invalidValue: updated.key });
     cart.itemShippingAddresses[index] = updated;
   },
   /** CartRemoveItemShippingAddressAction: only an address that no ItemShippingTarget names. */

@@ -108,12 +108,7 @@ function slug(value: unknown, field: string): string {
   return value;
 }
 
-export async function customLineItemFromDraft(
-  value: unknown,
-  field: string,
-  currency: string,
-  ctx: Loader,
-): Promise<CustomLineItem> {
+export async function customLineItemFromDraft(value: unknown, field: string, currency: string, ctx: Loader): Promise<CustomLineItem> {
   const draft = asObject(value, field);
   if (draft.name === undefined || draft.name === null) throw invalidInput(`'${field}.name' is required.`, { field: `${field}.name` });
   if (draft.money === undefined || draft.money === null) throw invalidInput(`'${field}.money' is required.`, { field: `${field}.money` });
@@ -190,12 +185,7 @@ export function mergeLineItem(items: LineItem[], added: LineItem): void {
 }
 
 /** Finds an item addressed by `lineItemId`/`lineItemKey` (or the custom line item fields). */
-export function findItem<T extends { id: string; key?: string }>(
-  items: T[],
-  action: Draft,
-  idField: string,
-  keyField: string,
-): T {
+export function findItem<T extends { id: string; key?: string }>(items: T[], action: Draft, idField: string, keyField: string): T {
   const id = action[idField];
   const key = action[keyField];
   if (typeof id !== 'string' && typeof key !== 'string') {
@@ -218,10 +208,7 @@ export function recalculate(cart: Pick<Cart, 'lineItems' | 'customLineItems' | '
   if (cart.lineItems.length === 0) delete cart.totalLineItemQuantity;
   else cart.totalLineItemQuantity = count;
   const currency = cart.totalPrice.currencyCode;
-  cart.totalPrice = sum(currency, [
-    ...cart.lineItems.map((item) => item.totalPrice),
-    ...cart.customLineItems.map((item) => item.totalPrice),
-  ]);
+  cart.totalPrice = sum(currency, [...cart.lineItems.map((item) => item.totalPrice), ...cart.customLineItems.map((item) => item.totalPrice)]);
 }
 
 export function emptyTotal(currency: string) {

@@ -15,9 +15,7 @@ function storeKeyOf(request: FastifyRequest): string {
 }
 
 function buyerConditions(buyer: Buyer): DocumentScope['conditions'] {
-  return 'customerId' in buyer
-    ? [{ path: ['customerId'], value: buyer.customerId }]
-    : [{ path: ['anonymousId'], value: buyer.anonymousId }];
+  return 'customerId' in buyer ? [{ path: ['customerId'], value: buyer.customerId }] : [{ path: ['anonymousId'], value: buyer.anonymousId }];
 }
 
 const storeCondition = (storeKey: string) => ({ path: ['store', 'key'], value: storeKey });

@@ -60,7 +60,9 @@ export async function signInWithAnonymousCart(
       });
     }
     if (existing.totalPrice.currencyCode !== anonymous.totalPrice.currencyCode) {
-      throw invalidOperation(`The anonymous cart is in ${anonymous.totalPrice.currencyCode}, the customer's active cart in ${existing.totalPrice.currencyCode}: they cannot be merged.`);
+      throw invalidOperation(
+        `The anonymous cart is in ${anonymous.totalPrice.currencyCode}, the customer's active cart in ${existing.totalPrice.currencyCode}: they cannot be merged.`,
+      );
     }
     await within.update<Cart>(write, 'cart', { id: anonymous.id }, anonymous.version, (cart) => ({ doc: { ...cart, cartState: 'Merged' }, messages: [] }));
     return within.update<Cart>(write, 'cart', { id: existing.id }, existing.version, (cart) => {

@@ -14,9 +14,7 @@ function targetAsset(holder: AssetHolder, action: UpdateAction): Asset {
   if (typeof assetId !== 'string' && typeof assetKey !== 'string') {
     throw invalidInput("Either 'assetId' or 'assetKey' is required.", { field: 'assetId' });
   }
-  const found = typeof assetId === 'string'
-    ? holder.assets.find((asset) => asset.id === assetId)
-    : holder.assets.find((asset) => asset.key === assetKey);
+  const found = typeof assetId === 'string' ? holder.assets.find((asset) => asset.id === assetId) : holder.assets.find((asset) => asset.key === assetKey);
   if (found === undefined) {
     const what = typeof assetId === 'string' ? `id '${assetId}'` : `key '${String(assetKey)}'`;
     throw invalidInput(`There is no Asset with ${what}.`, { field: typeof assetId === 'string' ? 'assetId' : 'assetKey' });

@@ -22,7 +22,10 @@ export function slug(value: unknown, field = 'slug'): LocalizedString {
   const slugs = nonEmptyLocalizedString(value, field);
   for (const [locale, text] of Object.entries(slugs)) {
     if (!SLUG.test(text)) {
-      throw invalidInput(`'${field}.${locale}' must be 2 to 256 characters of letters, digits, '_' and '-'.`, { field: `${field}.${locale}`, invalidValue: text });
+      throw invalidInput(`'${field}.${locale}' must be 2 to 256 characters of letters, digits, '_' and '-'.`, {
+        field: `${field}.${locale}`,
+        invalidValue: text,
+      });
     }
   }
   return slugs;

@@ -36,8 +36,7 @@ function givenRoles(value: unknown): ChannelRole[] {
   return roles;
 }
 
-const sameRoles = (a: readonly ChannelRole[], b: readonly ChannelRole[]): boolean =>
-  a.length === b.length && a.every((role) => b.includes(role));
+const sameRoles = (a: readonly ChannelRole[], b: readonly ChannelRole[]): boolean => a.length === b.length && a.every((role) => b.includes(role));
 
 /** The reference's ChannelSetRolesAction, ChannelAddRolesAction and ChannelRemoveRolesAction. */
 export const channelRoleActions: ActionHandlers<Channel> = {

@@ -63,47 +63,67 @@ export function registerCustomObjectRoutes(app: FastifyInstance, { documents }: 
   const view = { auth: { anyOf: [...VIEW_SCOPES, ...MANAGE_SCOPES] } } as const;
   const manage = { auth: { anyOf: MANAGE_SCOPES } } as const;
 
-  app.post(base, { config: manage }, expanding(documents, async (request, expansion, reply) => {
-    const { write } = requestContext(request, documents);
-    const { created, doc } = await createOrReplace(documents, write, customObjectDraft(request.body));
-    return reply.status(created ? 201 : 200).send(await expansion.one(doc));
-  }));
+  app.post(
+    base,
+    { config: manage },
+    expanding(documents, async (request, expansion, reply) => {
+      const { write } = requestContext(request, documents);
+      const { created, doc } = await createOrReplace(documents, write, customObjectDraft(request.body));
+      return reply.status(created ? 201 : 200).send(await expansion.one(doc));
+    }),
+  );
 
-  app.get(base, { config: view }, expanding(documents, async (request, expansion) => {
-    const params = request.params as Params;
-    const page = await documents.query<CustomObject>(params.projectKey, CUSTOM_OBJECT_TYPE_ID, queryRequest(request.query as Query));
-    return expansion.requested ? { ...page, results: await expansion.all(page.results) } : page;
-  }));
+  app.get(
+    base,
+    { config: view },
+    expanding(documents, async (request, expansion) => {
+      const params = request.params as Params;
+      const page = await documents.query<CustomObject>(params.projectKey, CUSTOM_OBJECT_TYPE_ID, queryRequest(request.query as Query));
+      return expansion.requested ? { ...page, results: await expansion.all(page.results) } : page;
+    }),
+  );
 
-  app.get(`${base}/:container`, { config: view }, expanding(documents, async (request, expansion) => {
-    const params = request.params as Params;
-    const container = identifier(params.container, 'container');
-    const query = queryRequest(request.query as Query);
-    // The pattern admits no quote or backslash, so the container is a safe string literal.
-    const page = await documents.query<CustomObject>(params.projectKey, CUSTOM_OBJECT_TYPE_ID, {
-      ...query,
-      where: [`container = "${container}"`, ...(query.where ?? [])],
-    });
-    return expansion.requested ? { ...page, results: await expansion.all(page.results) } : page;
-  }));
+  app.get(
+    `${base}/:container`,
+    { config: view },
+    expanding(documents, async (request, expansion) => {
+      const params = request.params as Params;
+      const container = identifier(params.container, 'container');
+      const query = queryRequest(request.query as Query);
+      // The pattern admits no quote or backslash, so the container is a safe string literal.
+      const page = await documents.query<CustomObject>(params.projectKey, CUSTOM_OBJECT_TYPE_ID, {
+        ...query,
+        where: [`container = "${container}"`, ...(query.where ?? [])],
+      });
+      return expansion.requested ? { ...page, results: await expansion.all(page.results) } : page;
+    }),
+  );
 
-  app.get(`${base}/:container/:key`, { config: view }, expanding(documents, async (request, expansion) => {
-    const params = request.params as Params;
-    const doc = await documents.get<CustomObject>(params.projectKey, CUSTOM_OBJECT_TYPE_ID, locatorOf(params));
-    if (doc === undefined) throw notFound(params);
-    return expansion.one(doc);
-  }));
+  app.get(
+    `${base}/:container/:key`,
+    { config: view },
+    expanding(documents, async (request, expansion) => {
+      const params = request.params as Params;
+      const doc = await documents.get<CustomObject>(params.projectKey, CUSTOM_OBJECT_TYPE_ID, locatorOf(params));
+      if (doc === undefined) throw notFound(params);
+      return expansion.one(doc);
+    }),
+  );
 
-  app.delete(`${base}/:container/:key`, { config: manage }, expanding(documents, async (request, expansion) => {
-    const params = request.params as Params;
-    const { write } = requestContext(request, documents);
-    const locator = locatorOf(params);
-    // `version` is optional here (reference): without it, whatever version is there is deleted.
-    const query = request.query as Query;
-    const version = single(query, 'version') === undefined ? (await current(documents, params, locator)).version : versionParam(query);
-    const dataErasure = booleanParam(query, 'dataErasure', false);
-    return expansion.one(await documents.delete<CustomObject>(write, CUSTOM_OBJECT_TYPE_ID, locator, version, { dataErasure }));
-  }));
+  app.delete(
+    `${base}/:container/:key`,
+    { config: manage },
+    expanding(documents, async (request, expansion) => {
+      const params = request.params as Params;
+      const { write } = requestContext(request, documents);
+      const locator = locatorOf(params);
+      // `version` is optional here (reference): without it, whatever version is there is deleted.
+      const query = request.query as Query;
+      const version = single(query, 'version') === undefined ? (await current(documents, params, locator)).version : versionParam(query);
+      const dataErasure = booleanParam(query, 'dataErasure', false);
+      return expansion.one(await documents.delete<CustomObject>(write, CUSTOM_OBJECT_TYPE_ID, locator, version, { dataErasure }));
+    }),
+  );
 }
 
 async function current(documents: DocumentStore, params: Params, locator: Locator): Promise<CustomObject> {

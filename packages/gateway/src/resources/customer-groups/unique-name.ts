@@ -12,9 +12,11 @@ import { CUSTOMER_GROUP_TYPE_ID } from './customer-group.js';
  * race, as for the checks of States' changeType.
  */
 export async function assertNameFree(db: Queryable, projectKey: string, name: string, selfId?: string): Promise<void> {
-  const found = await db.query<{ id: string }>(
-    'SELECT id FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @> $3::jsonb AND id <> $4 LIMIT 1',
-    [projectKey, CUSTOMER_GROUP_TYPE_ID, JSON.stringify({ name }), selfId ?? ''],
-  );
+  const found = await db.query<{ id: string }>('SELECT id FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @> $3::jsonb AND id <> $4 LIMIT 1', [
+    projectKey,
+    CUSTOMER_GROUP_TYPE_ID,
+    JSON.stringify({ name }),
+    selfId ?? '',
+  ]);
   if (found.rows.length > 0) throw duplicateField('name', name);
 }

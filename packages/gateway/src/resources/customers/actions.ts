@@ -18,7 +18,7 @@ function parseText(field: TextField, value: unknown): string | undefined {
   if (field === 'dateOfBirth') return dateOfBirth(value);
   const text = optionalString(value, field, 256);
   if (field === 'locale' && text !== undefined && !LANGUAGE_TAG.test(text)) {
-    throw invalidInput("'locale' must be an IETF language tag such as \"en\" or \"de-DE\".", { field, invalidValue: text });
+    throw invalidInput('\'locale\' must be an IETF language tag such as "en" or "de-DE".', { field, invalidValue: text });
   }
   return text;
 }
@@ -77,7 +77,11 @@ function storeActions(credentials: CustomerCredentials): ActionHandlers<Customer
     async removeStore(customer, action, scope) {
       if (action.store === undefined || action.store === null) throw invalidInput("'store' is required.", { field: 'store' });
       const store = await keyReference(scope.reader.get, 'store', action.store, 'store');
-      return changeStores(customer, customer.stores.filter((known) => known.key !== store.key), scope);
+      return changeStores(
+        customer,
+        customer.stores.filter((known) => known.key !== store.key),
+        scope,
+      );
     },
   };
 }

@@ -66,7 +66,10 @@ export function addressRolesFromDraft(
     shippingAddressIds: addressesAt(addresses, draft.shippingAddresses, 'shippingAddresses'),
     billingAddressIds: addressesAt(addresses, draft.billingAddresses, 'billingAddresses'),
   };
-  for (const [role, field] of [['Shipping', 'defaultShippingAddress'], ['Billing', 'defaultBillingAddress']] as const) {
+  for (const [role, field] of [
+    ['Shipping', 'defaultShippingAddress'],
+    ['Billing', 'defaultBillingAddress'],
+  ] as const) {
     const index = draft[field];
     if (index === undefined || index === null) continue;
     const id = addressAt(addresses, index, field);

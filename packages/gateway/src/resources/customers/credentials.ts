@@ -15,10 +15,12 @@ export class CustomerCredentials {
   constructor(private readonly db: Database) {}
 
   async savePassword(projectKey: string, customerId: string, passwordHash: string, createdAt: string): Promise<void> {
-    await this.db.query(
-      'INSERT INTO customer_passwords (project_key, customer_id, password_hash, created_at) VALUES ($1, $2, $3, $4)',
-      [projectKey, customerId, passwordHash, createdAt],
-    );
+    await this.db.query('INSERT INTO customer_passwords (project_key, customer_id, password_hash, created_at) VALUES ($1, $2, $3, $4)', [
+      projectKey,
+      customerId,
+      passwordHash,
+      createdAt,
+    ]);
   }
 
   /** In `tx` when given: deleting a customer removes the password and the tokens in one transaction. */
@@ -27,13 +29,7 @@ export class CustomerCredentials {
   }
 
   /** Whether another customer of the same scope (project-global, or the store) has this e-mail. */
-  async emailTaken(
-    tx: Queryable,
-    projectKey: string,
-    email: string,
-    storeKey: string | undefined,
-    exceptCustomerId?: string,
-  ): Promise<boolean> {
+  async emailTaken(tx: Queryable, projectKey: string, email: string, storeKey: string | undefined, exceptCustomerId?: string): Promise<boolean> {
     const scope = storeKey === undefined ? IS_GLOBAL : IN_STORE('$5');
     const result = await tx.query(
       `SELECT 1 FROM resources r
@@ -50,11 +46,7 @@ export class CustomerCredentials {
    * (Customer.stores: "If any Stores are specified, the Customer can only log in using the
    * Password Flow for Customers in a Store").
    */
-  async findForLogin(
-    projectKey: string,
-    email: string,
-    storeKey: string | undefined,
-  ): Promise<{ customerId: string; passwordHash: string } | undefined> {
+  async findForLogin(projectKey: string, email: string, storeKey: string | undefined): Promise<{ customerId: string; passwordHash: string } | undefined> {
     const scope = storeKey === undefined ? IS_GLOBAL : `(${IS_GLOBAL} OR ${IN_STORE('$4')})`;
     const result = await this.db.query<{ id: string; password_hash: string }>(
       `SELECT r.id, p.password_hash FROM resources r

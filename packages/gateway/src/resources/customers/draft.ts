@@ -65,7 +65,8 @@ function optionalFields(draft: Draft): Partial<Customer> {
   if (born !== undefined) fields.dateOfBirth = born;
   const locale = optionalString(draft.locale, 'locale', 64);
   if (locale !== undefined) {
-    if (!LANGUAGE_TAG.test(locale)) throw invalidInput("'locale' must be an IETF language tag such as \"en\" or \"de-DE\".", { field: 'locale', invalidValue: locale });
+    if (!LANGUAGE_TAG.test(locale))
+      throw invalidInput('\'locale\' must be an IETF language tag such as "en" or "de-DE".', { field: 'locale', invalidValue: locale });
     fields.locale = locale;
   }
   return fields;

@@ -25,48 +25,72 @@ const MY_LOGIN = { auth: { anyOf: ['manage_my_profile'] } } as const;
  */
 export function registerCustomerRoutes(app: FastifyInstance, service: CustomerService, documents: DocumentStore): void {
   for (const base of ['/:projectKey/customers', '/:projectKey/in-store/key=:storeKey/customers']) {
-    app.get(base, { config: VIEW }, expanding(documents, async (request, expansion) => {
-      const params = request.params as Params;
-      const page = await service.query(params.projectKey, queryRequest(request.query as Query), params.storeKey);
-      page.results = await expansion.all(page.results);
-      return page;
-    }));
+    app.get(
+      base,
+      { config: VIEW },
+      expanding(documents, async (request, expansion) => {
+        const params = request.params as Params;
+        const page = await service.query(params.projectKey, queryRequest(request.query as Query), params.storeKey);
+        page.results = await expansion.all(page.results);
+        return page;
+      }),
+    );
 
     // The platform answers a sign-up with a CustomerSignInResult: `{customer}`.
-    app.post(base, { config: MANAGE }, expanding(documents, async (request, expansion, reply) => {
-      const ctx = requestContext(request, documents);
-      const customer = await service.create(ctx, request.body, (request.params as Params).storeKey);
-      return reply.status(201).send({ customer: await expansion.one(customer) });
-    }));
+    app.post(
+      base,
+      { config: MANAGE },
+      expanding(documents, async (request, expansion, reply) => {
+        const ctx = requestContext(request, documents);
+        const customer = await service.create(ctx, request.body, (request.params as Params).storeKey);
+        return reply.status(201).send({ customer: await expansion.one(customer) });
+      }),
+    );
 
     for (const path of [`${base}/:id`, `${base}/key=:key`]) {
-      app.get(path, { config: VIEW }, expanding(documents, async (request, expansion) => {
-        const params = request.params as Params;
-        return expansion.one(await service.get(params.projectKey, locatorOf(params), params.storeKey));
-      }));
-      app.post(path, { config: MANAGE }, expanding(documents, async (request, expansion) => {
-        const params = request.params as Params;
-        const ctx = requestContext(request, documents);
-        return expansion.one(await service.update(ctx, locatorOf(params), request.body, params.storeKey));
-      }));
-      app.delete(path, { config: MANAGE }, expanding(documents, async (request, expansion) => {
-        const params = request.params as Params;
-        const query = request.query as Query;
-        const ctx = requestContext(request, documents);
-        const deleted = await service.delete(ctx, locatorOf(params), versionParam(query), booleanParam(query, 'dataErasure', false), params.storeKey);
-        return expansion.one(deleted);
-      }));
+      app.get(
+        path,
+        { config: VIEW },
+        expanding(documents, async (request, expansion) => {
+          const params = request.params as Params;
+          return expansion.one(await service.get(params.projectKey, locatorOf(params), params.storeKey));
+        }),
+      );
+      app.post(
+        path,
+        { config: MANAGE },
+        expanding(documents, async (request, expansion) => {
+          const params = request.params as Params;
+          const ctx = requestContext(request, documents);
+          return expansion.one(await service.update(ctx, locatorOf(params), request.body, params.storeKey));
+        }),
+      );
+      app.delete(
+        path,
+        { config: MANAGE },
+        expanding(documents, async (request, expansion) => {
+          const params = request.params as Params;
+          const query = request.query as Query;
+          const ctx = requestContext(request, documents);
+          const deleted = await service.delete(ctx, locatorOf(params), versionParam(query), booleanParam(query, 'dataErasure', false), params.storeKey);
+          return expansion.one(deleted);
+        }),
+      );
     }
   }
 
   registerSignInRoutes(app, service, documents);
 
-  app.get('/:projectKey/me', { config: ME }, expanding(documents, async (request, expansion) => {
-    const { projectKey } = request.params as Params;
-    const customerId = request.auth?.customerId;
-    if (customerId === undefined) throw resourceNotFound('The token names no customer.');
-    return expansion.one(await service.get(projectKey, { id: customerId }, undefined));
-  }));
+  app.get(
+    '/:projectKey/me',
+    { config: ME },
+    expanding(documents, async (request, expansion) => {
+      const { projectKey } = request.params as Params;
+      const customerId = request.auth?.customerId;
+      if (customerId === undefined) throw resourceNotFound('The token names no customer.');
+      return expansion.one(await service.get(projectKey, { id: customerId }, undefined));
+    }),
+  );
 }
 
 /**
@@ -81,13 +105,17 @@ function registerSignInRoutes(app: FastifyInstance, service: CustomerService, do
       [`${prefix}/me/login`, MY_LOGIN, 'my'],
     ];
     for (const [path, config, kind] of routes) {
-      app.post(path, { config }, expanding(documents, async (request, expansion) => {
-        const { storeKey } = request.params as Params;
-        const ctx = requestContext(request, documents);
-        const result = await signIn(service, documents, ctx, request.body, { kind, storeKey });
-        const customer = await expansion.one(result.customer);
-        return result.cart === undefined ? { customer } : { customer, cart: await expansion.one(result.cart) };
-      }));
+      app.post(
+        path,
+        { config },
+        expanding(documents, async (request, expansion) => {
+          const { storeKey } = request.params as Params;
+          const ctx = requestContext(request, documents);
+          const result = await signIn(service, documents, ctx, request.body, { kind, storeKey });
+          const customer = await expansion.one(result.customer);
+          return result.cart === undefined ? { customer } : { customer, cart: await expansion.one(result.cart) };
+        }),
+      );
     }
   }
 }

@@ -54,12 +54,7 @@ export class CustomerService implements CustomerLogin {
     const id = randomUUID();
     await credentials.savePassword(ctx.projectKey, id, await scryptHash(password), this.deps.clock.now().toISOString());
     try {
-      return await documents.create<Customer>(
-        ctx.write,
-        CUSTOMER_TYPE_ID,
-        { id, ...fields, stores },
-        (customer) => [{ type: 'CustomerCreated', customer }],
-      );
+      return await documents.create<Customer>(ctx.write, CUSTOMER_TYPE_ID, { id, ...fields, stores }, (customer) => [{ type: 'CustomerCreated', customer }]);
     } catch (error) {
       await credentials.deletePassword(ctx.projectKey, id);
       throw await this.explainDuplicate(error, ctx.projectKey, fields);
@@ -74,11 +69,7 @@ export class CustomerService implements CustomerLogin {
   }
 
   /** §5.3 password flow: in a store that exists, like every other in-store route. */
-  async findForLogin(
-    projectKey: string,
-    email: string,
-    storeKey: string | undefined,
-  ): Promise<{ customerId: string; passwordHash: string } | undefined> {
+  async findForLogin(projectKey: string, email: string, storeKey: string | undefined): Promise<{ customerId: string; passwordHash: string } | undefined> {
     if (storeKey !== undefined) await this.requireStore(projectKey, storeKey);
     return this.deps.credentials.findForLogin(projectKey, email, storeKey);
   }
@@ -139,13 +130,7 @@ export class CustomerService implements CustomerLogin {
   }
 
   /** Deletes the customer, its password hash and its tokens; `dataErasure` also its messages (§4.4.9). */
-  async delete(
-    ctx: RequestContext,
-    locator: Locator,
-    version: number,
-    dataErasure: boolean,
-    storeKey: string | undefined,
-  ): Promise<Customer> {
+  async delete(ctx: RequestContext, locator: Locator, version: number, dataErasure: boolean, storeKey: string | undefined): Promise<Customer> {
     const customer = await this.get(ctx.projectKey, locator, storeKey);
     const { credentials, documents, tokens } = this.deps;
     // The document, the password and the tokens in ONE transaction: were the tokens deleted in a
@@ -180,12 +165,7 @@ export class CustomerService implements CustomerLogin {
    * its e-mail (the index of migration 002), so look which one it was. On update, `selfId` is the
    * customer itself: finding its own key is no collision.
    */
-  private async explainDuplicate(
-    error: unknown,
-    projectKey: string,
-    fields: { key?: string; email: string },
-    selfId?: string,
-  ): Promise<unknown> {
+  private async explainDuplicate(error: unknown, projectKey: string, fields: { key?: string; email: string }, selfId?: string): Promise<unknown> {
     if (!(error instanceof ApiError) || error.code !== 'DuplicateField') return error;
     if (fields.key !== undefined) {
       const sameKey = await this.deps.documents.get(projectKey, CUSTOMER_TYPE_ID, { key: fields.key });

@@ -76,8 +76,9 @@ export async function signIn(
     throw invalidCredentials();
   }
   const anonymous = await anonymousCartOfSignIn(documents, ctx, draft, where.kind, storeKey);
-  const cart = anonymous.cart === undefined
-    ? await findActiveCart(documents.db, projectKey, { customerId: customer.id }, storeKey)
-    : await signInWithAnonymousCart(documents, ctx.write, customer.id, anonymous.cart, anonymous.mode, storeKey);
+  const cart =
+    anonymous.cart === undefined
+      ? await findActiveCart(documents.db, projectKey, { customerId: customer.id }, storeKey)
+      : await signInWithAnonymousCart(documents, ctx.write, customer.id, anonymous.cart, anonymous.mode, storeKey);
   return cart === undefined ? { customer } : { customer, cart };
 }

@@ -7,16 +7,7 @@ import type { Load } from '../shared/references.js';
 import type { ActionHandlers } from '../shared/update-actions.js';
 import { asDraft, optionalKey, requiredString } from '../shared/validation.js';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
-import {
-  cartQuantityLimits,
-  int32,
-  isAbsent,
-  optionalDateTime,
-  optionalWholeNumber,
-  reservationMinutes,
-  stockLevels,
-  wholeNumber,
-} from './fields.js';
+import { cartQuantityLimits, int32, isAbsent, optionalDateTime, optionalWholeNumber, reservationMinutes, stockLevels, wholeNumber } from './fields.js';
 import { INVENTORY_ENTRY_TYPE_ID, type InventoryEntry, type StockLevels } from './inventory-entry.js';
 import { entryIdentity, setQuantity } from './quantity.js';
 import { assertSkuChannelFree } from './unique-sku.js';
@@ -92,11 +83,13 @@ function limitActions(): ActionHandlers<InventoryEntry> {
       const old = entry.reservationExpirationInMinutes;
       if (minutes === old) return [];
       assign(entry, 'reservationExpirationInMinutes', minutes);
-      return [{
-        type: 'InventoryEntryReservationExpirationInMinutesSet',
-        ...(minutes === undefined ? {} : { newReservationExpirationInMinutes: minutes }),
-        ...(old === undefined ? {} : { oldReservationExpirationInMinutes: old }),
-      }];
+      return [
+        {
+          type: 'InventoryEntryReservationExpirationInMinutesSet',
+          ...(minutes === undefined ? {} : { newReservationExpirationInMinutes: minutes }),
+          ...(old === undefined ? {} : { oldReservationExpirationInMinutes: old }),
+        },
+      ];
     },
   };
 }

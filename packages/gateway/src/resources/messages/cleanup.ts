@@ -10,9 +10,7 @@ import { expiryCutoff } from './retention.js';
  * once: each statement only removes rows that are expired anyway. Returns how many were deleted.
  */
 export async function cleanupExpiredMessages(db: Queryable, clock: Clock): Promise<number> {
-  const projects = await db.query<{ key: string; messages: Project['messages'] }>(
-    "SELECT key, doc -> 'messages' AS messages FROM projects",
-  );
+  const projects = await db.query<{ key: string; messages: Project['messages'] }>("SELECT key, doc -> 'messages' AS messages FROM projects");
   let deleted = 0;
   for (const project of projects.rows) {
     const result = await db.query('DELETE FROM messages WHERE project_key = $1 AND created_at < $2::timestamptz', [

@@ -16,10 +16,10 @@ export const messagesProjectActions: ProjectActions = {
     }
     const days = configuration.deleteDaysAfterCreation ?? DEFAULT_DELETE_DAYS;
     if (typeof days !== 'number' || !Number.isInteger(days) || days < MIN_DELETE_DAYS || days > MAX_DELETE_DAYS) {
-      throw invalidInput(
-        `'messagesConfiguration.deleteDaysAfterCreation' must be an integer from ${MIN_DELETE_DAYS} to ${MAX_DELETE_DAYS}.`,
-        { field: 'messagesConfiguration.deleteDaysAfterCreation', invalidValue: days },
-      );
+      throw invalidInput(`'messagesConfiguration.deleteDaysAfterCreation' must be an integer from ${MIN_DELETE_DAYS} to ${MAX_DELETE_DAYS}.`, {
+        field: 'messagesConfiguration.deleteDaysAfterCreation',
+        invalidValue: days,
+      });
     }
     project.messages = { enabled: configuration.enabled, deleteDaysAfterCreation: days };
   },

@@ -38,34 +38,42 @@ function projectOf(request: FastifyRequest) {
 export function registerMessageRoutes(app: FastifyInstance, deps: ResourceDeps, clock: Clock): void {
   const config = { auth: { anyOf: MESSAGE_ROUTE_SCOPES } } as const;
 
-  app.get('/:projectKey/messages', { config }, expanding(deps.documents, async (request, expansion) => {
-    const project = projectOf(request);
-    const query = request.query as Query;
-    const access = messageAccess(request.auth);
-    const scope = ['r.project_key = $1', 'r.created_at >= $2::timestamptz'];
-    const params: unknown[] = [project.key, expiryCutoff(project, clock).toISOString()];
-    if (!access.all) {
-      scope.push('r.resource_type_id = ANY($3::text[])');
-      params.push(access.resourceTypeIds);
-    }
-    const page = await runPagedQuery<Message>(deps.documents.db, 'messages', scope, params, queryRequest(query));
-    page.results = await expansion.all(page.results);
-    return page;
-  }));
+  app.get(
+    '/:projectKey/messages',
+    { config },
+    expanding(deps.documents, async (request, expansion) => {
+      const project = projectOf(request);
+      const query = request.query as Query;
+      const access = messageAccess(request.auth);
+      const scope = ['r.project_key = $1', 'r.created_at >= $2::timestamptz'];
+      const params: unknown[] = [project.key, expiryCutoff(project, clock).toISOString()];
+      if (!access.all) {
+        scope.push('r.resource_type_id = ANY($3::text[])');
+        params.push(access.resourceTypeIds);
+      }
+      const page = await runPagedQuery<Message>(deps.documents.db, 'messages', scope, params, queryRequest(query));
+      page.results = await expansion.all(page.results);
+      return page;
+    }),
+  );
 
-  app.get('/:projectKey/messages/:id', { config }, expanding(deps.documents, async (request, expansion) => {
-    const project = projectOf(request);
-    const { id } = request.params as { id: string };
-    const result = await deps.documents.db.query<{ doc: Message; resource_type_id: string }>(
-      `SELECT doc, resource_type_id FROM messages WHERE project_key = $1 AND id = $2 AND created_at >= $3::timestamptz`,
-      [project.key, id, expiryCutoff(project, clock).toISOString()],
-    );
-    const row = result.rows[0];
-    if (row === undefined || !mayRead(messageAccess(request.auth), row.resource_type_id)) {
-      throw resourceNotFound(`The message with id '${id}' was not found.`);
-    }
-    return expansion.one(row.doc);
-  }));
+  app.get(
+    '/:projectKey/messages/:id',
+    { config },
+    expanding(deps.documents, async (request, expansion) => {
+      const project = projectOf(request);
+      const { id } = request.params as { id: string };
+      const result = await deps.documents.db.query<{ doc: Message; resource_type_id: string }>(
+        `SELECT doc, resource_type_id FROM messages WHERE project_key = $1 AND id = $2 AND created_at >= $3::timestamptz`,
+        [project.key, id, expiryCutoff(project, clock).toISOString()],
+      );
+      const row = result.rows[0];
+      if (row === undefined || !mayRead(messageAccess(request.auth), row.resource_type_id)) {
+        throw resourceNotFound(`The message with id '${id}' was not found.`);
+      }
+      return expansion.one(row.doc);
+    }),
+  );
 
   scheduleMessageCleanup(app, deps.documents.db, clock);
 }

@@ -86,7 +86,13 @@ const setCustomerId: ActionHandler<Order> = async (order, action, { reader }): P
   if (customerId === undefined) delete order.customerId;
   else order.customerId = (await loadReferenced(reader.get, 'customer', { id: customerId })).id;
   const reference = (id: string | undefined) => (id === undefined ? {} : { typeId: 'customer', id });
-  return [{ type: 'OrderCustomerSet', ...(customerId === undefined ? {} : { customer: reference(customerId) }), ...(old === undefined ? {} : { oldCustomer: reference(old) }) }];
+  return [
+    {
+      type: 'OrderCustomerSet',
+      ...(customerId === undefined ? {} : { customer: reference(customerId) }),
+      ...(old === undefined ? {} : { oldCustomer: reference(old) }),
+    },
+  ];
 };
 
 /** The actions on the order's own fields. */

@@ -20,7 +20,13 @@ const PARCEL_TYPE_ID = 'order-parcel';
 function shippingInfoOf(order: Order): ShippingInfo {
   if (order.shippingInfo === undefined) {
     const zero = { ...order.totalPrice, centAmount: 0 };
-    order.shippingInfo = { shippingMethodName: 'Herald: no shipping method', price: zero, shippingRate: { price: zero, tiers: [] }, shippingMethodState: 'MatchesCart', deliveries: [] };
+    order.shippingInfo = {
+      shippingMethodName: 'Herald: no shipping method',
+      price: zero,
+      shippingRate: { price: zero, tiers: [] },
+      shippingMethodState: 'MatchesCart',
+      deliveries: [],
+    };
   }
   return order.shippingInfo;
 }
@@ -31,7 +37,10 @@ export const allParcels = (order: Order): Parcel[] => deliveriesOf(order).flatMa
 /** `shippingKey` names a shipping method of a `Multiple` order; Herald orders have none. */
 function assertNoShippingKey(action: Draft): void {
   if (action.shippingKey !== undefined && action.shippingKey !== null) {
-    throw invalidInput("'shippingKey' names a shipping of a Multiple-mode order; this order ships in Single mode.", { field: 'shippingKey', invalidValue: action.shippingKey });
+    throw invalidInput("'shippingKey' names a shipping of a Multiple-mode order; this order ships in Single mode.", {
+      field: 'shippingKey',
+      invalidValue: action.shippingKey,
+    });
   }
 }
 
@@ -40,7 +49,10 @@ export function namedDelivery(order: Order, action: Draft): Delivery {
   const { deliveryId: id, deliveryKey: key } = action;
   if (typeof id !== 'string' && typeof key !== 'string') throw invalidInput("Either 'deliveryId' or 'deliveryKey' is required.", { field: 'deliveryId' });
   const found = deliveriesOf(order).find((delivery) => (typeof id === 'string' ? delivery.id === id : delivery.key === key));
-  if (found === undefined) throw invalidInput(`The order has no delivery with ${typeof id === 'string' ? `id '${id}'` : `key '${String(key)}'`}.`, { field: typeof id === 'string' ? 'deliveryId' : 'deliveryKey' });
+  if (found === undefined)
+    throw invalidInput(`The order has no delivery with ${typeof id === 'string' ? `id '${id}'` : `key '${String(key)}'`}.`, {
+      field: typeof id === 'string' ? 'deliveryId' : 'deliveryKey',
+    });
   return found;
 }
 
@@ -106,7 +118,9 @@ const setDeliveryAddress: ActionHandler<Order> = (order, action): MessagePayload
   const oldAddress = delivery.address;
   if (address === undefined) delete delivery.address;
   else delivery.address = address;
-  return [{ type: 'DeliveryAddressSet', deliveryId: delivery.id, ...(address === undefined ? {} : { address }), ...(oldAddress === undefined ? {} : { oldAddress }) }];
+  return [
+    { type: 'DeliveryAddressSet', deliveryId: delivery.id, ...(address === undefined ? {} : { address }), ...(oldAddress === undefined ? {} : { oldAddress }) },
+  ];
 };
 
 const setDeliveryItems: ActionHandler<Order> = (order, action): MessagePayload[] => {

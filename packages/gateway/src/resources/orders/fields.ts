@@ -24,7 +24,8 @@ export async function orderDraftFields(draft: Draft, ctx: RequestContext): Promi
   };
   const orderNumber = optionalString(draft.orderNumber, 'orderNumber', 256);
   if (orderNumber !== undefined) fields.orderNumber = orderNumber;
-  if (draft.shipmentState !== undefined && draft.shipmentState !== null) fields.shipmentState = oneOfStates(SHIPMENT_STATES, draft.shipmentState, 'shipmentState');
+  if (draft.shipmentState !== undefined && draft.shipmentState !== null)
+    fields.shipmentState = oneOfStates(SHIPMENT_STATES, draft.shipmentState, 'shipmentState');
   if (draft.paymentState !== undefined && draft.paymentState !== null) fields.paymentState = oneOfStates(PAYMENT_STATES, draft.paymentState, 'paymentState');
   if (draft.state !== undefined && draft.state !== null) {
     fields.state = { typeId: 'state', id: (await workflowState(ctx.load, draft.state, 'state', 'OrderState')).id };
@@ -39,9 +40,9 @@ export async function orderDraftFields(draft: Draft, ctx: RequestContext): Promi
 export async function assertOrderNumberFree(tx: Queryable, projectKey: string, orderNumber: string | undefined): Promise<void> {
   if (orderNumber === undefined) return;
   await tx.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`order-number:${projectKey}:${orderNumber}`]);
-  const taken = await tx.query(
-    `SELECT id FROM resources WHERE project_key = $1 AND type_id = 'order' AND doc ->> 'orderNumber' = $2 LIMIT 1`,
-    [projectKey, orderNumber],
-  );
+  const taken = await tx.query(`SELECT id FROM resources WHERE project_key = $1 AND type_id = 'order' AND doc ->> 'orderNumber' = $2 LIMIT 1`, [
+    projectKey,
+    orderNumber,
+  ]);
   if (taken.rows.length > 0) throw duplicateField('orderNumber', orderNumber);
 }

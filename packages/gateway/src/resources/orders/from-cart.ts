@@ -22,8 +22,7 @@ function cartLocator(draft: Draft): Locator {
   throw requiredField('cart');
 }
 
-const owns = (cart: Cart, buyer: Buyer): boolean =>
-  'customerId' in buyer ? cart.customerId === buyer.customerId : cart.anonymousId === buyer.anonymousId;
+const owns = (cart: Cart, buyer: Buyer): boolean => ('customerId' in buyer ? cart.customerId === buyer.customerId : cart.anonymousId === buyer.anonymousId);
 
 /** The carts an order can be made from (reference resources/orders.raml "Create Order"). */
 function assertOrderable(cart: Cart, version: number): void {
@@ -63,9 +62,18 @@ export function copiedFromCart(cart: Cart): OrderFields {
     returnInfo: [],
   };
   const optional = {
-    customerId: copy.customerId, customerEmail: copy.customerEmail, anonymousId: copy.anonymousId, businessUnit: copy.businessUnit,
-    store: copy.store, billingAddress: copy.billingAddress, shippingAddress: copy.shippingAddress, shippingRateInput: copy.shippingRateInput,
-    country: copy.country, locale: copy.locale, purchaseOrderNumber: copy.purchaseOrderNumber, custom: copy.custom,
+    customerId: copy.customerId,
+    customerEmail: copy.customerEmail,
+    anonymousId: copy.anonymousId,
+    businessUnit: copy.businessUnit,
+    store: copy.store,
+    billingAddress: copy.billingAddress,
+    shippingAddress: copy.shippingAddress,
+    shippingRateInput: copy.shippingRateInput,
+    country: copy.country,
+    locale: copy.locale,
+    purchaseOrderNumber: copy.purchaseOrderNumber,
+    custom: copy.custom,
   };
   for (const [field, value] of Object.entries(optional)) if (value !== undefined) Object.assign(fields, { [field]: value });
   return fields;

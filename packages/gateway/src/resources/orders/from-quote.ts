@@ -54,9 +54,16 @@ function copiedFromQuote(quote: Quote): OrderFields {
     returnInfo: [],
   };
   const optional = {
-    customerId: copy.customer?.id, businessUnit: copy.businessUnit, store: copy.store, inventoryMode: copy.inventoryMode,
-    billingAddress: copy.billingAddress, shippingAddress: copy.shippingAddress, shippingRateInput: copy.shippingRateInput,
-    taxedPrice: copy.taxedPrice, country: copy.country, purchaseOrderNumber: copy.purchaseOrderNumber,
+    customerId: copy.customer?.id,
+    businessUnit: copy.businessUnit,
+    store: copy.store,
+    inventoryMode: copy.inventoryMode,
+    billingAddress: copy.billingAddress,
+    shippingAddress: copy.shippingAddress,
+    shippingRateInput: copy.shippingRateInput,
+    taxedPrice: copy.taxedPrice,
+    country: copy.country,
+    purchaseOrderNumber: copy.purchaseOrderNumber,
   };
   for (const [field, value] of Object.entries(optional)) if (value !== undefined) Object.assign(fields, { [field]: value });
   return fields;
@@ -64,10 +71,10 @@ function copiedFromQuote(quote: Quote): OrderFields {
 
 /** One order per quote: a Pending quote left Pending (no `quoteStateToAccepted`) is still ordered once. */
 async function assertNotOrderedYet(store: DocumentStore, projectKey: string, quoteId: string): Promise<void> {
-  const existing = await store.db.query(
-    `SELECT id FROM resources WHERE project_key = $1 AND type_id = 'order' AND doc #>> '{quote,id}' = $2 LIMIT 1`,
-    [projectKey, quoteId],
-  );
+  const existing = await store.db.query(`SELECT id FROM resources WHERE project_key = $1 AND type_id = 'order' AND doc #>> '{quote,id}' = $2 LIMIT 1`, [
+    projectKey,
+    quoteId,
+  ]);
   if (existing.rows.length > 0) throw invalidOperation(`The quote '${quoteId}' has been ordered already.`);
 }
 

@@ -25,7 +25,9 @@ function moveUnits(states: ItemState[], from: State, to: State, quantity: number
   if (source === undefined || source.quantity < quantity) {
     throw invalidOperation(`The item has ${source?.quantity ?? 0} units in the State '${from.key}'; ${quantity} cannot transition from it.`);
   }
-  const moved = states.map((entry) => (entry.state.id === from.id ? { ...entry, quantity: entry.quantity - quantity } : entry)).filter((entry) => entry.quantity > 0);
+  const moved = states
+    .map((entry) => (entry.state.id === from.id ? { ...entry, quantity: entry.quantity - quantity } : entry))
+    .filter((entry) => entry.quantity > 0);
   const target = moved.find((entry) => entry.state.id === to.id);
   if (target === undefined) return [...moved, { quantity, state: stateRef(to) }];
   target.quantity += quantity;
@@ -44,15 +46,17 @@ function transitionItemState(kind: Kind, clock: Clock): ActionHandler<Order> {
     }
     const transitionDate = optionalDateTime(action.actualTransitionDate, 'actualTransitionDate') ?? clock.now().toISOString();
     item.state = moveUnits(item.state, fromState, toState, quantity);
-    return [{
-      type: MESSAGE[kind],
-      [`${kind}Id`]: item.id,
-      ...(item.key === undefined ? {} : { [`${kind}Key`]: item.key }),
-      transitionDate,
-      quantity,
-      fromState: stateRef(fromState),
-      toState: stateRef(toState),
-    }];
+    return [
+      {
+        type: MESSAGE[kind],
+        [`${kind}Id`]: item.id,
+        ...(item.key === undefined ? {} : { [`${kind}Key`]: item.key }),
+        transitionDate,
+        quantity,
+        fromState: stateRef(fromState),
+        toState: stateRef(toState),
+      },
+    ];
   };
 }
 
@@ -92,6 +96,9 @@ export async function initialLineItemState(documents: DocumentStore, projectKey:
 /** A new order's items with their whole quantity in `initial`. */
 export function withItemStates<O extends Pick<Order, 'lineItems' | 'customLineItems'>>(order: O, initial: State | undefined): O {
   if (initial === undefined) return order;
-  const inInitial = <T extends { quantity: number }>(item: T): T & { state: ItemState[] } => ({ ...item, state: [{ quantity: item.quantity, state: stateRef(initial) }] });
+  const inInitial = <T extends { quantity: number }>(item: T): T & { state: ItemState[] } => ({
+    ...item,
+    state: [{ quantity: item.quantity, state: stateRef(initial) }],
+  });
   return { ...order, lineItems: order.lineItems.map(inInitial), customLineItems: order.customLineItems.map(inInitial) };
 }

@@ -1,7 +1,16 @@
 import type { BaseResource, CustomFields, KeyReference, Reference } from '@herald/model';
 import type {
-  CartOrigin, CustomLineItem, DirectDiscount, DiscountCodeInfo, InventoryMode, LineItem, ShippingMode, ShippingRateInput,
-  TaxCalculationMode, TaxMode, TaxRoundingMode,
+  CartOrigin,
+  CustomLineItem,
+  DirectDiscount,
+  DiscountCodeInfo,
+  InventoryMode,
+  LineItem,
+  ShippingMode,
+  ShippingRateInput,
+  TaxCalculationMode,
+  TaxMode,
+  TaxRoundingMode,
 } from '../carts/cart.js';
 import type { TaxedPrice } from '../quote-requests/quote-request.js';
 import type { Address } from '../shared/address.js';

@@ -13,7 +13,9 @@ function namedParcel(order: Order, action: Draft): { delivery: Delivery; parcel:
     const parcel = delivery.parcels.find((entry) => (typeof id === 'string' ? entry.id === id : entry.key === key));
     if (parcel !== undefined) return { delivery, parcel };
   }
-  throw invalidInput(`The order has no parcel with ${typeof id === 'string' ? `id '${id}'` : `key '${String(key)}'`}.`, { field: typeof id === 'string' ? 'parcelId' : 'parcelKey' });
+  throw invalidInput(`The order has no parcel with ${typeof id === 'string' ? `id '${id}'` : `key '${String(key)}'`}.`, {
+    field: typeof id === 'string' ? 'parcelId' : 'parcelKey',
+  });
 }
 
 /** Reference OrderAddParcelToDeliveryAction → ParcelAddedToDelivery {delivery, parcel}. */

@@ -14,17 +14,23 @@ const RETURN_ITEM_TYPE_ID = 'order-return-item';
 const returnItemsOf = (order: Order): ReturnItem[] => order.returnInfo.flatMap((info) => info.items);
 
 /** The item a ReturnItemDraft returns: exactly one of `lineItemId` and `customLineItemId`, of this order. */
-function returnedItem(order: Order, draft: Draft, field: string): { type: 'LineItemReturnItem'; lineItemId: string } | { type: 'CustomLineItemReturnItem'; customLineItemId: string } {
+function returnedItem(
+  order: Order,
+  draft: Draft,
+  field: string,
+): { type: 'LineItemReturnItem'; lineItemId: string } | { type: 'CustomLineItemReturnItem'; customLineItemId: string } {
   const { lineItemId, customLineItemId } = draft;
   if ((typeof lineItemId === 'string') === (typeof customLineItemId === 'string')) {
     throw invalidInput(`'${field}' must name exactly one of 'lineItemId' and 'customLineItemId'.`, { field });
   }
   if (typeof lineItemId === 'string') {
-    if (!order.lineItems.some((item) => item.id === lineItemId)) throw invalidInput(`The order has no line item with id '${lineItemId}'.`, { field: `${field}.lineItemId` });
+    if (!order.lineItems.some((item) => item.id === lineItemId))
+      throw invalidInput(`The order has no line item with id '${lineItemId}'.`, { field: `${field}.lineItemId` });
     return { type: 'LineItemReturnItem', lineItemId };
   }
   const id = customLineItemId as string;
-  if (!order.customLineItems.some((item) => item.id === id)) throw invalidInput(`The order has no custom line item with id '${id}'.`, { field: `${field}.customLineItemId` });
+  if (!order.customLineItems.some((item) => item.id === id))
+    throw invalidInput(`The order has no custom line item with id '${id}'.`, { field: `${field}.customLineItemId` });
   return { type: 'CustomLineItemReturnItem', customLineItemId: id };
 }
 
@@ -79,7 +85,16 @@ function setReturnInfo(clock: Clock): ActionHandler<Order> {
     const now = clock.now().toISOString();
     const infos: ReturnInfo[] = [];
     for (const [index, entry] of asList(action.items, 'items').entries()) {
-      infos.push(await returnInfo(order, asObject(entry, `items[${index}]`), `items[${index}].`, infos.flatMap((info) => info.items), now, scope));
+      infos.push(
+        await returnInfo(
+          order,
+          asObject(entry, `items[${index}]`),
+          `items[${index}].`,
+          infos.flatMap((info) => info.items),
+          now,
+          scope,
+        ),
+      );
     }
     order.returnInfo = infos;
     return [{ type: 'ReturnInfoSet', returnInfo: infos }];
@@ -90,7 +105,10 @@ function namedReturnItem(order: Order, action: Draft): ReturnItem {
   const { returnItemId: id, returnItemKey: key } = action;
   if (typeof id !== 'string' && typeof key !== 'string') throw invalidInput("Either 'returnItemId' or 'returnItemKey' is required.", { field: 'returnItemId' });
   const item = returnItemsOf(order).find((entry) => (typeof id === 'string' ? entry.id === id : entry.key === key));
-  if (item === undefined) throw invalidInput(`The order has no return item with ${typeof id === 'string' ? `id '${id}'` : `key '${String(key)}'`}.`, { field: typeof id === 'string' ? 'returnItemId' : 'returnItemKey' });
+  if (item === undefined)
+    throw invalidInput(`The order has no return item with ${typeof id === 'string' ? `id '${id}'` : `key '${String(key)}'`}.`, {
+      field: typeof id === 'string' ? 'returnItemId' : 'returnItemKey',
+    });
   return item;
 }
 

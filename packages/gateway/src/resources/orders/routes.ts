@@ -23,7 +23,11 @@ export const MY_ORDER_FROM_QUOTE_SCOPES = ['manage_my_orders', 'manage_my_quotes
  * §1.4: a buyer's order of a business unit's cart or quote needs their own permission in that
  * unit (reference: CreateMyOrdersFromMyCarts, CreateMyOrdersFromMyQuotes on the My endpoints).
  */
-export function myPermission(auth: AuthContext | undefined, permission: 'CreateMyOrdersFromMyCarts' | 'CreateMyOrdersFromMyQuotes', deps: Pick<ResourceDeps, 'documents'>) {
+export function myPermission(
+  auth: AuthContext | undefined,
+  permission: 'CreateMyOrdersFromMyCarts' | 'CreateMyOrdersFromMyQuotes',
+  deps: Pick<ResourceDeps, 'documents'>,
+) {
   return async (source: { businessUnit?: { key: string } }): Promise<void> => {
     const associateId = auth?.customerId;
     if (source.businessUnit === undefined || associateId === undefined || auth === undefined) return;
@@ -62,14 +66,37 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ResourceDeps, cl
       const doc = await create(requestContext(request, documents), request.body, request.auth);
       return reply.status(201).send(await expansion.one(doc));
     });
-  app.post('/:projectKey/orders', { config: { auth: { anyOf: ORDER_SCOPES.manage } } }, created((ctx, body) => createOrderFromCart(body, ctx, documents)));
-  app.post('/:projectKey/orders/quotes', { config: { auth: { anyOf: ORDER_FROM_QUOTE_SCOPES } } }, created((ctx, body) => createOrderFromQuote(body, ctx, documents, clock.now())));
+  app.post(
+    '/:projectKey/orders',
+    { config: { auth: { anyOf: ORDER_SCOPES.manage } } },
+    created((ctx, body) => createOrderFromCart(body, ctx, documents)),
+  );
+  app.post(
+    '/:projectKey/orders/quotes',
+    { config: { auth: { anyOf: ORDER_FROM_QUOTE_SCOPES } } },
+    created((ctx, body) => createOrderFromQuote(body, ctx, documents, clock.now())),
+  );
 
   registerScopedRoutes<Order>(
     app,
     { typeId: 'order', path: 'me/orders', scopes: MY_ORDER_SCOPES, me: 'customer-or-anonymous', scopeOf: (request) => buyerScope(buyerOf(request.auth)) },
     deps,
   );
-  app.post('/:projectKey/me/orders', { config: { auth: { anyOf: MY_ORDER_SCOPES.manage, me: 'customer-or-anonymous' } } }, created((ctx, body, auth) => createOrderFromCart(body, ctx, documents, { buyer: buyerOf(auth), authorize: myPermission(auth, 'CreateMyOrdersFromMyCarts', deps) })));
-  app.post('/:projectKey/me/orders/quotes', { config: { auth: { anyOf: MY_ORDER_FROM_QUOTE_SCOPES, me: 'customer' } } }, created((ctx, body, auth) => createOrderFromQuote(body, ctx, documents, clock.now(), { customerId: customerOf(auth), authorize: myPermission(auth, 'CreateMyOrdersFromMyQuotes', deps) })));
+  app.post(
+    '/:projectKey/me/orders',
+    { config: { auth: { anyOf: MY_ORDER_SCOPES.manage, me: 'customer-or-anonymous' } } },
+    created((ctx, body, auth) =>
+      createOrderFromCart(body, ctx, documents, { buyer: buyerOf(auth), authorize: myPermission(auth, 'CreateMyOrdersFromMyCarts', deps) }),
+    ),
+  );
+  app.post(
+    '/:projectKey/me/orders/quotes',
+    { config: { auth: { anyOf: MY_ORDER_FROM_QUOTE_SCOPES, me: 'customer' } } },
+    created((ctx, body, auth) =>
+      createOrderFromQuote(body, ctx, documents, clock.now(), {
+        customerId: customerOf(auth),
+        authorize: myPermission(auth, 'CreateMyOrdersFromMyQuotes', deps),
+      }),
+    ),
+  );
 }

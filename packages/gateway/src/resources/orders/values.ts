@@ -40,7 +40,10 @@ export function deliveryItems(order: Pick<Order, 'lineItems' | 'customLineItems'
   return asList(value, field, required).map((entry, index) => {
     const item = asObject(entry, `${field}[${index}]`);
     if (typeof item.id !== 'string' || !known.has(item.id)) {
-      throw invalidInput(`'${field}[${index}].id' must be the id of one of the order's line items or custom line items.`, { field: `${field}[${index}].id`, invalidValue: item.id });
+      throw invalidInput(`'${field}[${index}].id' must be the id of one of the order's line items or custom line items.`, {
+        field: `${field}[${index}].id`,
+        invalidValue: item.id,
+      });
     }
     return { id: item.id, quantity: wholeNumber(item.quantity, `${field}[${index}].quantity`) };
   });
@@ -94,7 +97,10 @@ export function namedItem<T extends Item>(items: T[], action: Draft, kind: 'line
   const item = items.find((candidate) => (typeof id === 'string' ? candidate.id === id : candidate.key === key));
   if (item === undefined) {
     const field = typeof id === 'string' ? `${kind}Id` : `${kind}Key`;
-    throw invalidInput(`The order has no ${kind === 'lineItem' ? 'line item' : 'custom line item'} with ${field} '${String(typeof id === 'string' ? id : key)}'.`, { field });
+    throw invalidInput(
+      `The order has no ${kind === 'lineItem' ? 'line item' : 'custom line item'} with ${field} '${String(typeof id === 'string' ? id : key)}'.`,
+      { field },
+    );
   }
   return item;
 }

@@ -23,7 +23,6 @@ import { paymentActions } from './payment-actions.js';
 import { paymentForMessage } from './token.js';
 import { transactionActions } from './transaction-actions.js';
 
-
 type PaymentFields = Omit<Payment, ServerFields>;
 
 /** The reference's PaymentStatusDraft: the State must be a PaymentState. */
@@ -46,7 +45,8 @@ async function statusFromDraft(value: unknown, load: Load): Promise<PaymentStatu
 async function interactionsFromDraft(value: unknown, load: Load): Promise<Payment['interfaceInteractions']> {
   const interactions: Payment['interfaceInteractions'] = [];
   for (const [index, draft] of draftList(value, 'interfaceInteractions').entries()) {
-    if (draft === null || typeof draft !== 'object') throw invalidInput(`'interfaceInteractions[${index}]' must be a CustomFieldsDraft.`, { field: 'interfaceInteractions' });
+    if (draft === null || typeof draft !== 'object')
+      throw invalidInput(`'interfaceInteractions[${index}]' must be a CustomFieldsDraft.`, { field: 'interfaceInteractions' });
     const custom = await partCustom(draft, 'payment-interface-interaction', load);
     if (custom !== undefined) interactions.push(custom);
   }

@@ -11,13 +11,19 @@ import { PAYMENT_TYPE_ID, type Payment } from './payment.js';
  * same pair committing at the same moment can both pass, an accepted race as for customer groups'
  * unique name.
  */
-export async function assertInterfaceIdFree(db: Queryable, projectKey: string, payment: Pick<Payment, 'interfaceId' | 'paymentMethodInfo'> & { id?: string }): Promise<void> {
+export async function assertInterfaceIdFree(
+  db: Queryable,
+  projectKey: string,
+  payment: Pick<Payment, 'interfaceId' | 'paymentMethodInfo'> & { id?: string },
+): Promise<void> {
   const { interfaceId } = payment;
   const paymentInterface = payment.paymentMethodInfo.paymentInterface;
   if (interfaceId === undefined || paymentInterface === undefined) return;
-  const found = await db.query<{ id: string }>(
-    'SELECT id FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @> $3::jsonb AND id <> $4 LIMIT 1',
-    [projectKey, PAYMENT_TYPE_ID, JSON.stringify({ interfaceId, paymentMethodInfo: { paymentInterface } }), payment.id ?? ''],
-  );
+  const found = await db.query<{ id: string }>('SELECT id FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @> $3::jsonb AND id <> $4 LIMIT 1', [
+    projectKey,
+    PAYMENT_TYPE_ID,
+    JSON.stringify({ interfaceId, paymentMethodInfo: { paymentInterface } }),
+    payment.id ?? '',
+  ]);
   if (found.rows.length > 0) throw duplicateField('interfaceId', interfaceId);
 }

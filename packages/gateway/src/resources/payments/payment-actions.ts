@@ -14,15 +14,21 @@ import { PAYMENT_TYPE_ID, type Payment } from './payment.js';
 type AmountField = 'amountPaid' | 'amountRefunded' | 'amountAuthorized';
 
 /** Sets or (undefined) removes an optional field of the payment. */
-function setOptional<F extends 'anonymousId' | 'externalId' | 'authorizedUntil' | AmountField | 'key'>(payment: Payment, field: F, value: Payment[F] | undefined): void {
+function setOptional<F extends 'anonymousId' | 'externalId' | 'authorizedUntil' | AmountField | 'key'>(
+  payment: Payment,
+  field: F,
+  value: Payment[F] | undefined,
+): void {
   if (value === undefined) delete payment[field];
   else payment[field] = value;
 }
 
 /** The deprecated PaymentSetAmountPaid/RefundedAction: `amount` optional, absent removes. */
-const amountAction = (field: AmountField): ActionHandlers<Payment>[string] => (payment, action) => {
-  setOptional(payment, field, optionalMoney(action.amount, 'amount'));
-};
+const amountAction =
+  (field: AmountField): ActionHandlers<Payment>[string] =>
+  (payment, action) => {
+    setOptional(payment, field, optionalMoney(action.amount, 'amount'));
+  };
 
 const interactionCustom = nestedCustomActions('payment-interface-interaction', false);
 

@@ -55,12 +55,14 @@ export const transactionActions: ActionHandlers<Payment> = {
     if (interfaceId === oldInterfaceId) return [];
     if (interfaceId === undefined) delete transaction.interfaceId;
     else transaction.interfaceId = interfaceId;
-    return [{
-      type: 'PaymentTransactionInterfaceIdSet',
-      transactionId: transaction.id,
-      ...(interfaceId === undefined ? {} : { newInterfaceId: interfaceId }),
-      ...(oldInterfaceId === undefined ? {} : { oldInterfaceId }),
-    }];
+    return [
+      {
+        type: 'PaymentTransactionInterfaceIdSet',
+        transactionId: transaction.id,
+        ...(interfaceId === undefined ? {} : { newInterfaceId: interfaceId }),
+        ...(oldInterfaceId === undefined ? {} : { oldInterfaceId }),
+      },
+    ];
   },
   setTransactionCustomType(payment, action, scope) {
     return transactionCustom.setCustomType(transactionOf(payment, action), action, scope);

@@ -23,7 +23,9 @@ import { assertNoTypeConflict } from './type-conflicts.js';
 function changeConstraintToNone(definition: AttributeDefinition, newValue: unknown): void {
   if (newValue !== 'None') throw invalidInput("'newValue' must be None.", { field: 'newValue', invalidValue: newValue });
   if (definition.attributeConstraint === 'CombinationUnique') {
-    throw invalidOperation(`The attributeConstraint of '${definition.name}' cannot change from CombinationUnique; only SameForAll and Unique can change to None.`);
+    throw invalidOperation(
+      `The attributeConstraint of '${definition.name}' cannot change from CombinationUnique; only SameForAll and Unique can change to None.`,
+    );
   }
   definition.attributeConstraint = 'None';
 }
@@ -39,7 +41,8 @@ function reorder(productType: ProductType, names: readonly string[], field: stri
 
 /** The deprecated changeAttributeOrder sends whole AttributeDefinitions; their names give the order. */
 function namesOfDefinitions(value: unknown): string[] {
-  if (!Array.isArray(value) || value.length > MAX_ATTRIBUTES) throw invalidInput("'attributes' must be an array of AttributeDefinitions.", { field: 'attributes' });
+  if (!Array.isArray(value) || value.length > MAX_ATTRIBUTES)
+    throw invalidInput("'attributes' must be an array of AttributeDefinitions.", { field: 'attributes' });
   return value.map((item, index) => attributeName((item as { name?: unknown } | null)?.name, `attributes[${index}].name`));
 }
 
@@ -53,7 +56,8 @@ export function attributeDefinitionActions(db: Queryable): ActionHandlers<Produc
     async addAttributeDefinition(productType, action, { ctx }) {
       const added = await attributeDefinition(action.attribute, 'attribute', ctx.load);
       if (productType.attributes.some(({ name }) => name === added.name)) throw attributeDefinitionAlreadyExists(added.name, productType);
-      if (productType.attributes.length >= MAX_ATTRIBUTES) throw invalidInput(`A ProductType has at most ${MAX_ATTRIBUTES} attributes.`, { field: 'attribute' });
+      if (productType.attributes.length >= MAX_ATTRIBUTES)
+        throw invalidInput(`A ProductType has at most ${MAX_ATTRIBUTES} attributes.`, { field: 'attribute' });
       await assertNoTypeConflict(db, ctx.projectKey, [added], productType.id);
       productType.attributes.push(added);
     },

@@ -100,10 +100,13 @@ export async function attributeType(value: unknown, field: string, load: Load, s
     case 'set':
       return setType(draft.elementType, field, load, sets + 1);
     default:
-      throw invalidInput(`'${field}.name' must be an AttributeType name: ${[...SIMPLE_ATTRIBUTE_TYPES, 'enum', 'lenum', 'reference', 'set', 'nested'].join(', ')}.`, {
-        field: `${field}.name`,
-        invalidValue: name,
-      });
+      throw invalidInput(
+        `'${field}.name' must be an AttributeType name: ${[...SIMPLE_ATTRIBUTE_TYPES, 'enum', 'lenum', 'reference', 'set', 'nested'].join(', ')}.`,
+        {
+          field: `${field}.name`,
+          invalidValue: name,
+        },
+      );
   }
 }
 

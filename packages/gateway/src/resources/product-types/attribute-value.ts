@@ -24,7 +24,11 @@ export type NestedAttributeTypes = ReadonlyMap<string, readonly AttributeDefinit
 const NO_NESTED_TYPES: NestedAttributeTypes = new Map();
 
 /** The first problem of `value` as the value of an attribute defined by `definition`, if any. */
-export function attributeValueError(definition: AttributeDefinition, value: unknown, nested: NestedAttributeTypes = NO_NESTED_TYPES): AttributeValueError | undefined {
+export function attributeValueError(
+  definition: AttributeDefinition,
+  value: unknown,
+  nested: NestedAttributeTypes = NO_NESTED_TYPES,
+): AttributeValueError | undefined {
   return valueError(definition.type, value, definition.name, nested);
 }
 
@@ -136,7 +140,10 @@ function setError(elementType: AttributeType, value: unknown, path: string, nest
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (isObject(value)) {
-    return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`).join(',')}}`;
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonical(value[key])}`)
+      .join(',')}}`;
   }
   return JSON.stringify(value);
 }

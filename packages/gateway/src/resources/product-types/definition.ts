@@ -13,7 +13,8 @@ import { storedProductUsage, type ProductTypeUsage } from './usage.js';
 /** ProductTypeDraft.name and .description: required strings (the reference states no length; Herald's string bound). */
 function requiredText(value: unknown, field: string): string {
   if (value === undefined || value === null) throw requiredField(field);
-  if (typeof value !== 'string' || value.length > 4096) throw invalidInput(`'${field}' must be a string of at most 4096 characters.`, { field, invalidValue: value });
+  if (typeof value !== 'string' || value.length > 4096)
+    throw invalidInput(`'${field}' must be a string of at most 4096 characters.`, { field, invalidValue: value });
   return value;
 }
 

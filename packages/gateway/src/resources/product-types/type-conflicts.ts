@@ -36,16 +36,18 @@ function attributeDefinitionTypeConflict(name: string, other: SameNamed): ApiErr
  * is returned" (enum values may differ: typeShape). A read, not under a lock: two ProductTypes
  * created at the same instant with conflicting types are an accepted race, as for States' checks.
  */
-export async function assertNoTypeConflict(
-  db: Queryable,
-  projectKey: string,
-  definitions: readonly AttributeDefinition[],
-  selfId?: string,
-): Promise<void> {
+export async function assertNoTypeConflict(db: Queryable, projectKey: string, definitions: readonly AttributeDefinition[], selfId?: string): Promise<void> {
   if (definitions.length === 0) return;
-  const others = await sameNamedElsewhere(db, projectKey, definitions.map(({ name }) => name), selfId);
+  const others = await sameNamedElsewhere(
+    db,
+    projectKey,
+    definitions.map(({ name }) => name),
+    selfId,
+  );
   for (const definition of definitions) {
-    const conflicting = others.find(({ attribute }) => attribute.name === definition.name && !isDeepStrictEqual(typeShape(attribute.type), typeShape(definition.type)));
+    const conflicting = others.find(
+      ({ attribute }) => attribute.name === definition.name && !isDeepStrictEqual(typeShape(attribute.type), typeShape(definition.type)),
+    );
     if (conflicting !== undefined) throw attributeDefinitionTypeConflict(definition.name, conflicting);
   }
 }

@@ -14,7 +14,9 @@ function valueOf(attributes: readonly Attribute[], name: string): unknown {
 }
 
 function assertUnique(data: ProductData, definition: AttributeDefinition): void {
-  const values = allVariants(data).map(({ attributes }) => valueOf(attributes, definition.name)).filter((value) => value !== undefined);
+  const values = allVariants(data)
+    .map(({ attributes }) => valueOf(attributes, definition.name))
+    .filter((value) => value !== undefined);
   const duplicate = values.find((value, index) => values.findIndex((other) => isDeepStrictEqual(other, value)) !== index);
   if (duplicate === undefined) return;
   throw new ApiError(400, {
@@ -47,5 +49,8 @@ export function assertAttributeConstraints(data: ProductData, definitions: reado
     if (definition.attributeConstraint === 'Unique') assertUnique(data, definition);
     if (definition.attributeConstraint === 'SameForAll') assertSameForAll(data, definition);
   }
-  assertCombinationUnique(data, definitions.filter(({ attributeConstraint }) => attributeConstraint === 'CombinationUnique'));
+  assertCombinationUnique(
+    data,
+    definitions.filter(({ attributeConstraint }) => attributeConstraint === 'CombinationUnique'),
+  );
 }

@@ -111,7 +111,8 @@ export async function productFromDraft(body: unknown, ctx: Load): Promise<Omit<P
   };
   const key = optionalKey(draft.key);
   if (key !== undefined) fields.key = key;
-  if (draft.taxCategory !== undefined && draft.taxCategory !== null) fields.taxCategory = await referenceTo(draft.taxCategory, 'taxCategory', 'tax-category', ctx);
+  if (draft.taxCategory !== undefined && draft.taxCategory !== null)
+    fields.taxCategory = await referenceTo(draft.taxCategory, 'taxCategory', 'tax-category', ctx);
   if (draft.state !== undefined && draft.state !== null) fields.state = await referenceTo(draft.state, 'state', 'state', ctx);
   return fields;
 }

@@ -90,6 +90,10 @@ export function assertPriceKeysUnique(prices: readonly Price[], field: string): 
   const keys = prices.flatMap((price) => (price.key === undefined ? [] : [price.key]));
   const duplicate = keys.find((key, index) => keys.indexOf(key) !== index);
   if (duplicate !== undefined) {
-    throw new ApiError(400, { code: 'DuplicatePriceKey', message: `The price key '${duplicate}' is used twice in '${field}'.`, conflictingPriceKey: duplicate });
+    throw new ApiError(400, {
+      code: 'DuplicatePriceKey',
+      message: `The price key '${duplicate}' is used twice in '${field}'.`,
+      conflictingPriceKey: duplicate,
+    });
   }
 }

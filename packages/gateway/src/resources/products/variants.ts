@@ -40,7 +40,13 @@ export function definitionsAt(productType: ProductType, level: AttributeDefiniti
 }
 
 /** Attribute values checked against the ProductType's definitions of `level` (product-types' attributesError). */
-export async function attributesAt(value: unknown, field: string, productType: ProductType, level: AttributeDefinition['level'], ctx: Load): Promise<Attribute[]> {
+export async function attributesAt(
+  value: unknown,
+  field: string,
+  productType: ProductType,
+  level: AttributeDefinition['level'],
+  ctx: Load,
+): Promise<Attribute[]> {
   const attributes = value === undefined || value === null ? [] : value;
   const definitions = definitionsAt(productType, level);
   const nested = await loadNestedAttributeTypes(definitions, ctx.load);

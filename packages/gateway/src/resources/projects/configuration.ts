@@ -12,7 +12,12 @@ export const ROUNDING_MODES = ['HalfEven', 'HalfUp', 'HalfDown'] as const;
 export type RoundingMode = (typeof ROUNDING_MODES)[number];
 
 /** The reference's CartsConfiguration defaults. */
-const CARTS_DEFAULTS = { deleteDaysAfterLastModification: 90, countryTaxRateFallbackEnabled: false, priceRoundingMode: 'HalfEven', taxRoundingMode: 'HalfEven' };
+const CARTS_DEFAULTS = {
+  deleteDaysAfterLastModification: 90,
+  countryTaxRateFallbackEnabled: false,
+  priceRoundingMode: 'HalfEven',
+  taxRoundingMode: 'HalfEven',
+};
 /** InventoryConfiguration: expired reservations are released unless set otherwise. */
 const INVENTORY_DEFAULTS = { releaseExpiredReservations: true };
 /** DiscountsConfiguration: Product and Cart Discounts stack, the platform's behaviour before the setting. */

@@ -13,15 +13,12 @@ export type ProjectActions = ActionHandlers<Project>;
 
 const VIEW = ['view_project_settings', 'manage_project_settings'];
 
-export function registerProjectRoutes(
-  app: FastifyInstance,
-  deps: ResourceDeps,
-  cache: ProjectCache,
-  actions: ProjectActions,
-): void {
+export function registerProjectRoutes(app: FastifyInstance, deps: ResourceDeps, cache: ProjectCache, actions: ProjectActions): void {
   // The reference's own project actions first; a feature module's action of the same name wins.
   const all: ProjectActions = { ...projectSettingsActions, ...searchIndexingActions, ...actions };
-  app.get('/:projectKey', { config: { auth: { anyOf: VIEW } } }, async (request) => (request.project === undefined ? undefined : presentProject(request.project)));
+  app.get('/:projectKey', { config: { auth: { anyOf: VIEW } } }, async (request) =>
+    request.project === undefined ? undefined : presentProject(request.project),
+  );
 
   app.post('/:projectKey', { config: { auth: { anyOf: ['manage_project_settings'] } } }, async (request) => {
     const { version, actions: requested } = parseUpdateBody(request.body);

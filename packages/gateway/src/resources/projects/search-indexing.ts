@@ -29,7 +29,10 @@ function statusOf(action: UpdateAction): 'Activated' | 'Deactivated' {
   return action.status;
 }
 
-const statusAction = (index: Index): ProjectActions[string] => (project, action, scope) => setStatus(project, index, statusOf(action), scope);
+const statusAction =
+  (index: Index): ProjectActions[string] =>
+  (project, action, scope) =>
+    setStatus(project, index, statusOf(action), scope);
 
 /** The search-status actions. */
 export const searchIndexingActions: ProjectActions = {

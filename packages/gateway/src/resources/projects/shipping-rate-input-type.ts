@@ -3,9 +3,7 @@ import { asDraft, localizedString } from '../shared/validation.js';
 
 /** The reference's ShippingRateInputType: CartValue, CartScore, or CartClassification with its values. */
 export type ShippingRateInputType =
-  | { type: 'CartValue' }
-  | { type: 'CartScore' }
-  | { type: 'CartClassification'; values: Array<{ key: string; label: LocalizedString }> };
+  { type: 'CartValue' } | { type: 'CartScore' } | { type: 'CartClassification'; values: Array<{ key: string; label: LocalizedString }> };
 
 const MAX_VALUES = 100;
 

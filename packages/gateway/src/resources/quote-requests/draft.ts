@@ -46,9 +46,7 @@ function cartVersion(value: unknown): number {
 function assertQuotable(cart: Cart, expectedVersion: number): asserts cart is Cart & { customerId: string } {
   if (cart.version !== expectedVersion) throw concurrentModification(cart.version, expectedVersion);
   if (cart.customerId === undefined) {
-    throw invalidOperation(
-      `The cart '${cart.id}' is anonymous (it has no customer); a quote request can only be created from a customer's cart.`,
-    );
+    throw invalidOperation(`The cart '${cart.id}' is anonymous (it has no customer); a quote request can only be created from a customer's cart.`);
   }
   if (cart.discountCodes.length > 0) {
     throw invalidOperation(
@@ -122,11 +120,7 @@ function copiedFromCart(cart: Cart & { customerId: string }, project: Project): 
  * The cart is read before the quote request's own transaction: a cart changed in between yields
  * a quote of the version the client named, which is what it asked for.
  */
-export async function quoteRequestFromDraft(
-  body: unknown,
-  ctx: RequestContext,
-  buyer?: { customerId: string },
-): Promise<QuoteRequestFields> {
+export async function quoteRequestFromDraft(body: unknown, ctx: RequestContext, buyer?: { customerId: string }): Promise<QuoteRequestFields> {
   const draft = asDraft(body, 'QuoteRequestDraft');
   const locator = cartLocator(draft);
   const version = cartVersion(draft.cartVersion);
@@ -135,12 +129,7 @@ export async function quoteRequestFromDraft(
     throw referencedResourceNotFound('cart', locator);
   }
   assertQuotable(cart, version);
-  await requireBusinessUnitBuyer(
-    { get: (_projectKey, typeId, locator) => ctx.load(typeId, locator) },
-    ctx.projectKey,
-    cart.businessUnit,
-    ctx.auth,
-  );
+  await requireBusinessUnitBuyer({ get: (_projectKey, typeId, locator) => ctx.load(typeId, locator) }, ctx.projectKey, cart.businessUnit, ctx.auth);
 
   const fields = copiedFromCart(cart, ctx.project);
   const key = optionalKey(draft.key);

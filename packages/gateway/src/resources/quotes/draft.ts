@@ -63,9 +63,16 @@ function offerFields(stagedQuote: StagedQuote, cart: Cart): QuoteFields {
   };
   if (copy.shippingAddress !== undefined) fields.taxedPrice = simpleTaxedPrice(copy.totalPrice);
   const optional = {
-    customer: stagedQuote.customer, validTo: stagedQuote.validTo, sellerComment: stagedQuote.sellerComment,
-    store: stagedQuote.store, businessUnit: stagedQuote.businessUnit, purchaseOrderNumber: stagedQuote.purchaseOrderNumber,
-    shippingAddress: copy.shippingAddress, billingAddress: copy.billingAddress, country: copy.country, shippingRateInput: copy.shippingRateInput,
+    customer: stagedQuote.customer,
+    validTo: stagedQuote.validTo,
+    sellerComment: stagedQuote.sellerComment,
+    store: stagedQuote.store,
+    businessUnit: stagedQuote.businessUnit,
+    purchaseOrderNumber: stagedQuote.purchaseOrderNumber,
+    shippingAddress: copy.shippingAddress,
+    billingAddress: copy.billingAddress,
+    country: copy.country,
+    shippingRateInput: copy.shippingRateInput,
   };
   for (const [field, value] of Object.entries(optional)) if (value !== undefined) Object.assign(fields, { [field]: structuredClone(value) });
   return fields;

@@ -1,5 +1,14 @@
 import type { BaseResource, CustomFields, KeyReference, Reference } from '@herald/model';
-import type { CustomLineItem, DirectDiscount, InventoryMode, LineItem, ShippingRateInput, TaxCalculationMode, TaxMode, TaxRoundingMode } from '../carts/cart.js';
+import type {
+  CustomLineItem,
+  DirectDiscount,
+  InventoryMode,
+  LineItem,
+  ShippingRateInput,
+  TaxCalculationMode,
+  TaxMode,
+  TaxRoundingMode,
+} from '../carts/cart.js';
 import type { TaxedPrice } from '../quote-requests/quote-request.js';
 import type { Address } from '../shared/address.js';
 import type { CentPrecisionMoney } from '../shared/money.js';

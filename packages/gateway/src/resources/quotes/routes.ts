@@ -33,10 +33,14 @@ export function registerQuoteRoutes(app: FastifyInstance, deps: ResourceDeps): v
     },
     deps,
   );
-  app.post('/:projectKey/quotes', { config: { auth: { anyOf: QUOTE_SCOPES.manage } } }, expanding(documents, async (request, expansion, reply) => {
-    const doc = await createQuote(request.body, requestContext(request, documents), documents);
-    return reply.status(201).send(await expansion.one(doc));
-  }));
+  app.post(
+    '/:projectKey/quotes',
+    { config: { auth: { anyOf: QUOTE_SCOPES.manage } } },
+    expanding(documents, async (request, expansion, reply) => {
+      const doc = await createQuote(request.body, requestContext(request, documents), documents);
+      return reply.status(201).send(await expansion.one(doc));
+    }),
+  );
 
   registerScopedRoutes<Quote>(
     app,

@@ -9,22 +9,19 @@ const CLEANUP_INTERVAL_MS = 60 * 60 * 1000;
  * running against a database about to be closed. Failures are logged and the next run tries again.
  * `run` answers how many rows it removed.
  */
-export function scheduleCleanup(
-  app: FastifyInstance,
-  what: string,
-  run: (signal: AbortSignal) => Promise<number>,
-  intervalMs = CLEANUP_INTERVAL_MS,
-): void {
+export function scheduleCleanup(app: FastifyInstance, what: string, run: (signal: AbortSignal) => Promise<number>, intervalMs = CLEANUP_INTERVAL_MS): void {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
   const closing = new AbortController();
   const next = (): void => {
-    running = running.then(() => run(closing.signal)).then(
-      (deleted) => {
-        if (deleted > 0) app.log.info({ deleted }, `expired ${what} deleted`);
-      },
-      (error: unknown) => app.log.error({ err: error }, `${what} cleanup failed`),
-    );
+    running = running
+      .then(() => run(closing.signal))
+      .then(
+        (deleted) => {
+          if (deleted > 0) app.log.info({ deleted }, `expired ${what} deleted`);
+        },
+        (error: unknown) => app.log.error({ err: error }, `${what} cleanup failed`),
+      );
   };
   app.addHook('onReady', async () => {
     next();

@@ -1,4 +1,3 @@
-
 import type { BaseResource, Initiator } from '@herald/model';
 import type { DocumentStore, Locator, Project, ProjectStore, WriteContext } from '@herald/store';
 import type { FastifyRequest } from 'fastify';

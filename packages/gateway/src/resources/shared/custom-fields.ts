@@ -1,11 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import {
-  invalidInput,
-  type BaseResource,
-  type CustomFields,
-  type MessagePayload,
-  type ResourceIdentifier,
-} from '@herald/model';
+import { invalidInput, type BaseResource, type CustomFields, type MessagePayload, type ResourceIdentifier } from '@herald/model';
 import type { Locator } from '@herald/store';
 import { isMoney } from './money.js';
 import type { ActionHandlers } from './update-actions.js';
@@ -176,11 +170,7 @@ function fieldMap(value: unknown, field: string): Record<string, unknown> {
 }
 
 /** A `custom` draft (`{type: {key|id}, fields}`) resolved and validated against its Type. */
-export async function customFromDraft(
-  draft: unknown,
-  resourceTypeId: string,
-  ctx: Pick<RequestContext, 'load'>,
-): Promise<CustomFields | undefined> {
+export async function customFromDraft(draft: unknown, resourceTypeId: string, ctx: Pick<RequestContext, 'load'>): Promise<CustomFields | undefined> {
   if (draft === undefined || draft === null) return undefined;
   const custom = draft as { type?: unknown; fields?: unknown };
   const type = await loadType(ctx.load, custom.type, resourceTypeId, 'custom.type');
@@ -210,10 +200,7 @@ export interface CustomFieldActionOptions {
 }
 
 /** `setCustomType` and `setCustomField`, shared by every resource with custom fields. */
-export function customFieldActions<D extends Customizable>(
-  resourceTypeId: string,
-  options: CustomFieldActionOptions = {},
-): ActionHandlers<D> {
+export function customFieldActions<D extends Customizable>(resourceTypeId: string, options: CustomFieldActionOptions = {}): ActionHandlers<D> {
   const handlers = customFieldHandlers<D>(resourceTypeId);
   if (options.messages !== false) return handlers;
   return Object.fromEntries(

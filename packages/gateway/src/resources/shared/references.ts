@@ -37,12 +37,7 @@ export async function loadReferenced<T extends BaseResource>(load: Load, typeId:
 }
 
 /** Stores and business units are referenced by key on carts and quote requests (KeyReference). */
-export async function keyReference<TypeId extends string>(
-  load: Load,
-  typeId: TypeId,
-  value: unknown,
-  field: string,
-): Promise<KeyReference<TypeId>> {
+export async function keyReference<TypeId extends string>(load: Load, typeId: TypeId, value: unknown, field: string): Promise<KeyReference<TypeId>> {
   const locator = identifierLocator(value, field, typeId);
   const doc = await loadReferenced(load, typeId, locator);
   if (doc.key === undefined) throw invalidInput(`The ${typeId} referenced by '${field}' has no key.`, { field });

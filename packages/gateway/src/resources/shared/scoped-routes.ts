@@ -36,11 +36,7 @@ export interface ScopedResource<D extends BaseResource> {
 type Params = ResourceParams;
 type Query = Record<string, string | string[] | undefined>;
 
-export function registerScopedRoutes<D extends BaseResource>(
-  app: FastifyInstance,
-  resource: ScopedResource<D>,
-  deps: ResourceDeps,
-): void {
+export function registerScopedRoutes<D extends BaseResource>(app: FastifyInstance, resource: ScopedResource<D>, deps: ResourceDeps): void {
   const { documents } = deps;
   const base = `/:projectKey/${resource.path}`;
   const me = resource.me === undefined ? {} : { me: resource.me };
@@ -55,21 +51,25 @@ export function registerScopedRoutes<D extends BaseResource>(
     return doc;
   };
 
-  app.get(base, { config: view }, expanding(documents, async (request, expansion) => {
-    const scope = resource.scopeOf(request);
-    const query = request.query as Query;
-    const projectKey = (request.params as Params).projectKey;
-    const conditions = scopeSql(scope, 3);
-    const page = await runPagedQuery<D>(
-      documents.db,
-      'resources',
-      ['r.project_key = $1', 'r.type_id = $2', ...conditions.sql],
-      [projectKey, resource.typeId, ...conditions.params],
-      queryRequest(query),
-    );
-    page.results = await expansion.all(page.results);
-    return page;
-  }));
+  app.get(
+    base,
+    { config: view },
+    expanding(documents, async (request, expansion) => {
+      const scope = resource.scopeOf(request);
+      const query = request.query as Query;
+      const projectKey = (request.params as Params).projectKey;
+      const conditions = scopeSql(scope, 3);
+      const page = await runPagedQuery<D>(
+        documents.db,
+        'resources',
+        ['r.project_key = $1', 'r.type_id = $2', ...conditions.sql],
+        [projectKey, resource.typeId, ...conditions.params],
+        queryRequest(query),
+      );
+      page.results = await expansion.all(page.results);
+      return page;
+    }),
+  );
 
   const read = expanding(documents, async (request, expansion) => expansion.one(await visible(request, resource.scopeOf(request))));
 
@@ -106,14 +106,18 @@ export function registerScopedRoutes<D extends BaseResource>(
 
   const create = resource.create;
   if (create !== undefined) {
-    app.post(base, { config: manage }, expanding(documents, async (request, expansion, reply) => {
-      const scope = resource.scopeOf(request);
-      const ctx = requestContext(request, documents);
-      const fields = await create(request.body, ctx, request);
-      if (!inScope(fields, scope)) throw new Error(`${resource.typeId} draft of a scoped route lies outside its scope`);
-      const doc = await documents.create<D>(ctx.write, resource.typeId, fields, resource.createdMessages);
-      return reply.status(201).send(await expansion.one(doc));
-    }));
+    app.post(
+      base,
+      { config: manage },
+      expanding(documents, async (request, expansion, reply) => {
+        const scope = resource.scopeOf(request);
+        const ctx = requestContext(request, documents);
+        const fields = await create(request.body, ctx, request);
+        if (!inScope(fields, scope)) throw new Error(`${resource.typeId} draft of a scoped route lies outside its scope`);
+        const doc = await documents.create<D>(ctx.write, resource.typeId, fields, resource.createdMessages);
+        return reply.status(201).send(await expansion.one(doc));
+      }),
+    );
   }
 
   for (const path of [`${base}/:id`, `${base}/key=:key`]) {

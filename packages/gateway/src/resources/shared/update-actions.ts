@@ -18,11 +18,7 @@ export interface ActionScope {
  * An update action handler mutates `doc` in place and returns the messages it causes. Handlers
  * run one after another on a copy of the document; the store applies all of them or none.
  */
-export type ActionHandler<D> = (
-  doc: D,
-  action: UpdateAction,
-  scope: ActionScope,
-) => Promise<MessagePayload[] | void> | MessagePayload[] | void;
+export type ActionHandler<D> = (doc: D, action: UpdateAction, scope: ActionScope) => Promise<MessagePayload[] | void> | MessagePayload[] | void;
 
 export type ActionHandlers<D> = Readonly<Record<string, ActionHandler<D>>>;
 
@@ -51,12 +47,7 @@ export function parseUpdateBody(body: unknown): { version: number; actions: Upda
   return { version: expected, actions: actions as UpdateAction[] };
 }
 
-export async function applyActions<D>(
-  handlers: ActionHandlers<D>,
-  doc: D,
-  actions: readonly UpdateAction[],
-  scope: ActionScope,
-): Promise<MessagePayload[]> {
+export async function applyActions<D>(handlers: ActionHandlers<D>, doc: D, actions: readonly UpdateAction[], scope: ActionScope): Promise<MessagePayload[]> {
   // Handlers validate references with `ctx.load`; during an update that read must go through the
   // update's transaction: outside it, on PGlite (one statement at a time) it would wait for the
   // transaction, which waits for it, and on PostgreSQL it would hold a second connection.

@@ -42,11 +42,7 @@ export interface ResourceDefinition<D extends BaseResource> {
 type Params = ResourceParams;
 type Query = Record<string, string | string[] | undefined>;
 
-export function registerVersionedRoutes<D extends BaseResource>(
-  app: FastifyInstance,
-  definition: ResourceDefinition<D>,
-  deps: ResourceDeps,
-): void {
+export function registerVersionedRoutes<D extends BaseResource>(app: FastifyInstance, definition: ResourceDefinition<D>, deps: ResourceDeps): void {
   const { documents } = deps;
   const base = `/:projectKey/${definition.path}`;
   const view = { auth: { anyOf: [...definition.scopes.view, ...definition.scopes.manage] } } as const;
@@ -99,31 +95,40 @@ export function registerVersionedRoutes<D extends BaseResource>(
     const version = versionParam(query);
     const options = { dataErasure, ...(definition.deletedMessages === undefined ? {} : { messages: definition.deletedMessages }) };
     const { assertDeletable } = definition;
-    const doc = assertDeletable === undefined
-      ? await documents.delete<D>(ctx.write, definition.typeId, locator, version, options)
-      : await documents.db.transaction(async (tx) => {
-        const deleted = await documents.within(tx).delete<D>(ctx.write, definition.typeId, locator, version, options);
-        await assertDeletable(deleted, tx, ctx);
-        return deleted;
-      });
+    const doc =
+      assertDeletable === undefined
+        ? await documents.delete<D>(ctx.write, definition.typeId, locator, version, options)
+        : await documents.db.transaction(async (tx) => {
+            const deleted = await documents.within(tx).delete<D>(ctx.write, definition.typeId, locator, version, options);
+            await assertDeletable(deleted, tx, ctx);
+            return deleted;
+          });
     await definition.afterDelete?.(doc, ctx);
     return shape(request, expansion, doc);
   });
 
-  app.get(base, { config: view }, expanding(documents, async (request, expansion) => {
-    const query = request.query as Query;
-    const page = await documents.query<D>((request.params as Params).projectKey, definition.typeId, queryRequest(query));
-    if (!expansion.requested && definition.present === undefined) return page;
-    return { ...page, results: await shapeAll(request, expansion, page.results) };
-  }));
+  app.get(
+    base,
+    { config: view },
+    expanding(documents, async (request, expansion) => {
+      const query = request.query as Query;
+      const page = await documents.query<D>((request.params as Params).projectKey, definition.typeId, queryRequest(query));
+      if (!expansion.requested && definition.present === undefined) return page;
+      return { ...page, results: await shapeAll(request, expansion, page.results) };
+    }),
+  );
 
-  app.post(base, { config: manage }, expanding(documents, async (request, expansion, reply) => {
-    const ctx = requestContext(request, documents);
-    const fields = await definition.fromDraft(request.body, ctx);
-    const doc = await documents.create<D>(ctx.write, definition.typeId, fields, definition.createdMessages);
-    await definition.afterCreate?.(doc, ctx);
-    return reply.status(201).send(await shape(request, expansion, doc));
-  }));
+  app.post(
+    base,
+    { config: manage },
+    expanding(documents, async (request, expansion, reply) => {
+      const ctx = requestContext(request, documents);
+      const fields = await definition.fromDraft(request.body, ctx);
+      const doc = await documents.create<D>(ctx.write, definition.typeId, fields, definition.createdMessages);
+      await definition.afterCreate?.(doc, ctx);
+      return reply.status(201).send(await shape(request, expansion, doc));
+    }),
+  );
 
   for (const path of [`${base}/:id`, `${base}/key=:key`]) {
     app.get(path, { config: view }, read);

@@ -30,11 +30,15 @@ interface Where {
 
 /** The Zones holding the country (one `@?` the GIN index answers), then the most specific by state. */
 async function zoneOf(documents: DocumentStore, projectKey: string, where: Where): Promise<Zone | undefined> {
-  const found = await documents.db.query<{ doc: Zone }>(
-    `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @? $3::jsonpath`,
-    [projectKey, ZONE_TYPE_ID, `$.locations[*] ? (@.country == ${JSON.stringify(where.country)})`],
+  const found = await documents.db.query<{ doc: Zone }>(`SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @? $3::jsonpath`, [
+    projectKey,
+    ZONE_TYPE_ID,
+    `$.locations[*] ? (@.country == ${JSON.stringify(where.country)})`,
+  ]);
+  return zoneForAddress(
+    found.rows.map((row) => row.doc),
+    where,
   );
-  return zoneForAddress(found.rows.map((row) => row.doc), where);
 }
 
 /** Active methods with a ZoneRate for the Zone, oldest first (the answer's order before defaults go first). */
@@ -87,7 +91,9 @@ function mayRead(auth: AuthContext | undefined, cart: Cart): boolean {
 /** The cart of `cartId`, in the Store of an in-store path; its shipping address decides the Zone. */
 async function cartOf(request: FastifyRequest, documents: DocumentStore): Promise<Cart & { shippingAddress: Where }> {
   const params = request.params as Params;
-  const cart = await loadReferenced<Cart>((typeId, locator) => documents.get(params.projectKey, typeId, locator), 'cart', { id: required(request.query as Query, 'cartId') });
+  const cart = await loadReferenced<Cart>((typeId, locator) => documents.get(params.projectKey, typeId, locator), 'cart', {
+    id: required(request.query as Query, 'cartId'),
+  });
   if (!mayRead(request.auth, cart)) throw referencedResourceNotFound('cart', { id: cart.id });
   if (params.storeKey !== undefined && cart.store?.key !== params.storeKey) {
     throw invalidInput(`The cart '${cart.id}' is not in the Store '${params.storeKey}'.`, { field: 'cartId' });
@@ -104,14 +110,18 @@ async function cartOf(request: FastifyRequest, documents: DocumentStore): Promis
  * method predicates against the cart, which Herald cannot do yet).
  */
 export function registerMatchingRoutes(app: FastifyInstance, documents: DocumentStore): void {
-  app.get('/:projectKey/shipping-methods/matching-location', { config: MATCHING_AUTH }, expanding(documents, async (request, expansion) => {
-    const query = request.query as Query;
-    const where = { country: countryCode(required(query, 'country'), 'country'), state: single(query, 'state') };
-    const currencyParam = single(query, 'currency');
-    const currency = currencyParam === undefined ? undefined : currencyCode(currencyParam, 'currency');
-    const methods = await matching(documents, (request.params as Params).projectKey, where, currency);
-    return page(await expansion.all(methods));
-  }));
+  app.get(
+    '/:projectKey/shipping-methods/matching-location',
+    { config: MATCHING_AUTH },
+    expanding(documents, async (request, expansion) => {
+      const query = request.query as Query;
+      const where = { country: countryCode(required(query, 'country'), 'country'), state: single(query, 'state') };
+      const currencyParam = single(query, 'currency');
+      const currency = currencyParam === undefined ? undefined : currencyCode(currencyParam, 'currency');
+      const methods = await matching(documents, (request.params as Params).projectKey, where, currency);
+      return page(await expansion.all(methods));
+    }),
+  );
 
   const matchingCart = expanding(documents, async (request, expansion) => {
     const cart = await cartOf(request, documents);

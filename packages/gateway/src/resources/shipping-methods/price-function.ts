@@ -9,7 +9,8 @@ import { invalidInput } from '@herald/model';
 const MAX_FUNCTION_LENGTH = 256;
 const TOKEN = /\s*(\d+|x|[-+*()])/y;
 
-type Node = { kind: 'number'; value: number } | { kind: 'score' } | { kind: 'binary'; op: '+' | '-' | '*'; left: Node; right: Node } | { kind: 'negate'; operand: Node };
+type Node =
+  { kind: 'number'; value: number } | { kind: 'score' } | { kind: 'binary'; op: '+' | '-' | '*'; left: Node; right: Node } | { kind: 'negate'; operand: Node };
 
 function tokens(source: string): string[] {
   const found: string[] = [];

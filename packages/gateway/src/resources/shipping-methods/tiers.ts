@@ -60,7 +60,10 @@ function cartScoreTier(draft: Draft, field: string, currency: string): CartScore
 function priceFunction(value: unknown, field: string, currency: string): CartScoreTier['priceFunction'] {
   const draft = asDraft(value, field);
   if (draft.currencyCode !== currency) {
-    throw invalidInput(`'${field}.currencyCode' must be the rate's currency ${currency}.`, { field: `${field}.currencyCode`, invalidValue: draft.currencyCode });
+    throw invalidInput(`'${field}.currencyCode' must be the rate's currency ${currency}.`, {
+      field: `${field}.currencyCode`,
+      invalidValue: draft.currencyCode,
+    });
   }
   return { currencyCode: currency, function: priceFunctionText(draft.function, `${field}.function`) };
 }

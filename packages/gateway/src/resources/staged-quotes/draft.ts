@@ -100,7 +100,14 @@ export function quotationCartFields(quoteRequest: QuoteRequest, ctx: RequestCont
     refusedGifts: [],
     deleteDaysAfterLastModification: cartDeleteDays(undefined, 'deleteDaysAfterLastModification', ctx.project),
   };
-  const optional = { store: copy.store, businessUnit: copy.businessUnit, country: copy.country, shippingAddress: copy.shippingAddress, billingAddress: copy.billingAddress, shippingRateInput: copy.shippingRateInput };
+  const optional = {
+    store: copy.store,
+    businessUnit: copy.businessUnit,
+    country: copy.country,
+    shippingAddress: copy.shippingAddress,
+    billingAddress: copy.billingAddress,
+    shippingRateInput: copy.shippingRateInput,
+  };
   for (const [field, value] of Object.entries(optional)) if (value !== undefined) Object.assign(cart, { [field]: value });
   return cart;
 }

@@ -29,8 +29,12 @@ export function registerStagedQuoteRoutes(app: FastifyInstance, deps: ResourceDe
     },
     deps,
   );
-  app.post('/:projectKey/staged-quotes', { config: { auth: { anyOf: STAGED_QUOTE_SCOPES.manage } } }, expanding(documents, async (request, expansion, reply) => {
-    const doc = await createStagedQuote(request.body, requestContext(request, documents), documents);
-    return reply.status(201).send(await expansion.one(doc));
-  }));
+  app.post(
+    '/:projectKey/staged-quotes',
+    { config: { auth: { anyOf: STAGED_QUOTE_SCOPES.manage } } },
+    expanding(documents, async (request, expansion, reply) => {
+      const doc = await createStagedQuote(request.body, requestContext(request, documents), documents);
+      return reply.status(201).send(await expansion.one(doc));
+    }),
+  );
 }

@@ -13,7 +13,9 @@ export function assertValidityOrder(validFrom: string | undefined, validUntil: s
 }
 
 function sameScope(a: Scoped, b: Scoped): boolean {
-  return a.value.currencyCode === b.value.currencyCode && a.country === b.country && a.customerGroup?.id === b.customerGroup?.id && a.channel?.id === b.channel?.id;
+  return (
+    a.value.currencyCode === b.value.currencyCode && a.country === b.country && a.customerGroup?.id === b.customerGroup?.id && a.channel?.id === b.channel?.id
+  );
 }
 
 const hasPeriod = (price: Scoped) => price.validFrom !== undefined || price.validUntil !== undefined;

@@ -54,7 +54,10 @@ export const tierActions: ActionHandlers<StandalonePrice> = {
     const quantity = action.minimumQuantity;
     const removed = price.tiers?.find((known) => known.minimumQuantity === quantity);
     if (removed === undefined) throw invalidOperation(`The price has no tier with minimumQuantity ${JSON.stringify(quantity)}.`);
-    setTiers(price, (price.tiers ?? []).filter((known) => known !== removed));
+    setTiers(
+      price,
+      (price.tiers ?? []).filter((known) => known !== removed),
+    );
     return [{ type: 'StandalonePriceTierRemoved', removedTier: removed }];
   },
   setPriceTiers(price, action): MessagePayload[] {

@@ -37,20 +37,26 @@ export function validityActions(db: Queryable): ActionHandlers<StandalonePrice> 
   return {
     async setValidFrom(price, action, { ctx }): Promise<MessagePayload[]> {
       const change = await setBounds(price, ctx.projectKey, { validFrom: action.validFrom });
-      return change === undefined ? [] : [{ type: 'StandalonePriceValidFromSet', ...boundFields('validFrom', change.next.validFrom, change.previous.validFrom) }];
+      return change === undefined
+        ? []
+        : [{ type: 'StandalonePriceValidFromSet', ...boundFields('validFrom', change.next.validFrom, change.previous.validFrom) }];
     },
     async setValidUntil(price, action, { ctx }): Promise<MessagePayload[]> {
       const change = await setBounds(price, ctx.projectKey, { validUntil: action.validUntil });
-      return change === undefined ? [] : [{ type: 'StandalonePriceValidUntilSet', ...boundFields('validUntil', change.next.validUntil, change.previous.validUntil) }];
+      return change === undefined
+        ? []
+        : [{ type: 'StandalonePriceValidUntilSet', ...boundFields('validUntil', change.next.validUntil, change.previous.validUntil) }];
     },
     async setValidFromAndUntil(price, action, { ctx }): Promise<MessagePayload[]> {
       const change = await setBounds(price, ctx.projectKey, { validFrom: action.validFrom, validUntil: action.validUntil });
       if (change === undefined) return [];
-      return [{
-        type: 'StandalonePriceValidFromAndUntilSet',
-        ...boundFields('validFrom', change.next.validFrom, change.previous.validFrom),
-        ...boundFields('validUntil', change.next.validUntil, change.previous.validUntil),
-      }];
+      return [
+        {
+          type: 'StandalonePriceValidFromAndUntilSet',
+          ...boundFields('validFrom', change.next.validFrom, change.previous.validFrom),
+          ...boundFields('validUntil', change.next.validUntil, change.previous.validUntil),
+        },
+      ];
     },
   };
 }

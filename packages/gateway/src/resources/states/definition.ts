@@ -30,12 +30,7 @@ function stateLocator(value: unknown, field: string): Locator {
  * Resolves `transitions` to references by id. Every target must exist and be of the same type:
  * a workflow never leaves its kind of resource.
  */
-async function transitions(
-  value: unknown,
-  type: StateType,
-  load: Load,
-  selfId?: string,
-): Promise<Array<Reference<'state'>> | undefined> {
+async function transitions(value: unknown, type: StateType, load: Load, selfId?: string): Promise<Array<Reference<'state'>> | undefined> {
   if (value === undefined || value === null) return undefined;
   if (!Array.isArray(value) || value.length > 500) {
     throw invalidInput("'transitions' must be an array of at most 500 State identifiers.", { field: 'transitions' });

@@ -98,7 +98,11 @@ function addToList(list: ChannelList): ActionHandler<Store> {
 function removeFromList(list: ChannelList): ActionHandler<Store> {
   return async (store, action, { reader }) => {
     const reference = await channelReference(reader.get, itemOf(action, list), RULES[list].item);
-    return replaceList(store, list, withStoreDefaults(store)[list].filter((known) => known.id !== reference.id));
+    return replaceList(
+      store,
+      list,
+      withStoreDefaults(store)[list].filter((known) => known.id !== reference.id),
+    );
   };
 }
 

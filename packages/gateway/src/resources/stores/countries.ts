@@ -57,6 +57,9 @@ export const countryActions: ActionHandlers<Store> = {
   },
   removeCountry(store, action) {
     const country = storeCountry(action.country, 'country');
-    return changeCountries(store, withStoreDefaults(store).countries.filter((known) => known.code !== country.code));
+    return changeCountries(
+      store,
+      withStoreDefaults(store).countries.filter((known) => known.code !== country.code),
+    );
   },
 };

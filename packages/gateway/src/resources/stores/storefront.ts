@@ -61,6 +61,4 @@ function setter(name: StorefrontField): ActionHandler<Store> {
 }
 
 /** The reference's ten Storefront actions (setCheckoutUrlTemplate … setContactUrl). */
-export const storefrontActions: ActionHandlers<Store> = Object.fromEntries(
-  STOREFRONT_FIELDS.map((name) => [`set${capitalized(name)}`, setter(name)]),
-);
+export const storefrontActions: ActionHandlers<Store> = Object.fromEntries(STOREFRONT_FIELDS.map((name) => [`set${capitalized(name)}`, setter(name)]));

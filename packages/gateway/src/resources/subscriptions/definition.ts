@@ -6,12 +6,7 @@ import { asDraft, optionalKey } from '../shared/validation.js';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import type { SubscriptionDelivery } from './delivery-port.js';
 import { requireRoomForSubscription } from './limit.js';
-import {
-  requireSomethingSubscribed,
-  validateChangeSubscriptions,
-  validateEventSubscriptions,
-  validateMessageSubscriptions,
-} from './subscription-scopes.js';
+import { requireSomethingSubscribed, validateChangeSubscriptions, validateEventSubscriptions, validateMessageSubscriptions } from './subscription-scopes.js';
 
 /**
  * Stored without `status`: health lives in the delivery tables so it never bumps `version`.
@@ -48,10 +43,7 @@ async function requireTestNotification(
   }
 }
 
-export function subscriptionDefinition(
-  documents: DocumentStore,
-  delivery: SubscriptionDelivery,
-): ResourceDefinition<StoredSubscription> {
+export function subscriptionDefinition(documents: DocumentStore, delivery: SubscriptionDelivery): ResourceDefinition<StoredSubscription> {
   return {
     typeId: 'subscription',
     path: 'subscriptions',

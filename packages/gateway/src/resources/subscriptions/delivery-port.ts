@@ -1,12 +1,5 @@
 import type { Destination, Format, SubscriptionHealthStatus } from '@herald/model';
-import type {
-  DeletedSubscriptionName,
-  DeliveryStatus,
-  DroppedDeliveryPage,
-  DroppedFilter,
-  DroppedPaging,
-  ProjectDroppedDeliveryPage,
-} from '@herald/delivery';
+import type { DeletedSubscriptionName, DeliveryStatus, DroppedDeliveryPage, DroppedFilter, DroppedPaging, ProjectDroppedDeliveryPage } from '@herald/delivery';
 
 /** The outcome of a test notification (§4.2 rules 1 and 3). */
 export type TestNotificationOutcome = { delivered: true } | { delivered: false; reason: string; errorClass: string };

@@ -9,16 +9,7 @@ import { predicateVariables, repeated } from '../../http/query-params.js';
  * let a caller recover the hidden value by bisection (or a sort by ordering subscriptions by it)
  * whenever secrets are stored unsealed (no HERALD_SECRET_KEY).
  */
-const QUERYABLE_DESTINATION_FIELDS: ReadonlySet<string> = new Set([
-  'type',
-  'queueUrl',
-  'region',
-  'topicArn',
-  'accountId',
-  'uri',
-  'projectId',
-  'topic',
-]);
+const QUERYABLE_DESTINATION_FIELDS: ReadonlySet<string> = new Set(['type', 'queueUrl', 'region', 'topicArn', 'accountId', 'uri', 'projectId', 'topic']);
 
 function refuse(path: readonly string[], why = 'is partially hidden'): never {
   const field = path.join('.');

@@ -78,10 +78,10 @@ export function validateEventSubscriptions(value: unknown): EventSubscription[] 
     const field = `events[${index}]`;
     const typeId = entry.resourceTypeId;
     if (!isEventResourceTypeId(typeId)) {
-      throw invalidInput(
-        `'${field}.resourceTypeId' ${JSON.stringify(typeId ?? null)} is not an event resource type (${[...EVENT_TYPES.keys()].join(', ')}).`,
-        { field: `${field}.resourceTypeId`, invalidValue: typeId },
-      );
+      throw invalidInput(`'${field}.resourceTypeId' ${JSON.stringify(typeId ?? null)} is not an event resource type (${[...EVENT_TYPES.keys()].join(', ')}).`, {
+        field: `${field}.resourceTypeId`,
+        invalidValue: typeId,
+      });
     }
     if (entry.types === undefined || entry.types === null) return { resourceTypeId: typeId };
     const known = EVENT_TYPES.get(typeId) ?? [];

@@ -13,10 +13,12 @@ import { assertDistinctRates, rateIndex, rateList, taxRateDraft, withNewId } fro
  * accepted race as for the States' type checks.
  */
 async function assertNameFree(db: Queryable, projectKey: string, name: string, selfId?: string): Promise<void> {
-  const found = await db.query(
-    `SELECT 1 FROM resources WHERE project_key = $1 AND type_id = $2 AND id <> $3 AND doc @> $4::jsonb LIMIT 1`,
-    [projectKey, TAX_CATEGORY_TYPE_ID, selfId ?? '', JSON.stringify({ name })],
-  );
+  const found = await db.query(`SELECT 1 FROM resources WHERE project_key = $1 AND type_id = $2 AND id <> $3 AND doc @> $4::jsonb LIMIT 1`, [
+    projectKey,
+    TAX_CATEGORY_TYPE_ID,
+    selfId ?? '',
+    JSON.stringify({ name }),
+  ]);
   if (found.rows.length > 0) throw invalidOperation(`The name '${name}' is used by another TaxCategory of the project.`);
 }
 
@@ -87,7 +89,10 @@ export function taxCategoryDefinition(documents: DocumentStore): ResourceDefinit
       replaceTaxRate(category, action) {
         const index = rateIndex(category.rates, action);
         const replacement = requiredRateDraft(action.taxRate);
-        setRates(category, category.rates.map((rate, position) => (position === index ? { id: rate.id, ...replacement } : rate)));
+        setRates(
+          category,
+          category.rates.map((rate, position) => (position === index ? { id: rate.id, ...replacement } : rate)),
+        );
       },
       async changeName(category, action, { ctx }) {
         const name = requiredString(action, 'name');

@@ -62,7 +62,8 @@ function amountWith(value: unknown, subRates: readonly SubRate[] | undefined, fi
 
 function includedInPrice(value: unknown, field: string): boolean {
   if (value === undefined || value === null) throw requiredField(`${field}.includedInPrice`);
-  if (typeof value !== 'boolean') throw invalidInput(`'${field}.includedInPrice' must be a boolean.`, { field: `${field}.includedInPrice`, invalidValue: value });
+  if (typeof value !== 'boolean')
+    throw invalidInput(`'${field}.includedInPrice' must be a boolean.`, { field: `${field}.includedInPrice`, invalidValue: value });
   return value;
 }
 

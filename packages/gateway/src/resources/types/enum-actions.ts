@@ -79,4 +79,3 @@ export const enumActions: ActionHandlers<Type> = {
   changeEnumValueOrder: changeOrder('Enum'),
   changeLocalizedEnumValueOrder: changeOrder('LocalizedEnum'),
 };
-

@@ -33,7 +33,9 @@ export const fieldDefinitionActions: ActionHandlers<Type> = {
     const definition = fieldNamed(type, action.fieldName);
     if (action.inputHint === undefined || action.inputHint === null) throw invalidInput("'inputHint' is required.", { field: 'inputHint' });
     if (!isTextType(definition.type)) {
-      throw invalidOperation(`The field definition '${definition.name}' is of type ${definition.type.name}; an inputHint applies to String and LocalizedString fields only.`);
+      throw invalidOperation(
+        `The field definition '${definition.name}' is of type ${definition.type.name}; an inputHint applies to String and LocalizedString fields only.`,
+      );
     }
     definition.inputHint = inputHint(action.inputHint, 'inputHint');
   },

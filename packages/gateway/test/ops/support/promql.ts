@@ -8,22 +8,100 @@
 /** Functions and aggregation operators of PromQL (3.x) that the checks accept; anything else is a typo. */
 export const PROMQL_FUNCTIONS: ReadonlySet<string> = new Set([
   // aggregation operators
-  'sum', 'min', 'max', 'avg', 'group', 'stddev', 'stdvar', 'count', 'count_values', 'bottomk', 'topk', 'quantile', 'limitk', 'limit_ratio',
+  'sum',
+  'min',
+  'max',
+  'avg',
+  'group',
+  'stddev',
+  'stdvar',
+  'count',
+  'count_values',
+  'bottomk',
+  'topk',
+  'quantile',
+  'limitk',
+  'limit_ratio',
   // functions
-  'abs', 'absent', 'absent_over_time', 'ceil', 'changes', 'clamp', 'clamp_max', 'clamp_min', 'day_of_month', 'day_of_week',
-  'day_of_year', 'days_in_month', 'delta', 'deriv', 'exp', 'floor', 'histogram_avg', 'histogram_count', 'histogram_sum',
-  'histogram_fraction', 'histogram_quantile', 'histogram_stddev', 'histogram_stdvar', 'hour', 'idelta', 'increase', 'irate',
-  'label_join', 'label_replace', 'ln', 'log2', 'log10', 'minute', 'month', 'predict_linear', 'rate', 'resets', 'round',
-  'scalar', 'sgn', 'sort', 'sort_desc', 'sort_by_label', 'sort_by_label_desc', 'sqrt', 'time', 'timestamp', 'vector', 'year',
-  'avg_over_time', 'min_over_time', 'max_over_time', 'sum_over_time', 'count_over_time', 'quantile_over_time',
-  'stddev_over_time', 'stdvar_over_time', 'last_over_time', 'present_over_time',
+  'abs',
+  'absent',
+  'absent_over_time',
+  'ceil',
+  'changes',
+  'clamp',
+  'clamp_max',
+  'clamp_min',
+  'day_of_month',
+  'day_of_week',
+  'day_of_year',
+  'days_in_month',
+  'delta',
+  'deriv',
+  'exp',
+  'floor',
+  'histogram_avg',
+  'histogram_count',
+  'histogram_sum',
+  'histogram_fraction',
+  'histogram_quantile',
+  'histogram_stddev',
+  'histogram_stdvar',
+  'hour',
+  'idelta',
+  'increase',
+  'irate',
+  'label_join',
+  'label_replace',
+  'ln',
+  'log2',
+  'log10',
+  'minute',
+  'month',
+  'predict_linear',
+  'rate',
+  'resets',
+  'round',
+  'scalar',
+  'sgn',
+  'sort',
+  'sort_desc',
+  'sort_by_label',
+  'sort_by_label_desc',
+  'sqrt',
+  'time',
+  'timestamp',
+  'vector',
+  'year',
+  'avg_over_time',
+  'min_over_time',
+  'max_over_time',
+  'sum_over_time',
+  'count_over_time',
+  'quantile_over_time',
+  'stddev_over_time',
+  'stdvar_over_time',
+  'last_over_time',
+  'present_over_time',
 ]);
 
 /** Grafana's templating functions (variable queries), not PromQL. */
 export const GRAFANA_VARIABLE_FUNCTIONS: ReadonlySet<string> = new Set(['label_values', 'label_names', 'metrics', 'query_result']);
 
 const KEYWORDS: ReadonlySet<string> = new Set([
-  'and', 'or', 'unless', 'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'bool', 'offset', 'inf', 'nan', 'atan2',
+  'and',
+  'or',
+  'unless',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'bool',
+  'offset',
+  'inf',
+  'nan',
+  'atan2',
 ]);
 
 export interface Selector {
@@ -51,8 +129,7 @@ function withoutStrings(expression: string): string {
 export function analyse(expression: string): ExpressionInfo {
   let text = withoutStrings(expression);
   const selectors: Selector[] = [];
-  const matcherLabels = (body: string): string[] =>
-    [...body.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)/g)].map((match) => match[1] as string);
+  const matcherLabels = (body: string): string[] => [...body.matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)/g)].map((match) => match[1] as string);
 
   // `name{…}` selectors, then bare `{…}` (a name-less selector never occurs in our files).
   text = text.replace(/([a-zA-Z_:][a-zA-Z0-9_:]*)?\s*\{([^}]*)\}/g, (_all, name: string | undefined, body: string) => {

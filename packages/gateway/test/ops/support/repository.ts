@@ -25,7 +25,11 @@ export function readJson(...segments: string[]): unknown {
 
 export function listFiles(directory: string, extension: string): string[] {
   const path = repoPath(directory);
-  return existsSync(path) ? readdirSync(path).filter((name) => name.endsWith(extension)).sort() : [];
+  return existsSync(path)
+    ? readdirSync(path)
+        .filter((name) => name.endsWith(extension))
+        .sort()
+    : [];
 }
 
 export function isRecord(value: unknown): value is Record<string, unknown> {

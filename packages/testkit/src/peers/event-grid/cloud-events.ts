@@ -12,9 +12,7 @@ export interface ReceivedCloudEvent {
   readonly [attribute: string]: unknown;
 }
 
-export type BatchParseResult =
-  | { readonly ok: true; readonly events: ReceivedCloudEvent[] }
-  | { readonly ok: false; readonly message: string };
+export type BatchParseResult = { readonly ok: true; readonly events: ReceivedCloudEvent[] } | { readonly ok: false; readonly message: string };
 
 /** Attributes whose value must be a string when present (CloudEvents 1.0 "Optional Attributes"). */
 const OPTIONAL_STRING_ATTRIBUTES = ['datacontenttype', 'dataschema', 'subject', 'time'] as const;

@@ -154,7 +154,10 @@ export async function startEventBridgePeer(options: EventBridgePeerOptions = {})
     }
     // An entry over the limit on its own fails per entry instead (see entries.ts), so it is not
     // counted here: a test can then tell "this event is too big" from "this batch is too big".
-    const total = entries.map(entrySize).filter((size) => size <= MAX_ENTRY_BYTES).reduce((sum, size) => sum + size, 0);
+    const total = entries
+      .map(entrySize)
+      .filter((size) => size <= MAX_ENTRY_BYTES)
+      .reduce((sum, size) => sum + size, 0);
     if (total > maxBatchBytes) return validationError('Total size of the entries in the request is over the limit.');
     return undefined;
   }

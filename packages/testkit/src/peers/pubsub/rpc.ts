@@ -62,8 +62,7 @@ export function unary<Request extends object, Response>(
       .then(() => handler(call.request, call))
       .then(
         (response) => callback(null, response),
-        (error: unknown) =>
-          callback(error instanceof RpcFailure ? error.status : { code: GrpcStatus.INTERNAL, details: `peer bug: ${String(error)}` }),
+        (error: unknown) => callback(error instanceof RpcFailure ? error.status : { code: GrpcStatus.INTERNAL, details: `peer bug: ${String(error)}` }),
       );
   };
 }

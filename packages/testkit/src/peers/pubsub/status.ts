@@ -12,8 +12,7 @@ export class RpcFailure extends Error {
 }
 
 export const invalidArgument = (details: string): RpcFailure => new RpcFailure({ code: GrpcStatus.INVALID_ARGUMENT, details });
-export const notFound = (resource: string): RpcFailure =>
-  new RpcFailure({ code: GrpcStatus.NOT_FOUND, details: `Resource not found (resource=${resource}).` });
+export const notFound = (resource: string): RpcFailure => new RpcFailure({ code: GrpcStatus.NOT_FOUND, details: `Resource not found (resource=${resource}).` });
 export const alreadyExists = (details: string): RpcFailure => new RpcFailure({ code: GrpcStatus.ALREADY_EXISTS, details });
 
 /**

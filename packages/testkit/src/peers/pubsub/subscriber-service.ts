@@ -55,9 +55,7 @@ export function subscriberService(context: RpcContext): UntypedServiceImplementa
       return describe(queue);
     }),
 
-    GetSubscription: unary<SubscriptionRequest, Partial<WireSubscription>>('GetSubscription', context, ({ subscription }) =>
-      describe(queueOf(subscription)),
-    ),
+    GetSubscription: unary<SubscriptionRequest, Partial<WireSubscription>>('GetSubscription', context, ({ subscription }) => describe(queueOf(subscription))),
 
     DeleteSubscription: unary<SubscriptionRequest, Empty>('DeleteSubscription', context, ({ subscription }) => {
       queueOf(subscription);

@@ -151,9 +151,7 @@ export class Entity {
 
   /** Messages still in the entity (available, locked or deferred), in sequence order. */
   pending(): ServiceBusPeerMessage[] {
-    return [...this.available, ...this.locked.values(), ...this.deferred]
-      .sort((a, b) => a.sequenceNumber - b.sequenceNumber)
-      .map(describe);
+    return [...this.available, ...this.locked.values(), ...this.deferred].sort((a, b) => a.sequenceNumber - b.sequenceNumber).map(describe);
   }
 
   /** Stops lock timers and fails pending waits (the peer stopped or the entity was deleted). */
@@ -183,11 +181,7 @@ export class Entity {
     message.deliveryCount += 1;
     this.record(message, outcome);
     if (message.deliveryCount >= this.policy.maxDeliveryCount) {
-      this.moveToDeadLetterQueue(
-        message,
-        'MaxDeliveryCountExceeded',
-        `Message could not be consumed after ${this.policy.maxDeliveryCount} delivery attempts.`,
-      );
+      this.moveToDeadLetterQueue(message, 'MaxDeliveryCountExceeded', `Message could not be consumed after ${this.policy.maxDeliveryCount} delivery attempts.`);
       return;
     }
     message.state = 'available';

@@ -83,9 +83,8 @@ export async function startServiceBusPeer(options: ServiceBusPeerOptions = {}): 
   let port = 0;
   const resourceUri = (path: string): string => `sb://127.0.0.1:${port}/${path}`;
   const dispatcher = new DeliveryDispatcher({ faults, resourceUri });
-  const store = new EntityStore(
-    { lockDurationMs: options.lockDurationMs ?? 60_000, maxDeliveryCount: options.maxDeliveryCount ?? 10 },
-    (entity) => dispatcher.schedule(entity),
+  const store = new EntityStore({ lockDurationMs: options.lockDurationMs ?? 60_000, maxDeliveryCount: options.maxDeliveryCount ?? 10 }, (entity) =>
+    dispatcher.schedule(entity),
   );
   for (const path of options.entities ?? []) store.create(path);
   /** Links sending into each entity, to detach them when it is deleted. */
@@ -103,7 +102,10 @@ export async function startServiceBusPeer(options: ServiceBusPeerOptions = {}): 
 
   function authorizeLink(link: Sender | Receiver, path: string): boolean {
     if (isAuthorized(stateOf(link.connection), path, new Date())) return true;
-    refuse(link, { condition: Condition.unauthorizedAccess, description: `Unauthorized access to '${resourceUri(path)}': no valid token was put on $cbs for it.` });
+    refuse(link, {
+      condition: Condition.unauthorizedAccess,
+      description: `Unauthorized access to '${resourceUri(path)}': no valid token was put on $cbs for it.`,
+    });
     return false;
   }
 
@@ -288,8 +290,7 @@ export async function startServiceBusPeer(options: ServiceBusPeerOptions = {}): 
     pending: (entity) => entityOf(entity).pending(),
     deadLetters: (entity) => deadLetterQueueOf(entityOf(entity)).pending(),
     settlements: (entity) => entityOf(entity).settlementLog.items,
-    waitForSettlements: (entity, count, timeoutMs = DEFAULT_WAIT_MS) =>
-      entityOf(entity).settlementLog.waitFor(count, timeoutMs, `settlements in '${entity}'`),
+    waitForSettlements: (entity, count, timeoutMs = DEFAULT_WAIT_MS) => entityOf(entity).settlementLog.waitFor(count, timeoutMs, `settlements in '${entity}'`),
     dropConnections() {
       for (const connection of connections) socketOf(connection)?.destroy();
     },

@@ -119,12 +119,7 @@ export function managementRequest(request: AmqpMessage, entity: Entity): Reply {
   }
 }
 
-function settleByManagement(
-  entity: Entity,
-  lockToken: string,
-  status: unknown,
-  body: Record<string, unknown>,
-): LockedSettlement | undefined {
+function settleByManagement(entity: Entity, lockToken: string, status: unknown, body: Record<string, unknown>): LockedSettlement | undefined {
   const properties = body['properties-to-modify'] as Record<string, unknown> | undefined;
   switch (status) {
     case 'completed':

@@ -33,7 +33,8 @@ export function pubSubPushVerifier(options: PubSubPushVerificationOptions, clock
   const audiences = listOf(options.audience);
   if (emails.size === 0 || audiences.length === 0) throw new TypeError('Pub/Sub push verification needs an audience and a service account email');
   const checkClaims = (claims: JWTPayload): string | undefined => {
-    if (typeof claims.email !== 'string' || !emails.has(claims.email)) return `the token's email ${JSON.stringify(claims.email)} is not an accepted service account`;
+    if (typeof claims.email !== 'string' || !emails.has(claims.email))
+      return `the token's email ${JSON.stringify(claims.email)} is not an accepted service account`;
     if (claims.email_verified !== true) return 'the token says its email is not verified';
     return undefined;
   };

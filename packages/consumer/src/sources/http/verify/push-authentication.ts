@@ -22,8 +22,7 @@ export interface PushAuthenticationOptions {
 }
 
 export type AuthenticationResult =
-  | { readonly kind: 'verified'; readonly delivery: VerifiedDelivery }
-  | { readonly kind: 'answered'; readonly reply: HttpDeliveryReply };
+  { readonly kind: 'verified'; readonly delivery: VerifiedDelivery } | { readonly kind: 'answered'; readonly reply: HttpDeliveryReply };
 
 /** Seconds a pusher is asked to wait when keys or certificates could not be fetched. */
 const UNAVAILABLE_RETRY_AFTER_SECONDS = 10;

@@ -30,9 +30,7 @@ abstract class FauxqsHarness {
     // fauxqs stores a message before it answers, so what was acknowledged is already there.
     const queue = this.peer.fauxqs.inspectQueue(this.sinkQueue);
     const messages = [...(queue?.messages.ready ?? []), ...(queue?.messages.delayed ?? [])];
-    return Promise.resolve(
-      messages.map((message) => ({ document: JSON.parse(message.body) as unknown, meta: { attributes: message.messageAttributes } })),
-    );
+    return Promise.resolve(messages.map((message) => ({ document: JSON.parse(message.body) as unknown, meta: { attributes: message.messageAttributes } })));
   }
 
   acceptedBatchSizes(): readonly number[] {
