@@ -856,11 +856,9 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
       expect(await body(admin.businessUnits().withKey({ key: 'compat-company' }).get())).toEqual(created);
 
       const division = await body(
-        admin
-          .businessUnits()
-          .post({
-            body: { key: 'compat-division', name: 'Compat Division', unitType: 'Division', parentUnit: { typeId: 'business-unit', key: 'compat-company' } },
-          }),
+        admin.businessUnits().post({
+          body: { key: 'compat-division', name: 'Compat Division', unitType: 'Division', parentUnit: { typeId: 'business-unit', key: 'compat-company' } },
+        }),
         201,
       );
       expect(division).toMatchObject({ parentUnit: { key: 'compat-company' }, ancestors: [{ key: 'compat-company' }] });
