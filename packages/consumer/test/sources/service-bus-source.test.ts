@@ -32,7 +32,9 @@ const sequenceOf = (delivery: Delivery | undefined) => (delivery?.notificationTy
 describe('ServiceBusSource against the Service Bus peer (AMQP, peekLock)', () => {
   it('completes Platform, structured and binary CloudEvents messages after handling them in order', async () => {
     const handled: Delivery[] = [];
-    const sb = await start({ ordering: { maxWaitMs: 30_000 } }, handled);
+    // unknownStart 'wait': the resource is new to the consumer, and the order asserted below must
+    // not depend on whether m-1 arrives within the brief hold of a first-seen resource.
+    const sb = await start({ ordering: { maxWaitMs: 30_000, unknownStart: 'wait' } }, handled);
     const third = cloudEventOf(messagePayload(3));
     sb.enqueue('herald', { body: Buffer.from(JSON.stringify(third)), contentType: 'application/cloudevents+json; charset=utf-8', messageId: 'm-3' });
     sb.enqueue('herald', {
@@ -54,7 +56,9 @@ describe('ServiceBusSource against the Service Bus peer (AMQP, peekLock)', () =>
     // A backlog in reverse (as after a destination outage) with 4 slots: the first messages are all
     // early deliveries waiting for predecessors still in the queue.
     const handled: Delivery[] = [];
-    const sb = await start({ ordering: { maxWaitMs: 600_000 } }, handled);
+    // unknownStart 'wait': a first-seen resource's deliveries wait for their predecessors (up to the
+    // 10-minute window) instead of the brief hold, so the backlog can only complete in order.
+    const sb = await start({ ordering: { maxWaitMs: 600_000, unknownStart: 'wait' } }, handled);
     for (let sequence = 12; sequence >= 1; sequence--) sb.enqueue('herald', { body: messagePayload(sequence), messageId: `m-${sequence}` });
     // Without the fix the source waits for the 10-minute ordering window before taking more.
     const settlements = await sb.waitForSettlements('herald', 12);
