@@ -50,8 +50,7 @@ function directionRules() {
     });
     return [
       rule('', { path: `^packages/${name}/`, pathNot: NOT_SHIPPED }, allowed),
-      // Every file, tests included (shipped files are held to the rule above as well).
-      rule('-tests', { path: `^packages/${name}/` }, [...allowed, ...testOnly]),
+      rule('-tests', { path: `^packages/${name}/(test|bench|scripts)/` }, [...allowed, ...testOnly]),
     ];
   });
 }
