@@ -2,8 +2,8 @@ import { invalidInput, requiredField, type BaseResource } from '@herald/model';
 import { expectedVersion } from '../../http/version.js';
 import { asDraft } from '../shared/validation.js';
 
-/** Change notifications of Custom Objects name this resource type id (spec §2.4). */
-export const CUSTOM_OBJECT_TYPE_ID = 'key-value-document';
+// The store keeps Custom Objects by container and key; their type id is its constant.
+export { CUSTOM_OBJECT_TYPE_ID } from '@herald/store';
 
 /** reference: CustomObject. `value` is any JSON value. */
 export interface CustomObject extends BaseResource {

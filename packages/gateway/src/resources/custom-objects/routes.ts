@@ -104,9 +104,7 @@ export function registerCustomObjectRoutes(app: FastifyInstance, { documents }: 
     { config: view },
     expanding(documents, async (request, expansion) => {
       const params = request.params as Params;
-      const doc = await documents.get<CustomObject>(params.projectKey, CUSTOM_OBJECT_TYPE_ID, locatorOf(params));
-      if (doc === undefined) throw notFound(params);
-      return expansion.one(doc);
+      return expansion.one(await current(documents, params, locatorOf(params)));
     }),
   );
 
