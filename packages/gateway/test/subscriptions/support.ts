@@ -169,3 +169,33 @@ export async function routingOutage(projectKey: string): Promise<RoutingOutage> 
     },
   };
 }
+
+/**
+ * A fresh queue subscribed to the messages and change notifications of `resourceTypeId`, with the
+ * subscription's test notification already drained: what every resource's delivery test starts from.
+ */
+export async function subscribedQueue(sqs: SqsPeer, caller: Caller, projectKey: string, resourceTypeId: string): Promise<string> {
+  const queue = sqs.createQueue(`${resourceTypeId}-events-${Math.random().toString(36).slice(2, 8)}`);
+  await caller.ok(`/${projectKey}/subscriptions`, { destination: sqsDestination(queue), messages: [{ resourceTypeId }], changes: [{ resourceTypeId }] }, 201);
+  await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
+  await sqs.receiveAll(queue);
+  return queue;
+}
+
+/**
+ * Receives from `queue` until `count` deliveries about the resource `resourceId` arrived (deliveries
+ * about other resources are dropped) and returns them, oldest first. Counting what arrived, not
+ * what the peer was sent, so the test notification or another resource's events cannot end the wait
+ * early; fails after `timeoutMs` with what did arrive.
+ */
+export async function deliveriesAbout(sqs: SqsPeer, queue: string, resourceId: string, count: number, timeoutMs = WAIT_MS): Promise<Json[]> {
+  const about: Json[] = [];
+  const deadline = Date.now() + timeoutMs;
+  while (about.length < count && Date.now() < deadline) {
+    const documents = sqsDocuments(await sqs.receiveAll(queue));
+    about.push(...documents.filter((document) => (payloadOf(document).resource as { id?: string } | undefined)?.id === resourceId));
+    if (about.length < count) await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  expect(labels(about), `deliveries about ${resourceId} within ${timeoutMs} ms`).toHaveLength(count);
+  return about;
+}

@@ -10,7 +10,7 @@ import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'tax-categories';
 const where = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
@@ -287,18 +287,7 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
   });
 
   it('delivers its change notifications to an SQS subscription, in sequence', async () => {
-    const queue = sqs.createQueue('tax-category-events');
-    await admin.ok(
-      `/${P}/subscriptions`,
-      {
-        destination: sqsDestination(queue),
-        messages: [{ resourceTypeId: 'tax-category' }],
-        changes: [{ resourceTypeId: 'tax-category' }],
-      },
-      201,
-    );
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'tax-category');
 
     const category = await admin.ok(`/${P}/tax-categories`, { key: 'delivered', name: 'Delivered', rates: [rate('DE', 0.19)] }, 201);
     await admin.update(`/${P}/tax-categories/${category.id}`, 1, [
@@ -309,9 +298,7 @@ describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => 
     await admin.update(`/${P}/tax-categories/key=delivered`, 2, [{ action: 'setKey', key: 'delivered-too' }]);
     await admin.delete(`/${P}/tax-categories/${category.id}?version=3`);
 
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, 5, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === category.id);
+    const documents = await deliveriesAbout(sqs, queue, category.id as string, 4);
     const id = category.id as string;
     // No TaxCategory messages exist in the reference: change notifications only.
     expect(labels(documents)).toEqual(
