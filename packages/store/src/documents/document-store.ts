@@ -367,7 +367,7 @@ export async function runPagedQuery<D>(
 ): Promise<PagedQueryResponse<D>> {
   const paging = parsePaging({ limit: request.limit, offset: request.offset, withTotal: request.withTotal });
   const compiled = compileQuery(
-    { where: request.where ?? [], vars: request.vars ?? {}, sort: request.sort ?? [], columns: request.columns },
+    { where: request.where ?? [], vars: request.vars ?? {}, sort: request.sort ?? [], columns: request.columns, fieldRoot: request.fieldRoot },
     scopeParams.length + 1,
   );
   const where = `${scope.join(' AND ')} AND (${compiled.whereSql})`;

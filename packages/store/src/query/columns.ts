@@ -28,3 +28,13 @@ export const columnOf: ColumnLookup = (field) => (Object.hasOwn(COLUMNS, field) 
  * see lookupKey): `key` in a predicate or sort is the document's field, like any other.
  */
 export const columnOfKeyInDocument: ColumnLookup = (field) => (field === 'key' ? undefined : columnOf(field));
+
+/**
+ * Where a top-level field of a query's documents lives inside `doc`: the members to descend first
+ * (default none). A view over part of a document (a ProductProjection is a product's
+ * `masterData.current` or `masterData.staged` beside the product's own fields) queries and sorts
+ * the stored document in place, so the GIN index on `doc` still answers its predicates.
+ */
+export type FieldRoot = (field: string) => readonly string[];
+
+export const atDocumentRoot: FieldRoot = () => [];

@@ -36,25 +36,28 @@
  */
 import type { ApiError } from '@herald/model';
 import type { ComparisonOperator, FieldPredicate, FieldTest, Operand, Predicate } from './ast.js';
-import { type Column, type ColumnLookup, columnOf } from './columns.js';
+import { atDocumentRoot, type Column, type ColumnLookup, columnOf, type FieldRoot } from './columns.js';
 import { predicateError } from './errors.js';
 import { jsonPathString, member } from './jsonpath.js';
 import type { SqlParameters } from './parameters.js';
 import { canonicalNumber, isBetweenMicroseconds, normaliseDateTime } from './values.js';
 
-export function compilePredicate(predicate: Predicate, params: SqlParameters, columns: ColumnLookup = columnOf): string {
+export function compilePredicate(predicate: Predicate, params: SqlParameters, columns: ColumnLookup = columnOf, roots: FieldRoot = atDocumentRoot): string {
   switch (predicate.kind) {
     case 'and':
-      return `(${predicate.operands.map((operand) => compilePredicate(operand, params, columns)).join(' AND ')})`;
+      return `(${predicate.operands.map((operand) => compilePredicate(operand, params, columns, roots)).join(' AND ')})`;
     case 'or':
-      return `(${predicate.operands.map((operand) => compilePredicate(operand, params, columns)).join(' OR ')})`;
+      return `(${predicate.operands.map((operand) => compilePredicate(operand, params, columns, roots)).join(' OR ')})`;
     case 'not':
       // `NOT NULL` is NULL: without coalesce, `not(key = "x")` would drop every keyless resource.
-      return `(NOT coalesce(${compilePredicate(predicate.operand, params, columns)}, false))`;
+      return `(NOT coalesce(${compilePredicate(predicate.operand, params, columns, roots)}, false))`;
     case 'field': {
       const column = columns(predicate.field);
       if (column !== undefined) return compileColumnPredicate(predicate, column, params);
-      return `(r.doc @? ${params.add(`$ ? (${docFieldCondition(predicate.field, predicate.test)})`)}::jsonpath)`;
+      const root = roots(predicate.field)
+        .map((segment) => `.${jsonPathString(segment)}`)
+        .join('');
+      return `(r.doc @? ${params.add(`$${root} ? (${docFieldCondition(predicate.field, predicate.test)})`)}::jsonpath)`;
     }
   }
 }

@@ -11,6 +11,7 @@ import { compileSort } from './sort.js';
 import type { CompiledQuery, QueryParameters } from './types.js';
 
 export type { CompiledQuery, PagedQueryResponse, Paging, QueryParameters } from './types.js';
+export type { FieldRoot } from './columns.js';
 export type * from './ast.js';
 export { parsePredicate, type Variables } from './parser.js';
 export { parseSort, type SortExpression, type SortDirection } from './sort.js';
@@ -30,9 +31,9 @@ export function compileQuery(query: QueryParameters, firstParam: number): Compil
   }
   // Several `where` parameters are AND-ed (§4.4).
   const budget = { remaining: MAX_QUERY_VALUES };
-  const clauses = where.map((predicate) => compilePredicate(parsePredicate(predicate, query.vars ?? {}, budget), params, query.columns));
+  const clauses = where.map((predicate) => compilePredicate(parsePredicate(predicate, query.vars ?? {}, budget), params, query.columns, query.fieldRoot));
   const whereParamCount = params.values.length;
-  const orderBySql = compileSort(query.sort ?? [], params, query.columns);
+  const orderBySql = compileSort(query.sort ?? [], params, query.columns, query.fieldRoot);
   return {
     whereParamCount,
     whereSql: clauses.length === 0 ? 'TRUE' : clauses.map((clause) => `(${clause})`).join(' AND '),

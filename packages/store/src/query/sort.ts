@@ -9,7 +9,7 @@
  * stable and `ORDER BY created_at DESC, id DESC` can walk the (created_at, id) index backwards.
  */
 import { invalidInput, type ApiError } from '@herald/model';
-import { type ColumnLookup, columnOf } from './columns.js';
+import { atDocumentRoot, type ColumnLookup, columnOf, type FieldRoot } from './columns.js';
 import { quote } from './errors.js';
 import { MAX_SORT_LENGTH, MAX_SORT_PARAMETERS } from './limits.js';
 import type { SqlParameters } from './parameters.js';
@@ -47,12 +47,12 @@ export function parseSort(value: string): SortExpression {
 }
 
 /** The ORDER BY list (without the keywords) for the `sort` parameters, ending with the tie-breaker. */
-export function compileSort(values: readonly string[], params: SqlParameters, columns: ColumnLookup = columnOf): string {
+export function compileSort(values: readonly string[], params: SqlParameters, columns: ColumnLookup = columnOf, roots: FieldRoot = atDocumentRoot): string {
   if (values.length > MAX_SORT_PARAMETERS) {
     throw invalidInput(`At most ${MAX_SORT_PARAMETERS} sort parameters are allowed.`, { parameter: 'sort' });
   }
   const expressions = values.map(parseSort);
-  const terms = expressions.map((expression) => sortTerm(expression, params, columns));
+  const terms = expressions.map((expression) => sortTerm(expression, params, columns, roots));
   const sortsById = expressions.some(({ path }) => path.length === 1 && path[0] === 'id');
   if (!sortsById) {
     const lastDirection = expressions.at(-1)?.direction ?? 'asc';
@@ -61,13 +61,13 @@ export function compileSort(values: readonly string[], params: SqlParameters, co
   return terms.join(', ');
 }
 
-function sortTerm({ path, direction }: SortExpression, params: SqlParameters, columns: ColumnLookup): string {
+function sortTerm({ path, direction }: SortExpression, params: SqlParameters, columns: ColumnLookup, roots: FieldRoot): string {
   const column = path.length === 1 ? columns(path[0] as string) : undefined;
   // PostgreSQL's defaults (ASC NULLS LAST, DESC NULLS FIRST) are what we want; stating nothing
   // keeps the terms identical to the index definitions.
   if (column !== undefined) return `${column.sql} ${direction.toUpperCase()}`;
   // Path segments are bound, not inlined; NULLIF makes JSON null sort like a missing value.
-  const value = path.reduce((sql, segment) => `${sql} -> ${params.add(segment)}::text`, 'r.doc');
+  const value = [...roots(path[0] as string), ...path].reduce((sql, segment) => `${sql} -> ${params.add(segment)}::text`, 'r.doc');
   return `NULLIF(${value}, 'null'::jsonb) ${direction === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS FIRST'}`;
 }
 

@@ -1,4 +1,4 @@
-import type { ColumnLookup } from './columns.js';
+import type { ColumnLookup, FieldRoot } from './columns.js';
 /**
  * The contract between the document store and the query compiler.
  *
@@ -17,6 +17,8 @@ export interface QueryParameters {
   sort?: readonly string[];
   /** Which top-level fields are columns (default: id, key, version, createdAt, lastModifiedAt). */
   columns?: ColumnLookup;
+  /** Where each top-level field lives inside `doc` (default: at its root), see FieldRoot. */
+  fieldRoot?: FieldRoot;
 }
 
 export interface CompiledQuery {
