@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { customerClient } from '../business-units/support.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 
 /** Starting a gateway and signing customers up takes long on a busy machine. */
 const SETUP_MS = 180_000;
@@ -120,18 +120,7 @@ describe('AssociateRole /{projectKey}/associate-roles', { timeout: 60_000 }, () 
   });
 
   it('delivers its messages and change notifications to an SQS subscription, in sequence', async () => {
-    const queue = sqs.createQueue('associate-role-events');
-    await admin.ok(
-      `/${P}/subscriptions`,
-      {
-        destination: sqsDestination(queue),
-        messages: [{ resourceTypeId: 'associate-role' }],
-        changes: [{ resourceTypeId: 'associate-role' }],
-      },
-      201,
-    );
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'associate-role');
 
     const role = await admin.ok(`/${P}/associate-roles`, { key: 'delivered', name: 'D', permissions: ['ViewMyQuotes'] }, 201);
     await admin.update(`/${P}/associate-roles/${role.id}`, 1, [
@@ -144,9 +133,7 @@ describe('AssociateRole /{projectKey}/associate-roles', { timeout: 60_000 }, () 
     await admin.delete(`/${P}/associate-roles/${role.id}?version=2`);
 
     // 7 messages and 3 change notifications (created, updated, deleted).
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, 11, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === role.id);
+    const documents = await deliveriesAbout(sqs, queue, role.id as string, 10);
     const id = role.id as string;
     expect(labels(documents)).toEqual(
       [

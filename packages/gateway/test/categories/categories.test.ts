@@ -9,7 +9,7 @@ import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 import { category, ORDER_HINT } from './support.js';
 
 const SETUP_MS = 180_000;
@@ -320,18 +320,7 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
   });
 
   it('delivers its messages and change notifications to an SQS subscription, in sequence', async () => {
-    const queue = sqs.createQueue('category-events');
-    await admin.ok(
-      `/${P}/subscriptions`,
-      {
-        destination: sqsDestination(queue),
-        messages: [{ resourceTypeId: 'category' }],
-        changes: [{ resourceTypeId: 'category' }],
-      },
-      201,
-    );
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'category');
 
     const made = await admin.ok(url(), category('delivered', { slug: { en: 'delivered-1' } }), 201);
     await admin.update(url(`/${made.id}`), 1, [
@@ -343,9 +332,7 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
     expect((await admin.delete(url(`/${made.id}?version=3`))).status).toBe(200);
 
     // 3 messages (the reference has no CategoryDeleted) and 4 change notifications.
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, 8, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === made.id);
+    const documents = await deliveriesAbout(sqs, queue, made.id as string, 7);
     const id = made.id as string;
     expect(labels(documents)).toEqual(
       [

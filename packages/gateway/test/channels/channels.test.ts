@@ -10,7 +10,7 @@ import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'channels';
@@ -216,18 +216,7 @@ describe('Channel /{projectKey}/channels', { timeout: 60_000 }, () => {
   });
 
   it('delivers its change notifications to an SQS subscription, in sequence', async () => {
-    const queue = sqs.createQueue('channel-events');
-    await admin.ok(
-      `/${P}/subscriptions`,
-      {
-        destination: sqsDestination(queue),
-        messages: [{ resourceTypeId: 'channel' }],
-        changes: [{ resourceTypeId: 'channel' }],
-      },
-      201,
-    );
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'channel');
 
     const channel = await admin.ok(`/${P}/channels`, { key: 'delivered' }, 201);
     const id = channel.id as string;
@@ -239,9 +228,7 @@ describe('Channel /{projectKey}/channels', { timeout: 60_000 }, () => {
     await admin.delete(`/${P}/channels/${id}?version=3`);
 
     // No messages (the reference has no Channel messages): 4 change notifications.
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, 5, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === id);
+    const documents = await deliveriesAbout(sqs, queue, id, 4);
     expect(labels(documents)).toEqual(
       [`channel:${id}:ResourceCreated:1`, `channel:${id}:ResourceUpdated:2`, `channel:${id}:ResourceUpdated:3`, `channel:${id}:ResourceDeleted:3`].sort(),
     );

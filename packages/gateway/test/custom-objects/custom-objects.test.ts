@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { ACCEPTED_EXTRA_FIELDS } from '../compat/reference-extras.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'custom-objects';
@@ -156,18 +156,13 @@ describe('Custom Objects /{projectKey}/custom-objects', { timeout: 60_000 }, () 
   });
 
   it('delivers its change notifications (key-value-document) to an SQS subscription, with container and key', async () => {
-    const queue = sqs.createQueue('custom-object-events');
-    await admin.ok(`/${P}/subscriptions`, { destination: sqsDestination(queue), changes: [{ resourceTypeId: 'key-value-document' }] }, 201);
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'key-value-document');
 
     const object = await admin.ok(`/${P}/custom-objects`, { container: 'delivered', key: 'one', value: 1 }, 201);
     await admin.ok(`/${P}/custom-objects`, { container: 'delivered', key: 'one', value: 2 }, 200);
     await admin.delete(`/${P}/custom-objects/delivered/one?version=2`);
 
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, 4, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === object.id);
+    const documents = await deliveriesAbout(sqs, queue, object.id as string, 3);
     const id = object.id as string;
     expect(labels(documents)).toEqual([
       `key-value-document:${id}:ResourceCreated:1`,

@@ -9,7 +9,7 @@ import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'customer-groups';
@@ -126,18 +126,7 @@ describe('CustomerGroup /{projectKey}/customer-groups', { timeout: 60_000 }, () 
   });
 
   it('delivers its custom field messages and change notifications to an SQS subscription, in sequence', async () => {
-    const queue = sqs.createQueue('customer-group-events');
-    await admin.ok(
-      `/${P}/subscriptions`,
-      {
-        destination: sqsDestination(queue),
-        messages: [{ resourceTypeId: 'customer-group' }],
-        changes: [{ resourceTypeId: 'customer-group' }],
-      },
-      201,
-    );
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'customer-group');
 
     const group = await admin.ok(`/${P}/customer-groups`, { key: 'delivered', groupName: 'Delivered' }, 201);
     const id = group.id as string;
@@ -156,9 +145,7 @@ describe('CustomerGroup /{projectKey}/customer-groups', { timeout: 60_000 }, () 
     await admin.delete(`/${P}/customer-groups/${id}?version=3`);
 
     // 5 messages and 4 change notifications (created, updated twice, deleted).
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, 10, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === id);
+    const documents = await deliveriesAbout(sqs, queue, id, 9);
     expect(labels(documents)).toEqual(
       [
         `customer-group:${id}:Message:CustomerGroupCustomTypeSet:1`,

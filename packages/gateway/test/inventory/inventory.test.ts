@@ -10,7 +10,7 @@ import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'inventory';
@@ -240,18 +240,7 @@ describe('InventoryEntry /{projectKey}/inventory', { timeout: 60_000 }, () => {
   });
 
   it('delivers its messages and change notifications to an SQS subscription, in sequence', async () => {
-    const queue = sqs.createQueue('inventory-events');
-    await admin.ok(
-      `/${P}/subscriptions`,
-      {
-        destination: sqsDestination(queue),
-        messages: [{ resourceTypeId: 'inventory-entry' }],
-        changes: [{ resourceTypeId: 'inventory-entry' }],
-      },
-      201,
-    );
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'inventory-entry');
 
     const entry = await admin.ok(`/${P}/inventory`, { sku: 'delivered-1', quantityOnStock: 2, supplyChannel: { key: 'warehouse' } }, 201);
     await admin.update(`/${P}/inventory/${entry.id}`, 1, [{ action: 'changeQuantity', quantity: 5 }]);
@@ -260,9 +249,7 @@ describe('InventoryEntry /{projectKey}/inventory', { timeout: 60_000 }, () => {
     expect(deleted.status).toBe(200);
 
     // 3 messages and 4 change notifications (created, 2 updates, deleted).
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, 8, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === entry.id);
+    const documents = await deliveriesAbout(sqs, queue, entry.id as string, 7);
     const id = entry.id as string;
     expect(labels(documents)).toEqual(
       [

@@ -8,7 +8,7 @@ import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, eur, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'payments';
@@ -268,18 +268,7 @@ describe('Payment /{projectKey}/payments', { timeout: 60_000 }, () => {
   });
 
   it('delivers its messages in order and the change notifications to an SQS subscription', async () => {
-    const queue = sqs.createQueue('payment-events');
-    await admin.ok(
-      `/${P}/subscriptions`,
-      {
-        destination: sqsDestination(queue),
-        messages: [{ resourceTypeId: 'payment' }],
-        changes: [{ resourceTypeId: 'payment' }],
-      },
-      201,
-    );
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'payment');
 
     const payment = await admin.ok(
       `/${P}/payments`,
@@ -331,9 +320,7 @@ describe('Payment /{projectKey}/payments', { timeout: 60_000 }, () => {
       'PaymentMethodInfoCustomTypeRemoved:17',
     ].map((label) => `payment:${id}:Message:${label}`);
     const notifications = ['ResourceCreated:1', 'ResourceUpdated:2', 'ResourceUpdated:3', 'ResourceDeleted:3'].map((label) => `payment:${id}:${label}`);
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, expected.length + notifications.length + 1, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === id);
+    const documents = await deliveriesAbout(sqs, queue, id, expected.length + notifications.length);
     expect(labels(documents)).toEqual([...expected, ...notifications].sort());
     const payloads = documents.map(payloadOf).filter((payload) => payload.sequenceNumber !== undefined && payload.notificationType === 'Message');
     expect(payloads.map((payload) => payload.sequenceNumber).sort((a, b) => a - b)).toEqual(expected.map((_, index) => index + 1));

@@ -9,7 +9,7 @@ import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 import { attribute, everyAttributeType } from './drafts.js';
 
 const SETUP_MS = 180_000;
@@ -259,17 +259,7 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
   });
 
   it('delivers its change notifications to an SQS subscription, in sequence (the reference has no ProductType messages)', async () => {
-    const queue = sqs.createQueue('product-type-events');
-    await admin.ok(
-      `/${P}/subscriptions`,
-      {
-        destination: sqsDestination(queue),
-        changes: [{ resourceTypeId: 'product-type' }],
-      },
-      201,
-    );
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'product-type');
 
     const created = await admin.ok(`/${P}/product-types`, { key: 'delivered', name: 'Delivered', description: 'D' }, 201);
     await admin.update(`/${P}/product-types/${created.id}`, 1, [
@@ -279,9 +269,7 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
     await admin.update(`/${P}/product-types/${created.id}`, 2, [{ action: 'changeDescription', description: 'Changed' }]);
     await admin.delete(`/${P}/product-types/${created.id}?version=3`);
 
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, 5, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === created.id);
+    const documents = await deliveriesAbout(sqs, queue, created.id as string, 4);
     const id = created.id as string;
     expect(labels(documents)).toEqual(
       [

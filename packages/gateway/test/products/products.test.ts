@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, eur, type Caller, type Json } from '../carts/commerce.js';
 import { attribute } from '../product-types/drafts.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'products';
@@ -417,14 +417,7 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
   });
 
   it('delivers its messages and change notifications to an SQS subscription, in sequence', async () => {
-    const queue = sqs.createQueue('product-events');
-    await admin.ok(
-      `/${P}/subscriptions`,
-      { destination: sqsDestination(queue), messages: [{ resourceTypeId: 'product' }], changes: [{ resourceTypeId: 'product' }] },
-      201,
-    );
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'product');
 
     const created = await admin.ok(`/${P}/products`, product('maple'), 201);
     const url = `/${P}/products/${created.id}`;
@@ -466,9 +459,7 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
       'ProductUnpublished',
       'ProductDeleted',
     ];
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, messages.length + 3 + 1, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === id);
+    const documents = await deliveriesAbout(sqs, queue, id, messages.length + 4);
     const expected = [
       ...messages.map((type, index) => `product:${id}:Message:${type}:${index + 1}`),
       `product:${id}:ResourceCreated:1`,

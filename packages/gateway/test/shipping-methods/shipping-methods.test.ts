@@ -9,7 +9,7 @@ import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, eur, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, REGION, subscribedQueue } from '../subscriptions/support.js';
 import { seedCatalogue, taxCategoryKey, usd, zoneKey } from './support.js';
 
 const P = 'shipping-methods';
@@ -360,18 +360,7 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
   });
 
   it('delivers its change notifications to an SQS subscription in sequence; a tax category in use refuses its delete', async () => {
-    const queue = sqs.createQueue('shipping-method-events');
-    await admin.ok(
-      `/${P}/subscriptions`,
-      {
-        destination: sqsDestination(queue),
-        messages: [{ resourceTypeId: 'shipping-method' }],
-        changes: [{ resourceTypeId: 'shipping-method' }],
-      },
-      201,
-    );
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'shipping-method');
 
     const taxCategory = await admin.ok(`/${P}/tax-categories`, { key: 'held', name: 'Held', rates: [] }, 201);
     const method = await admin.ok(`/${P}/shipping-methods`, draft('Delivered', { taxCategory: { typeId: 'tax-category', key: 'held' } }), 201);
@@ -387,9 +376,7 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
     expect((await admin.delete(`/${P}/tax-categories/${taxCategory.id}?version=1`)).status).toBe(200);
 
     // No messages (the reference has none for shipping methods): the four change notifications only.
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, 5, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === method.id);
+    const documents = await deliveriesAbout(sqs, queue, method.id as string, 4);
     const id = method.id as string;
     expect(labels(documents)).toEqual(
       [

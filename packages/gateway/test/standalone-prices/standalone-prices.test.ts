@@ -11,7 +11,7 @@ import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'standalone-prices';
@@ -278,18 +278,7 @@ describe('StandalonePrice /{projectKey}/standalone-prices', { timeout: 60_000 },
   });
 
   it('delivers its messages and change notifications to an SQS subscription, in sequence', async () => {
-    const queue = sqs.createQueue('standalone-price-events');
-    await admin.ok(
-      `/${P}/subscriptions`,
-      {
-        destination: sqsDestination(queue),
-        messages: [{ resourceTypeId: 'standalone-price' }],
-        changes: [{ resourceTypeId: 'standalone-price' }],
-      },
-      201,
-    );
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'standalone-price');
 
     const price = await admin.ok(`/${P}/standalone-prices`, { sku: 'delivered', value: eur(100) }, 201);
     await admin.update(`/${P}/standalone-prices/${price.id}`, 1, [
@@ -300,9 +289,7 @@ describe('StandalonePrice /{projectKey}/standalone-prices', { timeout: 60_000 },
     expect(deleted.status).toBe(200);
 
     // 4 messages and 3 change notifications (created, updated, deleted).
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, 8, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === price.id);
+    const documents = await deliveriesAbout(sqs, queue, price.id as string, 7);
     const id = price.id as string;
     expect(labels(documents)).toEqual(
       [

@@ -8,7 +8,7 @@ import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'zones';
 const where = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
@@ -159,18 +159,7 @@ describe('Zone /{projectKey}/zones', { timeout: 60_000 }, () => {
   });
 
   it('delivers its change notifications to an SQS subscription, in sequence', async () => {
-    const queue = sqs.createQueue('zone-events');
-    await admin.ok(
-      `/${P}/subscriptions`,
-      {
-        destination: sqsDestination(queue),
-        messages: [{ resourceTypeId: 'zone' }],
-        changes: [{ resourceTypeId: 'zone' }],
-      },
-      201,
-    );
-    await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
-    await sqs.receiveAll(queue);
+    const queue = await subscribedQueue(sqs, admin, P, 'zone');
 
     const zone = await admin.ok(`/${P}/zones`, { key: 'delivered', name: 'Delivered', locations: [{ country: 'IE' }] }, 201);
     await admin.update(`/${P}/zones/${zone.id}`, 1, [
@@ -182,9 +171,7 @@ describe('Zone /{projectKey}/zones', { timeout: 60_000 }, () => {
     ]);
     await admin.delete(`/${P}/zones/${zone.id}?version=2`);
 
-    // The peer counts every message the queue got, the test notification received above too.
-    await sqs.waitForMessages(queue, 4, WAIT_MS);
-    const documents = sqsDocuments(await sqs.receiveAll(queue)).filter((document) => payloadOf(document).resource?.id === zone.id);
+    const documents = await deliveriesAbout(sqs, queue, zone.id as string, 3);
     const id = zone.id as string;
     // No Zone messages exist in the reference: change notifications only.
     expect(labels(documents)).toEqual([`zone:${id}:ResourceCreated:1`, `zone:${id}:ResourceDeleted:2`, `zone:${id}:ResourceUpdated:2`]);
