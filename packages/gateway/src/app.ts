@@ -48,6 +48,7 @@ import { zoneDefinition } from './resources/zones/definition.js';
 import { customerGroupDefinition } from './resources/customer-groups/definition.js';
 import { channelDefinition } from './resources/channels/definition.js';
 import { productDefinition } from './resources/products/definition.js';
+import { registerProductProjectionRoutes } from './resources/product-projections/routes.js';
 import { paymentDefinition } from './resources/payments/definition.js';
 import { inventoryEntryDefinition } from './resources/inventory/definition.js';
 import { standalonePriceDefinition } from './resources/standalone-prices/definition.js';
@@ -173,6 +174,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, customerGroupDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, channelDefinition, resourceDeps);
   registerVersionedRoutes(app, productDefinition(documents), resourceDeps);
+  registerProductProjectionRoutes(app, resourceDeps, clock);
   registerVersionedRoutes(app, paymentDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, inventoryEntryDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, standalonePriceDefinition(documents), resourceDeps);

@@ -1,0 +1,51 @@
+import type { Price, Product, ProductVariant } from '../products/product.js';
+import { projectionOf, type ProductProjection } from '../products/projection.js';
+import { selectPrice, type PriceCriteria } from '../shared/price-selection.js';
+import type { Store } from '../stores/store.js';
+import { localeFilter, projectLocales } from './locales.js';
+import type { ProjectionOptions } from './options.js';
+
+/** A variant as projections answer it: `price` when price selection applies (ProductVariant.raml). */
+export type ProjectedVariant = ProductVariant & { price?: Price };
+
+/**
+ * Projection by store (ProductProjectionPrices): a store with `countries` keeps the prices without
+ * a country or of one of them; a store with `distributionChannels` keeps the prices without a
+ * channel or of one of them. Supply channels select inventory availability, which Herald's
+ * projections do not carry; product selections do not exist yet: neither is applied.
+ */
+function storePrices(prices: Price[], store: Store): Price[] {
+  const countries = new Set(store.countries.map(({ code }) => code));
+  const channels = new Set(store.distributionChannels.map(({ id }) => id));
+  return prices.filter(
+    (price) =>
+      (countries.size === 0 || price.country === undefined || countries.has(price.country)) &&
+      (channels.size === 0 || price.channel === undefined || channels.has(price.channel.id)),
+  );
+}
+
+function projectVariant(variant: ProductVariant, options: ProjectionOptions, now: Date): ProjectedVariant {
+  const prices = options.store === undefined ? variant.prices : storePrices(variant.prices, options.store);
+  const projected: ProjectedVariant = { ...variant, prices };
+  if (options.price !== undefined) {
+    const price = selectedPrice(prices, options.price, now);
+    if (price !== undefined) projected.price = price;
+  }
+  return projected;
+}
+
+/** The reference's price selection (resources/shared/price-selection.ts). */
+export function selectedPrice(prices: readonly Price[], criteria: PriceCriteria, now: Date): Price | undefined {
+  return selectPrice(prices, criteria, now);
+}
+
+/** The ProductProjection a request answers for `product` (options.ts). */
+export function presentProjection(product: Product, options: ProjectionOptions, now: Date): ProductProjection {
+  let projection = projectionOf(product, { staged: options.staged });
+  if (options.store !== undefined || options.price !== undefined) {
+    projection.masterVariant = projectVariant(projection.masterVariant, options, now);
+    projection.variants = projection.variants.map((variant) => projectVariant(variant, options, now));
+  }
+  if (options.locales !== undefined) projection = projectLocales(projection, localeFilter(options.locales));
+  return projection;
+}
