@@ -57,6 +57,7 @@ import { categoryDefinition } from './resources/categories/definition.js';
 import { productTypeDefinition } from './resources/product-types/definition.js';
 import { categoryDocuments } from './resources/categories/category-documents.js';
 import { registerVersionedRoutes } from './resources/shared/versioned-routes.js';
+import { registerShoppingListRoutes } from './resources/shopping-lists/routes.js';
 import { installDraining } from './server/draining.js';
 import { httpsOptions } from './server/tls.js';
 // Type-only: fastify.d.ts has no runtime module; this keeps its augmentation for consumers of app.ts.
@@ -180,6 +181,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, standalonePriceDefinition(documents), resourceDeps);
   registerShippingMethodRoutes(app, resourceDeps);
   registerCartRoutes(app, resourceDeps);
+  registerShoppingListRoutes(app, resourceDeps, clock);
   scheduleCartCleanup(app, documents, clock);
   registerQuoteRequestRoutes(app, resourceDeps);
   registerStagedQuoteRoutes(app, resourceDeps);

@@ -253,6 +253,8 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'PaymentMethodInfoCustomFieldChanged',
     'PaymentMethodInfoCustomFieldRemoved',
   ],
+  // Shopping lists (reference: types/message/ShoppingList*; ShoppingListStoreSet has a payload type only).
+  'shopping-list': ['ShoppingListLineItemAdded', 'ShoppingListLineItemRemoved'],
 };
 
 export function isKnownMessageType(resourceTypeId: string, type: string): boolean {

@@ -34,6 +34,7 @@ const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
   ['quote', 'view_quotes'],
   ['quote-request', 'view_quote_requests'],
   ['shipping-method', 'view_shipping_methods'],
+  ['shopping-list', 'view_shopping_lists'],
   ['staged-quote', 'view_staged_quotes'],
   ['standalone-price', 'view_standalone_prices'],
   ['state', 'view_states'],
