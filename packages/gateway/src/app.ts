@@ -28,6 +28,7 @@ import { businessUnitProjectActions } from './resources/business-units/project-s
 import { registerBusinessUnitRoutes } from './resources/business-units/routes.js';
 import { BusinessUnitService } from './resources/business-units/service.js';
 import { registerCustomerRoutes } from './resources/customers/routes.js';
+import { apiExtensions, type LambdaOptions } from './resources/extensions/index.js';
 import type { ResourceDeps } from './resources/shared/context.js';
 import { ProjectCache, installProjectResolver } from './resources/projects/project-resolver.js';
 import { registerProjectRoutes, type ProjectActions } from './resources/projects/routes.js';
@@ -73,6 +74,8 @@ export interface GatewayDeps {
    * `herald serve` runs one; otherwise built here (test notifications and health still work).
    */
   delivery?: DeliveryParts;
+  /** API Extensions: where AWSLambda destinations are invoked (a local Lambda-compatible peer in tests). */
+  extensions?: { lambda?: LambdaOptions };
 }
 
 export interface DeliveryParts {
@@ -100,9 +103,7 @@ function trustProxyOption(trust: HeraldConfig['trustProxy']): boolean | string[]
 export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Promise<Gateway> {
   const clock = deps.clock ?? systemClock;
   const registry = deps.registry ?? new Registry();
-  const documents = new DocumentStore(deps.db, clock);
   const projects = new ProjectStore(deps.db, clock);
-  const resourceDeps: ResourceDeps = { documents, projects };
 
   const app = Fastify({
     ...(deps.logger === false ? { logger: false } : { loggerInstance: withSecretRedaction(deps.logger) as FastifyBaseLogger }),
@@ -139,6 +140,16 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   const routes = requireAuthDeclaration(app);
   const projectCache = new ProjectCache(projects, clock);
   const delivery = deps.delivery ?? ownDeliveryParts(config, deps.db, clock, app, registry);
+  // Every resource writes through this store: it calls the project's API Extensions (issue 29).
+  const extensions = apiExtensions(app, {
+    documents: new DocumentStore(deps.db, clock),
+    clock,
+    projects: projectCache,
+    secrets: delivery.secrets,
+    ...deps.extensions,
+  });
+  const documents = extensions.documents;
+  const resourceDeps: ResourceDeps = { documents, projects };
   const oauth = createOAuth({
     db: deps.db,
     clock,
@@ -196,6 +207,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   // The development GraphiQL page's scripts and styles, from Herald's own dependencies (issue 25).
   if (config.mode === 'development') registerGraphiqlAssets(app);
   registerSubscriptionRoutes(app, resourceDeps, subscriptionDelivery(delivery.pool, delivery.admin, delivery.secrets, clock));
+  extensions.registerRoutes(app, resourceDeps);
 
   // The token endpoints (`/oauth/*`), then the resources whose stores the OAuth module holds.
   await oauth.registerRoutes(app);

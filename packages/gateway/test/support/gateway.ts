@@ -32,7 +32,7 @@ import type { Clock } from '@herald/model';
 import { openDatabase, ProjectStore, type Database } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
 import { pino, type Logger } from 'pino';
-import { buildGateway, type Gateway } from '../../src/app.js';
+import { buildGateway, type Gateway, type GatewayDeps } from '../../src/app.js';
 import { defaultConfig, type HeraldConfig, type OAuthSettings } from '../../src/config/config.js';
 
 /** The bootstrap client every test gateway has (`manage_project` on each of its projects). */
@@ -53,6 +53,8 @@ export interface TestGatewayOptions {
    * admin from `config.delivery` and nothing routes the outbox.
    */
   delivery?: TestDeliveryOptions;
+  /** API Extensions' options (the Lambda endpoint of a local peer). */
+  extensions?: GatewayDeps['extensions'];
 }
 
 export interface TestDeliveryOptions {
@@ -124,6 +126,7 @@ export async function startTestGateway(options: TestGatewayOptions = {}): Promis
       db,
       logger: options.logger ?? false,
       ...(options.clock === undefined ? {} : { clock: options.clock }),
+      ...(options.extensions === undefined ? {} : { extensions: options.extensions }),
       ...(delivery === undefined ? {} : { delivery: { pool: delivery.pool, admin: delivery.worker.admin, secrets: delivery.secrets } }),
     });
     return {
