@@ -57,8 +57,12 @@ function filterPath(filter: FilterExpression, data: string, subtrees: ReadonlyMa
     return lists.some((condition) => condition === undefined) ? undefined : `${data} ? (${lists.map((condition) => `(${condition ?? 'false'})`).join(' || ')})`;
   }
   if (field === 'attributes' && name !== undefined) {
-    const value = anyTerm(filter, `@${member(['value', ...inner])}`, subtrees);
-    if (value === undefined) return undefined;
+    // Only the value itself or an enum's key (stored as the key alone or as {key, label}, values.ts).
+    if (inner.length > 1 || (inner.length === 1 && inner[0] !== 'key')) return undefined;
+    const accessors = inner.length === 0 ? [member(['value'])] : [member(['value']), member(['value', 'key'])];
+    const conditions = accessors.map((accessor) => anyTerm(filter, `@${accessor}`, subtrees));
+    if (conditions.some((condition) => condition === undefined)) return undefined;
+    const value = conditions.map((condition) => `(${condition ?? 'false'})`).join(' || ');
     const attribute = `@${member(['name'])} == ${literal(name)} && (${value})`;
     const inList = (list: string): string => `exists(@${member([list, 'attributes'])} ? (${attribute}))`;
     return `${data} ? (${inList('masterVariant')} || ${inList('variants')})`;

@@ -29,12 +29,20 @@ export function valuesAt(value: unknown, path: readonly string[]): Scalar[] {
   return values;
 }
 
+/**
+ * An enum or lenum attribute value is stored as its draft gave it, the key alone or `{key, label}`;
+ * `….key` reads the key of either.
+ */
+function enumAsKey(value: unknown, inner: readonly string[]): unknown {
+  return inner.length === 1 && inner[0] === 'key' && typeof value === 'string' ? { key: value } : value;
+}
+
 /** Values of a variant path without its `variants.` prefix. */
 export function variantValues(variant: SearchVariant, path: readonly string[]): Scalar[] {
   const [head, ...rest] = path;
   if (head === 'attributes') {
     const [name, ...inner] = rest;
-    return variant.attributes.filter((attribute) => attribute.name === name).flatMap((attribute) => valuesAt(attribute.value, inner));
+    return variant.attributes.filter((attribute) => attribute.name === name).flatMap((attribute) => valuesAt(enumAsKey(attribute.value, inner), inner));
   }
   if (head === 'price') return variant.prices.flatMap((price) => valuesAt(price.value, rest));
   return valuesAt(variant, path);
