@@ -138,7 +138,13 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'CustomerExternalIdSet',
     'CustomerStoresSet',
     'CustomerGroupSet',
+    // E-mail verification and password reset (reference: types/message/CustomerEmailVerified, CustomerPasswordUpdated).
+    'CustomerEmailVerified',
+    'CustomerPasswordUpdated',
   ],
+  // Customer tokens (reference: types/message/Customer{Email,Password}TokenCreated; their resource is the token).
+  'customer-email-token': ['CustomerEmailTokenCreated'],
+  'customer-password-token': ['CustomerPasswordTokenCreated'],
   store: [
     'StoreCreated',
     'StoreDeleted',
@@ -199,7 +205,13 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'ReturnInfoAdded',
     'ReturnInfoSet',
     'OrderReturnShipmentStateChanged',
+    // Payments on orders and order edits (reference: types/message/OrderPayment{Added,Removed}, OrderEditApplied).
+    'OrderPaymentAdded',
+    'OrderPaymentRemoved',
+    'OrderEditApplied',
   ],
+  // The reference has no OrderEdit messages (an applied edit's message is the order's OrderEditApplied).
+  'order-edit': [],
   cart: ['CartPurchaseOrderNumberSet'],
   state: [],
   type: [],

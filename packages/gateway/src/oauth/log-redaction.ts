@@ -20,6 +20,11 @@ export const SECRET_LOG_PATHS: readonly string[] = [
   'body.refresh_token',
   'body.access_token',
   'body.token',
+  // Customer tokens and passwords of the e-mail verification and password reset flows.
+  'req.body.tokenValue',
+  'req.body.newPassword',
+  'body.tokenValue',
+  'body.newPassword',
   'secret',
   '*.secret',
   'externalOAuth.authorizationHeader',
@@ -58,13 +63,20 @@ function parameterName(raw: string): string {
 }
 
 /**
+ * Customer tokens travel in the path (resources/customers.raml `/customers/email-token={token}`,
+ * `/password-token={token}`): the segment's value is hidden wherever it appears, `=` escaped or not.
+ */
+const TOKEN_IN_PATH = /((?:email|password)-token(?:=|%3d))[^/?#]*/gi;
+
+/**
  * The URL as logged. Token endpoints (`/oauth/*`) take no query parameters at all, so their whole
  * query string is hidden (a client that sends its form in the URL leaks more than the names above:
  * the username, an assertion under another name). Elsewhere the query is kept for diagnosis (it is
  * mostly `where`, `limit`, …) with the value of each credential parameter hidden; names are
  * matched decoded, so `pass%77ord=` is hidden as well.
  */
-export function urlForLog(url: string): string {
+export function urlForLog(logged: string): string {
+  const url = logged.replace(TOKEN_IN_PATH, '$1[redacted]');
   const queryStart = url.indexOf('?');
   if (queryStart < 0) return url;
   const path = url.slice(0, queryStart);

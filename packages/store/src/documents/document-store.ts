@@ -186,7 +186,7 @@ export class DocumentStore {
         const next = this.nextVersion(ctx, current, result);
         if (next === undefined) return current;
         attempted = next;
-        await this.writeUpdate(tx, ctx, typeId, current, locked.message_seq, next, result.messages ?? [], undefined);
+        await this.writeUpdate(tx, ctx, typeId, current, locked.message_seq, next, result.messages ?? [], undefined, options.changeNotification !== false);
         await options.alongside?.(tx, current, next);
         return next;
       });
@@ -264,25 +264,19 @@ export class DocumentStore {
     next: D,
     produced: readonly MessagePayload[],
     rowVersion: string | undefined,
+    notify = true,
   ): Promise<boolean> {
     const now = next.lastModifiedAt;
-    const events = prepareEvents(
-      ctx,
-      typeId,
-      next,
-      lastSequence,
-      produced,
-      {
-        notificationType: 'ResourceUpdated',
-        projectKey: ctx.projectKey,
-        resource: { typeId, id: current.id },
-        ...userProvidedIdentifiers(next),
-        version: next.version,
-        oldVersion: current.version,
-        modifiedAt: now,
-      },
-      now,
-    );
+    const change: ChangeDeliveryPayload = {
+      notificationType: 'ResourceUpdated',
+      projectKey: ctx.projectKey,
+      resource: { typeId, id: current.id },
+      ...userProvidedIdentifiers(next),
+      version: next.version,
+      oldVersion: current.version,
+      modifiedAt: now,
+    };
+    const events = prepareEvents(ctx, typeId, next, lastSequence, produced, notify ? change : undefined, now);
     const params: unknown[] = [
       ctx.projectKey,
       typeId,

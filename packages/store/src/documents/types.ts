@@ -44,6 +44,12 @@ export interface UpdateOptions<D extends BaseResource = BaseResource> {
    * `optimistic` the transaction opens only for the write.
    */
   alongside?: (tx: Queryable, previous: D, next: D) => Promise<void>;
+  /**
+   * `false`: the new version's messages are appended, but no ResourceUpdated change notification
+   * (§2.4: changes to orders made through order edits trigger none; OrderEditApplied tells).
+   * Locked updates only (not with `optimistic`).
+   */
+  changeNotification?: false;
 }
 
 export interface DeleteOptions<D extends BaseResource> {

@@ -28,6 +28,11 @@ export class CustomerCredentials {
     await tx.query('DELETE FROM customer_passwords WHERE project_key = $1 AND customer_id = $2', [projectKey, customerId]);
   }
 
+  /** A password reset (customer-tokens): the new hash, in the reset's transaction. */
+  async replacePassword(tx: Queryable, projectKey: string, customerId: string, passwordHash: string): Promise<void> {
+    await tx.query('UPDATE customer_passwords SET password_hash = $3 WHERE project_key = $1 AND customer_id = $2', [projectKey, customerId, passwordHash]);
+  }
+
   /** Whether another customer of the same scope (project-global, or the store) has this e-mail. */
   async emailTaken(tx: Queryable, projectKey: string, email: string, storeKey: string | undefined, exceptCustomerId?: string): Promise<boolean> {
     const scope = storeKey === undefined ? IS_GLOBAL : IN_STORE('$5');

@@ -2,6 +2,8 @@ import { resourceNotFound } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
 import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
+import { registerCustomerTokenRoutes } from '../customer-tokens/routes.js';
+import { CustomerTokenService } from '../customer-tokens/service.js';
 import { requestContext } from '../shared/context.js';
 import { expanding, locatorOf } from '../shared/route-helpers.js';
 import type { CustomerService } from './service.js';
@@ -80,6 +82,8 @@ export function registerCustomerRoutes(app: FastifyInstance, service: CustomerSe
   }
 
   registerSignInRoutes(app, service, documents);
+  // E-mail verification and password reset (resources/customers.raml `/email-token`, `/password-token`, …).
+  registerCustomerTokenRoutes(app, new CustomerTokenService(documents, service), documents, service.clock);
 
   app.get(
     '/:projectKey/me',

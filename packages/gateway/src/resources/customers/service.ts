@@ -155,6 +155,25 @@ export class CustomerService implements CustomerLogin {
     return deleted;
   }
 
+  /** The clock of the customers' timestamps (token expiry reads it too). */
+  get clock(): Clock {
+    return this.deps.clock;
+  }
+
+  /**
+   * Password reset (resources/customers.raml `/password/reset`): the new hash and the deletion of
+   * the customer's access and refresh tokens, in the caller's transaction (the reset's); after it
+   * committed, `forgetTokens` clears the caches as `delete` does.
+   */
+  async replacePassword(tx: Queryable, projectKey: string, customerId: string, passwordHash: string): Promise<void> {
+    await this.deps.credentials.replacePassword(tx, projectKey, customerId, passwordHash);
+    await this.deps.tokens.deleteCustomerTokens(tx, customerId);
+  }
+
+  forgetTokens(customerId: string): void {
+    this.deps.tokens.forgetCustomerTokens(customerId);
+  }
+
   private async requireStore(projectKey: string, storeKey: string): Promise<void> {
     const store = await this.deps.documents.get(projectKey, 'store', { key: storeKey });
     if (store === undefined) throw resourceNotFound(`The store with key '${storeKey}' was not found.`);
