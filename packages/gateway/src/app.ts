@@ -59,6 +59,8 @@ import { productTypeDefinition } from './resources/product-types/definition.js';
 import { categoryDocuments } from './resources/categories/category-documents.js';
 import { registerVersionedRoutes } from './resources/shared/versioned-routes.js';
 import { registerShoppingListRoutes } from './resources/shopping-lists/routes.js';
+import { reviewDefinition } from './resources/reviews/definition.js';
+import { reviewDocuments } from './resources/reviews/review-documents.js';
 import { installDraining } from './server/draining.js';
 import { httpsOptions } from './server/tls.js';
 // Type-only: fastify.d.ts has no runtime module; this keeps its augmentation for consumers of app.ts.
@@ -190,6 +192,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, paymentDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, inventoryEntryDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, standalonePriceDefinition(documents), resourceDeps);
+  registerVersionedRoutes(app, reviewDefinition, { ...resourceDeps, documents: reviewDocuments(documents) });
   registerShippingMethodRoutes(app, resourceDeps);
   registerCartRoutes(app, resourceDeps);
   registerShoppingListRoutes(app, resourceDeps, clock);

@@ -267,6 +267,8 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
   ],
   // Shopping lists (reference: types/message/ShoppingList*; ShoppingListStoreSet has a payload type only).
   'shopping-list': ['ShoppingListLineItemAdded', 'ShoppingListLineItemRemoved'],
+  // Reviews (reference: types/message/Review*).
+  review: ['ReviewCreated', 'ReviewRatingSet', 'ReviewStateTransition'],
 };
 
 export function isKnownMessageType(resourceTypeId: string, type: string): boolean {

@@ -1,6 +1,7 @@
 import type { BaseResource, CustomFields, LocalizedString, Reference } from '@herald/model';
 import type { Asset } from '../categories/assets.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
+import type { ReviewRatingStatistics } from '../reviews/statistics.js';
 
 export const PRODUCT_TYPE_ID = 'product';
 
@@ -83,6 +84,8 @@ export interface Product extends BaseResource {
   taxCategory?: Reference<'tax-category'>;
   state?: Reference<'state'>;
   priceMode: 'Embedded' | 'Standalone';
+  /** Kept by reviews of the product that count (resources/reviews/statistics.ts); absent without any. */
+  reviewRatingStatistics?: ReviewRatingStatistics;
 }
 
 /** Every variant of `data`, the master variant first. */

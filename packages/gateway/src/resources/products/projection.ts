@@ -14,6 +14,7 @@ export type ProductProjection = ProductData & {
   taxCategory?: Reference<'tax-category'>;
   state?: Reference<'state'>;
   priceMode: Product['priceMode'];
+  reviewRatingStatistics?: Product['reviewRatingStatistics'];
   hasStagedChanges: boolean;
   published: boolean;
   createdAt: string;
@@ -38,5 +39,6 @@ export function projectionOf(product: Product, { staged }: { staged: boolean }):
   if (product.key !== undefined) projection.key = product.key;
   if (product.taxCategory !== undefined) projection.taxCategory = product.taxCategory;
   if (product.state !== undefined) projection.state = product.state;
+  if (product.reviewRatingStatistics !== undefined) projection.reviewRatingStatistics = product.reviewRatingStatistics;
   return projection;
 }

@@ -33,6 +33,7 @@ const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
   ['product-type', 'view_product_types'],
   ['quote', 'view_quotes'],
   ['quote-request', 'view_quote_requests'],
+  ['review', 'view_products'],
   ['shipping-method', 'view_shipping_methods'],
   ['shopping-list', 'view_shopping_lists'],
   ['staged-quote', 'view_staged_quotes'],
