@@ -4,9 +4,17 @@ import { duplicateField, invalidInput, invalidOperation } from '@herald/model';
 import { customFieldActions } from '../shared/custom-fields.js';
 import type { ActionHandlers } from '../shared/update-actions.js';
 import { countryCode, optionalAddress } from '../shared/address.js';
-import { CART_CUSTOM_FIELDS_TYPE_ID, type Cart } from './cart.js';
-import { existingCustomerId } from './draft.js';
-import { assertUniqueItemKeys, customLineItemFromDraft, findItem, lineItemFromDraft, mergeLineItem, quantity, recalculate } from './line-items.js';
+import { CART_CUSTOM_FIELDS_TYPE_ID, type Cart, type LineItem } from './cart.js';
+import { assignCustomerGroup, existingCustomerId } from './draft.js';
+import { assertUniqueItemKeys, customLineItemFromDraft, findItem, mergeLineItem, quantity, recalculate } from './line-items.js';
+import { externalTotal, lineItemFromDraft } from './line-item-draft.js';
+import { updateReads } from './catalogue.js';
+import { merchantPricingActions, pricingActions } from './pricing-actions.js';
+import { settleCart } from './settle.js';
+import { setShippingMethod } from './shipping.js';
+import { assertExternalTaxMode, dropStaleTaxAmounts, taxActions, totalsOf } from './tax-actions.js';
+import { externalTaxRate } from './taxes.js';
+import type { Draft } from '../shared/validation.js';
 import { moneyInCurrency, multiply } from '../shared/money.js';
 import { itemShippingActions, revalidateShippingDetails } from './item-shipping.js';
 import { lineItemActions, merchantItemActions } from './item-actions.js';
@@ -20,18 +28,27 @@ import { mySettingsActions, settingsActions } from './settings-actions.js';
  * is one, settings-actions.ts): subscribers learn about cart changes from change notifications.
  */
 
-function setQuantity(cart: Cart, itemId: string, count: number, externalPrice: unknown): void {
-  const item = cart.lineItems.find((candidate) => candidate.id === itemId);
-  if (item === undefined) return;
+/**
+ * A new quantity (0 removes the item). `externalPrice` / `externalTotalPrice` set the price as the
+ * quantity changes (CartChangeLineItemQuantityAction); an ExternalTotal item given no new total
+ * goes back to `Platform` (LineItemPriceMode.raml), priced by the settle step.
+ */
+function setQuantity(cart: Cart, item: LineItem, count: number, action: Draft): void {
   if (count === 0) {
-    cart.lineItems = cart.lineItems.filter((candidate) => candidate.id !== itemId);
+    cart.lineItems = cart.lineItems.filter((candidate) => candidate.id !== item.id);
     return;
   }
-  if (externalPrice !== undefined && externalPrice !== null) {
-    item.price = { ...item.price, value: moneyInCurrency(externalPrice, 'externalPrice', cart.totalPrice.currencyCode) };
-  }
+  const currency = cart.totalPrice.currencyCode;
   item.quantity = count;
-  item.totalPrice = multiply(item.price.value, count, 'lineItems');
+  if (action.externalTotalPrice !== undefined && action.externalTotalPrice !== null) {
+    const total = externalTotal(action.externalTotalPrice, 'externalTotalPrice', currency);
+    Object.assign(item, { priceMode: 'ExternalTotal', price: { id: item.price.id, value: total.price }, totalPrice: total.totalPrice });
+  } else if (action.externalPrice !== undefined && action.externalPrice !== null) {
+    Object.assign(item, { priceMode: 'ExternalPrice', price: { id: item.price.id, value: moneyInCurrency(action.externalPrice, 'externalPrice', currency) } });
+  } else if (item.priceMode === 'ExternalTotal') {
+    item.priceMode = 'Platform';
+  }
+  if (item.priceMode !== 'ExternalTotal') item.totalPrice = multiply(item.price.value, count, 'lineItems');
   revalidateShippingDetails(cart);
 }
 
@@ -48,13 +65,33 @@ function onlyWhileActive(handlers: ActionHandlers<Cart>): ActionHandlers<Cart> {
   );
 }
 
+/**
+ * Every cart change ends with the cart settled (settle.ts): `Platform` prices selected again
+ * ("MatchingPriceNotFound can be returned as a failed response to all update actions on Carts"),
+ * the shipping rate, the tax rates and the totals; in ExternalAmount, amounts made stale dropped.
+ */
+function settledAfter(handlers: ActionHandlers<Cart>): ActionHandlers<Cart> {
+  return Object.fromEntries(
+    Object.entries(handlers).map(([name, handler]) => [
+      name,
+      async (cart: Cart, action: Parameters<typeof handler>[1], scope: Parameters<typeof handler>[2]) => {
+        const before = totalsOf(cart);
+        const messages = await handler(cart, action, scope);
+        await settleCart(cart, updateReads(scope.ctx, scope.reader), { reprice: true });
+        dropStaleTaxAmounts(cart, before);
+        return messages;
+      },
+    ]),
+  );
+}
+
 /** Actions that a buyer may use on their own cart (`/me/carts`). */
 const buyerActions: ActionHandlers<Cart> = {
   setDeleteDaysAfterLastModification(cart, action, { ctx }) {
     cart.deleteDaysAfterLastModification = cartDeleteDays(action.deleteDaysAfterLastModification, 'deleteDaysAfterLastModification', ctx.project);
   },
-  async addLineItem(cart, action, { ctx }) {
-    mergeLineItem(cart.lineItems, await lineItemFromDraft(action, 'addLineItem', cart.totalPrice.currencyCode, ctx));
+  async addLineItem(cart, action, { ctx, reader }) {
+    mergeLineItem(cart.lineItems, await lineItemFromDraft(action, 'addLineItem', cart, updateReads(ctx, reader), ctx));
     assertUniqueItemKeys(cart);
     recalculate(cart);
     revalidateShippingDetails(cart);
@@ -63,17 +100,17 @@ const buyerActions: ActionHandlers<Cart> = {
     const item = findItem(cart.lineItems, action, 'lineItemId', 'lineItemKey');
     // Without `quantity` the item goes; with it, that many units go (all of them at most).
     const removed = quantity(action.quantity, 'quantity', item.quantity);
-    setQuantity(cart, item.id, Math.max(0, item.quantity - removed), action.externalPrice);
+    setQuantity(cart, item, Math.max(0, item.quantity - removed), action);
     recalculate(cart);
   },
   changeLineItemQuantity(cart, action) {
     const item = findItem(cart.lineItems, action, 'lineItemId', 'lineItemKey');
     if (action.quantity === undefined || action.quantity === null) throw invalidInput("'quantity' is required.", { field: 'quantity' });
-    setQuantity(cart, item.id, quantity(action.quantity, 'quantity', 0, 0), action.externalPrice);
+    setQuantity(cart, item, quantity(action.quantity, 'quantity', 0, 0), action);
     recalculate(cart);
   },
   async addCustomLineItem(cart, action, { ctx }) {
-    cart.customLineItems.push(await customLineItemFromDraft(action, 'addCustomLineItem', cart.totalPrice.currencyCode, ctx));
+    cart.customLineItems.push(await customLineItemFromDraft(action, 'addCustomLineItem', cart, ctx));
     assertUniqueItemKeys(cart);
     recalculate(cart);
   },
@@ -81,6 +118,13 @@ const buyerActions: ActionHandlers<Cart> = {
     const item = findItem(cart.customLineItems, action, 'customLineItemId', 'customLineItemKey');
     cart.customLineItems = cart.customLineItems.filter((candidate) => candidate.id !== item.id);
     recalculate(cart);
+  },
+  async setShippingMethod(cart, action, { ctx, reader }) {
+    await setShippingMethod(cart, action.shippingMethod, updateReads(ctx, reader));
+    if (action.externalTaxRate !== undefined && action.externalTaxRate !== null && cart.shippingInfo !== undefined) {
+      assertExternalTaxMode(cart, 'externalTaxRate');
+      cart.shippingInfo.taxRate = externalTaxRate(action.externalTaxRate, 'externalTaxRate');
+    }
   },
   setShippingAddress(cart, action) {
     const shippingAddress = optionalAddress(action.address, 'address');
@@ -124,18 +168,22 @@ const buyerActions: ActionHandlers<Cart> = {
   ...mySettingsActions,
 };
 
-export const myCartActions: ActionHandlers<Cart> = onlyWhileActive(buyerActions);
+export const myCartActions: ActionHandlers<Cart> = onlyWhileActive(settledAfter({ ...buyerActions, ...pricingActions }));
 
 /** Actions of API clients (`/carts`, `/in-store/key=…/carts`): also re-assigning the customer. */
-export const cartActions: ActionHandlers<Cart> = onlyWhileActive({
-  ...buyerActions,
-  ...merchantItemActions,
-  ...settingsActions,
-  async setCustomerId(cart, action, { reader }) {
-    if (action.customerId === undefined || action.customerId === null) {
-      delete cart.customerId;
-      return;
-    }
-    cart.customerId = await existingCustomerId(action.customerId, 'customerId', { load: reader.get });
-  },
-});
+export const cartActions: ActionHandlers<Cart> = onlyWhileActive(
+  settledAfter({
+    ...buyerActions,
+    ...merchantItemActions,
+    ...settingsActions,
+    ...pricingActions,
+    ...merchantPricingActions,
+    ...taxActions,
+    /** The customer's group comes along ("customerGroup is set automatically", CartDraft.raml); prices follow. */
+    async setCustomerId(cart, action, { reader }) {
+      if (action.customerId === undefined || action.customerId === null) delete cart.customerId;
+      else cart.customerId = await existingCustomerId(action.customerId, 'customerId', { load: reader.get });
+      await assignCustomerGroup(cart, undefined, { load: reader.get });
+    },
+  }),
+);

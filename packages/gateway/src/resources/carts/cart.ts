@@ -1,11 +1,14 @@
-import type { BaseResource, CustomFields, KeyReference, LocalizedString } from '@herald/model';
+import type { BaseResource, CustomFields, KeyReference, LocalizedString, Reference } from '@herald/model';
 import type { Address } from '../shared/address.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
+import type { CartShippingInfo } from './shipping.js';
+import type { ItemTaxRate, TaxedItemPrice, TaxedPrice } from './taxed-price.js';
 
 /**
  * The platform's enumerations for the four cart modes. §2.3 shows only the defaults (None,
- * Platform, HalfEven, LineItemLevel); the other values are the platform's and are stored as given
- * (Herald has no inventory or tax engine that would act on them).
+ * Platform, HalfEven, LineItemLevel); the others are the platform's: taxes.ts acts on the tax
+ * modes, the order created from a cart on the inventory modes (order-inventory.ts; ReserveOnCart
+ * is stored as given, Herald keeps no reservations).
  */
 export const INVENTORY_MODES = ['None', 'TrackOnly', 'ReserveOnOrder', 'ReserveOnCart'] as const;
 export const TAX_MODES = ['Platform', 'External', 'ExternalAmount', 'Disabled'] as const;
@@ -37,9 +40,9 @@ export interface ItemShippingDetails {
 }
 
 /**
- * The arrays the reference's LineItem and CustomLineItem require that only a price, tax and state
- * engine would fill (discounted prices, taxed price portions, per-method tax rates, item states):
- * Herald has none of them, so they are present and empty.
+ * The arrays the reference's LineItem and CustomLineItem require that only discounts, `Multiple`
+ * shipping and item states would fill (discounted prices, per-method taxed price portions and tax
+ * rates, item states): Herald has none of them in carts, so they are present and empty.
  */
 export interface ItemEngineFields {
   discountedPricePerQuantity: never[];
@@ -48,26 +51,66 @@ export interface ItemEngineFields {
   state: never[];
 }
 
+/** LineItemPriceMode (types/cart/LineItemPriceMode.raml). */
+export const LINE_ITEM_PRICE_MODES = ['Platform', 'ExternalPrice', 'ExternalTotal'] as const;
+export type LineItemPriceMode = (typeof LINE_ITEM_PRICE_MODES)[number];
+
 /**
- * A line item. Herald has no product catalogue, so the name and the price come with the draft:
- * the price mode is always `ExternalPrice` and `productId`/`variant.sku` are the caller's ids
- * (line-items.ts says what stands in for the catalogue's `productId`, `productType` and variant id
- * when the draft does not name them).
+ * The Price a line item pays (types/common/Price.raml): for `Platform` items the price selection
+ * picked from the product (embedded or standalone), `value` being the tier its quantity reaches;
+ * for external prices only `id` and `value`.
+ */
+export interface LineItemPrice {
+  id: string;
+  key?: string;
+  value: CentPrecisionMoney;
+  country?: string;
+  customerGroup?: Reference<'customer-group'>;
+  channel?: Reference<'channel'>;
+  validFrom?: string;
+  validUntil?: string;
+  tiers?: Array<{ minimumQuantity: number; value: CentPrecisionMoney }>;
+}
+
+/** The variant a line item holds: a copy of the product's ProductVariant when it came from the catalogue. */
+export interface LineItemVariant {
+  id: number;
+  sku?: string;
+  key?: string;
+  prices?: unknown[];
+  attributes?: unknown[];
+  images?: unknown[];
+  assets?: unknown[];
+}
+
+/**
+ * A line item (types/cart/LineItem.raml). From the catalogue (priceMode `Platform`, or an external
+ * price of a published product) name, product type, slug and variant are copied from the product's
+ * current projection (line-items.ts). A draft with `name` and `externalPrice` for a product the
+ * project does not have keeps the caller's ids, as before the catalogue existed.
  */
 export interface LineItem extends ItemEngineFields {
   id: string;
   key?: string;
   productId: string;
+  productKey?: string;
   productType: { typeId: 'product-type'; id: string };
-  variant: { id: number; sku?: string };
+  productSlug?: LocalizedString;
+  variant: LineItemVariant;
   name: LocalizedString;
   quantity: number;
-  price: { id: string; value: CentPrecisionMoney };
-  priceMode: 'ExternalPrice';
+  price: LineItemPrice;
+  priceMode: LineItemPriceMode;
   lineItemMode: 'Standard';
   totalPrice: CentPrecisionMoney;
+  taxRate?: ItemTaxRate;
+  taxedPrice?: TaxedItemPrice;
+  distributionChannel?: Reference<'channel'>;
+  supplyChannel?: Reference<'channel'>;
   inventoryMode?: InventoryMode;
   shippingDetails?: ItemShippingDetails;
+  addedAt?: string;
+  lastModifiedAt?: string;
   custom?: CustomFields;
 }
 
@@ -80,6 +123,10 @@ export interface CustomLineItem extends ItemEngineFields {
   money: CentPrecisionMoney;
   totalPrice: CentPrecisionMoney;
   priceMode: 'Standard' | 'External';
+  /** Selects the TaxRate in the `Platform` TaxMode (CustomLineItemDraft.taxCategory). */
+  taxCategory?: Reference<'tax-category'>;
+  taxRate?: ItemTaxRate;
+  taxedPrice?: TaxedItemPrice;
   shippingDetails?: ItemShippingDetails;
   custom?: CustomFields;
 }
@@ -103,8 +150,8 @@ export interface DirectDiscount {
 
 /**
  * A Cart with the fields of the reference's Cart type that Herald can hold. `shipping` (the
- * shipping methods of a `Multiple` cart) and `refusedGifts` (gift discounts) stay empty: Herald has
- * no shipping methods or cart discounts.
+ * shipping methods of a `Multiple` cart) and `refusedGifts` (gift discounts) stay empty: Herald
+ * prices `Single` shipping only (`shippingInfo`) and has no cart discounts.
  */
 export interface Cart extends BaseResource {
   key?: string;
@@ -117,6 +164,8 @@ export interface Cart extends BaseResource {
   origin: CartOrigin | 'Quote';
   customerId?: string;
   customerEmail?: string;
+  /** Selects line item prices; the customer's group unless the draft or setCustomerGroup names one. */
+  customerGroup?: Reference<'customer-group'>;
   anonymousId?: string;
   store?: KeyReference<'store'>;
   businessUnit?: KeyReference<'business-unit'>;
@@ -128,6 +177,10 @@ export interface Cart extends BaseResource {
   /** The sum of the line items' quantities; only present when the cart has line items. */
   totalLineItemQuantity?: number;
   totalPrice: CentPrecisionMoney;
+  /** Present once every item (and the shipping method) has a TaxRate and the cart a shipping address (taxes.ts). */
+  taxedPrice?: TaxedPrice;
+  taxedShippingPrice?: TaxedPrice;
+  shippingInfo?: CartShippingInfo;
   shippingAddress?: Address;
   billingAddress?: Address;
   itemShippingAddresses: Address[];

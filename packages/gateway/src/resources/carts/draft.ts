@@ -18,7 +18,15 @@ import {
   type Cart,
   type ShippingRateInput,
 } from './cart.js';
-import { assertUniqueItemKeys, customLineItemFromDraft, emptyTotal, itemList, lineItemFromDraft, recalculate } from './line-items.js';
+import { assertUniqueItemKeys, customLineItemFromDraft, emptyTotal, itemList, recalculate } from './line-items.js';
+import { lineItemFromDraft } from './line-item-draft.js';
+import { draftReads } from './catalogue.js';
+import { settleCart } from './settle.js';
+import { setShippingMethod } from './shipping.js';
+import { assertExternalTaxMode } from './tax-actions.js';
+import { externalTaxRate } from './taxes.js';
+import { optionalCustomerGroupReference } from '../customer-groups/reference.js';
+import type { Customer } from '../customers/customer.js';
 import { currencyCode } from '../shared/money.js';
 import { cartDeleteDays } from './retention.js';
 import { identifierLocator, keyReference, loadReferenced } from '../shared/references.js';
@@ -119,21 +127,13 @@ async function ownerOf(draft: Draft, origin: CartOrigin, ctx: RequestContext): P
 export async function cartFromDraft(body: unknown, ctx: RequestContext, origin: CartOrigin): Promise<CartFields> {
   const draft = asDraft(body, 'CartDraft');
   const currency = currencyCode(draft.currency, 'currency');
-  const lineItems = [];
-  for (const [index, item] of itemList(draft.lineItems, 'lineItems').entries()) {
-    lineItems.push(await lineItemFromDraft(item, `lineItems[${index}]`, currency, ctx));
-  }
-  const customLineItems = [];
-  for (const [index, item] of itemList(draft.customLineItems, 'customLineItems').entries()) {
-    customLineItems.push(await customLineItemFromDraft(item, `customLineItems[${index}]`, currency, ctx));
-  }
   const cart: CartFields = {
     cartState: 'Active',
     origin: oneOf(CART_ORIGINS, draft.origin, 'origin', 'Customer'),
     ...(await ownerOf(draft, origin, ctx)),
     ...optionalTexts(draft),
-    lineItems,
-    customLineItems,
+    lineItems: [],
+    customLineItems: [],
     totalPrice: emptyTotal(currency),
     itemShippingAddresses: itemShippingAddresses(draft.itemShippingAddresses, 'itemShippingAddresses'),
     discountCodes: (draft.discountCodes === undefined ? [] : stringArray(draft.discountCodes, 'discountCodes')).map((code) => ({ code })),
@@ -165,7 +165,44 @@ export async function cartFromDraft(body: unknown, ctx: RequestContext, origin: 
   if (rateInput !== undefined) cart.shippingRateInput = rateInput;
   const custom = await customFromDraft(draft.custom, CART_CUSTOM_FIELDS_TYPE_ID, ctx);
   if (custom !== undefined) cart.custom = custom;
+  await pricedContent(cart as Cart, draft, ctx);
+  return cart;
+}
+
+/**
+ * The items, priced for the cart (its currency, country, customer group), and the shipping
+ * method; then the cart settled (settle.ts). Runs last: prices depend on the cart's other fields.
+ */
+async function pricedContent(cart: Cart, draft: Draft, ctx: RequestContext): Promise<void> {
+  const reads = draftReads(ctx);
+  await assignCustomerGroup(cart, draft.customerGroup, ctx);
+  for (const [index, item] of itemList(draft.lineItems, 'lineItems').entries()) {
+    cart.lineItems.push(await lineItemFromDraft(item, `lineItems[${index}]`, cart, reads, ctx));
+  }
+  for (const [index, item] of itemList(draft.customLineItems, 'customLineItems').entries()) {
+    cart.customLineItems.push(await customLineItemFromDraft(item, `customLineItems[${index}]`, cart, ctx));
+  }
   assertUniqueItemKeys(cart);
   recalculate(cart);
-  return cart;
+  if (draft.shippingMethod !== undefined && draft.shippingMethod !== null) await setShippingMethod(cart, draft.shippingMethod, reads);
+  if (draft.externalTaxRateForShippingMethod !== undefined && draft.externalTaxRateForShippingMethod !== null && cart.shippingInfo !== undefined) {
+    assertExternalTaxMode(cart, 'externalTaxRateForShippingMethod');
+    cart.shippingInfo.taxRate = externalTaxRate(draft.externalTaxRateForShippingMethod, 'externalTaxRateForShippingMethod');
+  }
+  await settleCart(cart, reads, { reprice: false });
+}
+
+/**
+ * CartDraft.customerGroup, else the customer's: "If the Customer referenced in customerId belongs
+ * to a Customer Group then customerGroup is set automatically" (CartDraft.raml).
+ */
+export async function assignCustomerGroup(cart: Cart, value: unknown, ctx: Pick<RequestContext, 'load'>): Promise<void> {
+  const named = await optionalCustomerGroupReference(ctx.load, value, 'customerGroup');
+  if (named !== undefined) {
+    cart.customerGroup = named;
+    return;
+  }
+  const customer = cart.customerId === undefined ? undefined : await ctx.load<Customer>('customer', { id: cart.customerId });
+  if (customer?.customerGroup !== undefined) cart.customerGroup = { ...customer.customerGroup };
+  else delete cart.customerGroup;
 }

@@ -71,13 +71,18 @@ export const lineItemActions: ActionHandlers<Cart> = {
 export const merchantItemActions: ActionHandlers<Cart> = {
   setCustomLineItemCustomType: setItemCustomType('customLineItems'),
   setCustomLineItemCustomField: setItemCustomField('customLineItems'),
-  /** Herald's prices are always external: `externalPrice` is required (no catalogue to reprice from). */
+  /**
+   * CartSetLineItemPriceAction: `externalPrice` makes the item ExternalPrice; without it "the price
+   * is selected from the Product Variant" again (Platform, priced by the settle step, actions.ts).
+   */
   setLineItemPrice(cart, action) {
     const item = itemOf(cart, 'lineItems', action) as LineItem;
     if (action.externalPrice === undefined || action.externalPrice === null) {
-      throw invalidInput("'externalPrice' is required: Herald has no product catalogue to price the line item.", { field: 'externalPrice' });
+      item.priceMode = 'Platform';
+      return;
     }
-    item.price = { ...item.price, value: moneyInCurrency(action.externalPrice, 'externalPrice', cart.totalPrice.currencyCode) };
+    item.priceMode = 'ExternalPrice';
+    item.price = { id: item.price.id, value: moneyInCurrency(action.externalPrice, 'externalPrice', cart.totalPrice.currencyCode) };
     item.totalPrice = multiply(item.price.value, item.quantity, 'lineItems');
     recalculate(cart);
   },

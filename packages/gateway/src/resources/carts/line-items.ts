@@ -1,9 +1,12 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { invalidInput } from '@herald/model';
+import { invalidInput, type Reference } from '@herald/model';
 import { customFromDraft } from '../shared/custom-fields.js';
 import type { RequestContext } from '../shared/context.js';
-import { localizedString, optionalKey, optionalString, type Draft } from '../shared/validation.js';
+import { localizedString, optionalKey, type Draft } from '../shared/validation.js';
 import type { Cart, CustomLineItem, ItemEngineFields, LineItem } from './cart.js';
+import { applyTaxes, externalTaxRate } from './taxes.js';
+import { TAX_CATEGORY_TYPE_ID } from '../tax-categories/tax-category.js';
+import { identifierLocator, loadReferenced } from '../shared/references.js';
 import { centPrecision, moneyInCurrency, multiply, sum } from '../shared/money.js';
 
 const MAX_QUANTITY = 1_000_000;
@@ -26,22 +29,15 @@ function asObject(value: unknown, field: string): Draft {
   return value as Draft;
 }
 
-function variantId(value: unknown, field: string): number | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw invalidInput(`'${field}' must be a positive integer.`, { field });
-  }
-  return value;
-}
-
 /** The empty engine arrays every (custom) line item carries (cart.ts ItemEngineFields). */
 export function engineFields(): ItemEngineFields {
   return { discountedPricePerQuantity: [], taxedPricePortions: [], perMethodTaxRate: [], state: [] };
 }
 
 /**
- * The reference requires `productType` on a line item; Herald has no catalogue and no product
- * types, so every line item names the nil UUID: a reference that visibly resolves to nothing.
+ * The reference requires `productType` on a line item. One for a product the project does not
+ * have (a draft with `name` and `externalPrice`, line-item-draft.ts) names the nil UUID: a
+ * reference that visibly resolves to nothing.
  */
 export const NO_PRODUCT_TYPE = { typeId: 'product-type', id: '00000000-0000-0000-0000-000000000000' } as const;
 
@@ -58,49 +54,6 @@ export function productIdForSku(sku: string): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
-/**
- * A LineItemDraft (or the fields of `addLineItem`). Without a catalogue the product is named by
- * `productId` and/or `sku`, and `name` and `externalPrice` are required.
- */
-export async function lineItemFromDraft(value: unknown, field: string, currency: string, ctx: Loader): Promise<LineItem> {
-  const draft = asObject(value, field);
-  const productId = optionalString(draft.productId, `${field}.productId`, 256);
-  const sku = optionalString(draft.sku, `${field}.sku`, 256);
-  if (productId === undefined && sku === undefined) {
-    throw invalidInput(`'${field}' must name the product by 'productId' or 'sku'.`, { field });
-  }
-  if (draft.name === undefined || draft.name === null) {
-    throw invalidInput(`'${field}.name' is required: Herald has no product catalogue to take it from.`, { field: `${field}.name` });
-  }
-  if (draft.externalPrice === undefined || draft.externalPrice === null) {
-    throw invalidInput(`'${field}.externalPrice' is required: Herald has no product catalogue to price it.`, {
-      field: `${field}.externalPrice`,
-    });
-  }
-  const unit = moneyInCurrency(draft.externalPrice, `${field}.externalPrice`, currency);
-  const count = quantity(draft.quantity, `${field}.quantity`, 1);
-  const item: LineItem = {
-    id: randomUUID(),
-    productId: productId ?? productIdForSku(sku as string),
-    productType: { ...NO_PRODUCT_TYPE },
-    // Without `variantId` the platform takes the product's master variant, whose id is always 1.
-    variant: { id: variantId(draft.variantId, `${field}.variantId`) ?? 1 },
-    name: localizedString(draft.name, `${field}.name`),
-    quantity: count,
-    price: { id: randomUUID(), value: unit },
-    priceMode: 'ExternalPrice',
-    lineItemMode: 'Standard',
-    totalPrice: multiply(unit, count, field),
-    ...engineFields(),
-  };
-  const key = optionalKey(draft.key, `${field}.key`);
-  if (key !== undefined) item.key = key;
-  if (sku !== undefined) item.variant.sku = sku;
-  const custom = await customFromDraft(draft.custom, 'line-item', ctx);
-  if (custom !== undefined) item.custom = custom;
-  return item;
-}
-
 function slug(value: unknown, field: string): string {
   if (typeof value !== 'string' || !/^[A-Za-z0-9_-]{2,256}$/.test(value)) {
     throw invalidInput(`'${field}' must be 2 to 256 characters of letters, digits, '_' and '-'.`, { field, invalidValue: value });
@@ -108,7 +61,15 @@ function slug(value: unknown, field: string): string {
   return value;
 }
 
-export async function customLineItemFromDraft(value: unknown, field: string, currency: string, ctx: Loader): Promise<CustomLineItem> {
+/** CustomLineItemDraft.taxCategory: selects the TaxRate in the Platform TaxMode. */
+async function taxCategoryReference(value: unknown, field: string, ctx: Loader): Promise<Reference<'tax-category'> | undefined> {
+  if (value === undefined || value === null) return undefined;
+  const category = await loadReferenced(ctx.load, TAX_CATEGORY_TYPE_ID, identifierLocator(value, field, TAX_CATEGORY_TYPE_ID));
+  return { typeId: TAX_CATEGORY_TYPE_ID, id: category.id };
+}
+
+export async function customLineItemFromDraft(value: unknown, field: string, cart: Pick<Cart, 'totalPrice' | 'taxMode'>, ctx: Loader): Promise<CustomLineItem> {
+  const currency = cart.totalPrice.currencyCode;
   const draft = asObject(value, field);
   if (draft.name === undefined || draft.name === null) throw invalidInput(`'${field}.name' is required.`, { field: `${field}.name` });
   if (draft.money === undefined || draft.money === null) throw invalidInput(`'${field}.money' is required.`, { field: `${field}.money` });
@@ -131,6 +92,13 @@ export async function customLineItemFromDraft(value: unknown, field: string, cur
   };
   const key = optionalKey(draft.key, `${field}.key`);
   if (key !== undefined) item.key = key;
+  const taxCategory = await taxCategoryReference(draft.taxCategory, `${field}.taxCategory`, ctx);
+  if (taxCategory !== undefined) item.taxCategory = taxCategory;
+  if (draft.externalTaxRate !== undefined && draft.externalTaxRate !== null) {
+    if (cart.taxMode !== 'External')
+      throw invalidInput(`'${field}.externalTaxRate' can only be set on a cart with the External tax mode.`, { field: `${field}.externalTaxRate` });
+    item.taxRate = externalTaxRate(draft.externalTaxRate, `${field}.externalTaxRate`);
+  }
   const custom = await customFromDraft(draft.custom, 'custom-line-item', ctx);
   if (custom !== undefined) item.custom = custom;
   return item;
@@ -160,16 +128,20 @@ export function assertUniqueItemKeys(cart: Pick<Cart, 'lineItems' | 'customLineI
 }
 
 /**
- * `addLineItem` for a product the cart already holds (same product, variant and sku, neither
- * with custom fields or a key) increases that item's quantity, as the platform does; the external
- * price sent last becomes the item's price.
+ * `addLineItem` for a product the cart already holds (same product, variant, sku, channels and
+ * price mode, neither with custom fields or a key) increases that item's quantity, as the platform
+ * does; the price sent (or selected) last becomes the item's price. Returns the item that holds
+ * the added quantity (a `Platform` price is selected again for it: its tier may change).
  */
-export function mergeLineItem(items: LineItem[], added: LineItem): void {
+export function mergeLineItem(items: LineItem[], added: LineItem): LineItem {
   const existing = items.find(
     (item) =>
       item.productId === added.productId &&
       item.variant.id === added.variant.id &&
       item.variant.sku === added.variant.sku &&
+      item.priceMode === added.priceMode &&
+      item.distributionChannel?.id === added.distributionChannel?.id &&
+      item.supplyChannel?.id === added.supplyChannel?.id &&
       item.custom === undefined &&
       added.custom === undefined &&
       item.key === undefined &&
@@ -177,11 +149,12 @@ export function mergeLineItem(items: LineItem[], added: LineItem): void {
   );
   if (existing === undefined) {
     items.push(added);
-    return;
+    return added;
   }
   existing.quantity = quantity(existing.quantity + added.quantity, 'quantity', 1);
   existing.price = added.price;
-  existing.totalPrice = multiply(existing.price.value, existing.quantity, 'lineItems');
+  existing.totalPrice = added.priceMode === 'ExternalTotal' ? added.totalPrice : multiply(existing.price.value, existing.quantity, 'lineItems');
+  return existing;
 }
 
 /** Finds an item addressed by `lineItemId`/`lineItemKey` (or the custom line item fields). */
@@ -200,15 +173,18 @@ export function findItem<T extends { id: string; key?: string }>(items: T[], act
 }
 
 /**
- * `totalPrice` (§2.3): the sum of the line item and custom line item totals; and
- * `totalLineItemQuantity`, which the reference's Cart has only while it has line items.
+ * `totalPrice` (§2.3, Cart.raml): the sum of the line item and custom line item totals and the
+ * shipping price; `totalLineItemQuantity`, which the reference's Cart has only while it has line
+ * items; and the taxed prices that follow from the items' tax rates (taxes.ts).
  */
-export function recalculate(cart: Pick<Cart, 'lineItems' | 'customLineItems' | 'totalPrice' | 'totalLineItemQuantity'>): void {
+export function recalculate(cart: Cart): void {
   const count = cart.lineItems.reduce((total, item) => total + item.quantity, 0);
   if (cart.lineItems.length === 0) delete cart.totalLineItemQuantity;
   else cart.totalLineItemQuantity = count;
   const currency = cart.totalPrice.currencyCode;
-  cart.totalPrice = sum(currency, [...cart.lineItems.map((item) => item.totalPrice), ...cart.customLineItems.map((item) => item.totalPrice)]);
+  const shipping = cart.shippingInfo === undefined ? [] : [cart.shippingInfo.price];
+  cart.totalPrice = sum(currency, [...cart.lineItems.map((item) => item.totalPrice), ...cart.customLineItems.map((item) => item.totalPrice), ...shipping]);
+  applyTaxes(cart);
 }
 
 export function emptyTotal(currency: string) {

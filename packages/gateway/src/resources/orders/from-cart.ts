@@ -2,6 +2,8 @@ import { concurrentModification, invalidOperation, requiredField } from '@herald
 import type { DocumentStore, Locator, ServerFields } from '@herald/store';
 import { requireBusinessUnitBuyer } from '../business-units/business-unit-buyer.js';
 import type { Cart } from '../carts/cart.js';
+import { deductInventory } from '../carts/order-inventory.js';
+import { assertShippingMatches } from '../carts/shipping.js';
 import { inheritedCustom } from '../quotes/custom.js';
 import { writeTogether } from '../quotes/together.js';
 import { sourceVersion } from '../quotes/workflow.js';
@@ -35,6 +37,7 @@ function assertOrderable(cart: Cart, version: number): void {
     // Reference: "The Cart must have a shipping address set, regardless of the TaxMode."
     throw invalidOperation(`The cart '${cart.id}' has no shipping address; an order can only be created from a cart with one.`);
   }
+  assertShippingMatches(cart);
 }
 
 /** The order's content: the cart's, as it is (reference Order: the fields an order keeps of its cart). */
@@ -70,6 +73,12 @@ export function copiedFromCart(cart: Cart): OrderFields {
     billingAddress: copy.billingAddress,
     shippingAddress: copy.shippingAddress,
     shippingRateInput: copy.shippingRateInput,
+    // The priced cart's taxes and shipping (carts/taxes.ts, carts/shipping.ts); an order's
+    // ShippingInfo also holds its deliveries (orders/deliveries.ts), none yet.
+    taxedPrice: copy.taxedPrice,
+    taxedShippingPrice: copy.taxedShippingPrice,
+    shippingInfo: copy.shippingInfo === undefined ? undefined : { ...copy.shippingInfo, deliveries: [] },
+    customerGroup: copy.customerGroup,
     country: copy.country,
     locale: copy.locale,
     purchaseOrderNumber: copy.purchaseOrderNumber,
@@ -114,6 +123,8 @@ export async function createOrderFromCart(body: unknown, ctx: RequestContext, do
       if (current.cartState !== 'Active') throw invalidOperation(`The cart '${cart.id}' is ${current.cartState}; only an Active cart can be ordered.`);
       return { doc: { ...current, cartState: 'Ordered' } };
     });
+    // InventoryMode TrackOnly / ReserveOnOrder: checked and deducted with the order (carts/order-inventory.ts).
+    await deductInventory(store, ctx.write, cart);
     return store.create<Order>(ctx.write, 'order', fields, (doc) => [orderCreated(doc)]);
   });
 }

@@ -1,5 +1,5 @@
 import type { BaseResource, Initiator } from '@herald/model';
-import type { DocumentStore, Locator, Project, ProjectStore, WriteContext } from '@herald/store';
+import type { DocumentStore, Locator, Project, ProjectStore, Queryable, WriteContext } from '@herald/store';
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../auth/types.js';
 
@@ -11,6 +11,11 @@ export interface RequestContext {
   write: WriteContext;
   /** Reads another resource of the project (reference validation). */
   load<T extends BaseResource>(typeId: string, locator: Locator): Promise<T | undefined>;
+  /**
+   * The project database, for reads `load` cannot express (a product by SKU when pricing a cart).
+   * Inside a locked update, read through the update's `reader.tx` instead (update-actions.ts says why).
+   */
+  db: Queryable;
 }
 
 /** Services every resource module receives (constructor-style injection, no globals). */
@@ -42,5 +47,6 @@ export function requestContext(request: FastifyRequest, documents: DocumentStore
       ...(initiator === undefined ? {} : { initiator }),
     },
     load: (typeId, locator) => documents.get(project.key, typeId, locator),
+    db: documents.db,
   };
 }

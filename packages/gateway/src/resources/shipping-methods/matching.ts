@@ -10,7 +10,7 @@ export interface CartFacts {
 }
 
 /** The tier a cart falls into, or undefined for the rate's base price (types/shipping-method/*Tier.raml). */
-function matchingTier(tiers: readonly ShippingRatePriceTier[], cart: CartFacts): ShippingRatePriceTier | undefined {
+export function matchingTier(tiers: readonly ShippingRatePriceTier[], cart: CartFacts): ShippingRatePriceTier | undefined {
   const input = cart.shippingRateInput;
   const reached = (tier: ShippingRatePriceTier): number => {
     if (tier.type === 'CartValue') return tier.minimumCentAmount <= cart.totalCentAmount ? tier.minimumCentAmount : -1;

@@ -1,0 +1,154 @@
+import { ApiError, invalidInput, invalidOperation, type Reference } from '@herald/model';
+import type { Queryable } from '@herald/store';
+import type { TransactionReader } from '@herald/store';
+import { allVariants, PRODUCT_TYPE_ID, type Price, type Product, type ProductVariant } from '../products/product.js';
+import type { RequestContext } from '../shared/context.js';
+import type { CentPrecisionMoney } from '../shared/money.js';
+import { selectPrice, unitPriceForQuantity, type PriceCriteria } from '../shared/price-selection.js';
+import { referencedResourceNotFound } from '../shared/references.js';
+import { STANDALONE_PRICE_TYPE_ID, type StandalonePrice } from '../standalone-prices/standalone-price.js';
+import type { LineItemPrice } from './cart.js';
+
+/*
+ * What a cart reads of the catalogue: the published product a line item names (by `sku`, or by
+ * `productId` and `variantId`) and the price the reference's price selection picks for it.
+ */
+
+/** Reads a cart needs: documents by id and the queries `load` cannot express. */
+export interface CatalogueReads {
+  projectKey: string;
+  load: RequestContext['load'];
+  db: Queryable;
+}
+
+/** From a draft's context (no transaction open yet). */
+export function draftReads(ctx: RequestContext): CatalogueReads {
+  return { projectKey: ctx.projectKey, load: ctx.load, db: ctx.db };
+}
+
+/** From an update: its transaction when it holds one (a locked update), else the database (an optimistic one has none). */
+export function updateReads(ctx: RequestContext, reader: TransactionReader): CatalogueReads {
+  let db = ctx.db;
+  try {
+    db = reader.tx;
+  } catch {
+    // readerOutsideTransaction: the optimistic update reads outside any transaction.
+  }
+  return { projectKey: ctx.projectKey, load: (typeId, locator) => reader.get(typeId, locator), db };
+}
+
+/** A line item's product as the cart copies it: the current data of a published product. */
+export interface CatalogueVariant {
+  product: Product;
+  variant: ProductVariant;
+}
+
+/** How the line item draft names its product. */
+export interface ProductLocator {
+  productId?: string | undefined;
+  variantId?: number | undefined;
+  sku?: string | undefined;
+}
+
+async function publishedProductWithSku(reads: CatalogueReads, sku: string): Promise<Product | undefined> {
+  const value = JSON.stringify(sku);
+  // The same jsonpath shape as products/uniqueness.ts, answered by the GIN index on `doc`.
+  const found = await reads.db.query<{ doc: Product }>(
+    `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @? $3::jsonpath AND doc @> '{"masterData": {"published": true}}'::jsonb LIMIT 1`,
+    [reads.projectKey, PRODUCT_TYPE_ID, `$.masterData.current ? (@.masterVariant.sku == ${value} || @.variants[*].sku == ${value})`],
+  );
+  return found.rows[0]?.doc;
+}
+
+/** LineItemDraft: "either the `productId` and `variantId`, or `sku` must be provided"; without `variantId` the master variant. */
+function variantOf(product: Product, locator: ProductLocator, field: string): ProductVariant {
+  const variants = allVariants(product.masterData.current);
+  const variant =
+    locator.sku !== undefined
+      ? variants.find((candidate) => candidate.sku === locator.sku)
+      : variants.find((candidate) => candidate.id === (locator.variantId ?? product.masterData.current.masterVariant.id));
+  if (variant === undefined) {
+    const what = locator.sku !== undefined ? `the SKU '${locator.sku}'` : `the variant ${locator.variantId ?? 1}`;
+    throw invalidInput(`The product '${product.id}' has no variant with ${what}.`, { field: `${field}.${locator.sku !== undefined ? 'sku' : 'variantId'}` });
+  }
+  return variant;
+}
+
+/**
+ * The published product and variant a draft names, or the error the platform answers: an unknown
+ * or unpublished SKU is InvalidInput ("No published product with an sku … exists"), an unknown
+ * `productId` ReferencedResourceNotFound, an unpublished one InvalidOperation.
+ */
+export async function findCatalogueVariant(reads: CatalogueReads, locator: ProductLocator, field: string): Promise<CatalogueVariant | ApiError> {
+  if (locator.sku !== undefined && locator.productId === undefined) {
+    const product = await publishedProductWithSku(reads, locator.sku);
+    if (product === undefined) return invalidInput(`No published product with an sku '${locator.sku}' exists.`, { field: `${field}.sku` });
+    return { product, variant: variantOf(product, locator, field) };
+  }
+  const productId = locator.productId as string;
+  const product = await reads.load<Product>(PRODUCT_TYPE_ID, { id: productId });
+  if (product === undefined) return referencedResourceNotFound(PRODUCT_TYPE_ID, { id: productId });
+  if (!product.masterData.published) return invalidOperation(`The product '${productId}' is not published: only published products can be added to a cart.`);
+  return { product, variant: variantOf(product, locator, field) };
+}
+
+async function standalonePricesOf(reads: CatalogueReads, sku: string, currency: string): Promise<StandalonePrice[]> {
+  const found = await reads.db.query<{ doc: StandalonePrice }>(
+    `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @> $3::jsonb ORDER BY doc ->> 'createdAt', id LIMIT 500`,
+    [reads.projectKey, STANDALONE_PRICE_TYPE_ID, JSON.stringify({ sku, active: true, value: { currencyCode: currency } })],
+  );
+  return found.rows.map((row) => row.doc);
+}
+
+/** A StandalonePrice as the Price a line item holds (its HighPrecisionMoney answers with its rounded centAmount). */
+function asLineItemPrice(price: StandalonePrice | Price): LineItemPrice {
+  const money = (value: { currencyCode: string; centAmount: number; fractionDigits: number }): CentPrecisionMoney => ({
+    type: 'centPrecision',
+    currencyCode: value.currencyCode,
+    centAmount: value.centAmount,
+    fractionDigits: value.fractionDigits,
+  });
+  const copy: LineItemPrice = { id: price.id, value: money(price.value) };
+  if (price.key !== undefined) copy.key = price.key;
+  if (price.country !== undefined) copy.country = price.country;
+  if (price.customerGroup !== undefined) copy.customerGroup = { ...price.customerGroup };
+  if (price.channel !== undefined) copy.channel = { ...price.channel };
+  if (price.validFrom !== undefined) copy.validFrom = price.validFrom;
+  if (price.validUntil !== undefined) copy.validUntil = price.validUntil;
+  if (price.tiers !== undefined && price.tiers.length > 0)
+    copy.tiers = price.tiers.map((tier) => ({ minimumQuantity: tier.minimumQuantity, value: money(tier.value) }));
+  return copy;
+}
+
+/** MatchingPriceNotFound (types/error/MatchingPriceNotFoundError.raml) with the selection's criteria. */
+function matchingPriceNotFound(product: Product, variant: ProductVariant, criteria: PriceCriteria): ApiError {
+  const scope = [criteria.currency, criteria.country, criteria.customerGroupId, criteria.channelId].filter((part) => part !== undefined).join(', ');
+  const customerGroup: Reference<'customer-group'> | undefined =
+    criteria.customerGroupId === undefined ? undefined : { typeId: 'customer-group', id: criteria.customerGroupId };
+  const channel: Reference<'channel'> | undefined = criteria.channelId === undefined ? undefined : { typeId: 'channel', id: criteria.channelId };
+  return new ApiError(400, {
+    code: 'MatchingPriceNotFound',
+    message: `The variant ${variant.id} of product ${product.id} does not contain a price for ${scope}.`,
+    productId: product.id,
+    variantId: variant.id,
+    currency: criteria.currency,
+    ...(criteria.country === undefined ? {} : { country: criteria.country }),
+    ...(customerGroup === undefined ? {} : { customerGroup }),
+    ...(channel === undefined ? {} : { channel }),
+  });
+}
+
+/**
+ * The Price a `Platform` line item pays: selected among the variant's embedded prices, or among the
+ * SKU's active StandalonePrices when the product's `priceMode` is `Standalone`
+ * (ProductPriceModeEnum), with `value` the tier the quantity reaches (PriceTier.raml).
+ */
+export async function selectLineItemPrice(reads: CatalogueReads, found: CatalogueVariant, criteria: PriceCriteria, quantity: number): Promise<LineItemPrice> {
+  const { product, variant } = found;
+  const candidates: ReadonlyArray<StandalonePrice | Price> =
+    product.priceMode === 'Standalone' ? (variant.sku === undefined ? [] : await standalonePricesOf(reads, variant.sku, criteria.currency)) : variant.prices;
+  const selected = selectPrice(candidates, criteria, new Date());
+  if (selected === undefined) throw matchingPriceNotFound(product, variant, criteria);
+  const price = asLineItemPrice(selected);
+  return { ...price, value: unitPriceForQuantity(price, quantity) };
+}

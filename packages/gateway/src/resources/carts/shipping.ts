@@ -1,0 +1,135 @@
+import { ApiError, invalidOperation, type Reference } from '@herald/model';
+import type { CentPrecisionMoney } from '../shared/money.js';
+import { centPrecision } from '../shared/money.js';
+import { identifierLocator, loadReferenced } from '../shared/references.js';
+import { matchingTier } from '../shipping-methods/matching.js';
+import { SHIPPING_METHOD_TYPE_ID, type ShippingMethod, type ShippingRate } from '../shipping-methods/shipping-method.js';
+import { ZONE_TYPE_ID, type Zone } from '../zones/zone.js';
+import { zoneForAddress } from '../zones/zone-for-address.js';
+import type { Cart } from './cart.js';
+import type { CatalogueReads } from './catalogue.js';
+import type { ItemTaxRate, TaxedItemPrice } from './taxed-price.js';
+
+/*
+ * The shipping method of a `Single` cart (CartSetShippingMethodAction, CartDraft.shippingMethod):
+ * the method's ShippingRate in the cart's currency for the Zone of the shipping address, its
+ * tier for the cart and `freeAbove` (types/shipping-method/ShippingRate.raml), kept up to date as
+ * the cart changes. Predicates are not evaluated: a method with one is refused.
+ */
+
+/** The reference's ShippingInfo (types/cart/ShippingInfo.raml) of a cart. */
+export interface CartShippingInfo {
+  shippingMethodName: string;
+  price: CentPrecisionMoney;
+  shippingRate: ShippingRate;
+  taxedPrice?: TaxedItemPrice;
+  taxRate?: ItemTaxRate;
+  taxCategory?: Reference<'tax-category'>;
+  shippingMethod?: Reference<'shipping-method'>;
+  shippingMethodState: 'MatchesCart' | 'DoesNotMatchCart';
+}
+
+async function zoneOfAddress(reads: CatalogueReads, country: string, state: string | undefined): Promise<Zone | undefined> {
+  const found = await reads.db.query<{ doc: Zone }>(`SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @? $3::jsonpath`, [
+    reads.projectKey,
+    ZONE_TYPE_ID,
+    `$.locations[*] ? (@.country == ${JSON.stringify(country)})`,
+  ]);
+  return zoneForAddress(
+    found.rows.map((row) => row.doc),
+    { country, ...(state === undefined ? {} : { state }) },
+  );
+}
+
+/** The sum the rate's CartValue tiers and `freeAbove` compare with: the (custom) line items, without shipping. */
+function itemsTotal(cart: Cart): number {
+  return [...cart.lineItems, ...cart.customLineItems].reduce((total, item) => total + item.totalPrice.centAmount, 0);
+}
+
+/** The price of a rate for the cart: free above `freeAbove`, else the matching tier's fixed price, else the rate's. */
+function ratePrice(rate: ShippingRate, cart: Cart): CentPrecisionMoney {
+  const currency = cart.totalPrice.currencyCode;
+  const total = itemsTotal(cart);
+  if (rate.freeAbove !== undefined && total >= rate.freeAbove.centAmount) return centPrecision(currency, 0);
+  const tier = matchingTier(rate.tiers, { currency, totalCentAmount: total, shippingRateInput: cart.shippingRateInput });
+  // A CartScore tier with a price function is not evaluated by Herald: the rate's own price applies.
+  return tier?.price ?? rate.price;
+}
+
+function doesNotMatch(method: ShippingMethod, reason: string): ApiError {
+  return new ApiError(400, { code: 'ShippingMethodDoesNotMatchCart', message: `The shipping method '${method.id}' does not match the cart: ${reason}.` });
+}
+
+/** The rate a method has for the cart, or the reason it does not match. */
+async function rateForCart(reads: CatalogueReads, method: ShippingMethod, cart: Cart): Promise<ShippingRate | ApiError> {
+  const address = cart.shippingAddress;
+  if (address === undefined) return doesNotMatch(method, 'the cart has no shipping address');
+  const zone = await zoneOfAddress(reads, address.country, address.state);
+  const zoneRate = zone === undefined ? undefined : method.zoneRates.find((candidate) => candidate.zone.id === zone.id);
+  const rate = zoneRate?.shippingRates.find((candidate) => candidate.price.currencyCode === cart.totalPrice.currencyCode);
+  return rate ?? doesNotMatch(method, `it has no rate in ${cart.totalPrice.currencyCode} for the zone of ${address.country}`);
+}
+
+/** CartSetShippingMethodAction's InvalidOperation cases: Single mode, an address, active, the cart's store, no predicate. */
+function assertAllowed(method: ShippingMethod, cart: Cart): void {
+  if (cart.shippingMode !== 'Single') throw invalidOperation("A shipping method can only be set on a cart with the 'Single' shipping mode.");
+  if (cart.shippingAddress === undefined) throw invalidOperation('The cart needs a shipping address before a shipping method can be set.');
+  if (!method.active) throw invalidOperation(`The shipping method '${method.id}' is not active.`);
+  if (method.stores.length > 0 && !method.stores.some((store) => store.key === cart.store?.key)) {
+    throw invalidOperation(`The shipping method '${method.id}' is not available in the cart's store.`);
+  }
+  if (method.predicate !== undefined) throw invalidOperation(`The shipping method '${method.id}' has a predicate, which Herald does not evaluate yet.`);
+}
+
+/** Sets (or with no identifier removes) the cart's shipping method; taxes follow in the settle step. */
+export async function setShippingMethod(cart: Cart, identifier: unknown, reads: CatalogueReads): Promise<void> {
+  if (identifier === undefined || identifier === null) {
+    delete cart.shippingInfo;
+    return;
+  }
+  const method = await loadReferenced<ShippingMethod>(
+    reads.load,
+    SHIPPING_METHOD_TYPE_ID,
+    identifierLocator(identifier, 'shippingMethod', SHIPPING_METHOD_TYPE_ID),
+  );
+  assertAllowed(method, cart);
+  const rate = await rateForCart(reads, method, cart);
+  if (rate instanceof ApiError) throw rate;
+  cart.shippingInfo = {
+    shippingMethodName: method.name,
+    price: ratePrice(rate, cart),
+    shippingRate: structuredClone(rate),
+    taxCategory: { ...method.taxCategory },
+    shippingMethod: { typeId: SHIPPING_METHOD_TYPE_ID, id: method.id },
+    shippingMethodState: 'MatchesCart',
+  };
+}
+
+/**
+ * After a change of the cart: the method's rate for the cart as it is now. A method that no
+ * longer matches (another zone, deleted, deactivated) keeps its last price and is marked
+ * `DoesNotMatchCart` (ShippingMethodState), which an order refuses.
+ */
+export async function refreshShipping(cart: Cart, reads: CatalogueReads): Promise<void> {
+  const info = cart.shippingInfo;
+  if (info?.shippingMethod === undefined) return;
+  const method = await reads.load<ShippingMethod>(SHIPPING_METHOD_TYPE_ID, { id: info.shippingMethod.id });
+  const rate = method === undefined || !method.active ? undefined : await rateForCart(reads, method, cart);
+  if (rate === undefined || rate instanceof ApiError) {
+    info.shippingMethodState = 'DoesNotMatchCart';
+    return;
+  }
+  info.shippingRate = structuredClone(rate);
+  info.price = ratePrice(rate, cart);
+  info.shippingMethodState = 'MatchesCart';
+}
+
+/** Create Order: "ShippingMethodDoesNotMatchCart … when the Cart contains a ShippingMethod that is not allowed". */
+export function assertShippingMatches(cart: Cart): void {
+  if (cart.shippingInfo?.shippingMethodState === 'DoesNotMatchCart') {
+    throw new ApiError(400, {
+      code: 'ShippingMethodDoesNotMatchCart',
+      message: `The shipping method of the cart '${cart.id}' does not match the cart any more.`,
+    });
+  }
+}
