@@ -269,6 +269,10 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
   'shopping-list': ['ShoppingListLineItemAdded', 'ShoppingListLineItemRemoved'],
   // Reviews (reference: types/message/Review*).
   review: ['ReviewCreated', 'ReviewRatingSet', 'ReviewStateTransition'],
+  // Discounts (reference: types/message/CartDiscount*, DiscountCode*; it has no ProductDiscount messages).
+  'product-discount': [],
+  'cart-discount': ['CartDiscountCreated', 'CartDiscountDeleted', 'CartDiscountStoreAdded', 'CartDiscountStoreRemoved', 'CartDiscountStoresSet'],
+  'discount-code': ['DiscountCodeCreated', 'DiscountCodeDeleted', 'DiscountCodeKeySet'],
 };
 
 export function isKnownMessageType(resourceTypeId: string, type: string): boolean {
