@@ -246,6 +246,8 @@ describe('Review /{projectKey}/reviews', { timeout: 60_000 }, () => {
     expect(await statistics()).toBeUndefined();
     await admin.delete(`/${P}/reviews/${counted.id}?version=2`);
     expect(await statistics(other)).toBeUndefined();
+    // Derived data, kept in place: the product's version (and a merchant's next update) is untouched.
+    expect((await viewer.read(`/${P}/products/${product.id}`)).version).toBe(product.version);
   });
 
   it('keeps a channel’s reviewRatingStatistics too', async () => {

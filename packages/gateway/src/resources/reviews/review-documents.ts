@@ -28,7 +28,7 @@ async function checkUniqueness(tx: Queryable, projectKey: string, review: Review
  * what follows from it —
  * - `uniquenessValue` checked free (400 DuplicateField) under a lock on that value;
  * - the target's `reviewRatingStatistics` recomputed (statistics.ts) when the review counted before
- *   or counts now: "updated in the same transaction as the review change".
+ *   or counts now, in the same transaction as the review change.
  */
 export function reviewDocuments(documents: DocumentStore): DocumentStore {
   const overrides: Pick<DocumentStore, 'create' | 'update' | 'delete'> = {
@@ -42,7 +42,7 @@ export function reviewDocuments(documents: DocumentStore): DocumentStore {
         const created = await documents.within(tx).create<D>(ctx, typeId, fields, messages);
         const review = created as unknown as Review;
         await checkUniqueness(tx, ctx.projectKey, review);
-        await refreshStatistics(documents, tx, ctx, undefined, review);
+        await refreshStatistics(tx, ctx.projectKey, undefined, review);
         return created;
       });
     },
@@ -62,7 +62,7 @@ export function reviewDocuments(documents: DocumentStore): DocumentStore {
           await options.alongside?.(tx, previous, next);
           const [before, after] = [previous as unknown as Review, next as unknown as Review];
           if (before.uniquenessValue !== after.uniquenessValue) await checkUniqueness(tx, ctx.projectKey, after);
-          await refreshStatistics(documents, tx, ctx, before, after);
+          await refreshStatistics(tx, ctx.projectKey, before, after);
         },
       });
     },
@@ -70,7 +70,7 @@ export function reviewDocuments(documents: DocumentStore): DocumentStore {
     delete<D extends BaseResource>(ctx: WriteContext, typeId: string, locator: Locator, expectedVersion: number, options?: DeleteOptions<D>): Promise<D> {
       return documents.db.transaction(async (tx) => {
         const deleted = await documents.within(tx).delete<D>(ctx, typeId, locator, expectedVersion, options);
-        await refreshStatistics(documents, tx, ctx, deleted as unknown as Review, undefined);
+        await refreshStatistics(tx, ctx.projectKey, deleted as unknown as Review, undefined);
         return deleted;
       });
     },

@@ -1,5 +1,4 @@
-import type { BaseResource } from '@herald/model';
-import type { DocumentStore, Queryable, WriteContext } from '@herald/store';
+import type { Queryable } from '@herald/store';
 import { countsInStatistics, REVIEW_TYPE_ID, type Review, type ReviewTarget } from './review.js';
 
 /** The reference's ReviewRatingStatistics (types/review/ReviewRatingStatistics.raml). */
@@ -12,9 +11,6 @@ export interface ReviewRatingStatistics {
   /** "The keys are the different ratings and the values are the count of reviews having this rating." */
   ratingsDistribution: Record<string, number>;
 }
-
-/** A Product or Channel: both carry `reviewRatingStatistics` (Product.raml, Channel.raml). */
-type Rated = BaseResource & { reviewRatingStatistics?: ReviewRatingStatistics };
 
 /** The statistics of `target` from the reviews that count, as `tx` sees them; undefined when none counts. */
 async function statisticsOf(tx: Queryable, projectKey: string, target: ReviewTarget): Promise<ReviewRatingStatistics | undefined> {
@@ -39,25 +35,23 @@ async function statisticsOf(tx: Queryable, projectKey: string, target: ReviewTar
 }
 
 /**
- * Recomputes one target's statistics and writes them as a new version of the Product or Channel
- * (its ResourceUpdated notification tells subscribers), unless they did not change. The row is
- * locked first, so concurrent review writes on one target take turns and each counts the others'
- * committed reviews. A target deleted meanwhile has nothing to update.
+ * Recomputes one target's statistics and stores them in the Product or Channel document. Derived
+ * data, written in place: not a new version of the target, so a merchant's update of a product is
+ * never refused (409) because a customer reviewed it meanwhile, and no change notification of the
+ * target follows. The row is locked first, so concurrent review writes on one target take turns and
+ * each counts the others' committed reviews; a write of the target itself either waits for the lock
+ * or (optimistic) finds the row changed and reads it again. A deleted target has nothing to update.
  */
-async function refreshTarget(documents: DocumentStore, tx: Queryable, ctx: WriteContext, target: ReviewTarget): Promise<void> {
-  const locked = await tx.query<{ version: number }>('SELECT version FROM resources WHERE project_key = $1 AND type_id = $2 AND id = $3 FOR UPDATE', [
-    ctx.projectKey,
-    target.typeId,
-    target.id,
-  ]);
-  const version = locked.rows[0]?.version;
-  if (version === undefined) return;
-  const statistics = await statisticsOf(tx, ctx.projectKey, target);
-  await documents.within(tx).update<Rated>(ctx, target.typeId, { id: target.id }, version, (rated) => {
-    if (statistics === undefined) delete rated.reviewRatingStatistics;
-    else rated.reviewRatingStatistics = statistics;
-    return { doc: rated };
-  });
+async function refreshTarget(tx: Queryable, projectKey: string, target: ReviewTarget): Promise<void> {
+  const row = [projectKey, target.typeId, target.id];
+  const locked = await tx.query('SELECT 1 FROM resources WHERE project_key = $1 AND type_id = $2 AND id = $3 FOR UPDATE', row);
+  if (locked.rows.length === 0) return;
+  const statistics = await statisticsOf(tx, projectKey, target);
+  await tx.query(
+    `UPDATE resources SET doc = CASE WHEN $4::jsonb IS NULL THEN doc - 'reviewRatingStatistics' ELSE jsonb_set(doc, '{reviewRatingStatistics}', $4::jsonb) END
+      WHERE project_key = $1 AND type_id = $2 AND id = $3`,
+    [...row, statistics === undefined ? null : JSON.stringify(statistics)],
+  );
 }
 
 const targetKey = (target: ReviewTarget | undefined): string => (target === undefined ? '' : `${target.typeId}/${target.id}`);
@@ -68,7 +62,7 @@ const targetKey = (target: ReviewTarget | undefined): string => (target === unde
  * new target when the review counted before or counts now and its rating, target or inclusion
  * changed. Targets are locked in a fixed order, so two review writes never wait on each other in a cycle.
  */
-export async function refreshStatistics(documents: DocumentStore, tx: Queryable, ctx: WriteContext, before?: Review, after?: Review): Promise<void> {
+export async function refreshStatistics(tx: Queryable, projectKey: string, before?: Review, after?: Review): Promise<void> {
   if (!countsInStatistics(before) && !countsInStatistics(after)) return;
   const unchanged =
     before !== undefined &&
@@ -80,5 +74,5 @@ export async function refreshStatistics(documents: DocumentStore, tx: Queryable,
   const targets = new Map<string, ReviewTarget>();
   for (const review of [before, after]) if (review?.target !== undefined) targets.set(targetKey(review.target), review.target);
   const ordered = [...targets.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([, target]) => target);
-  for (const target of ordered) await refreshTarget(documents, tx, ctx, target);
+  for (const target of ordered) await refreshTarget(tx, projectKey, target);
 }
