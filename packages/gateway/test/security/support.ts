@@ -232,6 +232,8 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
       masterVariant: { sku: `${projectKey}-sku` },
     }),
   );
+  // Product projections are views of products: the same id and key.
+  seeds.set('product-projections', seeds.get('products') as Seeded);
 
   const email = `sec-${randomUUID()}@example.com`;
   const password = `Pw-${randomUUID()}`;
