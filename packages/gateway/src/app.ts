@@ -42,6 +42,7 @@ import { registerQuoteRequestRoutes } from './resources/quote-requests/routes.js
 import { registerStagedQuoteRoutes } from './resources/staged-quotes/routes.js';
 import { registerQuoteRoutes } from './resources/quotes/routes.js';
 import { registerOrderRoutes } from './resources/orders/routes.js';
+import { registerOrderEditRoutes } from './resources/order-edits/routes.js';
 import { stateDefinition } from './resources/states/definition.js';
 import { typeDefinition } from './resources/types/definition.js';
 import { taxCategoryDefinition } from './resources/tax-categories/definition.js';
@@ -207,6 +208,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerStagedQuoteRoutes(app, resourceDeps);
   registerQuoteRoutes(app, resourceDeps);
   registerOrderRoutes(app, resourceDeps, clock);
+  registerOrderEditRoutes(app, resourceDeps, clock);
   registerMessageRoutes(app, resourceDeps, clock);
   registerCustomObjectRoutes(app, resourceDeps);
   registerBusinessUnitRoutes(app, businessUnits, documents);

@@ -11,6 +11,7 @@ import { assertOrderNumberFree, oneOfStates } from './fields.js';
 import { itemStateActions } from './item-states.js';
 import { orderItemShippingActions } from './item-shipping.js';
 import { parcelActions } from './parcels.js';
+import { orderPaymentActions } from './payments.js';
 import { returnActions } from './returns.js';
 import { updateSyncInfo } from './sync-info.js';
 import { ORDER_CUSTOM_FIELDS_TYPE_ID, ORDER_STATES, PAYMENT_STATES, SHIPMENT_STATES, type Order } from './order.js';
@@ -112,7 +113,7 @@ const ownFieldActions: ActionHandlers<Order> = {
 };
 
 /**
- * Reference OrderUpdateAction, except payments (another issue), store/business unit changes,
+ * Reference OrderUpdateAction (payments included), except store/business unit changes,
  * shipping and item custom fields and the catalogue-bound edits.
  * Timestamps the actions record (deliveries, parcels, returns, transition dates) read `clock`.
  */
@@ -124,6 +125,7 @@ export function createOrderActions(clock: Clock = systemClock): ActionHandlers<O
     ...parcelActions(clock),
     ...returnActions(clock),
     ...orderItemShippingActions,
+    ...orderPaymentActions,
     updateSyncInfo: updateSyncInfo(clock),
   };
 }

@@ -15,6 +15,7 @@ import type {
 import type { TaxedPrice } from '../quote-requests/quote-request.js';
 import type { Address } from '../shared/address.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
+import type { PaymentInfo } from './payments.js';
 
 /** Reference OrderState, ShipmentState and PaymentState. */
 export const ORDER_STATES = ['Open', 'Confirmed', 'Complete', 'Cancelled'] as const;
@@ -162,6 +163,7 @@ export interface Order extends BaseResource {
   state?: Reference<'state'>;
   syncInfo: SyncInfo[];
   returnInfo: ReturnInfo[];
+  paymentInfo?: PaymentInfo;
   custom?: CustomFields;
 }
 

@@ -30,6 +30,7 @@ const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
   ['discount-code', 'view_discount_codes'],
   ['inventory-entry', 'view_products'],
   ['order', 'view_orders'],
+  ['order-edit', 'view_order_edits'],
   ['payment', 'view_payments'],
   ['product', 'view_products'],
   ['product-discount', 'view_product_discounts'],
