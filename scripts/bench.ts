@@ -16,6 +16,7 @@ const filter = process.argv[2];
 const BENCHMARKS = [
   'packages/gateway/bench/http-reads.ts',
   'packages/gateway/bench/oauth.ts',
+  'packages/gateway/bench/extension-overhead.ts',
   'packages/delivery/bench/format.ts',
   'packages/delivery/bench/sqs-adapter.ts',
   'packages/delivery/bench/engine-throughput.ts',

@@ -23,6 +23,8 @@ export const RESOURCE_ROOTS = [
   'CustomerGroupPagedQueryResponse',
   'CustomerPagedQueryResponse',
   'CustomerSignInResult',
+  'Extension',
+  'ExtensionPagedQueryResponse',
   'InventoryEntry',
   'InventoryPagedQueryResponse',
   'Message',

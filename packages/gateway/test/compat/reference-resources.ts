@@ -462,4 +462,27 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     ],
     deletable: true,
   },
+  {
+    // Triggered by payment methods, which Herald does not serve: the other rows call no Extension.
+    name: 'extension',
+    path: 'extensions',
+    type: 'Extension',
+    page: 'ExtensionPagedQueryResponse',
+    changeTypeId: 'extension',
+    draft: () => ({
+      key: 'reference-extension',
+      destination: {
+        type: 'HTTP',
+        url: 'https://extensions.example.com/reference',
+        authentication: { type: 'AuthorizationHeader', headerValue: 'Bearer reference-secret-42' },
+      },
+      triggers: [{ resourceTypeId: 'payment-method', actions: ['Create', 'Update'] }],
+      timeoutInMs: 1500,
+    }),
+    actions: () => [
+      { action: 'setTimeoutInMs', timeoutInMs: 2500 },
+      { action: 'changeTriggers', triggers: [{ resourceTypeId: 'payment-method', actions: ['Update'], condition: 'key is defined' }] },
+    ],
+    deletable: true,
+  },
 ];

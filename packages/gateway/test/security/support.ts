@@ -187,6 +187,19 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   );
   // Custom Objects are addressed by container and key: every project's seed is in the container `isolation`.
   remember('custom-objects', await post('/custom-objects', { container: 'isolation', key: `${projectKey}-object`, value: { seeded: projectKey } }));
+  // Triggered by payment methods, which Herald does not serve: the seeding's own writes call no Extension.
+  remember(
+    'extensions',
+    await post('/extensions', {
+      key: `${projectKey}-extension`,
+      destination: {
+        type: 'HTTP',
+        url: 'https://extensions.example.com/seed',
+        authentication: { type: 'AuthorizationHeader', headerValue: `Bearer seed-${randomUUID()}` },
+      },
+      triggers: [{ resourceTypeId: 'payment-method', actions: ['Create'] }],
+    }),
+  );
   remember('zones', await post('/zones', { key: `${projectKey}-zone`, name: `Zone of ${projectKey}`, locations: [{ country: 'DE' }] }));
   remember(
     'shipping-methods',
