@@ -52,6 +52,7 @@ import { channelDefinition } from './resources/channels/definition.js';
 import { productDefinition } from './resources/products/definition.js';
 import { registerProductProjectionRoutes } from './resources/product-projections/routes.js';
 import { paymentDefinition } from './resources/payments/definition.js';
+import { registerMyPaymentRoutes } from './resources/payments/my-payments.js';
 import { inventoryEntryDefinition } from './resources/inventory/definition.js';
 import { standalonePriceDefinition } from './resources/standalone-prices/definition.js';
 import { registerShippingMethodRoutes } from './resources/shipping-methods/definition.js';
@@ -194,6 +195,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, productDefinition(documents), resourceDeps);
   registerProductProjectionRoutes(app, resourceDeps, clock);
   registerVersionedRoutes(app, paymentDefinition(documents), resourceDeps);
+  registerMyPaymentRoutes(app, resourceDeps);
   registerVersionedRoutes(app, inventoryEntryDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, standalonePriceDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, reviewDefinition, { ...resourceDeps, documents: reviewDocuments(documents) });
