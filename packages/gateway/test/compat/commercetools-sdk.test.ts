@@ -307,7 +307,7 @@ describe('the official commercetools TypeScript SDK against Herald', () => {
     });
 
     it('answers endpoints Herald does not implement with a 404 in the error shape', async () => {
-      const error = await sdkFailure(admin.shoppingLists().get().execute());
+      const error = await sdkFailure(admin.attributeGroups().get().execute());
       expect(error).toMatchObject({ statusCode: 404, code: 'ResourceNotFound' });
       expect(error.body).toMatchObject({ statusCode: 404, errors: [{ code: 'ResourceNotFound' }] });
     });

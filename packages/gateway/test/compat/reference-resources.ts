@@ -463,6 +463,42 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     deletable: true,
   },
   {
+    // After the customer, store and product rows: deleted before them.
+    name: 'shopping list',
+    path: 'shopping-lists',
+    type: 'ShoppingList',
+    page: 'ShoppingListPagedQueryResponse',
+    changeTypeId: 'shopping-list',
+    draft: (made) => ({
+      key: 'reference-list',
+      name: { en: 'Reference wishes' },
+      customer: { typeId: 'customer', id: made.customer?.id },
+      store: { typeId: 'store', key: 'reference-store' },
+      lineItems: [{ sku: 'reference-shirt-1', quantity: 2 }],
+      textLineItems: [{ name: { en: 'A gift card' } }],
+    }),
+    actions: (list) => [
+      { action: 'addLineItem', sku: 'reference-shirt-2' },
+      { action: 'removeLineItem', lineItemId: list.lineItems[0].id, quantity: 1 },
+      { action: 'changeName', name: { en: 'Reference wishes, renamed' } },
+    ],
+    deletable: true,
+  },
+  {
+    // After the product and state rows: deleted before them.
+    name: 'review',
+    path: 'reviews',
+    type: 'Review',
+    page: 'ReviewPagedQueryResponse',
+    changeTypeId: 'review',
+    draft: (made) => ({ key: 'reference-review', title: 'Fits', rating: 4, locale: 'en', target: { typeId: 'product', id: made.product?.id } }),
+    actions: () => [
+      { action: 'setRating', rating: 5 },
+      { action: 'setText', text: 'Fits well.' },
+    ],
+    deletable: true,
+  },
+  {
     // Triggered by payment methods, which Herald does not serve: the other rows call no Extension.
     name: 'extension',
     path: 'extensions',

@@ -253,6 +253,17 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   // Sign-up answers `{customer, …}`.
   remember('customers', (await post('/customers', { email, password, firstName: 'Sec', lastName: 'Urity', key: `${projectKey}-customer` })).customer as Json);
   const customer = await customerTokenFor(gateway, projectKey, ['manage_project'], { email, password });
+  remember(
+    'shopping-lists',
+    await post('/shopping-lists', {
+      key: `${projectKey}-list`,
+      name: { en: 'List' },
+      customer: { id: customer.customerId },
+      lineItems: [{ sku: `${projectKey}-sku` }],
+    }),
+  );
+  remember('me/shopping-lists', await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/shopping-lists`, { name: { en: 'Mine' } }));
+  remember('reviews', await post('/reviews', { key: `${projectKey}-review`, rating: 5, target: { typeId: 'product', key: `${projectKey}-product` } }));
 
   remember(
     'carts',
