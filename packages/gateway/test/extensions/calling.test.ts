@@ -33,7 +33,7 @@ describe('API Extensions are called before a write commits', { timeout: 60_000 }
       delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
       extensions: { lambda: { endpoint: lambda.endpoint } },
     });
-    admin = await callerWith(gateway, P, ['manage_extensions', 'manage_orders', 'manage_subscriptions', 'manage_payments']);
+    admin = await callerWith(gateway, P, ['manage_extensions', 'manage_orders', 'manage_subscriptions', 'manage_payments', 'manage_shopping_lists']);
   }, 180_000);
   afterAll(async () => {
     await gateway?.close();
@@ -250,6 +250,19 @@ describe('API Extensions are called before a write commits', { timeout: 60_000 }
     await admin.update(`/${P}/payments/${payment.id}`, 1, [{ action: 'setKey', key: 'renamed' }]);
     await admin.ok(`/${P}/carts`, { currency: 'EUR' }, 201);
     expect(endpoint.at('/payments').map((request) => request.body.resource.typeId)).toEqual(['payment']);
+  });
+
+  it("calls a shopping-list Extension and applies its update actions with the shopping list's own handlers", async () => {
+    await onlyExtension({ ...httpExtension('lists'), triggers: [{ resourceTypeId: 'shopping-list', actions: ['Create', 'Update'] }] });
+    endpoint.answer(() => ({ status: 200, body: { actions: [{ action: 'setDescription', description: { en: 'by extension' } }] } }));
+    const list = await admin.ok(`/${P}/shopping-lists`, { name: { en: 'Wishes' } }, 201);
+    expect(list).toMatchObject({ version: 1, description: { en: 'by extension' } });
+    const renamed = await admin.update(`/${P}/shopping-lists/${list.id}`, 1, [{ action: 'changeName', name: { en: 'Wishes too' } }]);
+    expect(renamed).toMatchObject({ version: 2, name: { en: 'Wishes too' }, description: { en: 'by extension' } });
+    expect(endpoint.at('/lists').map((request) => [request.body.action, request.body.resource.typeId])).toEqual([
+      ['Create', 'shopping-list'],
+      ['Update', 'shopping-list'],
+    ]);
   });
 
   it('notifies nothing about a write an Extension refused', async () => {

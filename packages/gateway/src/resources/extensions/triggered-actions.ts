@@ -10,6 +10,7 @@ import { createOrderActions } from '../orders/actions.js';
 import { paymentDefinition } from '../payments/definition.js';
 import { quoteRequestActions } from '../quote-requests/actions.js';
 import { quoteActions } from '../quotes/actions.js';
+import { shoppingListActions } from '../shopping-lists/actions.js';
 import type { ActionHandlers } from '../shared/update-actions.js';
 import { stagedQuoteActions } from '../staged-quotes/actions.js';
 import type { ExtensionResourceTypeId } from './extension.js';
@@ -22,8 +23,7 @@ const erased = <D extends BaseResource>(handlers: ActionHandlers<D>): ActionHand
 /**
  * The handlers the update actions an Extension returns are applied with: each type's own (the
  * merchant's set, as the API client routes use: an Extension is the project's code, not the
- * buyer's). Types without a resource in Herald (`payment-method`) or whose resource does not yet
- * expose its handlers here (`shopping-list`) have none: their writes call no Extension.
+ * buyer's). `payment-method` has no resource in Herald: a trigger for it is accepted and never fires.
  */
 export function triggeredActions(documents: DocumentStore, db: Database, clock: Clock): TriggeredActions {
   return {
@@ -36,5 +36,6 @@ export function triggeredActions(documents: DocumentStore, db: Database, clock: 
     'staged-quote': erased(stagedQuoteActions),
     quote: erased(quoteActions),
     'business-unit': erased({ ...businessUnitActions, ...modeActions }),
+    'shopping-list': erased(shoppingListActions({ db, clock })),
   };
 }
