@@ -231,6 +231,34 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
     await post('/standalone-prices', { key: `${projectKey}-price`, sku: `${projectKey}-sku`, value: { currencyCode: 'EUR', centAmount: 100 } }),
   );
   remember('payments', await post('/payments', { key: `${projectKey}-payment`, amountPlanned: { currencyCode: 'EUR', centAmount: 100 } }));
+  // Discounts (issue 29): a product discount, a cart discount and a discount code that applies it.
+  const discountValue = { type: 'relative', permyriad: 1000 };
+  remember(
+    'product-discounts',
+    await post('/product-discounts', {
+      key: `${projectKey}-pd`,
+      name: { en: 'PD' },
+      value: discountValue,
+      predicate: '1 = 1',
+      sortOrder: '0.5',
+      isActive: true,
+    }),
+  );
+  remember(
+    'cart-discounts',
+    await post('/cart-discounts', {
+      key: `${projectKey}-cd`,
+      name: { en: 'CD' },
+      value: discountValue,
+      cartPredicate: '1 = 1',
+      target: { type: 'shipping' },
+      sortOrder: '0.5',
+    }),
+  );
+  remember(
+    'discount-codes',
+    await post('/discount-codes', { key: `${projectKey}-dc`, code: `${projectKey}-CODE`, cartDiscounts: [{ key: `${projectKey}-cd` }] }),
+  );
   remember(
     'categories',
     await post('/categories', { key: `${projectKey}-category`, name: { en: `Category of ${projectKey}` }, slug: { en: `${projectKey}-category` } }),
