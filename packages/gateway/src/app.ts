@@ -216,7 +216,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerBusinessUnitRoutes(app, businessUnits, documents);
   registerAsAssociateRoutes(app, resourceDeps, businessUnits);
   registerAssociateNegotiationRoutes(app, resourceDeps, clock);
-  registerGraphqlApi(app, { documents, businessUnits, projects, projectCache, projectActions }, config);
+  registerGraphqlApi(app, { documents, businessUnits, projects, projectCache, projectActions, clock }, config);
   // The development GraphiQL page's scripts and styles, from Herald's own dependencies (issue 25).
   if (config.mode === 'development') registerGraphiqlAssets(app);
   registerSubscriptionRoutes(app, resourceDeps, subscriptionDelivery(delivery.pool, delivery.admin, delivery.secrets, clock));

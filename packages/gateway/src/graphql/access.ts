@@ -28,6 +28,10 @@ export const GRAPHQL_SCOPES: readonly string[] = [
   'manage_quote_requests',
   'manage_my_quote_requests',
   'manage_my_quotes',
+  // Products and product projection search (schema/products.ts).
+  'view_products',
+  'view_published_products',
+  'manage_products',
 ];
 
 /**

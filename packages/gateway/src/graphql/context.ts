@@ -1,3 +1,4 @@
+import type { Clock } from '@herald/model';
 import type { DocumentStore, Project } from '@herald/store';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuthContext } from '../auth/types.js';
@@ -20,6 +21,8 @@ export interface GraphQLServices {
   documents: DocumentStore;
   businessUnits: BusinessUnitService;
   projectSettings: ProjectSettings;
+  /** Price selection's "now" (validFrom/validUntil), the gateway's clock as REST uses it. */
+  clock: Clock;
 }
 
 export interface Loaders {

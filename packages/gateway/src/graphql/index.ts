@@ -1,3 +1,4 @@
+import { systemClock, type Clock } from '@herald/model';
 import type { DocumentStore, Project, ProjectStore } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
 import type { HeraldConfig } from '../config/config.js';
@@ -15,14 +16,16 @@ export interface GraphqlApiDeps {
   projectCache: { get(projectKey: string): Promise<Project | undefined>; remember(project: Project): void };
   /** The project update actions of `POST /{projectKey}`; GraphQL's `updateProject` applies the same. */
   projectActions: ProjectActions;
+  /** Price selection's "now" in product queries; the system clock unless the app passes its own. */
+  clock?: Clock;
 }
 
 /** The GraphQL endpoint (business units, carts, project settings) with its GraphiQL page in development mode. */
 export function registerGraphqlApi(app: FastifyInstance, deps: GraphqlApiDeps, config: Pick<HeraldConfig, 'mode' | 'projects'>): void {
-  const { documents, businessUnits, projects, projectCache, projectActions } = deps;
+  const { documents, businessUnits, projects, projectCache, projectActions, clock = systemClock } = deps;
   registerGraphql(
     app,
-    { documents, businessUnits, projectSettings: projectSettings({ projects, documents, cache: projectCache, actions: projectActions }) },
+    { documents, businessUnits, clock, projectSettings: projectSettings({ projects, documents, cache: projectCache, actions: projectActions }) },
     { mode: config.mode, defaultProjectKey: config.projects[0] ?? '' },
   );
 }

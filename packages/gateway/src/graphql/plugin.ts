@@ -1,3 +1,4 @@
+import type { Clock } from '@herald/model';
 import { DatabaseUnavailableError, type DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { parse, type GraphQLFormattedError } from 'graphql';
@@ -20,6 +21,7 @@ export interface GraphqlDeps {
   documents: DocumentStore;
   businessUnits: BusinessUnitService;
   projectSettings: ProjectSettings;
+  clock: Clock;
 }
 
 export interface GraphqlOptions {

@@ -17,7 +17,15 @@ export const MAX_QUERY_COST = 10_000;
 export const MAX_DOCUMENT_TOKENS = 10_000;
 
 /** Fields that answer a page of `limit` documents (a QueryResult). */
-const PAGE_FIELDS: ReadonlySet<string> = new Set(['businessUnits', 'associateRoles', 'stagedQuotes', 'quotes', 'orders']);
+const PAGE_FIELDS: ReadonlySet<string> = new Set([
+  'businessUnits',
+  'associateRoles',
+  'stagedQuotes',
+  'quotes',
+  'orders',
+  'products',
+  'productProjectionSearch',
+]);
 
 /* The AST is walked through plain properties (`kind` strings), not graphql-js classes: under vitest
    this module and mercurius may load different copies of graphql-js (see plugin.ts). */

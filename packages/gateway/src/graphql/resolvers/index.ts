@@ -20,6 +20,17 @@ import {
   inheritedAssociateResolvers,
 } from './associate-roles.js';
 import { cartFieldResolvers, cartMutationResolvers } from './carts.js';
+import { baseMoneyResolvers, dimensionsResolvers, priceResolvers, variantResolvers } from './product-fields.js';
+import {
+  facetResultResolvers,
+  productProjectionResolvers,
+  productSearchQueryResolvers,
+  rangeCountDoubleResolvers,
+  rangeCountLongResolvers,
+  rangeCountResolvers,
+  rangeFacetResultResolvers,
+} from './product-search.js';
+import { productDataResolvers, productFieldResolvers, productQueryResolvers } from './products.js';
 import { projectFieldResolvers, projectMutationResolvers, projectQueryResolvers } from './project.js';
 import {
   KeyReferenceInput,
@@ -31,7 +42,7 @@ import {
 } from './negotiation.js';
 import { negotiationMutationResolvers } from './negotiation-mutations.js';
 import { myNegotiationMutationResolvers } from './negotiation-my.js';
-import { Country, DateTime, Json, Locale, Long } from './scalars.js';
+import { Country, Currency, DateTime, Json, Locale, Long } from './scalars.js';
 
 type MutationResolver = (root: never, args: never, context: GraphQLContext) => unknown;
 
@@ -62,8 +73,16 @@ const resolvers = {
   Json,
   Country,
   Locale,
+  Currency,
   KeyReferenceInput,
-  Query: { ...businessUnitQueryResolvers, ...associateRoleQueryResolvers, ...projectQueryResolvers, ...negotiationQueryResolvers },
+  Query: {
+    ...businessUnitQueryResolvers,
+    ...associateRoleQueryResolvers,
+    ...projectQueryResolvers,
+    ...negotiationQueryResolvers,
+    ...productQueryResolvers,
+    ...productSearchQueryResolvers,
+  },
   Mutation: clearingLoadersAfterEach({
     ...businessUnitMutationResolvers,
     ...associateRoleMutationResolvers,
@@ -87,6 +106,21 @@ const resolvers = {
   StagedQuote: stagedQuoteFieldResolvers,
   Quote: quoteFieldResolvers,
   Order: orderFieldResolvers,
+  Product: productFieldResolvers,
+  ProductData: productDataResolvers,
+  ProductVariant: variantResolvers,
+  ProductSearchVariant: variantResolvers,
+  ProductPrice: priceResolvers,
+  ProductPriceSearch: priceResolvers,
+  ScopedPrice: priceResolvers,
+  Dimensions: dimensionsResolvers,
+  BaseMoney: baseMoneyResolvers,
+  ProductProjection: productProjectionResolvers,
+  FacetResult: facetResultResolvers,
+  RangeFacetResult: rangeFacetResultResolvers,
+  RangeCount: rangeCountResolvers,
+  RangeCountDouble: rangeCountDoubleResolvers,
+  RangeCountLong: rangeCountLongResolvers,
 } satisfies IResolvers<never, GraphQLContext>;
 
 /**

@@ -57,6 +57,7 @@ function textScalar(name: string): ScalarBehaviour<string, string> {
 
 export const Country = textScalar('Country');
 export const Locale = textScalar('Locale');
+export const Currency = textScalar('Currency');
 
 /** Custom field values: any JSON. */
 export const Json: ScalarBehaviour<unknown, unknown> = {

@@ -2,6 +2,7 @@ import { associateRoleTypeDefs } from './associate-roles.js';
 import { businessUnitTypeDefs } from './business-units.js';
 import { cartTypeDefs } from './carts.js';
 import { commonTypeDefs } from './common.js';
+import { productTypeDefs } from './products.js';
 import { projectTypeDefs } from './project.js';
 import { negotiationTypeDefs } from './negotiation.js';
 import { negotiationMutationTypeDefs } from './negotiation-mutations.js';
@@ -24,6 +25,31 @@ const rootTypeDefs = /* GraphQL */ `
     me: Me!
     "view_project_settings."
     project: ProjectProjection!
+    "view_products. One of id, key, sku and variantKey."
+    product(id: String, key: String, sku: String, variantKey: String): Product
+    "view_products. skus: products with a variant of one of these SKUs."
+    products(where: String, sort: [String!], limit: Int, offset: Int, skus: [String!]): ProductQueryResult!
+    "view_products or view_published_products (staged needs view_products). The REST search's parameters, in the official schema's names."
+    productProjectionSearch(
+      locale: Locale
+      text: String
+      facets: [SearchFacetInput!] = []
+      filters: [SearchFilterInput!] = []
+      queryFilters: [SearchFilterInput!] = []
+      facetFilters: [SearchFilterInput!] = []
+      sorts: [String!] = []
+      limit: Int = 10
+      offset: Int = 0
+      fuzzy: Boolean = false
+      fuzzyLevel: Int
+      priceSelector: PriceSelectorInput
+      markMatchingVariants: Boolean
+      "Deprecated: markMatchingVariants."
+      markMatchingVariant: Boolean
+      storeProjection: String
+      localeProjection: [Locale!]
+      staged: Boolean = false
+    ): ProductProjectionSearchResult!
   }
 
   type Mutation {
@@ -58,6 +84,7 @@ export const typeDefs = [
   associateRoleTypeDefs,
   businessUnitTypeDefs,
   cartTypeDefs,
+  productTypeDefs,
   projectTypeDefs,
   rootTypeDefs,
   negotiationTypeDefs,

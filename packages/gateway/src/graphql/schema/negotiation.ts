@@ -54,9 +54,9 @@ export const negotiationTypeDefs = /* GraphQL */ `
   }
 
   "The official BaseMoney fields of a cent-precision amount."
-  type Money {
+  type Money implements BaseMoney {
     type: String!
-    currencyCode: String!
+    currencyCode: Currency!
     centAmount: Long!
     fractionDigits: Int!
   }

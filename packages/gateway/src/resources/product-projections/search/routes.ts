@@ -2,11 +2,10 @@ import { invalidInput, type Clock } from '@herald/model';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ResourceDeps } from '../../shared/context.js';
 import { expanding, type Expansion, type ResourceParams } from '../../shared/route-helpers.js';
-import { projectionOptions, type RawQuery } from '../options.js';
+import type { RawQuery } from '../options.js';
 import { PROJECTION_SCOPES } from '../scopes.js';
-import { candidateProducts, categorySubtrees } from './narrowing.js';
-import { searchRequest } from './request.js';
-import { runSearch, type SearchResponse } from './search.js';
+import type { SearchResponse } from './search.js';
+import { searchProjections } from './service.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 /** The POST form's size limit: the reference moves long filter lists into the body (GET URLs stop at 8192 characters). */
@@ -41,15 +40,7 @@ export function registerSearchRoutes(app: FastifyInstance, deps: ResourceDeps, c
   const { documents } = deps;
   const search = async (request: FastifyRequest, query: RawQuery, expansion: Expansion): Promise<SearchResponse> => {
     const { projectKey } = request.params as ResourceParams;
-    const options = await projectionOptions({ query, auth: request.auth, documents, projectKey });
-    const parsed = searchRequest(query);
-    const filters = [...parsed.filterQuery, ...parsed.filter, ...parsed.filterFacets];
-    const subtrees = await categorySubtrees(documents.db, projectKey, filters);
-    const context = { subtree: (id: string) => new Set(subtrees.get(id) ?? [id]) };
-    // Facets count the hits of filter.query only, so `filter` narrows in SQL only without facets.
-    const narrowing = [...parsed.filterQuery, ...(parsed.facets.length === 0 ? parsed.filter : [])];
-    const products = await candidateProducts(documents.db, projectKey, { staged: options.staged, filters: narrowing, text: parsed.text, subtrees });
-    const response = runSearch(products, parsed, options, context, clock.now());
+    const response = await searchProjections({ documents, clock, projectKey, query, auth: request.auth });
     return { ...response, results: await expansion.all(response.results) };
   };
 
