@@ -68,7 +68,7 @@ class Work implements SequencedItem, ClaimRequest, CompleteRequest, DeliveryCont
   claimAgain = false;
   gap: GapNotice | undefined;
   late: LateNotice | undefined;
-  /** The stream's stored position, when the claim said the delivery is behind it (the sequencer takes it over). */
+  /** The stream's stored position, when the claim reported it (behind it, or its predecessor): the sequencer takes it over. */
   storedOrdinal: number | undefined;
   /** Set when the handler failed or the sequencer handed it back: the outcome once the lease is released. */
   failure: RetryOutcome | undefined;
@@ -335,10 +335,11 @@ class HeraldConsumer implements Consumer {
     } else {
       work.claim = claim as ClaimResult;
       if (work.claim.status === 'claimed' || work.claim.status === 'late') this.leases.hold(work);
-      if (work.claim.status === 'late' && stage !== 'returned') {
-        // Another instance (or an earlier life of this one) processed a later delivery of the
-        // resource: the sequencer takes that position over, which makes this one late (and may
-        // release it at once: `released` then proceeds).
+      if ((work.claim.status === 'late' || work.claim.status === 'claimed') && work.claim.storedOrdinal !== undefined && stage !== 'returned') {
+        // Late: another instance (or an earlier life of this one) processed a later delivery of the
+        // resource. Claimed right after the stored position: its predecessor was processed, so it
+        // is next (a filtered lane's delivery needs no hold then). Either way the sequencer takes
+        // that position over, which may release it at once (`released` then proceeds).
         work.storedOrdinal = work.claim.storedOrdinal;
         this.sequencer?.takeStoredPosition(work);
       }

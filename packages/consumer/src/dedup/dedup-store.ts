@@ -12,8 +12,9 @@
  * - With a position, `claim` of a delivery at or behind the stream's stored position that was
  *   never processed claims it all the same and says so (`late`: a later delivery of its resource
  *   was processed first); nothing is ever refused for its position, only for its key (processed,
- *   or leased to another owner). `complete` raises the position monotonically (never lowers it)
- *   in the same atomic step as marking processed.
+ *   or leased to another owner). A claim right after the stored position says that too (`claimed`
+ *   with `storedOrdinal`). `complete` raises the position monotonically (never lowers it) in the
+ *   same atomic step as marking processed.
  * - Every method takes a batch and costs one round trip for the whole batch.
  * - `release` and `renew` act only while the caller still owns the lease (compare-and-act).
  *
@@ -56,9 +57,13 @@ export interface ClaimRequest extends LeaseRef {
 /**
  * `claimed` and `late` both give the caller the lease; `late` adds that the delivery is at or
  * behind the stream's stored position (`storedOrdinal`): its handler is told (`context.late`).
+ * `claimed` carries `storedOrdinal` when the stored position is the delivery's immediate
+ * predecessor (`ordinal − 1`; ordinals up to 2^53): in a type-filtered messages lane that is the
+ * one fact that lets a delivery go without a hold, and the claim reads the position anyway. A store
+ * that leaves it out is still correct; such deliveries are then held briefly.
  */
 export type ClaimResult =
-  | { readonly status: 'claimed' }
+  | { readonly status: 'claimed'; readonly storedOrdinal?: number }
   | { readonly status: 'late'; readonly storedOrdinal: number }
   | { readonly status: 'processed' }
   | { readonly status: 'busy'; readonly retryAfterMs: number };

@@ -13,6 +13,11 @@ import {
 const CLAIMED: ClaimResult = Object.freeze({ status: 'claimed' });
 const PROCESSED: ClaimResult = Object.freeze({ status: 'processed' });
 
+/** Is `stored` the immediate predecessor of `ordinal` (exactly, so only below 2^53; see ClaimResult)? */
+function followsStored(ordinal: number, stored: number): boolean {
+  return Number.isSafeInteger(ordinal) && stored === ordinal - 1;
+}
+
 type KeyState =
   { readonly state: 'processing'; readonly owner: string; readonly expiresAt: number } | { readonly state: 'processed'; readonly expiresAt: number };
 
@@ -85,6 +90,7 @@ export class MemoryDedupStore implements DedupStore {
       if (request.position) {
         const stored = this.livePositions(request.position.stream, now)?.[request.position.lane];
         if (stored !== undefined && request.position.ordinal <= stored) return { status: 'late', storedOrdinal: stored } as const;
+        if (stored !== undefined && followsStored(request.position.ordinal, stored)) return { status: 'claimed', storedOrdinal: stored } as const;
       }
       return CLAIMED;
     });

@@ -77,10 +77,12 @@ function ordinalArgument(position: PositionRef | undefined): string {
 }
 
 /** Decodes CLAIM_SCRIPT's replies: integers, or the stored position (a string) of a late delivery. */
-function parseClaimReply(reply: number | string): ClaimResult {
+function parseClaimReply(reply: number | string, request: ClaimRequest): ClaimResult {
   if (typeof reply === 'string') return { status: 'late', storedOrdinal: Number(reply) };
   if (reply === 0) return CLAIMED;
   if (reply === -1) return PROCESSED;
+  // Only a request with a position gets -2: its predecessor is what is stored.
+  if (reply === -2) return { status: 'claimed', storedOrdinal: (request.position as PositionRef).ordinal - 1 };
   return { status: 'busy', retryAfterMs: reply };
 }
 
@@ -151,8 +153,10 @@ export class RedisDedupStore implements DedupStore {
         calls.push(
           this.run(CLAIM, argsAt, keysAndArgs).then((reply) => {
             const replies = reply as (number | string)[];
-            for (let position = 0; position < chunk.length; position++)
-              results[chunk[position] as number] = parseClaimReply(replies[position] as number | string);
+            for (let position = 0; position < chunk.length; position++) {
+              const index = chunk[position] as number;
+              results[index] = parseClaimReply(replies[position] as number | string, requests[index] as ClaimRequest);
+            }
           }),
         );
       }

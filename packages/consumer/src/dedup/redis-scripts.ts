@@ -28,7 +28,8 @@
 /**
  * KEYS: pairs (delivery key, its lane's position key). ARGV: now, owner, leaseExpiresAt,
  * keyTtlMs, the ordinals (one per pair, joined). Replies one integer per pair (cheaper to send and
- * parse than strings): 0 claimed, -1 processed, n > 0 busy for n ms;
+ * parse than strings): 0 claimed, -2 claimed right after its lane's stored position (it is
+ * `ordinal − 1`, exact below 2^53: see ClaimResult), -1 processed, n > 0 busy for n ms;
  * a delivery claimed at or behind its lane's stored position (late) gets the stored position as
  * it is stored (a string): folded into one Lua number (`-2 - p`, a double), a position near 2^53
  * came back wrong, unlike the memory store's. Late replies are rare: the reply stays one small
@@ -85,7 +86,15 @@ for i = 1, count do
   local ordinal = ordinalAt[i]
   if result == 0 and ordinal ~= '-' then
     local text = stored[slotOf[KEYS[2 * i]]]
-    if text and tonumber(ordinal) <= tonumber(text) then result = text end
+    if text then
+      local value = tonumber(ordinal)
+      local storedValue = tonumber(text)
+      if value <= storedValue then
+        result = text
+      elseif storedValue == value - 1 and value <= 9007199254740991 then
+        result = -2
+      end
+    end
   end
   results[i] = result
 end

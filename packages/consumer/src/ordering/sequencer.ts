@@ -3,6 +3,7 @@ import type { PositionLane, StreamPositions } from '../dedup/dedup-store.js';
 import type { AnyDeliveryPayload } from '../delivery.js';
 import type { Logger } from '../logger.js';
 import type { GapNotice } from './gap-notice.js';
+import { IdleLanes, type IdleLane, type IdleQueue } from './idle-lanes.js';
 import { isNextInLane, positionValueOf } from './order-rules.js';
 import { PredecessorWindow } from './predecessor-window.js';
 
@@ -13,7 +14,10 @@ export interface SequencedItem {
   readonly lane: PositionLane;
   readonly ordinal: number;
   readonly payload: AnyDeliveryPayload;
-  /** The stream's stored position when its claim found the delivery behind it (another instance moved past). */
+  /**
+   * The stream's stored position when its claim reported it: the delivery is behind it (another
+   * instance moved past), or right after it (its predecessor was processed: it is next).
+   */
   readonly storedOrdinal?: number | undefined;
 }
 
@@ -108,6 +112,19 @@ const NEXT: Release = Object.freeze({ kind: 'next' });
 const MAX_KEPT_PER_EVICTION = 4;
 
 /**
+ * Idle lanes of type-filtered resources kept (the most recently active), apart from the position
+ * cache. Such a lane's position needs no cache: its resource's next delivery is claimed anyway, and
+ * the claim reports a stored position that is the delivery's predecessor (it is then next, see
+ * `takeStoredPosition`) or past it (late). What memory adds is only for the resources just seen: a
+ * next delivery released without waiting for its claim, and a late predecessor growing the hold
+ * (`noteLateAfterHold`). Kept in the large cache, a stream of mostly new resources (a filtered
+ * subscription has about one per delivery or two) kept every lane alive long enough for V8 to move
+ * it to the old generation, and collecting them was most of what ordering cost such a stream
+ * (pipeline bench, docs/benchmarks.md, issue 24).
+ */
+const RECENT_FILTERED_LANES = 256;
+
+/**
  * One resource stream's ordering state, kept (as an idle entry of the position cache) after its
  * deliveries are done: its positions, its `waitFrom` (a delivery that failed or was deferred as
  * the resource's last one is redelivered after its retry delay, and a successor arriving meanwhile
@@ -115,7 +132,7 @@ const MAX_KEPT_PER_EVICTION = 4;
  * the resource's next delivery comes: a stream of new resources made a lane, an idle entry and
  * then a lane again per resource, and their map updates, the largest part of ordering's cost.
  */
-class ResourceLane {
+class ResourceLane implements IdleLane {
   ready = false;
   /** Items that arrived while the positions were loading (made only then). */
   pending: SequencedItem[] | undefined;
@@ -152,7 +169,8 @@ class ResourceLane {
   heldArrival = 0;
   timer: TimerHandle | undefined;
   timerDueAt = Number.POSITIVE_INFINITY;
-  /** Non-zero while idle: its ticket in the sequencer's eviction queue (see `retireIfIdle`). */
+  /** While idle: the sequencer's queue it waits in to be evicted (see `retireIfIdle`), and its ticket there. */
+  idleIn: IdleQueue | undefined;
   idleTicket = 0;
 
   constructor(
@@ -190,15 +208,10 @@ export class Sequencer {
    * turn them into steady growth.
    */
   private readonly lanes = new Map<string, ResourceLane>();
-  /**
-   * Idle lanes in the order they became idle, with the ticket each had then: an entry whose lane
-   * became active again (or idle again later) no longer matches its ticket and is skipped.
-   */
-  private idleQueue: ResourceLane[] = [];
-  private idleTickets: number[] = [];
-  private idleHead = 0;
-  private idleCount = 0;
-  private lastTicket = 0;
+  /** Idle lanes whose positions are cached (`positionCacheSize`), least recently active evicted first. */
+  private readonly cached: IdleLanes<ResourceLane>;
+  /** Idle lanes of type-filtered resources, kept only briefly (see RECENT_FILTERED_LANES). */
+  private readonly recentFiltered: IdleLanes<ResourceLane>;
   private totalBuffered = 0;
   private closed = false;
   /** When a source last reported more waiting in its queue. */
@@ -214,12 +227,29 @@ export class Sequencer {
   private readonly window: PredecessorWindow;
   /** `filteredMessages` per resource type, asked once. */
   private readonly filteredTypes = new Map<string, boolean>();
+  /**
+   * The clock as read when the current call into the sequencer began (a delivery, a finish, a
+   * claim's answer, a timer, a read's answer; see `readClock`): one read per call instead of one
+   * per step. A clock read cost as much as placing a delivery on a host whose clock source makes
+   * `Date.now()` a system call (about 0.25 µs on the kvm-clock host of the issue-24 benchmarks).
+   */
+  private now: number;
 
   constructor(
     private readonly deps: SequencerDeps,
     private readonly options: SequencerOptions,
   ) {
-    this.window = new PredecessorWindow({ minHoldMs: options.minHoldMs, maxHoldMs: options.maxHoldMs, minArrivals: options.minHoldArrivals }, deps.clock.now());
+    this.now = deps.clock.now();
+    this.window = new PredecessorWindow({ minHoldMs: options.minHoldMs, maxHoldMs: options.maxHoldMs, minArrivals: options.minHoldArrivals }, this.now);
+    const forget = (lane: ResourceLane): void => void this.lanes.delete(lane.stream);
+    this.cached = new IdleLanes<ResourceLane>({
+      capacity: options.positionCacheSize,
+      drop: forget,
+      // Rather than forgetting that its successors must wait for a failed or deferred head.
+      spare: (lane) => lane.waitFrom > this.now,
+      maxKeptPerEviction: MAX_KEPT_PER_EVICTION,
+    });
+    this.recentFiltered = new IdleLanes<ResourceLane>({ capacity: Math.min(options.positionCacheSize, RECENT_FILTERED_LANES), drop: forget });
   }
 
   get bufferedCount(): number {
@@ -228,6 +258,7 @@ export class Sequencer {
 
   submit(item: SequencedItem): void {
     if (this.closed) return this.deps.reject(item, 'closing');
+    this.readClock();
     this.arrivals++;
     if (this.holdsHead < this.holds.length) this.releaseDueHolds();
     let lane = this.lanes.get(item.stream);
@@ -239,7 +270,7 @@ export class Sequencer {
       this.load(lane);
       return;
     }
-    if (lane.idleTicket !== 0) this.wake(lane);
+    if (lane.idleIn !== undefined) this.wake(lane);
     if (!lane.ready) {
       (lane.pending ??= []).push(item);
       return;
@@ -268,14 +299,15 @@ export class Sequencer {
   finished(item: SequencedItem, report: FinishReport): void {
     const lane = this.lanes.get(item.stream);
     if (lane === undefined) return;
-    if (lane.idleTicket !== 0) this.wake(lane);
+    this.readClock();
+    if (lane.idleIn !== undefined) this.wake(lane);
     if (lane.running === item) {
       lane.running = undefined;
       // The head comes back when the consumer asked the source to redeliver it, possibly later
       // than maxWaitMs (a retry backoff, a lease held elsewhere): released past before, it would
       // come back late. A late one is behind already: nothing waits for it.
       if (report.retryAfterMs !== undefined && !this.isBehind(lane, item)) {
-        lane.waitFrom = Math.max(lane.waitFrom, this.deps.clock.now() + report.retryAfterMs);
+        lane.waitFrom = Math.max(lane.waitFrom, this.now + report.retryAfterMs);
       }
     }
     if (report.advanced) lane.raise(item.lane, item.ordinal);
@@ -284,16 +316,19 @@ export class Sequencer {
   }
 
   /**
-   * The item's claim found the stream's stored position at or past it (`storedOrdinal`): another
-   * instance processed a later delivery. The lane takes the position over; waiting, the item is
-   * then released as late.
+   * The item's claim reported the stream's stored position (`storedOrdinal`). At or past it:
+   * another instance processed a later delivery, and the waiting item is released as late. Right
+   * before it: its predecessor was processed, and the waiting item is next (a filtered lane's
+   * resource whose lane was forgotten, see `retireIfIdle`, learns it this way). The lane takes the
+   * position over either way.
    */
   takeStoredPosition(item: SequencedItem): void {
     const lane = this.lanes.get(item.stream);
     // Still loading: placing it raises the position (see place).
     if (lane === undefined || !lane.ready || item.storedOrdinal === undefined) return;
     lane.raise(item.lane, item.storedOrdinal);
-    if (lane.idleTicket !== 0) return;
+    if (lane.idleIn !== undefined) return;
+    this.readClock();
     this.pump(lane);
     this.afterChange(lane);
   }
@@ -312,9 +347,10 @@ export class Sequencer {
    * late wherever it is delivered next.
    */
   returnWaiting(): number {
+    this.readClock();
     let rejected = 0;
     for (const lane of [...this.lanes.values()]) {
-      if (lane.idleTicket !== 0) continue;
+      if (lane.idleIn !== undefined) continue;
       lane.timer?.cancel();
       lane.timer = undefined;
       lane.timerDueAt = Number.POSITIVE_INFINITY;
@@ -340,84 +376,42 @@ export class Sequencer {
 
   /** An idle lane whose resource has a delivery again: out of the eviction queue (its entry there is skipped). */
   private wake(lane: ResourceLane): void {
-    lane.idleTicket = 0;
-    this.idleCount--;
+    lane.idleIn?.remove(lane);
     // As a fresh lane: a cached absence may be older than what another instance stored since.
     lane.positionsJustRead = false;
   }
 
-  /** Makes a lane with nothing in flight an idle entry of the position cache, and bounds how many are kept. */
+  /** Makes a lane with nothing in flight an idle entry of the position cache (or of the recent filtered lanes). */
   private retireIfIdle(lane: ResourceLane): void {
-    if (lane.idleTicket !== 0 || !lane.isIdle() || lane.refreshing || this.lanes.get(lane.stream) !== lane) return;
+    if (lane.idleIn !== undefined || !lane.isIdle() || lane.refreshing || this.lanes.get(lane.stream) !== lane) return;
     lane.timer?.cancel();
     lane.timer = undefined;
     lane.timerDueAt = Number.POSITIVE_INFINITY;
-
     // waitFrom stays with it: a lane forgotten right after its failed or deferred head lost it, so a
     // successor arriving before the retry was released past the gap after maxWaitMs alone, and the
     // retried delivery came back late.
-    this.queueIdle(lane);
-    this.idleCount++;
-    if (this.idleCount > this.options.positionCacheSize) this.evictIdle();
+    (this.claimTells(lane) ? this.recentFiltered : this.cached).add(lane);
   }
 
-  /** Drops an idle lane from the cache (its queue entry is skipped later). */
-  private forget(lane: ResourceLane): void {
-    lane.idleTicket = 0;
-    this.idleCount--;
-    this.lanes.delete(lane.stream);
-  }
-
-  private queueIdle(lane: ResourceLane): void {
-    lane.idleTicket = ++this.lastTicket;
-    this.idleQueue.push(lane);
-    this.idleTickets.push(lane.idleTicket);
-    // Entries of lanes active again pile up while nothing is evicted: drop them once they are most of the queue.
-    if (this.idleQueue.length - this.idleHead > 2 * this.idleCount + 1_024) this.compactIdleQueue();
-  }
-
-  /** Drops the least recently active idle lanes beyond `positionCacheSize`, sparing a few whose retry window is open. */
-  private evictIdle(): void {
-    const now = this.deps.clock.now();
-    let kept = 0;
-    while (this.idleCount > this.options.positionCacheSize && this.idleHead < this.idleQueue.length) {
-      const lane = this.idleQueue[this.idleHead] as ResourceLane;
-      const ticket = this.idleTickets[this.idleHead] as number;
-      this.idleHead++;
-      if (lane.idleTicket !== ticket) continue;
-      // Moved to the back (as if just active) rather than forgetting that its successors must wait.
-      if (lane.waitFrom > now && kept++ < MAX_KEPT_PER_EVICTION) {
-        this.queueIdle(lane);
-        continue;
-      }
-      this.forget(lane);
-    }
-    if (this.idleHead > 1_024 && this.idleHead * 2 > this.idleQueue.length) this.compactIdleQueue();
-  }
-
-  /** Keeps only the queue entries still current (a lane's latest ticket), in order. */
-  private compactIdleQueue(): void {
-    const lanes: ResourceLane[] = [];
-    const tickets: number[] = [];
-    for (let index = this.idleHead; index < this.idleQueue.length; index++) {
-      const lane = this.idleQueue[index] as ResourceLane;
-      const ticket = this.idleTickets[index] as number;
-      if (lane.idleTicket !== ticket) continue;
-      lanes.push(lane);
-      tickets.push(ticket);
-    }
-    this.idleQueue = lanes;
-    this.idleTickets = tickets;
-    this.idleHead = 0;
+  /**
+   * Does the next claim of this idle lane's resource tell all its cached state would? Yes for a
+   * filtered messages lane placed without a position read (`placesUnread`), with no changes lane
+   * and no failed or deferred head due back: the claim reports a stored position that is the
+   * delivery's predecessor or past it (see RECENT_FILTERED_LANES).
+   */
+  private claimTells(lane: ResourceLane): boolean {
+    return this.options.unknownStart === 'hold' && lane.filtered && lane.positions.c === undefined && lane.waitFrom <= this.now;
   }
 
   private load(lane: ResourceLane): void {
     this.deps.readPositions(lane.stream).then(
       (positions) => {
+        this.readClock();
         lane.positions = { ...positions };
         this.becomeReady(lane);
       },
       (error: unknown) => {
+        this.readClock();
         if (this.options.failOpen) {
           this.deps.logger.warn({ err: error, stream: lane.stream }, 'position read failed; ordering from memory only (failOpen)');
           lane.positions = {};
@@ -454,7 +448,7 @@ export class Sequencer {
   private startUnread(lane: ResourceLane, item: SequencedItem): void {
     lane.ready = true;
     // As fresh as a read for the refresh schedule: nothing to re-read during a brief hold.
-    lane.refreshedAt = this.deps.clock.now();
+    lane.refreshedAt = this.now;
     this.place(lane, item);
     this.afterChange(lane);
   }
@@ -463,7 +457,7 @@ export class Sequencer {
     lane.ready = true;
     lane.positionsRead = true;
     lane.positionsJustRead = true;
-    lane.refreshedAt = this.deps.clock.now();
+    lane.refreshedAt = this.now;
     const pending = lane.pending ?? [];
     lane.pending = undefined;
     for (const item of pending) this.place(lane, item);
@@ -476,12 +470,7 @@ export class Sequencer {
     // run before m3 (and m3 come late). Such an item waits for a refresh (see place).
     // Nor while a failed or deferred delivery of the resource may still come back (its retry time
     // plus maxWaitMs): nothing stored yet only because it failed, it would be skipped and come late.
-    if (
-      position === undefined &&
-      this.options.unknownStart === 'immediate' &&
-      lane.positionsJustRead &&
-      lane.waitFrom + this.options.maxWaitMs <= this.deps.clock.now()
-    ) {
+    if (position === undefined && this.options.unknownStart === 'immediate' && lane.positionsJustRead && lane.waitFrom + this.options.maxWaitMs <= this.now) {
       return true;
     }
     return isNextInLane(position, item.payload);
@@ -533,7 +522,7 @@ export class Sequencer {
       this.totalBuffered--;
       this.deps.reject(highest.item, 'buffer-full');
     }
-    const now = this.deps.clock.now();
+    const now = this.now;
     // Sorted by ordinal; buffers are short and arrivals mostly near the end.
     let index = buffer.length;
     while (index > 0 && (buffer[index - 1] as Buffered).item.ordinal > item.ordinal) index--;
@@ -554,7 +543,7 @@ export class Sequencer {
   /** Releases what is behind or next, else, if a lane waited long enough, its head past the gap or hold. */
   private pump(lane: ResourceLane): void {
     if (!lane.ready || lane.running !== undefined) return;
-    const now = this.deps.clock.now();
+    const now = this.now;
     for (const laneId of LANES) {
       const head = lane.buffers[laneId][0];
       if (head !== undefined && this.isBehind(lane, head.item)) {
@@ -661,7 +650,7 @@ export class Sequencer {
   private noteLateAfterHold(lane: ResourceLane, item: SequencedItem): void {
     const to = lane.heldTo;
     if (to === undefined || lane.heldLane !== item.lane || item.ordinal >= to || (lane.heldFrom !== undefined && item.ordinal <= lane.heldFrom)) return;
-    const now = this.deps.clock.now();
+    const now = this.now;
     this.window.sample(now - lane.heldBufferedAt, this.arrivals - lane.heldArrival, now);
   }
 
@@ -685,7 +674,7 @@ export class Sequencer {
 
   /** Pumps the lanes of held deliveries that enough later arrivals, or their time, have passed. */
   private releaseDueHolds(): void {
-    const now = this.deps.clock.now();
+    const now = this.now;
     const window = this.window.arrivalWindow(now);
     const holdMs = this.window.holdMs(now);
     while (this.holdsHead < this.holds.length) {
@@ -710,7 +699,7 @@ export class Sequencer {
   private armHoldTimer(): void {
     const oldest = this.holds[this.holdsHead];
     if (oldest === undefined || this.closed) return;
-    const now = this.deps.clock.now();
+    const now = this.now;
     const dueAt = oldest.bufferedAt + this.window.holdMs(now);
     if (this.holdTimer !== undefined && this.holdTimerDueAt <= dueAt) return;
     this.holdTimer?.cancel();
@@ -722,6 +711,7 @@ export class Sequencer {
     this.holdTimer = undefined;
     this.holdTimerDueAt = Number.POSITIVE_INFINITY;
     if (this.closed) return;
+    this.readClock();
     this.releaseDueHolds();
     this.armHoldTimer();
   }
@@ -758,9 +748,10 @@ export class Sequencer {
   private refresh(lane: ResourceLane): void {
     if (lane.refreshing) return;
     lane.refreshing = true;
-    const startedAt = this.deps.clock.now();
+    const startedAt = this.now;
     this.deps.readPositions(lane.stream).then(
       (positions) => {
+        this.readClock();
         if (positions.m !== undefined) lane.raise('m', positions.m);
         if (positions.c !== undefined) lane.raise('c', positions.c);
         // What waits now arrived before (or while) this read, like the deliveries that wait for
@@ -770,6 +761,7 @@ export class Sequencer {
         this.refreshed(lane, startedAt);
       },
       (error: unknown) => {
+        this.readClock();
         // Nothing better is known; the gap release that may follow claims through the store,
         // which fails closed on its own if the store is still away.
         this.deps.logger.warn({ err: error, stream: lane.stream }, 'position refresh failed');
@@ -801,7 +793,7 @@ export class Sequencer {
       // While a delivery of the resource runs, its end pumps the lane: only refreshes are timed.
       const idle = lane.running === undefined;
       let waitsLong = false;
-      const holdMs = this.window.holdMs(this.deps.clock.now());
+      const holdMs = this.window.holdMs(this.now);
       for (const laneId of LANES) {
         const head = lane.buffers[laneId][0];
         if (head === undefined) continue;
@@ -822,7 +814,7 @@ export class Sequencer {
     lane.timer = undefined;
     lane.timerDueAt = dueAt;
     if (dueAt === Number.POSITIVE_INFINITY) return;
-    const now = this.deps.clock.now();
+    const now = this.now;
     lane.timer = this.deps.clock.setTimeout(() => this.onTimer(lane), Math.max(0, dueAt - now));
   }
 
@@ -830,12 +822,18 @@ export class Sequencer {
     lane.timer = undefined;
     lane.timerDueAt = Number.POSITIVE_INFINITY;
     if (this.closed || this.lanes.get(lane.stream) !== lane) return;
-    const now = this.deps.clock.now();
+    this.readClock();
+    const now = this.now;
     if (now - lane.refreshedAt >= this.options.positionRefreshMs && lane.bufferedCount() > 0) {
       this.refresh(lane);
       return;
     }
     this.pump(lane);
     this.afterChange(lane);
+  }
+
+  /** Reads the clock for the call into the sequencer that begins (see `now`). */
+  private readClock(): void {
+    this.now = this.deps.clock.now();
   }
 }

@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto';
 import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import {
   createConsumer,
   MemoryDedupStore,
+  RedisDedupStore,
   silentLogger,
   type ConsumerOptions,
   type DedupStore,
@@ -14,6 +16,7 @@ import {
 import { messagePayload, updatedPayload } from '../support/fixtures.js';
 import { elapse, settleTurns, sqs } from '../support/deliveries.js';
 import { ManualClock } from '../support/manual-clock.js';
+import { redisForSuite, redisSkipReason } from '../support/redis.js';
 import { until } from '../support/until.js';
 
 /*
@@ -305,6 +308,74 @@ describe('a resource first seen in a filtered lane (no position read)', () => {
     await elapse(clock, MAX_WAIT_MS);
     await later;
     expect(seen[2]?.context.gap).toMatchObject({ reason: 'timeout', lane: 'changes', lastReleased: 5, released: 7 });
+  });
+});
+
+describe('a filtered resource the consumer no longer remembers', () => {
+  /*
+   * Idle lanes of filtered resources are kept only briefly (a stream of mostly new resources kept
+   * in the position cache cost more than the rest of ordering): what the cache told, the claim of
+   * the resource's next delivery tells — its predecessor stored (next: no hold) or not (held).
+   */
+  type StoreFactory = (clock: ManualClock) => DedupStore;
+
+  /** The store, counting the claims answered (so a test knows what the consumer has heard). */
+  function watched(store: DedupStore): { store: DedupStore; claimsAnswered: () => number } {
+    let answered = 0;
+    const watching: DedupStore = {
+      kind: store.kind,
+      keyPrefix: store.keyPrefix,
+      leaseMs: store.leaseMs,
+      claim: async (requests) => {
+        const results = await store.claim(requests);
+        answered += results.length;
+        return results;
+      },
+      renew: (leases) => store.renew(leases),
+      release: (leases) => store.release(leases),
+      complete: (requests) => store.complete(requests),
+      readPositions: (streams) => store.readPositions(streams),
+    };
+    return { store: watching, claimsAnswered: () => answered };
+  }
+
+  async function nextGoesAtOnceLaterIsHeld(store: StoreFactory): Promise<void> {
+    const clock = new ManualClock();
+    const seen: Seen[] = [];
+    const { store: dedup, claimsAnswered } = watched(store(clock));
+    const consumer = createConsumer({
+      dedup,
+      clock,
+      logger: silentLogger,
+      // One idle lane remembered: another resource's delivery makes qr-1's lane forgotten.
+      ordering: { maxWaitMs: MAX_WAIT_MS, filteredMessages: filteredSubscription, positionCacheSize: 1 },
+      handler: (delivery, context) => void seen.push({ delivery, context }),
+    });
+    const order = () =>
+      seen.map(({ delivery }) => (delivery.notificationType === 'Message' ? `${delivery.payload.resource.id}/m${delivery.payload.sequenceNumber}` : '?'));
+    await Promise.all([consumer.process(stateChanged(3)), elapse(clock, MAX_HOLD_MS)]);
+    await consumer.process(sqs(messagePayload(1, { typeId: 'quote-request', id: 'qr-2' }, { type: 'QuoteRequestStateChanged' })));
+    expect(order()).toEqual(['qr-1/m3', 'qr-2/m1']);
+    const fourth = consumer.process(stateChanged(4));
+    await until(() => order().length === 3, 'm4 handed over without the clock moving');
+    expect((await fourth).items[0]).toMatchObject({ status: 'processed' });
+    // m6: the stored m4 is not its predecessor (m5 may have been filtered out, or be on its way).
+    const sixth = consumer.process(stateChanged(6));
+    await until(() => claimsAnswered() === 4, "m6's claim answered");
+    await settleTurns();
+    expect(order()).toEqual(['qr-1/m3', 'qr-2/m1', 'qr-1/m4']);
+    await Promise.all([sixth, elapse(clock, MAX_HOLD_MS)]);
+    expect(order()).toEqual(['qr-1/m3', 'qr-2/m1', 'qr-1/m4', 'qr-1/m6']);
+    expect(seen.every(({ context }) => context.gap === undefined && context.late === undefined)).toBe(true);
+    await consumer.close();
+  }
+
+  const title = 'its next sequenceNumber goes at once (the claim says its predecessor is stored), a later one is held';
+  it(`on the memory store: ${title}`, () => nextGoesAtOnceLaterIsHeld((clock) => new MemoryDedupStore({ clock })));
+
+  describe.skipIf(redisSkipReason() !== undefined)('on a real redis-server', () => {
+    const redis = redisForSuite();
+    it(title, () => nextGoesAtOnceLaterIsHeld((clock) => new RedisDedupStore({ redis: redis(), clock }, { keyPrefix: `t-${randomUUID()}` })));
   });
 });
 

@@ -86,7 +86,12 @@ function dedupStoreContract(name: string, factory: () => StoreFactory): void {
         { key: key('m:6'), owner: 'a', position: { stream, lane: 'm', ordinal: 6 } },
         { key: key('c:ResourceUpdated:3'), owner: 'a', position: { stream, lane: 'c', ordinal: 6 } },
       ]);
-      expect(results).toEqual([{ status: 'late', storedOrdinal: 5 }, { status: 'processed' }, { status: 'claimed' }, { status: 'late', storedOrdinal: 8 }]);
+      expect(results).toEqual([
+        { status: 'late', storedOrdinal: 5 },
+        { status: 'processed' },
+        { status: 'claimed', storedOrdinal: 5 },
+        { status: 'late', storedOrdinal: 8 },
+      ]);
       // Late claims are claims: the lease is taken (another claimer is busy) and completes as usual.
       expect(await store.claim([{ key: key('m:4'), owner: 'b', position: { stream, lane: 'm', ordinal: 4 } }])).toEqual([
         { status: 'busy', retryAfterMs: LEASE_MS },
@@ -94,6 +99,22 @@ function dedupStoreContract(name: string, factory: () => StoreFactory): void {
       await store.complete([{ key: key('m:4'), position: { stream, lane: 'm', ordinal: 4 } }]);
       expect(await store.claim([{ key: key('m:4'), owner: 'b', position: { stream, lane: 'm', ordinal: 4 } }])).toEqual([{ status: 'processed' }]);
       expect(await store.readPositions([stream])).toEqual([{ m: 5, c: 8 }]);
+    });
+
+    it('reports the stored position with a claim right after it (its predecessor was processed), not with one further on', async () => {
+      const stream = 'proj:quote-request:qr-1';
+      const other = 'proj:quote-request:qr-2';
+      await store.complete([
+        { key: key('qr-1:m:3'), position: { stream, lane: 'm', ordinal: 3 } },
+        { key: key('qr-2:m:3'), position: { stream: other, lane: 'm', ordinal: 3 } },
+      ]);
+      const results = await store.claim([
+        { key: key('qr-1:m:4'), owner: 'a', position: { stream, lane: 'm', ordinal: 4 } },
+        { key: key('qr-2:m:5'), owner: 'a', position: { stream: other, lane: 'm', ordinal: 5 } },
+        { key: key('qr-3:m:2'), owner: 'a', position: { stream: 'proj:quote-request:qr-3', lane: 'm', ordinal: 2 } },
+        { key: key('qr-1:m:9'), owner: 'a' },
+      ]);
+      expect(results).toEqual([{ status: 'claimed', storedOrdinal: 3 }, { status: 'claimed' }, { status: 'claimed' }, { status: 'claimed' }]);
     });
 
     it('keeps keys and streams apart whatever characters they hold', async () => {

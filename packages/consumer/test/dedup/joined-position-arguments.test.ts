@@ -43,10 +43,13 @@ describe.skipIf(skip !== undefined)('the Redis store agrees with the memory stor
         ...(position === undefined ? {} : { position: { stream, ...position } }),
       });
       // Positions first: m at 2^53 - 1, c at a deletion's ordinal of version 2^53 - 1.
+      // And a predecessor each: a claim right after it is told (exactly, so only below 2^53).
       await store.complete([
         request('p:t:big', `m:${big}`, { lane: 'm', ordinal: big }),
         request('p:t:big', 'plain-done'),
         request('p:t:big', `c:ResourceDeleted:${big}`, { lane: 'c', ordinal: big * 2 + 1 }),
+        request('p:t:next', 'm:7', { lane: 'm', ordinal: 7 }),
+        request('p:t:next', `c:ResourceUpdated:${big}`, { lane: 'c', ordinal: big * 2 }),
       ]);
       const batch = [
         request('p:t:big', `m:${big - 1}`, { lane: 'm', ordinal: big - 1 }),
@@ -56,9 +59,11 @@ describe.skipIf(skip !== undefined)('the Redis store agrees with the memory stor
         request('p:t:other', 'm:1', { lane: 'm', ordinal: 1 }),
         request('p:t:other', 'c:ResourceCreated:1', { lane: 'c', ordinal: 2 }),
         request('p:t:other', 'plain-2'),
+        request('p:t:next', 'm:8', { lane: 'm', ordinal: 8 }),
+        request('p:t:next', `c:ResourceDeleted:${big}`, { lane: 'c', ordinal: big * 2 + 1 }),
       ];
       const claims = await store.claim(batch);
-      await store.complete(batch.slice(4));
+      await store.complete(batch.slice(4, 7));
       results.push({ claims, positions: await store.readPositions(['p:t:big', 'p:t:other']) });
     }
     const [memory, onRedis] = results;
@@ -70,6 +75,8 @@ describe.skipIf(skip !== undefined)('the Redis store agrees with the memory stor
         { status: 'processed' },
         { status: 'claimed' },
         { status: 'claimed' },
+        { status: 'claimed' },
+        { status: 'claimed', storedOrdinal: 7 },
         { status: 'claimed' },
       ],
       positions: [
