@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { ACCEPTED_EXTRA_FIELDS } from './reference-extras.js';
-import { byId, PROJECT as P, RESOURCE_ROWS, type Made, type ResourceRow } from './reference-resources.js';
+import { byId, PROJECT as P, READ_ROWS, RESOURCE_ROWS, type Made, type ResourceRow } from './reference-resources.js';
 import { deliveryViolations, labelOf, messageViolations, type Delivered } from './reference-deliveries.js';
 
 const REGION = 'us-east-1';
@@ -100,6 +100,12 @@ describe('Herald against the official API reference types', { timeout: 60_000 },
       }
       made[row.name] = resource;
       expect(found).toEqual([]);
+    });
+  }
+
+  for (const row of READ_ROWS) {
+    it(`${row.name}: the answer`, async () => {
+      expect(violations(row.type, await api.read(`/${P}/${row.url(made)}`), `${row.type}(${row.name})`)).toEqual([]);
     });
   }
 

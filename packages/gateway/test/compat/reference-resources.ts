@@ -522,3 +522,50 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     deletable: true,
   },
 ];
+
+/** A read-only answer the conformance test checks: a GET under the project and its reference type. */
+export interface ReadRow {
+  readonly name: string;
+  /** The reference type of the answer. */
+  readonly type: string;
+  /** The path and query under `/{projectKey}/`, from what the resource rows made. */
+  readonly url: (made: Made) => string;
+}
+
+const productId = (made: Made): string => made.product?.id as string;
+/** Price selection (priceCurrency + priceCountry): variants answer `price` (and `scopedPrice` in search). */
+const PRICED = 'priceCurrency=EUR&priceCountry=DE';
+const SEARCH_FACETS = [
+  'variants.price.centAmount:range (* to 2000), (2000 to *) as price',
+  'variants.sku',
+  'variants.sku:"reference-shirt-1" as first counting products',
+]
+  .map((facet) => `facet=${encodeURIComponent(facet)}`)
+  .join('&');
+
+/**
+ * Product projections (resources/product-projections.raml, product-projections-search.raml and
+ * the in-store form): read after the resource rows, of the published `product` row, before the
+ * deletes.
+ */
+export const READ_ROWS: readonly ReadRow[] = [
+  {
+    name: 'product projections query',
+    type: 'ProductProjectionPagedQueryResponse',
+    url: (made) => `product-projections?where=${encodeURIComponent(`id = "${productId(made)}"`)}&sort=${encodeURIComponent('createdAt desc')}&${PRICED}`,
+  },
+  { name: 'product projection by id', type: 'ProductProjection', url: (made) => `product-projections/${productId(made)}?${PRICED}` },
+  { name: 'product projection by key', type: 'ProductProjection', url: () => `product-projections/key=reference-product?localeProjection=en` },
+  { name: 'staged product projection by id', type: 'ProductProjection', url: (made) => `product-projections/${productId(made)}?staged=true` },
+  {
+    name: 'product projection in store',
+    type: 'ProductProjection',
+    url: (made) => `in-store/key=reference-store/product-projections/${productId(made)}?${PRICED}`,
+  },
+  {
+    name: 'product projection search',
+    type: 'ProductProjectionPagedSearchResponse',
+    url: () =>
+      `product-projections/search?${PRICED}&markMatchingVariants=true&filter.query=${encodeURIComponent('variants.sku:"reference-shirt-1"')}&${SEARCH_FACETS}`,
+  },
+];
