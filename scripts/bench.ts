@@ -17,6 +17,7 @@ const BENCHMARKS = [
   'packages/gateway/bench/http-reads.ts',
   'packages/gateway/bench/oauth.ts',
   'packages/gateway/bench/extension-overhead.ts',
+  'packages/gateway/bench/catalogue.ts',
   'packages/delivery/bench/format.ts',
   'packages/delivery/bench/sqs-adapter.ts',
   'packages/delivery/bench/engine-throughput.ts',

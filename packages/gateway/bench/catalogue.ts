@@ -1,0 +1,264 @@
+/**
+ * Issue 28 benchmark: the catalogue on PostgreSQL, in one run, through HTTP from a separate process.
+ * - (a) store creates/s: `POST /{projectKey}/stores`, the baseline write;
+ * - (b) product creates/s: PRODUCTS products (argument 1, default 10,000) of 10 variants each,
+ *   every variant with an EUR price and an EUR price for DE, published by the draft;
+ * - (c) a product projection page with price selection (`priceCurrency=EUR&priceCountry=DE`,
+ *   a `where` on a field, sort, limit 20): p50/p99; a `/product-projections/search` page with a
+ *   filter and a facet: p50/p99, once narrowed in SQL (`filter.query` on a SKU term) and once not
+ *   (`filter` with a facet reads every candidate into the process);
+ * - (d) cart creates/s with 5 line items by SKU, priced from the catalogue.
+ * Writes run 8 at a time (closed loop, keep-alive); reads one at a time. Usage:
+ *   npm run bench catalogue                      (10,000 products)
+ *   npx tsx --conditions=@herald/source packages/gateway/bench/catalogue.ts 1000
+ */
+import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
+import { Agent, request } from 'node:http';
+import pg from 'pg';
+import { percentile, runHttpLoad, type LoadResult } from '@herald/testkit';
+import { startChild, stopChild } from './_child.js';
+
+const databaseUrl = process.env.DATABASE_URL;
+if (databaseUrl === undefined || !databaseUrl.startsWith('postgres')) {
+  console.log('## Catalogue (issue 28)\n\nSkipped: needs DATABASE_URL pointing at PostgreSQL.\n');
+  process.exit(0);
+}
+const PRODUCTS = Number(process.argv[2] ?? process.env.BENCH_PRODUCTS ?? 10_000);
+const VARIANTS = 10;
+const STORES = Number(process.env.BENCH_STORES ?? 1_000);
+const CARTS = Number(process.env.BENCH_CARTS ?? 1_000);
+const IN_FLIGHT = 8;
+const READ_MS = Number(process.env.BENCH_READ_MS ?? 10_000);
+const P = 'bench';
+const here = import.meta.dirname;
+const step = (what: string) => process.stderr.write(`[catalogue] ${what}\n`);
+const fmt = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** Removes what an earlier run left in the bench project (the rows the API wrote). */
+async function clean(): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    await client.query(`DELETE FROM resources WHERE project_key = $1 AND type_id IN ('cart', 'product', 'product-type', 'store')`, [P]);
+  } finally {
+    await client.end();
+  }
+}
+
+async function token(url: string): Promise<string> {
+  const scopes = ['manage_products', 'manage_product_types', 'manage_stores', 'manage_orders'].map((scope) => `${scope}:${P}`).join(' ');
+  const response = await fetch(`${url}/oauth/token`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${Buffer.from('bench-client:bench-secret-0123456789').toString('base64')}`,
+      'content-type': 'application/x-www-form-urlencoded',
+    },
+    body: `grant_type=client_credentials&scope=${encodeURIComponent(scopes)}`,
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+interface WriteResult {
+  count: number;
+  errors: number;
+  firstError?: string;
+  perSecond: number;
+  p50: number;
+  p99: number;
+}
+
+/** POSTs `count` bodies, IN_FLIGHT at a time over keep-alive connections; creates/s over the whole run. */
+async function createAll(baseUrl: string, path: string, auth: string, count: number, body: (index: number) => unknown): Promise<WriteResult> {
+  const target = new URL(baseUrl);
+  const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT });
+  const latencies: number[] = [];
+  let next = 0;
+  let errors = 0;
+  let firstError: string | undefined;
+  const post = (payload: string) =>
+    new Promise<{ status: number; text: string }>((done) => {
+      const req = request(
+        {
+          host: target.hostname,
+          port: target.port,
+          method: 'POST',
+          path,
+          agent,
+          headers: { authorization: auth, 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload) },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+          res.on('end', () => done({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on('error', (error) => done({ status: 0, text: String(error) }));
+      req.end(payload);
+    });
+  const worker = async () => {
+    while (next < count) {
+      const index = next++;
+      const started = process.hrtime.bigint();
+      const answer = await post(JSON.stringify(body(index)));
+      latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+      if (answer.status !== 201) {
+        errors++;
+        firstError ??= `${answer.status} ${answer.text.slice(0, 300)}`;
+      }
+      if (index > 0 && index % 1000 === 0) step(`${path}: ${index} of ${count}`);
+    }
+  };
+  const started = Date.now();
+  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  const seconds = (Date.now() - started) / 1000;
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  return {
+    count,
+    errors,
+    ...(firstError === undefined ? {} : { firstError }),
+    perSecond: count / seconds,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+  };
+}
+
+const COLOURS = ['red', 'blue', 'green', 'white', 'black'];
+const sku = (product: number, variant: number) => `bench-${product}-${variant}`;
+
+function productDraft(index: number): unknown {
+  const variant = (id: number) => ({
+    sku: sku(index, id),
+    attributes: [
+      { name: 'colour', value: COLOURS[(index + id) % COLOURS.length] },
+      { name: 'size', value: 36 + id },
+    ],
+    prices: [{ value: { currencyCode: 'EUR', centAmount: 1000 + index } }, { value: { currencyCode: 'EUR', centAmount: 900 + index }, country: 'DE' }],
+  });
+  return {
+    key: `bench-${index}`,
+    productType: { typeId: 'product-type', key: 'bench-shirts' },
+    name: { en: `Bench shirt ${index}` },
+    description: { en: `Group ${index % 100}` },
+    slug: { en: `bench-shirt-${index}` },
+    masterVariant: variant(1),
+    variants: Array.from({ length: VARIANTS - 1 }, (_, offset) => variant(offset + 2)),
+    publish: true,
+  };
+}
+
+function cartDraft(index: number): unknown {
+  const lineItems = Array.from({ length: 5 }, (_, item) => ({ sku: sku((index * 5 + item * 7) % PRODUCTS, 1 + (item % VARIANTS)), quantity: 1 + item }));
+  return { currency: 'EUR', country: 'DE', lineItems };
+}
+
+async function createProductType(url: string, auth: string): Promise<void> {
+  const response = await fetch(`${url}/${P}/product-types`, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      key: 'bench-shirts',
+      name: 'Bench shirts',
+      description: 'Bench shirts',
+      attributes: [
+        { name: 'colour', label: { en: 'Colour' }, isRequired: false, isSearchable: true, type: { name: 'text' } },
+        { name: 'size', label: { en: 'Size' }, isRequired: false, isSearchable: true, type: { name: 'number' } },
+      ],
+    }),
+  });
+  if (response.status !== 201) throw new Error(`product type: ${response.status} ${await response.text()}`);
+}
+
+const read = (url: string, auth: string, query: string): Promise<LoadResult> =>
+  runHttpLoad({ url: `${url}/${P}/${query}`, concurrency: 1, durationMs: READ_MS, warmupMs: 1000, headers: { authorization: auth } });
+
+async function totalOf(url: string, auth: string, query: string): Promise<number> {
+  const response = await fetch(`${url}/${P}/${query}`, { headers: { authorization: auth } });
+  const body = (await response.json()) as { total?: number; statusCode?: number; message?: string };
+  if (response.status !== 200) throw new Error(`${query}: ${response.status} ${body.message ?? ''}`);
+  return body.total ?? -1;
+}
+
+const loadNow = () =>
+  loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' / ');
+
+const env = { ...process.env, DATABASE_URL: databaseUrl };
+step(`herald server (${fmt(PRODUCTS)} products of ${VARIANTS} variants)`);
+const herald = await startChild(resolve(here, '_serve.ts'), ['herald'], env);
+process.on('exit', () => herald.child.kill('SIGKILL'));
+await clean();
+const auth = `Bearer ${await token(herald.url)}`;
+const loadAtStart = loadNow();
+
+step('store creates');
+const stores = await createAll(herald.url, `/${P}/stores`, auth, STORES, (index) => ({
+  key: `bench-store-${index}`,
+  name: { en: `Store ${index}` },
+  languages: ['en'],
+}));
+step('product creates');
+await createProductType(herald.url, auth);
+const products = await createAll(herald.url, `/${P}/products`, auth, PRODUCTS, productDraft);
+const client = new pg.Client({ connectionString: databaseUrl });
+await client.connect();
+await client.query('VACUUM ANALYZE resources');
+await client.end();
+
+const projectionQuery = `product-projections?${new URLSearchParams({
+  priceCurrency: 'EUR',
+  priceCountry: 'DE',
+  where: 'description(en = "Group 42")',
+  sort: 'key asc',
+  limit: '20',
+})}`;
+const narrowedSearch = `product-projections/search?${new URLSearchParams([
+  ['priceCurrency', 'EUR'],
+  ['priceCountry', 'DE'],
+  ['filter.query', `variants.sku:"${sku(42, 1)}","${sku(4242 % PRODUCTS, 1)}","${sku(424 % PRODUCTS, 1)}"`],
+  ['facet', 'variants.attributes.colour'],
+  ['limit', '20'],
+])}`;
+const fullSearch = `product-projections/search?${new URLSearchParams([
+  ['priceCurrency', 'EUR'],
+  ['priceCountry', 'DE'],
+  ['filter', 'variants.attributes.colour:"red"'],
+  ['facet', 'variants.attributes.size'],
+  ['limit', '20'],
+])}`;
+step('projection page');
+const projectionTotal = await totalOf(herald.url, auth, projectionQuery);
+const projection = await read(herald.url, auth, projectionQuery);
+step('narrowed search');
+const narrowedTotal = await totalOf(herald.url, auth, narrowedSearch);
+const narrowed = await read(herald.url, auth, narrowedSearch);
+step('search over every product');
+const fullTotal = await totalOf(herald.url, auth, fullSearch);
+const full = await read(herald.url, auth, fullSearch);
+step('cart creates');
+const carts = await createAll(herald.url, `/${P}/carts`, auth, CARTS, cartDraft);
+const loadAtEnd = loadNow();
+await stopChild(herald.child);
+
+const writeRow = (what: string, result: WriteResult) =>
+  `| ${what} | ${fmt(result.perSecond, 1)} creates/s (p50 ${fmt(result.p50, 1)} ms, p99 ${fmt(result.p99, 1)} ms), errors ${result.errors}${result.firstError === undefined ? '' : ` (first: ${result.firstError.replace(/\|/g, '/')})`}`;
+const readRow = (what: string, total: number, result: LoadResult) =>
+  `| ${what} (total ${fmt(total)}) | p50 ${fmt(result.latencyMs.p50, 2)} ms, p99 ${fmt(result.latencyMs.p99, 2)} ms (${fmt(result.requests)} requests), errors ${result.errors}`;
+const ratio = (carts.perSecond / stores.perSecond) * 100;
+
+console.log(`## Catalogue (issue 28)
+
+Herald on PostgreSQL; ${fmt(STORES)} stores, ${fmt(PRODUCTS)} products of ${VARIANTS} variants (2 EUR prices each, published by the draft), ${fmt(CARTS)} carts of 5 line items by SKU; writes ${IN_FLIGHT} in flight, reads one at a time for ${READ_MS / 1000} s, from a separate process on loopback. Load average at the start ${loadAtStart}, at the end ${loadAtEnd}.
+
+| Measurement | Result | Target |
+|---|---|---|
+${writeRow('(a) `POST /stores`', stores)} | — |
+${writeRow(`(b) \`POST /products\`, ${VARIANTS} variants each`, products)} | — |
+${readRow('(c) `GET /product-projections?priceCurrency=EUR&priceCountry=DE&where=description(en = "Group 42")&sort=key asc&limit=20`', projectionTotal, projection)} | p99 < 30 ms |
+${readRow('(c) `GET /product-projections/search`, `filter.query` on 3 SKUs (narrowed in SQL), a terms facet, price selection', narrowedTotal, narrowed)} | — |
+${readRow('(c) `GET /product-projections/search`, `filter` on an attribute with a terms facet (every product read into the process), price selection', fullTotal, full)} | — |
+${writeRow('(d) `POST /carts`, 5 line items by SKU', carts)} | — |
+| Cart-by-SKU creates / store creates | ${fmt(ratio, 1)} % | ≥ 50 % |
+`);
