@@ -161,6 +161,8 @@ describe('OrderEdit /{projectKey}/order-edits and /orders/edits', { timeout: 60_
     const staleOrder = await seller.post(`/${P}/orders/edits/${edit.id}/apply`, { editVersion: 4, resourceVersion: order.version + 5 });
     expect(staleOrder).toMatchObject({ status: 409, body: { errors: [{ code: 'ConcurrentModification', currentVersion: order.version }] } });
     expect((await seller.post(`/${P}/order-edits/${edit.id}/apply`, { editVersion: 4 })).status).toBe(400);
+    // An unknown edit is a 404 whatever the body.
+    expect((await seller.post(`/${P}/order-edits/no-such-edit/apply`, { version: 1 })).body.errors[0].code).toBe('ResourceNotFound');
 
     const applied = await seller.ok(`/${P}/order-edits/${edit.id}/apply`, { editVersion: 4, resourceVersion: order.version });
     expect(applied).toMatchObject({

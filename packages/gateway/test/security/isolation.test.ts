@@ -146,7 +146,8 @@ describe('tenant isolation on every route', { timeout: 120_000 }, () => {
     expect(probed).toBeGreaterThan(60);
     // A's resources are all still there, unchanged by B's updates and deletes.
     for (const [collection, seed] of a.seeds) {
-      if (collection === 'messages' || collection.startsWith('me/')) continue;
+      // Customer tokens (`customers/email-token=:id`) are addressed by their value, not under a collection.
+      if (collection === 'messages' || collection.startsWith('me/') || collection.includes('=:')) continue;
       const answer = await world.gateway.app.inject({ method: 'GET', url: `/${A}/${collection}/${seed.id}`, headers: bearer(a.admin) });
       expect(answer.statusCode, `${collection} of A`).toBe(200);
     }

@@ -291,6 +291,15 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
     }),
   );
   remember('me/shopping-lists', await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/shopping-lists`, { name: { en: 'Mine' } }));
+  // Customer tokens are addressed by their value (`customers/email-token=:id`).
+  for (const kind of ['email', 'password'] as const) {
+    const token = await post(`/customers/${kind}-token`, kind === 'email' ? { id: customer.customerId, ttlMinutes: 60 } : { email });
+    remember(`customers/${kind}-token=:id`, { id: token.value });
+  }
+  remember(
+    'me/payments',
+    await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/payments`, { amountPlanned: { currencyCode: 'EUR', centAmount: 100 } }),
+  );
   remember('reviews', await post('/reviews', { key: `${projectKey}-review`, rating: 5, target: { typeId: 'product', key: `${projectKey}-product` } }));
 
   remember(
@@ -396,6 +405,8 @@ async function seedNegotiation(
     await post('/orders', { cart: { id: orderCart.id, typeId: 'cart' }, version: orderCart.version, orderNumber: `${projectKey}-order` }),
   );
   remember('me/orders', order);
+  const edit = remember('order-edits', await post('/order-edits', { key: `${projectKey}-edit`, resource: { id: order.id } }));
+  remember('orders/edits', edit);
 }
 
 /** The collection a route template addresses: `stores`, `me/carts`, `subscriptions`, '' (project). */

@@ -10,7 +10,11 @@ import type { CustomerTokenService, TokenPlace } from './service.js';
 import { deleteExpiredTokens } from './sweep.js';
 import type { CustomerTokenKind } from './token.js';
 
-type Params = { projectKey: string; storeKey?: string; token?: string };
+/**
+ * The token value is the path's `:id` (`email-token=:id`): the parameter name every route that
+ * addresses one resource uses, so the route walks of the security suites probe it as one.
+ */
+type Params = { projectKey: string; storeKey?: string; id?: string };
 
 /** resources/customers.raml and in-store/customers-in-store.raml: the customers' scopes. */
 const VIEW = { auth: { anyOf: ['view_customers', 'manage_customers'] } } as const;
@@ -37,11 +41,11 @@ export function registerCustomerTokenRoutes(app: FastifyInstance, service: Custo
     });
     for (const kind of ['email', 'password'] as const satisfies readonly CustomerTokenKind[]) {
       app.get(
-        `${base}/${kind}-token=:token`,
+        `${base}/${kind}-token=:id`,
         { config: VIEW },
         expanding(documents, async (request, expansion) => {
-          const { projectKey, token } = request.params as Params;
-          return expansion.one(await service.customerOf(projectKey, kind, token ?? '', placeOf(request, false)));
+          const { projectKey, id } = request.params as Params;
+          return expansion.one(await service.customerOf(projectKey, kind, id ?? '', placeOf(request, false)));
         }),
       );
     }

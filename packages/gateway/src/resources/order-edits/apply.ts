@@ -1,10 +1,11 @@
-import { invalidOperation, type Clock } from '@herald/model';
+import { invalidOperation, resourceNotFound, type Clock } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
 import { expectedVersion } from '../../http/version.js';
 import type { Order } from '../orders/order.js';
 import type { RequestContext } from '../shared/context.js';
 import type { ActionHandlers } from '../shared/update-actions.js';
 import { asDraft } from '../shared/validation.js';
+import { notFoundMessage } from '../shared/versioned-routes.js';
 import { ORDER_EDIT_TYPE_ID, type OrderEdit, type OrderEditAppliedResult } from './order-edit.js';
 import { excerptOf, runStagedActions } from './preview.js';
 
@@ -31,6 +32,8 @@ export async function applyOrderEdit(
   id: string,
   body: unknown,
 ): Promise<OrderEdit> {
+  // An unknown edit is a 404 whatever the body (before the body's 400s, as for every update).
+  if ((await ctx.load<OrderEdit>(ORDER_EDIT_TYPE_ID, { id })) === undefined) throw resourceNotFound(notFoundMessage(ORDER_EDIT_TYPE_ID, { id }));
   const { editVersion, resourceVersion } = applyBody(body);
   return documents.update<OrderEdit>(ctx.write, ORDER_EDIT_TYPE_ID, { id }, editVersion, async (edit, reader) => {
     if (edit.result.type === 'Applied') throw invalidOperation('The order edit has been applied already.');
