@@ -1,6 +1,7 @@
 import type { Price, Product, ProductVariant } from '../products/product.js';
 import { projectionOf, type ProductProjection } from '../products/projection.js';
 import { selectPrice, type PriceCriteria } from '../shared/price-selection.js';
+import { discountedVariant, type PriceDiscounter } from './discounting.js';
 import type { Store } from '../stores/store.js';
 import { localeFilter, projectLocales } from './locales.js';
 import type { ProjectionOptions } from './options.js';
@@ -39,9 +40,14 @@ export function selectedPrice(prices: readonly Price[], criteria: PriceCriteria,
   return selectPrice(prices, criteria, now);
 }
 
-/** The ProductProjection a request answers for `product` (options.ts). */
-export function presentProjection(product: Product, options: ProjectionOptions, now: Date): ProductProjection {
+/**
+ * The ProductProjection a request answers for `product` (options.ts). Prices are discounted before
+ * the selection, so the selected `price` carries its `discounted` too (ProductVariant.price).
+ */
+export function presentProjection(product: Product, options: ProjectionOptions, now: Date, discounter: PriceDiscounter): ProductProjection {
   let projection = projectionOf(product, { staged: options.staged });
+  projection.masterVariant = discountedVariant(discounter, product, projection.masterVariant);
+  projection.variants = projection.variants.map((variant) => discountedVariant(discounter, product, variant));
   if (options.store !== undefined || options.price !== undefined) {
     projection.masterVariant = projectVariant(projection.masterVariant, options, now);
     projection.variants = projection.variants.map((variant) => projectVariant(variant, options, now));

@@ -9,6 +9,7 @@ import { expanding, locatorOf, type ResourceParams } from '../shared/route-helpe
 import type { Store } from '../stores/store.js';
 import { projectionFieldRoot, PUBLISHED_SQL } from './fields.js';
 import { projectionOptions, type ProjectionOptions } from './options.js';
+import { priceDiscounter } from './discounting.js';
 import { presentProjection } from './present.js';
 import { PROJECTION_SCOPES } from './scopes.js';
 import { registerSearchRoutes } from './search/routes.js';
@@ -36,7 +37,9 @@ export function registerProductProjectionRoutes(app: FastifyInstance, deps: Reso
     const product = await documents.get<Product>(params.projectKey, PRODUCT_TYPE_ID, locatorOf(params));
     // "If a Product is unpublished, the endpoint returns a Not Found error" (current projection).
     if (product === undefined || (!options.staged && !product.masterData.published)) throw notFound(locatorOf(params));
-    return presentProjection(product, options, clock.now());
+    const now = clock.now();
+    const discounter = await priceDiscounter({ documents, projectKey: params.projectKey, products: [product], staged: options.staged, now });
+    return presentProjection(product, options, now, discounter);
   };
 
   app.get(
@@ -51,7 +54,8 @@ export function registerProductProjectionRoutes(app: FastifyInstance, deps: Reso
         fieldRoot: projectionFieldRoot(options.staged),
       });
       const now = clock.now();
-      return { ...page, results: await expansion.all(page.results.map((product) => presentProjection(product, options, now))) };
+      const discounter = await priceDiscounter({ documents, projectKey, products: page.results, staged: options.staged, now });
+      return { ...page, results: await expansion.all(page.results.map((product) => presentProjection(product, options, now, discounter))) };
     }),
   );
 

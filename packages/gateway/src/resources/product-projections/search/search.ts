@@ -1,5 +1,6 @@
 import type { Product } from '../../products/product.js';
 import type { ProductProjection } from '../../products/projection.js';
+import type { PriceDiscounter } from '../discounting.js';
 import type { ProjectionOptions } from '../options.js';
 import { presentProjection, selectedPrice } from '../present.js';
 import type { FilterExpression } from './expression.js';
@@ -27,26 +28,35 @@ interface Hit extends SortedHit {
   matching: ReadonlySet<number>;
 }
 
+/** What scopes a search's prices: the request's options, its instant, its product discounts. */
+export interface Pricing {
+  options: ProjectionOptions;
+  now: Date;
+  discounter: PriceDiscounter;
+}
+
 /**
- * A search variant carries the selected price as `price` and `scopedPrice` (with `currentValue`;
- * Herald has no product discounts, so `scopedPriceDiscounted` is false), as the reference's
- * price-selecting search answers (ProductVariant.raml, ScopedPrice.raml).
+ * A search variant carries the selected price as `price` and `scopedPrice`, whose `currentValue` is
+ * the discounted value when a Product Discount applies (then `scopedPriceDiscounted` is true), as
+ * the reference's price-selecting search answers (ProductVariant.raml, ScopedPrice.raml).
  */
-function withScopedPrice(variant: SearchVariant, options: ProjectionOptions, now: Date): SearchVariant {
+function withScopedPrice(product: Product, variant: SearchVariant, { options, now, discounter }: Pricing): SearchVariant {
   if (options.price === undefined) return variant;
-  const price = selectedPrice(variant.prices, options.price, now);
-  if (price === undefined) return variant;
-  return { ...variant, price, scopedPrice: { ...price, currentValue: price.value }, scopedPriceDiscounted: false };
+  const selected = selectedPrice(variant.prices, options.price, now);
+  if (selected === undefined) return variant;
+  const price = discounter.discount(product, variant, selected);
+  const scopedPrice = { ...price, currentValue: price.discounted?.value ?? price.value };
+  return { ...variant, price, scopedPrice, scopedPriceDiscounted: price.discounted !== undefined };
 }
 
 /** The projection search evaluates: no copy of the data, variants shallow-copied with their scoped price. */
-function searchView(product: Product, options: ProjectionOptions, now: Date): ProductProjection {
-  const data = options.staged ? product.masterData.staged : product.masterData.current;
+function searchView(product: Product, pricing: Pricing): ProductProjection {
+  const data = pricing.options.staged ? product.masterData.staged : product.masterData.current;
   return {
     ...product,
     ...data,
-    masterVariant: withScopedPrice(data.masterVariant, options, now),
-    variants: data.variants.map((variant) => withScopedPrice(variant, options, now)),
+    masterVariant: withScopedPrice(product, data.masterVariant, pricing),
+    variants: data.variants.map((variant) => withScopedPrice(product, variant, pricing)),
     hasStagedChanges: product.masterData.hasStagedChanges,
     published: product.masterData.published,
   } as ProductProjection;
@@ -57,10 +67,10 @@ function passes(projection: ProductProjection, filters: readonly FilterExpressio
 }
 
 /** The answered projection of a hit: the request's projection, scoped prices and matching variants marked. */
-function answer(hit: Hit, request: SearchRequest, options: ProjectionOptions, now: Date): ProductProjection {
-  const projection = presentProjection(hit.product, options, now);
+function answer(hit: Hit, request: SearchRequest, pricing: Pricing): ProductProjection {
+  const projection = presentProjection(hit.product, pricing.options, pricing.now, pricing.discounter);
   const mark = (variant: SearchVariant): SearchVariant => {
-    const scoped = withScopedPrice(variant, options, now);
+    const scoped = withScopedPrice(hit.product, variant, pricing);
     return request.markMatchingVariants ? { ...scoped, isMatchingVariant: hit.matching.has(variant.id) } : scoped;
   };
   return { ...projection, masterVariant: mark(projection.masterVariant), variants: projection.variants.map(mark) };
@@ -71,11 +81,11 @@ function answer(hit: Hit, request: SearchRequest, options: ProjectionOptions, no
  * those hits, then `filter` for the results, the sort (score descending when there is a text and
  * no sort; else by creation), the page.
  */
-export function runSearch(products: readonly Product[], request: SearchRequest, options: ProjectionOptions, context: FilterContext, now: Date): SearchResponse {
+export function runSearch(products: readonly Product[], request: SearchRequest, pricing: Pricing, context: FilterContext): SearchResponse {
   const facetHits: FacetHit[] = [];
   const hits: Hit[] = [];
   for (const product of products) {
-    const projection = searchView(product, options, now);
+    const projection = searchView(product, pricing);
     const score = request.text === undefined ? 0 : textScore(projection, request.text);
     if (score === undefined) continue;
     const variants = matchingVariants(projection, request.filterQuery, context);
@@ -91,7 +101,7 @@ export function runSearch(products: readonly Product[], request: SearchRequest, 
         ? [{ read: (hit: SortedHit) => hit.score, descending: true }]
         : [{ read: (hit: SortedHit) => hit.projection.createdAt, descending: false }];
   sortHits(hits, sort);
-  const page = hits.slice(request.offset, request.offset + request.limit).map((hit) => answer(hit, request, options, now));
+  const page = hits.slice(request.offset, request.offset + request.limit).map((hit) => answer(hit, request, pricing));
   const response: SearchResponse = { limit: request.limit, offset: request.offset, count: page.length, total: hits.length, results: page };
   if (request.facets.length > 0) response.facets = facetResults(request.facets, facetHits, request.filterFacets, context);
   return response;

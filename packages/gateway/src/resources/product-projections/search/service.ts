@@ -1,6 +1,7 @@
 import type { Clock } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
 import type { AuthContext } from '../../../auth/types.js';
+import { priceDiscounter } from '../discounting.js';
 import { projectionOptions, type RawQuery } from '../options.js';
 import { candidateProducts, categorySubtrees } from './narrowing.js';
 import { searchRequest } from './request.js';
@@ -28,5 +29,8 @@ export async function searchProjections({ documents, clock, projectKey, query, a
   // Facets count the hits of filter.query only, so `filter` narrows in SQL only without facets.
   const narrowing = [...parsed.filterQuery, ...(parsed.facets.length === 0 ? parsed.filter : [])];
   const products = await candidateProducts(documents.db, projectKey, { staged: options.staged, filters: narrowing, text: parsed.text, subtrees });
-  return runSearch(products, parsed, options, context, clock.now());
+  const now = clock.now();
+  // One read of the discounts for every candidate: filters and sorts on scopedPrice see discounted values.
+  const discounter = await priceDiscounter({ documents, projectKey, products, staged: options.staged, now });
+  return runSearch(products, parsed, { options, now, discounter }, context);
 }
