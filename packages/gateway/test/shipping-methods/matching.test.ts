@@ -136,4 +136,29 @@ describe('GET /{projectKey}/shipping-methods/matching-*', { timeout: 60_000 }, (
     const hidden = await buyer.caller.get(`/${P}/shipping-methods/matching-cart?cartId=${others.id as string}`);
     expect(hidden.body.errors[0].code).toBe('ReferencedResourceNotFound');
   });
+  it('lists a method with a cart predicate only for carts that satisfy it (matching-cart), and never for a location', async () => {
+    const usRate = (centAmount: number): Json[] => [{ zone: zoneKey('us'), shippingRates: [{ price: usd(centAmount) }] }];
+    await admin.ok(`/${P}/shipping-methods`, method('us-big', usRate(100), { predicate: 'lineItemCount(sku = "BIG-1") > 0' }), 201);
+    await admin.ok(
+      `/${P}/shipping-methods`,
+      method('us-vip', usRate(200), { predicate: 'customerEmail = "vip@example.com" and totalPrice > "10.00 USD"' }),
+      201,
+    );
+    // Stored as given before predicates were evaluated: text that is no cart predicate matches no cart.
+    await admin.ok(`/${P}/shipping-methods`, method('us-unreadable', usRate(300), { predicate: 'not a (( predicate' }), 201);
+    const usItem = (sku: string, centAmount: number): Json => lineItem(sku, centAmount, 1, { externalPrice: usd(centAmount) });
+    const matches = await admin.ok(
+      `/${P}/carts`,
+      { currency: 'USD', customerEmail: 'vip@example.com', lineItems: [usItem('BIG-1', 1500)], shippingAddress: address('US') },
+      201,
+    );
+    expect(keysOf(await viewer.read(`/${P}/shipping-methods/matching-cart?cartId=${matches.id as string}`))).toEqual(['standard', 'us-big', 'us-vip']);
+    const cheap = await admin.ok(
+      `/${P}/carts`,
+      { currency: 'USD', customerEmail: 'vip@example.com', lineItems: [usItem('SMALL-1', 500)], shippingAddress: address('US') },
+      201,
+    );
+    expect(keysOf(await viewer.read(`/${P}/shipping-methods/matching-cart?cartId=${cheap.id as string}`))).toEqual(['standard']);
+    expect(keysOf(await viewer.read(`/${P}/shipping-methods/matching-location?country=US`))).toEqual(['standard']);
+  });
 });

@@ -26,10 +26,9 @@ export function booleanField(value: unknown, field: string): boolean {
 }
 
 /**
- * ShippingMethodDraft.predicate: a "Valid Cart predicate". Herald has no cart predicate evaluator
- * yet (issue 29, discounts), and the store's query predicate grammar would refuse valid cart
- * predicates such as `lineItemCount(1 = 1) > 0`: the text is stored as given (non-blank, bounded),
- * and the matching endpoints leave methods with a predicate out (docs/compatibility.md).
+ * ShippingMethodDraft.predicate: a "Valid Cart predicate". The text is stored as given (non-blank,
+ * bounded); matching-cart evaluates it against the cart (cart-predicate.ts), matching-location
+ * disqualifies methods that have one.
  */
 export function optionalPredicate(value: unknown): string | undefined {
   const predicate = optionalString(value, 'predicate', MAX_PREDICATE_LENGTH);

@@ -11,6 +11,7 @@ import { loadReferenced, referencedResourceNotFound } from '../shared/references
 import { expanding, type ResourceParams } from '../shared/route-helpers.js';
 import { ZONE_TYPE_ID, type Zone } from '../zones/zone.js';
 import { zoneForAddress } from '../zones/zone-for-address.js';
+import { cartPredicateSubject } from './cart-predicate.js';
 import { asMatching, defaultFirst, type CartFacts } from './matching.js';
 import { SHIPPING_METHOD_TYPE_ID, type ShippingMethod } from './shipping-method.js';
 
@@ -65,7 +66,12 @@ async function matching(documents: DocumentStore, projectKey: string, where: Whe
 }
 
 function cartFacts(cart: Cart): CartFacts {
-  return { currency: cart.totalPrice.currencyCode, totalCentAmount: cart.totalPrice.centAmount, shippingRateInput: cart.shippingRateInput };
+  return {
+    currency: cart.totalPrice.currencyCode,
+    totalCentAmount: cart.totalPrice.centAmount,
+    shippingRateInput: cart.shippingRateInput,
+    subject: cartPredicateSubject(cart),
+  };
 }
 
 function required(query: Query, name: string): string {
@@ -106,8 +112,8 @@ async function cartOf(request: FastifyRequest, documents: DocumentStore): Promis
 /**
  * GET /shipping-methods/matching-location, /matching-cart and /in-store/key={storeKey}/shipping-methods/matching-cart
  * (resources/shipping-methods.raml, resources/in-store/shipping-methods-in-store.raml). Not served:
- * matching-orderedit (Herald has no order edits yet) and matching-cart-location (it evaluates the
- * method predicates against the cart, which Herald cannot do yet).
+ * matching-orderedit and matching-cart-location. matching-cart evaluates each method's cart predicate
+ * against the cart (cart-predicate.ts).
  */
 export function registerMatchingRoutes(app: FastifyInstance, documents: DocumentStore): void {
   app.get(

@@ -1,4 +1,6 @@
+import type { PredicateSubject } from '../../predicates/index.js';
 import type { ShippingRateInput } from '../carts/cart.js';
+import { predicateAdmits } from './cart-predicate.js';
 import type { ShippingMethod, ShippingRate, ShippingRatePriceTier, ZoneRate } from './shipping-method.js';
 
 /** What the matching-cart endpoints read of a cart: its currency, item total and shipping rate input. */
@@ -7,6 +9,8 @@ export interface CartFacts {
   /** The sum of the (custom) line item totals: Herald's carts have no shipping cost in `totalPrice`. */
   totalCentAmount: number;
   shippingRateInput?: ShippingRateInput | undefined;
+  /** The cart as a method's cart predicate reads it (cart-predicate.ts); without it, no predicate matches. */
+  subject?: PredicateSubject;
 }
 
 /** The tier a cart falls into, or undefined for the rate's base price (types/shipping-method/*Tier.raml). */
@@ -41,8 +45,9 @@ function rateForCart(rate: ShippingRate, cart: CartFacts): ShippingRate {
  */
 export function asMatching(method: ShippingMethod, zoneId: string, currency: string | undefined, cart?: CartFacts): ShippingMethod | undefined {
   // matching-location: "ShippingMethods that have a `predicate` defined are automatically disqualified";
-  // Herald cannot evaluate cart predicates yet, so matching-cart leaves them out as well (fields.ts).
-  if (!method.active || method.predicate !== undefined) return undefined;
+  // matching-cart lists a method with a predicate only when the cart satisfies it.
+  if (!method.active) return undefined;
+  if (method.predicate !== undefined && (cart?.subject === undefined || !predicateAdmits(method.predicate, cart.subject))) return undefined;
   const zoneRate = method.zoneRates.find((candidate) => candidate.zone.id === zoneId);
   if (zoneRate === undefined) return undefined;
   const rates = zoneRate.shippingRates.filter((rate) => currency === undefined || rate.price.currencyCode === currency);
