@@ -63,7 +63,7 @@ describe('Product discounts on /{projectKey}/product-projections', { timeout: 60
     await discount('category', '0.6', relative(5000), 'categories.key contains "tops"');
     await discount('sku', '0.5', relative(1000), 'sku = "alpha-1"');
     await discount('product type', '0.4', { type: 'absolute', money: [{ currencyCode: 'EUR', centAmount: 300 }] }, 'productType.key = "shirts"');
-  });
+  }, 180_000);
   afterAll(async () => {
     await gateway?.close();
   });
