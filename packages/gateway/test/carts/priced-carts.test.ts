@@ -282,6 +282,14 @@ describe('carts priced from the catalogue', { timeout: 60_000 }, () => {
       expect(created.body.lineItems[0]).toMatchObject({ priceMode: 'Platform', taxedPrice: priced.lineItems[0].taxedPrice, productSlug: { en: 'shirt' } });
     });
 
+    it('quote requests carry the cart’s taxed price, not a tax-free stand-in', async () => {
+      const { customer } = await admin.ok(`/${P}/customers`, { email: 'priced-buyer@example.com', password: 'secret-123456' }, 201);
+      const priced = await cart({ customerId: customer.id, shippingAddress: address('DE'), lineItems: [{ sku: 'shirt-m', quantity: 2 }] });
+      expect(priced.taxedPrice.totalTax.centAmount).toBeGreaterThan(0);
+      const request = await admin.ok(`/${P}/quote-requests`, { cart: { typeId: 'cart', id: priced.id }, cartVersion: priced.version }, 201);
+      expect(request.taxedPrice).toEqual(priced.taxedPrice);
+    });
+
     it('ReserveOnOrder refuses a short entry with OutOfStock and deducts available quantities; TrackOnly needs an entry', async () => {
       const entry = await admin.ok(`/${P}/inventory`, { sku: 'shirt-m', quantityOnStock: 3 }, 201);
       const stocked = await admin.ok(`/${P}/inventory`, { sku: 'shirt-l', quantityOnStock: 5, supplyChannel: { typeId: 'channel', key: 'warehouse' } }, 201);

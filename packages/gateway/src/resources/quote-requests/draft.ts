@@ -17,7 +17,10 @@ export type QuoteRequestFields = Omit<QuoteRequest, ServerFields>;
 /** Custom fields of quote requests are defined by Types for the resource type id `quote-request`. */
 export const QUOTE_REQUEST_CUSTOM_FIELDS_TYPE_ID = 'quote-request';
 
-/** §2.3: "Not set until the shipping address is set". No tax engine: net = gross = total. */
+/**
+ * §2.3: "Not set until the shipping address is set". A cart the tax engine did not tax (taxes
+ * Disabled, or an address added before the cart had a taxed price) gives net = gross = total.
+ */
 export function simpleTaxedPrice(totalPrice: CentPrecisionMoney): TaxedPrice {
   return {
     totalNet: { ...totalPrice },
@@ -107,7 +110,7 @@ function copiedFromCart(cart: Cart & { customerId: string }, project: Project): 
   if (copy.shippingRateInput !== undefined) fields.shippingRateInput = copy.shippingRateInput;
   if (copy.shippingAddress !== undefined) {
     fields.shippingAddress = copy.shippingAddress;
-    fields.taxedPrice = simpleTaxedPrice(copy.totalPrice);
+    fields.taxedPrice = copy.taxedPrice ?? simpleTaxedPrice(copy.totalPrice);
   }
   return fields;
 }

@@ -1,3 +1,4 @@
+import type { TaxedPrice } from '../carts/taxed-price.js';
 import type { BaseResource, CustomFields, KeyReference, Reference } from '@herald/model';
 import type { Address } from '../shared/address.js';
 import type {
@@ -16,16 +17,8 @@ import type { CentPrecisionMoney } from '../shared/money.js';
 export const QUOTE_REQUEST_STATES = ['Submitted', 'Accepted', 'Closed', 'Rejected', 'Cancelled'] as const;
 export type QuoteRequestState = (typeof QUOTE_REQUEST_STATES)[number];
 
-/**
- * §2.3 TaxedPrice. Herald has no tax engine: net and gross are both the total price and the tax
- * is zero. It exists so that clients see the field appear when the spec says it does.
- */
-export interface TaxedPrice {
-  totalNet: CentPrecisionMoney;
-  totalGross: CentPrecisionMoney;
-  totalTax: CentPrecisionMoney;
-  taxPortions: [];
-}
+/** §2.3 TaxedPrice: the cart's, copied with its tax portions (carts/taxed-price.ts computes it). */
+export type { TaxedPrice };
 
 /**
  * §2.3 QuoteRequest (customerGroup, shippingInfo and paymentInfo: Herald has no source for them).

@@ -61,7 +61,7 @@ function offerFields(stagedQuote: StagedQuote, cart: Cart): QuoteFields {
     itemShippingAddresses: copy.itemShippingAddresses,
     directDiscounts: copy.directDiscounts,
   };
-  if (copy.shippingAddress !== undefined) fields.taxedPrice = simpleTaxedPrice(copy.totalPrice);
+  if (copy.shippingAddress !== undefined) fields.taxedPrice = copy.taxedPrice ?? simpleTaxedPrice(copy.totalPrice);
   const optional = {
     customer: stagedQuote.customer,
     validTo: stagedQuote.validTo,
