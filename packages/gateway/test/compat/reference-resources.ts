@@ -521,6 +521,64 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     ],
     deletable: true,
   },
+  {
+    // After the product row (its predicate names the product's SKU).
+    name: 'product discount',
+    path: 'product-discounts',
+    type: 'ProductDiscount',
+    page: 'ProductDiscountPagedQueryResponse',
+    changeTypeId: 'product-discount',
+    draft: () => ({
+      key: 'reference-product-discount',
+      name: { en: 'Reference shirts, 10% off' },
+      value: { type: 'relative', permyriad: 1000 },
+      predicate: 'sku = "reference-shirt-1"',
+      sortOrder: '0.7',
+      isActive: true,
+    }),
+    actions: () => [
+      { action: 'changeValue', value: { type: 'absolute', money: [eur(200)] } },
+      { action: 'changeIsActive', isActive: false },
+    ],
+    deletable: true,
+  },
+  {
+    name: 'cart discount',
+    path: 'cart-discounts',
+    type: 'CartDiscount',
+    page: 'CartDiscountPagedQueryResponse',
+    changeTypeId: 'cart-discount',
+    draft: () => ({
+      key: 'reference-cart-discount',
+      name: { en: 'Reference 5 EUR off' },
+      value: { type: 'absolute', money: [eur(500)] },
+      cartPredicate: 'totalPrice > "20.00 EUR"',
+      target: { type: 'lineItems', predicate: '1 = 1' },
+      sortOrder: '0.6',
+      requiresDiscountCode: true,
+    }),
+    actions: () => [{ action: 'changeName', name: { en: 'Reference 5 EUR off, renamed' } }],
+    deletable: true,
+  },
+  {
+    // After the cart discount row: deleted before it (a code holds its cart discount).
+    name: 'discount code',
+    path: 'discount-codes',
+    type: 'DiscountCode',
+    page: 'DiscountCodePagedQueryResponse',
+    changeTypeId: 'discount-code',
+    draft: (made) => ({
+      key: 'reference-code',
+      code: 'REFERENCE5',
+      cartDiscounts: [{ typeId: 'cart-discount', id: made['cart discount']?.id }],
+      maxApplications: 100,
+    }),
+    actions: () => [
+      { action: 'changeIsActive', isActive: false },
+      { action: 'setMaxApplicationsPerCustomer', maxApplicationsPerCustomer: 1 },
+    ],
+    deletable: true,
+  },
 ];
 
 /** A read-only answer the conformance test checks: a GET under the project and its reference type. */
