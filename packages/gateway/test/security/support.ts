@@ -271,6 +271,8 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
       name: { en: `Product of ${projectKey}` },
       slug: { en: `${projectKey}-product` },
       masterVariant: { sku: `${projectKey}-sku` },
+      // Published: the current projection, which the isolation walk reads, exists only then.
+      publish: true,
     }),
   );
   // Product projections are views of products: the same id and key.
