@@ -530,7 +530,9 @@ export class Sequencer {
     // It arrived after a successor that was already waiting: how late is what holds are made of.
     if (successor !== undefined && !behind) this.window.sample(now - successor.bufferedAt, this.arrivals - successor.arrival, now);
     const buffered = new Buffered(item, lane, now, this.arrivals);
-    buffer.splice(index, 0, buffered);
+    // Mostly appended: `splice` would allocate the (empty) array of removed items for every delivery.
+    if (index === buffer.length) buffer.push(buffered);
+    else buffer.splice(index, 0, buffered);
     this.totalBuffered++;
     // A late one waits only for the running delivery of its resource (see pump).
     const briefly = !behind && this.holdsBriefly(lane, item);
