@@ -3,7 +3,7 @@
  * the stored document (a ProductProjection reads `masterData.current` of a product). Fixture rows
  * as in fixtures.ts: `custom.fields` plays the sub-document a view flattens.
  */
-import { testDatabaseUrls } from '@herald/testkit';
+import { createIsolatedDatabase, testDatabaseUrls } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../src/database/types.js';
 import type { FieldRoot } from '../../src/query/index.js';
@@ -12,13 +12,18 @@ import { openSeededDatabase, queryIds } from './fixtures.js';
 /** `size` and `color` are read from `custom.fields`; every other field stays at the root. */
 const underCustomFields: FieldRoot = (field) => (field === 'size' || field === 'color' ? ['custom', 'fields'] : []);
 
-describe.each(testDatabaseUrls())('fieldRoot on %s', (url) => {
+describe.each(testDatabaseUrls())('fieldRoot on %s', (serverUrl) => {
   let db: Database;
+  let drop: () => Promise<void> = async () => undefined;
   beforeAll(async () => {
-    db = await openSeededDatabase(url);
+    // A database of its own on PostgreSQL: the fixture rows have fixed ids.
+    const isolated = await createIsolatedDatabase(serverUrl);
+    drop = isolated.drop;
+    db = await openSeededDatabase(isolated.url);
   });
   afterAll(async () => {
     await db?.close();
+    await drop();
   });
 
   it('reads a predicate on a rooted field under its root, and leaves other fields where they are', async () => {
