@@ -2,6 +2,7 @@ import { ApiError, invalidInput, invalidOperation, type Reference } from '@heral
 import type { Queryable } from '@herald/store';
 import type { TransactionReader } from '@herald/store';
 import { allVariants, PRODUCT_TYPE_ID, type Price, type Product, type ProductVariant } from '../products/product.js';
+import { productWithCurrentSku } from '../products/sku-lookup.js';
 import type { RequestContext } from '../shared/context.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
 import { selectPrice, unitPriceForQuantity, type PriceCriteria } from '../shared/price-selection.js';
@@ -50,16 +51,6 @@ export interface ProductLocator {
   sku?: string | undefined;
 }
 
-async function publishedProductWithSku(reads: CatalogueReads, sku: string): Promise<Product | undefined> {
-  const value = JSON.stringify(sku);
-  // The same jsonpath shape as products/uniqueness.ts, answered by the GIN index on `doc`.
-  const found = await reads.db.query<{ doc: Product }>(
-    `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @? $3::jsonpath AND doc @> '{"masterData": {"published": true}}'::jsonb LIMIT 1`,
-    [reads.projectKey, PRODUCT_TYPE_ID, `$.masterData.current ? (@.masterVariant.sku == ${value} || @.variants[*].sku == ${value})`],
-  );
-  return found.rows[0]?.doc;
-}
-
 /** LineItemDraft: "either the `productId` and `variantId`, or `sku` must be provided"; without `variantId` the master variant. */
 function variantOf(product: Product, locator: ProductLocator, field: string): ProductVariant {
   const variants = allVariants(product.masterData.current);
@@ -81,7 +72,7 @@ function variantOf(product: Product, locator: ProductLocator, field: string): Pr
  */
 export async function findCatalogueVariant(reads: CatalogueReads, locator: ProductLocator, field: string): Promise<CatalogueVariant | ApiError> {
   if (locator.sku !== undefined && locator.productId === undefined) {
-    const product = await publishedProductWithSku(reads, locator.sku);
+    const product = await productWithCurrentSku(reads.db, reads.projectKey, locator.sku, { published: true });
     if (product === undefined) return invalidInput(`No published product with an sku '${locator.sku}' exists.`, { field: `${field}.sku` });
     return { product, variant: variantOf(product, locator, field) };
   }

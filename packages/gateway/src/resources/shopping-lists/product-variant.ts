@@ -2,6 +2,7 @@ import { invalidInput } from '@herald/model';
 import type { Queryable } from '@herald/store';
 import { referencedResourceNotFound, type Load } from '../shared/references.js';
 import { allVariants, PRODUCT_TYPE_ID, type Product, type ProductVariant } from '../products/product.js';
+import { productWithCurrentSku } from '../products/sku-lookup.js';
 
 /** What a ShoppingListLineItemDraft / addLineItem names: `productId` (+ `variantId`) or `sku`. */
 export interface VariantSelector {
@@ -24,20 +25,6 @@ export interface ProductFinder {
   projectKey: string;
 }
 
-/**
- * The product whose current data has a variant with `sku` (the reference resolves line items
- * against the current projection). `@?` equality: answered by the GIN jsonb_path_ops index.
- */
-async function productWithSku(finder: ProductFinder, sku: string): Promise<Product | undefined> {
-  const value = JSON.stringify(sku);
-  const found = await finder.db.query<{ doc: Product }>('SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @? $3::jsonpath LIMIT 1', [
-    finder.projectKey,
-    PRODUCT_TYPE_ID,
-    `$.masterData.current ? (@.masterVariant.sku == ${value} || @.variants[*].sku == ${value})`,
-  ]);
-  return found.rows[0]?.doc;
-}
-
 function variantWithId(product: Product, id: number): ProductVariant {
   const variant = allVariants(product.masterData.current).find((candidate) => candidate.id === id);
   if (variant === undefined) throw invalidInput(`The product '${product.id}' has no variant with id ${id}.`, { field: 'variantId', invalidValue: id });
@@ -57,7 +44,7 @@ export async function resolveVariant(finder: ProductFinder, selector: VariantSel
     return { product, variant: variantWithId(product, selector.variantId), variantId: selector.variantId };
   }
   if (selector.sku !== undefined) {
-    const product = await productWithSku(finder, selector.sku);
+    const product = await productWithCurrentSku(finder.db, finder.projectKey, selector.sku);
     const variant = product === undefined ? undefined : allVariants(product.masterData.current).find((candidate) => candidate.sku === selector.sku);
     if (product === undefined || variant === undefined) {
       throw invalidInput(`No product has a variant with the SKU '${selector.sku}'.`, { field: 'sku', invalidValue: selector.sku });
