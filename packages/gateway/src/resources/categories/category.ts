@@ -1,5 +1,5 @@
 import type { BaseResource, CustomFields, LocalizedString, Reference } from '@herald/model';
-import type { Asset } from './assets.js';
+import type { Asset } from '../shared/assets.js';
 
 export const CATEGORY_TYPE_ID = 'category';
 

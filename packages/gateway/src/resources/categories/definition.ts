@@ -6,7 +6,7 @@ import type { ActionHandler } from '../shared/update-actions.js';
 import { asDraft, optionalKey, optionalString } from '../shared/validation.js';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { assetActions } from './asset-actions.js';
-import { assetsFromDraft } from './assets.js';
+import { assetsFromDraft } from '../shared/assets.js';
 import { CATEGORY_TYPE_ID, type Category } from './category.js';
 import { nonEmptyLocalizedString, optionalLocalizedString, orderHint, randomOrderHint, slug } from './fields.js';
 import { assertNotBelowItself, loadParent, place, placementBelow, ROOT } from './tree.js';

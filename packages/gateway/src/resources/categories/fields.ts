@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
-import { duplicateField, invalidInput, requiredField, type LocalizedString } from '@herald/model';
+import { duplicateField, invalidInput, type LocalizedString } from '@herald/model';
 import type { Queryable } from '@herald/store';
-import { localizedString } from '../shared/validation.js';
+import { localizedString, nonEmptyLocalizedString } from '../shared/validation.js';
 import { CATEGORY_TYPE_ID } from './category.js';
 
 /** CategoryDraft.slug: "Valid slugs must match the pattern `^[A-Za-z0-9_-]{2,256}+$`", per locale. */
@@ -10,13 +10,8 @@ const SLUG = /^[A-Za-z0-9_-]{2,256}$/;
 /** The reference's category order hint pattern (ProductAddToCategoryAction.orderHint): a decimal in (0, 1). */
 const ORDER_HINT = /^0\.[0-9]*[1-9]$/;
 
-/** A required LocalizedString with at least one locale ("Must not be empty": changeName, changeSlug). */
-export function nonEmptyLocalizedString(value: unknown, field: string): LocalizedString {
-  if (value === undefined || value === null) throw requiredField(field);
-  const text = localizedString(value, field);
-  if (Object.keys(text).length === 0) throw invalidInput(`'${field}' must have at least one locale.`, { field });
-  return text;
-}
+// Moved to shared/validation.ts (assets of categories and product variants use it too); re-exported for its callers here.
+export { nonEmptyLocalizedString };
 
 export function slug(value: unknown, field = 'slug'): LocalizedString {
   const slugs = nonEmptyLocalizedString(value, field);

@@ -1,5 +1,5 @@
 import type { BaseResource, CustomFields, LocalizedString, Reference } from '@herald/model';
-import type { Asset } from '../categories/assets.js';
+import type { Asset } from '../shared/assets.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
 import type { ReviewRatingStatistics } from '../reviews/statistics.js';
 

@@ -1,6 +1,6 @@
 import { invalidInput } from '@herald/model';
 import { attributesError, loadNestedAttributeTypes, type AttributeDefinition, type ProductType } from '../product-types/index.js';
-import { assetsFromDraft } from '../categories/assets.js';
+import { assetsFromDraft } from '../shared/assets.js';
 import type { RequestContext } from '../shared/context.js';
 import { asDraft, optionalKey, optionalString } from '../shared/validation.js';
 import { pricesFromDraft } from './prices.js';

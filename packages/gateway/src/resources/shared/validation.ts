@@ -61,6 +61,14 @@ export function localizedString(value: unknown, field: string): LocalizedString 
   return value as LocalizedString;
 }
 
+/** A required LocalizedString with at least one locale ("Must not be empty": changeName, changeSlug, changeAssetName). */
+export function nonEmptyLocalizedString(value: unknown, field: string): LocalizedString {
+  if (value === undefined || value === null) throw requiredField(field);
+  const text = localizedString(value, field);
+  if (Object.keys(text).length === 0) throw invalidInput(`'${field}' must have at least one locale.`, { field });
+  return text;
+}
+
 export function stringArray(value: unknown, field: string, pattern?: RegExp, maxItems = 500): string[] {
   if (!Array.isArray(value) || value.length > maxItems) {
     throw invalidInput(`'${field}' must be an array of at most ${maxItems} strings.`, { field });

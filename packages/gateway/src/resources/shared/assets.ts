@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { duplicateField, invalidInput, type CustomFields, type LocalizedString } from '@herald/model';
-import { customFromDraft } from '../shared/custom-fields.js';
-import type { RequestContext } from '../shared/context.js';
-import { localizedString, optionalKey, optionalString, stringArray } from '../shared/validation.js';
-import { nonEmptyLocalizedString } from './fields.js';
+import { customFromDraft } from './custom-fields.js';
+import type { RequestContext } from './context.js';
+import { localizedString, nonEmptyLocalizedString, optionalKey, optionalString, stringArray } from './validation.js';
 
 /** The reference's AssetDimensions (types/common/AssetDimensions.raml): pixels. */
 export interface AssetDimensions {
@@ -30,7 +29,7 @@ export interface Asset {
   key?: string;
 }
 
-/** A resource with an `assets` list (a Category; product variants have theirs too). */
+/** What holds an `assets` list: a Category or a ProductVariant (AssetDraft.key: "unique per Category or ProductVariant"). */
 export interface AssetHolder {
   assets: Asset[];
 }
