@@ -7,6 +7,7 @@ export { runMigrations, MIGRATIONS } from './migrations/run.js';
 export { DocumentStore, runPagedQuery, type QueryRequest } from './documents/document-store.js';
 export type { WriteContext, Locator, ServerFields, UpdateResult, UpdateOptions, TransactionReader, DeleteOptions } from './documents/types.js';
 export { containerKey, CUSTOM_OBJECT_TYPE_ID, lookupKey, userProvidedIdentifiers } from './documents/identifiers.js';
+export type { UniqueValue, UniqueValuesOf } from './documents/unique-values.js';
 export { appendEvents, eventInserts, prepareEvents, type EventParams, type WriteEvents } from './outbox/append.js';
 export { ProjectStore, newProject, type Project } from './projects/project-store.js';
 export * from './query/index.js';

@@ -17,6 +17,20 @@ import { columnOfKeyInDocument } from '../query/columns.js';
 import type { PagedQueryResponse, QueryParameters } from '../query/types.js';
 import type { DeleteOptions, Locator, ServerFields, TransactionReader, UpdateOptions, UpdateResult, WriteContext } from './types.js';
 import { CUSTOM_OBJECT_TYPE_ID, lookupKey, userProvidedIdentifiers } from './identifiers.js';
+import {
+  claimChange,
+  claimParams,
+  claimsOf,
+  claimStatements,
+  isClaimViolation,
+  isEmptyChange,
+  RELEASE_ALL_SQL,
+  valueHeldByOther,
+  type ClaimChange,
+  type UniqueValue,
+  type UniqueValueDeclarations,
+  type UniqueValuesOf,
+} from './unique-values.js';
 
 /** The repository's statements have fixed texts (the column of a locator is one of two). */
 const PREPARED: QueryOptions = { prepare: true };
@@ -24,11 +38,14 @@ const PREPARED: QueryOptions = { prepare: true };
 // Statement texts are built once: the driver finds a prepared statement by its text.
 const EVENT_PARAMS = { projectKey: 1, typeId: 2, now: 3, stored: 4, outbox: 5 } as const;
 
-const CREATE_SQL = `WITH created AS (
+const createSql = (claiming: boolean): string => `WITH created AS (
     INSERT INTO resources (project_key, type_id, id, key, version, created_at, last_modified_at, message_seq, doc)
     VALUES ($1, $2, $6, $7, 1, $3, $3, $8, $9) RETURNING 1),
-  ${eventInserts(EVENT_PARAMS)}
+  ${eventInserts(EVENT_PARAMS)}${claiming ? `,\n  ${claimStatements(6, 10)}` : ''}
   SELECT 1`;
+const CREATE_SQL = createSql(false);
+/** For types with unique values: their claims in the same statement (unique-values.ts). */
+const CREATE_CLAIMING_SQL = createSql(true);
 
 /**
  * The condition that finds one resource by its id or key, for every statement that addresses one
@@ -38,14 +55,17 @@ const CREATE_SQL = `WITH created AS (
  */
 const locate = (column: 'id' | 'key', value = '$3'): string => `project_key COLLATE "C" = $1 AND type_id COLLATE "C" = $2 AND ${column} COLLATE "C" = ${value}`;
 
-const updateSql = (ifUnchanged: boolean): string => `WITH updated AS (
+const updateSql = (ifUnchanged: boolean, claiming: boolean): string => `WITH updated AS (
     UPDATE resources SET key = $7, version = $8, last_modified_at = $3, message_seq = message_seq + $9, doc = $10
     WHERE ${locate('id', '$6')}${ifUnchanged ? ' AND version = $11 AND xmin = $12::xid' : ''}
     RETURNING 1),
-  ${eventInserts(EVENT_PARAMS, 'updated')}
+  ${eventInserts(EVENT_PARAMS, 'updated')}${claiming ? `,\n  ${claimStatements(6, ifUnchanged ? 13 : 11, 'updated')}` : ''}
   SELECT count(*)::int AS written FROM updated`;
-const UPDATE_SQL = updateSql(false);
-const UPDATE_IF_UNCHANGED_SQL = updateSql(true);
+/** By [ifUnchanged][claiming]: four fixed texts. */
+const UPDATE_SQL = [
+  [updateSql(false, false), updateSql(false, true)],
+  [updateSql(true, false), updateSql(true, true)],
+] as const;
 
 /** A statement per locator column (`id` or `key`). */
 const byLocator = (sql: (column: 'id' | 'key') => string): Record<'id' | 'key', string> => ({ id: sql('id'), key: sql('key') });
@@ -85,7 +105,24 @@ export class DocumentStore {
   constructor(
     readonly db: Database,
     private readonly clock: Clock = systemClock,
+    /** Shared with every store `within` derives: a declaration holds for all writes of its type. */
+    private readonly uniqueValues: UniqueValueDeclarations = new Map(),
   ) {}
+
+  /**
+   * Declares the project-wide unique values of the documents of `typeId` (e.g. a product's slugs
+   * and SKUs): every later create, update and delete of the type claims and releases them in the
+   * write's own statement or transaction, and a value another document of the type holds is a
+   * 400 DuplicateField with that field and value. Declare before the first write of the type.
+   */
+  declareUniqueValues<D extends BaseResource>(typeId: string, valuesOf: UniqueValuesOf<D>): void {
+    this.uniqueValues.set(typeId, valuesOf as UniqueValuesOf);
+  }
+
+  /** The declared unique values of `doc`, or undefined when its type declares none. */
+  private uniqueValuesOf(typeId: string, doc: BaseResource): readonly UniqueValue[] | undefined {
+    return this.uniqueValues.get(typeId)?.(doc);
+  }
 
   /**
    * This store running every statement on `tx`, a transaction the caller holds: its writes (and
@@ -99,7 +136,7 @@ export class DocumentStore {
       transaction: (work) => work(tx),
       close: async () => {},
     };
-    return new DocumentStore(joined, this.clock);
+    return new DocumentStore(joined, this.clock, this.uniqueValues);
   }
 
   async create<D extends BaseResource>(
@@ -135,15 +172,16 @@ export class DocumentStore {
       },
       now,
     );
+    const unique = this.uniqueValuesOf(typeId, doc);
+    const claims = unique === undefined ? undefined : claimsOf(unique);
+    const params = [ctx.projectKey, typeId, now, events.storedJson, events.outboxJson, doc.id, lookupKey(typeId, doc), produced.length, doc];
     try {
-      // One statement (atomic on its own, one round trip): the document, its messages, its outbox rows.
-      await this.db.query(
-        CREATE_SQL,
-        [ctx.projectKey, typeId, now, events.storedJson, events.outboxJson, doc.id, lookupKey(typeId, doc), produced.length, doc],
-        PREPARED,
-      );
+      // One statement (atomic on its own, one round trip): the document, its messages, its outbox
+      // rows, and the claims of its unique values.
+      if (claims === undefined) await this.db.query(CREATE_SQL, params, PREPARED);
+      else await this.db.query(CREATE_CLAIMING_SQL, [...params, ...claimParams(claims)], PREPARED);
     } catch (error) {
-      throw this.mapUniqueViolation(error, doc);
+      throw await this.mapUniqueViolation(error, ctx.projectKey, typeId, doc, claims?.claimed);
     }
     return doc;
   }
@@ -176,6 +214,7 @@ export class DocumentStore {
   ): Promise<D> {
     if (options.optimistic === true) return this.updateOptimistically(ctx, typeId, locator, expectedVersion, apply, options.alongside, true);
     let attempted: D | undefined;
+    let claims: ClaimChange | undefined;
     try {
       return await this.db.transaction(async (tx) => {
         const locked = await lockOne<D>(tx, ctx.projectKey, typeId, locator);
@@ -186,12 +225,14 @@ export class DocumentStore {
         const next = this.nextVersion(ctx, current, result);
         if (next === undefined) return current;
         attempted = next;
-        await this.writeUpdate(tx, ctx, typeId, current, locked.message_seq, next, result.messages ?? [], undefined, options.changeNotification !== false);
+        claims = this.claimChangeOf(typeId, current, next);
+        const notify = options.changeNotification !== false;
+        await this.writeUpdate(tx, ctx, typeId, current, locked.message_seq, next, result.messages ?? [], undefined, claims, notify);
         await options.alongside?.(tx, current, next);
         return next;
       });
     } catch (error) {
-      throw this.mapUniqueViolation(error, attempted);
+      throw await this.mapUniqueViolation(error, ctx.projectKey, typeId, attempted, claims?.claimed);
     }
   }
 
@@ -211,18 +252,19 @@ export class DocumentStore {
     const result = await apply(structuredClone(current), readerOutsideTransaction(this.db, ctx.projectKey));
     const next = this.nextVersion(ctx, current, result);
     if (next === undefined) return current;
+    const claims = this.claimChangeOf(typeId, current, next);
     let written: boolean;
     try {
       written =
         alongside === undefined
-          ? await this.writeUpdate(this.db, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version)
+          ? await this.writeUpdate(this.db, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version, claims)
           : await this.db.transaction(async (tx) => {
-              const done = await this.writeUpdate(tx, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version);
+              const done = await this.writeUpdate(tx, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version, claims);
               if (done) await alongside(tx, current, next);
               return done;
             });
     } catch (error) {
-      throw this.mapUniqueViolation(error, next);
+      throw await this.mapUniqueViolation(error, ctx.projectKey, typeId, next, claims?.claimed);
     }
     if (written) return next;
     // Another write committed after our read: what the row lock would have answered after waiting.
@@ -250,10 +292,19 @@ export class DocumentStore {
     } as D;
   }
 
+  /** The claims an update changes, or undefined when its type declares none or they stay as they are. */
+  private claimChangeOf(typeId: string, current: BaseResource, next: BaseResource): ClaimChange | undefined {
+    const before = this.uniqueValuesOf(typeId, current);
+    const after = this.uniqueValuesOf(typeId, next);
+    if (before === undefined || after === undefined) return undefined;
+    const change = claimChange(before, after);
+    return isEmptyChange(change) ? undefined : change;
+  }
+
   /**
-   * The document's new version, its messages and its change notification in one statement. With
-   * `rowVersion`, only if the row is still the one that was read (its `xmin`: no write since, and not
-   * a resource re-created with the same id): answers whether it was written.
+   * The document's new version, its messages, its change notification and its changed claims in
+   * one statement. With `rowVersion`, only if the row is still the one that was read (its `xmin`:
+   * no write since, and not a resource re-created with the same id): answers whether it was written.
    */
   private async writeUpdate<D extends BaseResource>(
     target: Queryable,
@@ -264,6 +315,7 @@ export class DocumentStore {
     next: D,
     produced: readonly MessagePayload[],
     rowVersion: string | undefined,
+    claims: ClaimChange | undefined,
     notify = true,
   ): Promise<boolean> {
     const now = next.lastModifiedAt;
@@ -290,7 +342,9 @@ export class DocumentStore {
       next,
     ];
     if (rowVersion !== undefined) params.push(current.version, rowVersion);
-    const result = await target.query<{ written: number }>(rowVersion === undefined ? UPDATE_SQL : UPDATE_IF_UNCHANGED_SQL, params, PREPARED);
+    if (claims !== undefined) params.push(...claimParams(claims));
+    const sql = UPDATE_SQL[rowVersion === undefined ? 0 : 1][claims === undefined ? 0 : 1];
+    const result = await target.query<{ written: number }>(sql, params, PREPARED);
     return (result.rows[0]?.written ?? 0) > 0;
   }
 
@@ -334,6 +388,8 @@ export class DocumentStore {
         ...(options.dataErasure === true ? { dataErasure: true } : {}),
       };
       await tx.query(DELETE_SQL, [ctx.projectKey, typeId, current.id]);
+      // Frees every value the document held (its type's declared unique values).
+      if (this.uniqueValues.has(typeId)) await tx.query(RELEASE_ALL_SQL, [ctx.projectKey, typeId, current.id], PREPARED);
       await appendEvents(tx, erase, typeId, current, locked.message_seq, produced, change, now);
       return current;
     });
@@ -345,9 +401,23 @@ export class DocumentStore {
     return runPagedQuery<D>(this.db, 'resources', ['r.project_key = $1', 'r.type_id = $2'], [projectKey, typeId], { ...request, columns });
   }
 
-  private mapUniqueViolation(error: unknown, doc: BaseResource | undefined): unknown {
-    if (sqlState(error) === UNIQUE_VIOLATION) return duplicateField('key', doc?.key);
-    return error;
+  /**
+   * A unique violation as the API answers it: 400 DuplicateField for the key, or for the unique
+   * value another document holds (`claimed`: the values the failed write claimed).
+   */
+  private async mapUniqueViolation(
+    error: unknown,
+    projectKey: string,
+    typeId: string,
+    doc: BaseResource | undefined,
+    claimed: readonly UniqueValue[] | undefined,
+  ): Promise<unknown> {
+    if (sqlState(error) !== UNIQUE_VIOLATION) return error;
+    if (isClaimViolation(error) && doc !== undefined && claimed !== undefined && claimed.length > 0) {
+      const held = await valueHeldByOther(this.db, projectKey, typeId, doc.id, claimed);
+      if (held !== undefined) return duplicateField(held.field, held.duplicateValue ?? held.value);
+    }
+    return duplicateField('key', doc?.key);
   }
 }
 

@@ -10,6 +10,7 @@ import { subscriptionRoutes } from './008-subscription-routes.js';
 import { fairClaims } from './009-fair-claims.js';
 import { deliveryQueues } from './010-delivery-queues.js';
 import { routingEpochs } from './011-routing-epochs.js';
+import { uniqueValues } from './012-unique-values.js';
 
 interface Migration {
   id: number;
@@ -30,6 +31,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 9, name: 'fair-claims', sql: fairClaims },
   { id: 10, name: 'delivery-queues', sql: deliveryQueues },
   { id: 11, name: 'routing-epochs', sql: routingEpochs },
+  { id: 12, name: 'unique-values', sql: uniqueValues },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */
