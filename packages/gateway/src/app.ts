@@ -51,6 +51,7 @@ import { customerGroupDefinition } from './resources/customer-groups/definition.
 import { channelDefinition } from './resources/channels/definition.js';
 import { productDefinition } from './resources/products/definition.js';
 import { registerProductProjectionRoutes } from './resources/product-projections/routes.js';
+import { registerProductSelectionRoutes } from './resources/product-selections/routes.js';
 import { paymentDefinition } from './resources/payments/definition.js';
 import { registerMyPaymentRoutes } from './resources/payments/my-payments.js';
 import { inventoryEntryDefinition } from './resources/inventory/definition.js';
@@ -194,6 +195,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, channelDefinition, resourceDeps);
   registerVersionedRoutes(app, productDefinition(documents), resourceDeps);
   registerProductProjectionRoutes(app, resourceDeps, clock);
+  registerProductSelectionRoutes(app, resourceDeps, clock);
   registerVersionedRoutes(app, paymentDefinition(documents), resourceDeps);
   registerMyPaymentRoutes(app, resourceDeps);
   registerVersionedRoutes(app, inventoryEntryDefinition(documents), resourceDeps);

@@ -37,6 +37,16 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'AssociateRolePermissionRemoved',
     'AssociateRolePermissionsSet',
   ],
+  // Product selections (reference: types/message/ProductSelection*; none for changeName, setKey, custom fields).
+  'product-selection': [
+    'ProductSelectionCreated',
+    'ProductSelectionDeleted',
+    'ProductSelectionProductAdded',
+    'ProductSelectionProductExcluded',
+    'ProductSelectionProductRemoved',
+    'ProductSelectionVariantExclusionChanged',
+    'ProductSelectionVariantSelectionChanged',
+  ],
   // Categories (reference: types/message/Category*; it has no other Category messages).
   category: ['CategoryCreated', 'CategorySlugChanged'],
   // Inventory entries (reference: types/message/InventoryEntry*; no custom field messages).

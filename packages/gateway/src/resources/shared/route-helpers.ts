@@ -34,6 +34,7 @@ const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
   ['payment', 'view_payments'],
   ['product', 'view_products'],
   ['product-discount', 'view_product_discounts'],
+  ['product-selection', 'view_product_selections'],
   ['product-type', 'view_product_types'],
   ['quote', 'view_quotes'],
   ['quote-request', 'view_quote_requests'],
@@ -50,6 +51,19 @@ const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
 ]);
 
 /**
+ * Stored fields that no response shows, per type: a Product Selection keeps its assignments in its
+ * document, served by `/product-selections/{id}/products` (product-selections/product-selection.ts).
+ */
+const STORED_ONLY_FIELDS: ReadonlyMap<string, readonly string[]> = new Map([['product-selection', ['assignments']]]);
+
+async function loadShown(documents: DocumentStore, projectKey: string, typeId: string, ids: readonly string[]) {
+  const found = await documents.getMany(projectKey, typeId, ids);
+  const hidden = STORED_ONLY_FIELDS.get(typeId);
+  if (hidden === undefined) return found;
+  return new Map([...found].map(([id, doc]) => [id, Object.fromEntries(Object.entries(doc).filter(([field]) => !hidden.includes(field))) as typeof doc]));
+}
+
+/**
  * Loads what `auth` may see; anything else is left unexpanded like a missing resource (§7: an
  * expansion failure is no error). A token sees its own customer without `view_customers`, as in
  * GraphQL (`associates.customer`).
@@ -58,7 +72,7 @@ export function expansionLoader(documents: DocumentStore, projectKey: string, au
   return async (typeId, ids) => {
     const scope = EXPANSION_VIEW_SCOPES.get(typeId);
     if (scope === undefined || auth === undefined) return new Map();
-    if (implies(auth.scopes, scope)) return documents.getMany(projectKey, typeId, ids);
+    if (implies(auth.scopes, scope)) return loadShown(documents, projectKey, typeId, ids);
     const own = auth.customerId;
     if (typeId === 'customer' && own !== undefined && ids.includes(own)) return documents.getMany(projectKey, typeId, [own]);
     return new Map();

@@ -7,7 +7,7 @@ import { withStoreDefaults, type Store } from './store.js';
 import { customFieldActions, customFromDraft } from '../shared/custom-fields.js';
 import { countryActions, storeCountries } from './countries.js';
 import { storeChannelActions, storeDraftChannels } from './channels.js';
-import { missingReferenceActions, storeDraftProductSelections } from './missing-references.js';
+import { productSelectionActions, storeDraftProductSelections } from './product-selections.js';
 import { storefrontActions, storefrontFromDraft } from './storefront.js';
 
 /**
@@ -42,7 +42,7 @@ export const storeDefinition: ResourceDefinition<Store> = {
       languages: draft.languages === undefined ? [] : stringArray(draft.languages, 'languages', LANGUAGE_TAG),
       countries: storeCountries(draft.countries),
       ...(await storeDraftChannels(draft, ctx.load)),
-      ...storeDraftProductSelections(draft),
+      ...(await storeDraftProductSelections(draft, ctx.load)),
     };
     if (draft.name !== undefined && draft.name !== null) fields.name = localizedString(draft.name, 'name');
     const storefront = storefrontFromDraft(draft.storefront);
@@ -116,7 +116,7 @@ export const storeDefinition: ResourceDefinition<Store> = {
     },
     ...countryActions,
     ...storeChannelActions,
-    ...missingReferenceActions,
+    ...productSelectionActions,
     ...storefrontActions,
     // The reference has no Store custom field messages: the change is a new version only.
     ...customFieldActions<Store>('store', { messages: false }),

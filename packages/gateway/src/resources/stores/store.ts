@@ -31,9 +31,8 @@ export type StorefrontField = (typeof STOREFRONT_FIELDS)[number];
 /**
  * A Store (§4.4 template resource). `countries`, `distributionChannels`, `supplyChannels` and
  * `productSelections` are required by the reference's Store type. The channel lists hold Channels
- * with the role each needs (channels.ts). Herald has no Product Selections yet, so that list is
- * always empty (drafts and actions that name one answer ReferencedResourceNotFound, as for any
- * reference to a missing resource).
+ * with the role each needs (channels.ts); `productSelections` decide which products the Store
+ * offers (product-selections.ts, product-selections/availability.ts).
  */
 export interface Store extends BaseResource {
   key: string;
