@@ -31,7 +31,14 @@ describe('ProductSelection /{projectKey}/product-selections', { timeout: 60_000 
       projects: [P],
       delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
     });
-    admin = await callerWith(gateway, P, ['manage_product_selections', 'manage_products', 'manage_stores', 'manage_types', 'manage_subscriptions', 'view_messages']);
+    admin = await callerWith(gateway, P, [
+      'manage_product_selections',
+      'manage_products',
+      'manage_stores',
+      'manage_types',
+      'manage_subscriptions',
+      'view_messages',
+    ]);
     viewer = await callerWith(gateway, P, ['view_product_selections']);
     await enableMessages(gateway, P);
     await createProductType(admin, P);
@@ -143,7 +150,11 @@ describe('ProductSelection /{projectKey}/product-selections', { timeout: 60_000 
     const refusals: Array<[string, Json, string]> = [
       ['unknown product', { action: 'addProduct', product: { typeId: 'product', id: 'no-such-product' } }, 'ReferencedResourceNotFound'],
       ['product without identifier', { action: 'addProduct', product: {} }, 'InvalidInput'],
-      ['sku of another product', { action: 'addProduct', product: productRef(sock), variantSelection: { type: 'includeOnly', skus: ['cap-1'] } }, 'InvalidInput'],
+      [
+        'sku of another product',
+        { action: 'addProduct', product: productRef(sock), variantSelection: { type: 'includeOnly', skus: ['cap-1'] } },
+        'InvalidInput',
+      ],
       ['empty skus', { action: 'addProduct', product: productRef(sock), variantSelection: { type: 'includeOnly', skus: [] } }, 'InvalidInput'],
       ['unknown selection type', { action: 'addProduct', product: productRef(sock), variantSelection: { type: 'some', skus: ['sock-1'] } }, 'InvalidInput'],
       ['exclusion action on an Individual selection', { action: 'excludeProduct', product: productRef(sock) }, 'InvalidOperation'],
@@ -195,7 +206,10 @@ describe('ProductSelection /{projectKey}/product-selections', { timeout: 60_000 
     expect(excluded.productCount).toBe(2);
     const different = await admin.post(url, { version: 2, actions: [{ action: 'excludeProduct', product: productRef(cap) }] });
     expect(different.body.errors[0]).toMatchObject({ code: 'ProductPresentWithDifferentVariantSelection', existingVariantSelection: { skus: ['cap-3'] } });
-    const missing = await admin.post(url, { version: 2, actions: [{ action: 'setVariantExclusion', product: productRef(sock), variantExclusion: { skus: ['sock-1'] } }] });
+    const missing = await admin.post(url, {
+      version: 2,
+      actions: [{ action: 'setVariantExclusion', product: productRef(sock), variantExclusion: { skus: ['sock-1'] } }],
+    });
     expect(missing.body.errors[0]).toMatchObject({ code: 'ProductAssignmentMissing', product: productRef(sock) });
     expect(missing.body.errors[0].message).toContain('Individual Exclusion');
     const wrongMode = await admin.post(url, { version: 2, actions: [{ action: 'addProduct', product: productRef(sock) }] });
@@ -261,7 +275,11 @@ describe('ProductSelection /{projectKey}/product-selections', { timeout: 60_000 
     expect(bySelection.get(first.id)?.productSelection.obj).not.toHaveProperty('assignments');
     const ofShirtByKey = await viewer.read(`/${P}/products/key=shirt/product-selections?${where('productSelection(id = "' + first.id + '")')}`);
     expect(ofShirtByKey.results).toEqual([
-      { productSelection: { typeId: 'product-selection', id: first.id }, variantSelection: { type: 'includeOnly', skus: ['shirt-2'] }, createdAt: expect.any(String) },
+      {
+        productSelection: { typeId: 'product-selection', id: first.id },
+        variantSelection: { type: 'includeOnly', skus: ['shirt-2'] },
+        createdAt: expect.any(String),
+      },
     ]);
 
     expect((await viewer.get(`/${P}/product-selections/no-such-id/products`)).status).toBe(404);

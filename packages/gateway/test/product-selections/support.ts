@@ -34,5 +34,7 @@ export const productRef = (product: Json): Json => ({ typeId: 'product', id: pro
 export async function enableMessages(gateway: TestGateway, projectKey: string): Promise<void> {
   const settings = await callerWith(gateway, projectKey, ['manage_project']);
   const project = await settings.read(`/${projectKey}`);
-  await settings.update(`/${projectKey}`, project.version, [{ action: 'changeMessagesConfiguration', messagesConfiguration: { enabled: true, deleteDaysAfterCreation: 30 } }]);
+  await settings.update(`/${projectKey}`, project.version, [
+    { action: 'changeMessagesConfiguration', messagesConfiguration: { enabled: true, deleteDaysAfterCreation: 30 } },
+  ]);
 }
