@@ -106,6 +106,9 @@ function copiedFromCart(cart: Cart & { customerId: string }, project: Project): 
   if (copy.store !== undefined) fields.store = copy.store;
   if (copy.businessUnit !== undefined) fields.businessUnit = copy.businessUnit;
   if (copy.country !== undefined) fields.country = copy.country;
+  if (copy.customerGroup !== undefined) fields.customerGroup = copy.customerGroup;
+  // The shipping price is part of totalPrice and taxedPrice: the offer keeps what it was for (§2.3 shippingInfo).
+  if (copy.shippingInfo !== undefined) fields.shippingInfo = copy.shippingInfo;
   if (copy.billingAddress !== undefined) fields.billingAddress = copy.billingAddress;
   if (copy.shippingRateInput !== undefined) fields.shippingRateInput = copy.shippingRateInput;
   if (copy.shippingAddress !== undefined) {

@@ -11,6 +11,7 @@ import type {
   TaxMode,
   TaxRoundingMode,
 } from '../carts/cart.js';
+import type { CartShippingInfo } from '../carts/shipping.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
 
 /** §2.3 QuoteRequestState values. */
@@ -21,7 +22,7 @@ export type QuoteRequestState = (typeof QUOTE_REQUEST_STATES)[number];
 export type { TaxedPrice };
 
 /**
- * §2.3 QuoteRequest (customerGroup, shippingInfo and paymentInfo: Herald has no source for them).
+ * §2.3 QuoteRequest; `customerGroup` and `shippingInfo` are the cart's (paymentInfo: Herald has no source for it).
  * `priceRoundingMode` is required by the reference's QuoteRequest type; `cart` (optional there)
  * names the cart the request was made from.
  */
@@ -30,6 +31,8 @@ export interface QuoteRequest extends BaseResource {
   quoteRequestState: QuoteRequestState;
   comment?: string;
   customer: Reference<'customer'>;
+  /** §2.3 "Set automatically": the cart's customer group, which priced its line items. */
+  customerGroup?: Reference<'customer-group'>;
   store?: KeyReference<'store'>;
   businessUnit?: KeyReference<'business-unit'>;
   lineItems: LineItem[];
@@ -44,6 +47,8 @@ export interface QuoteRequest extends BaseResource {
   taxRoundingMode: TaxRoundingMode;
   taxCalculationMode: TaxCalculationMode;
   country?: string;
+  /** §2.3 "Set automatically once the shipping method is set": the cart's, with its taxed price. */
+  shippingInfo?: CartShippingInfo;
   shippingRateInput?: ShippingRateInput;
   itemShippingAddresses: Address[];
   directDiscounts: DirectDiscount[];

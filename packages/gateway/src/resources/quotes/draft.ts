@@ -73,6 +73,8 @@ function offerFields(stagedQuote: StagedQuote, cart: Cart): QuoteFields {
     billingAddress: copy.billingAddress,
     country: copy.country,
     shippingRateInput: copy.shippingRateInput,
+    customerGroup: copy.customerGroup,
+    shippingInfo: copy.shippingInfo,
   };
   for (const [field, value] of Object.entries(optional)) if (value !== undefined) Object.assign(fields, { [field]: structuredClone(value) });
   return fields;

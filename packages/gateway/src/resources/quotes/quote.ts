@@ -9,6 +9,7 @@ import type {
   TaxMode,
   TaxRoundingMode,
 } from '../carts/cart.js';
+import type { CartShippingInfo } from '../carts/shipping.js';
 import type { TaxedPrice } from '../quote-requests/quote-request.js';
 import type { Address } from '../shared/address.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
@@ -24,6 +25,8 @@ export interface Quote extends BaseResource {
   quoteRequest: Reference<'quote-request'>;
   stagedQuote: Reference<'staged-quote'>;
   customer?: Reference<'customer'>;
+  /** Quote.customerGroup: the quotation cart's, "used for Product Variant price selection". */
+  customerGroup?: Reference<'customer-group'>;
   validTo?: string;
   sellerComment?: string;
   buyerComment?: string;
@@ -41,6 +44,8 @@ export interface Quote extends BaseResource {
   taxRoundingMode: TaxRoundingMode;
   taxCalculationMode: TaxCalculationMode;
   country?: string;
+  /** Quote.shippingInfo: the quotation cart's shipping, whose price is part of totalPrice. */
+  shippingInfo?: CartShippingInfo;
   shippingRateInput?: ShippingRateInput;
   itemShippingAddresses: Address[];
   directDiscounts: DirectDiscount[];

@@ -2,6 +2,7 @@ import { invalidOperation, type MessagePayload } from '@herald/model';
 import type { DocumentStore, Locator, ServerFields } from '@herald/store';
 import { cartDeleteDays } from '../carts/retention.js';
 import type { Cart } from '../carts/cart.js';
+import { cartTaxedPrice } from '../carts/taxed-price.js';
 import type { QuoteRequest } from '../quote-requests/quote-request.js';
 import type { RequestContext } from '../shared/context.js';
 import { identifierLocator, loadReferenced } from '../shared/references.js';
@@ -73,8 +74,8 @@ async function purchaseOrderNumberOf(quoteRequest: QuoteRequest, ctx: RequestCon
 
 /**
  * The quotation cart (reference StagedQuote.quotationCart): a copy of the quote request's items,
- * prices and addresses that the seller edits through the carts API. Its origin `Quote` keeps it
- * out of the buyer's active cart.
+ * prices, shipping, taxes and addresses that the seller edits through the carts API. Its origin
+ * `Quote` keeps it out of the buyer's active cart.
  */
 export function quotationCartFields(quoteRequest: QuoteRequest, ctx: RequestContext): Omit<Cart, ServerFields> {
   const copy = structuredClone(quoteRequest);
@@ -107,6 +108,11 @@ export function quotationCartFields(quoteRequest: QuoteRequest, ctx: RequestCont
     shippingAddress: copy.shippingAddress,
     billingAddress: copy.billingAddress,
     shippingRateInput: copy.shippingRateInput,
+    customerGroup: copy.customerGroup,
+    shippingInfo: copy.shippingInfo,
+    taxedPrice: copy.taxedPrice,
+    // Cart.taxedShippingPrice: the shipping's share of the taxed price, as the cart's taxes give it.
+    taxedShippingPrice: copy.shippingInfo?.taxedPrice === undefined ? undefined : cartTaxedPrice(copy.totalPrice.currencyCode, [copy.shippingInfo.taxedPrice]),
   };
   for (const [field, value] of Object.entries(optional)) if (value !== undefined) Object.assign(cart, { [field]: value });
   return cart;
