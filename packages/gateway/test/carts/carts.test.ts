@@ -157,6 +157,20 @@ describe('Carts', () => {
     });
 
     it('applies the address, country, customer, business unit and discount code actions', async () => {
+      const discounts = await callerWith(gateway, P, ['manage_cart_discounts', 'manage_discount_codes']);
+      const cartDiscount = await discounts.ok(
+        `/${P}/cart-discounts`,
+        {
+          name: { en: 'Summer' },
+          value: { type: 'relative', permyriad: 1000 },
+          target: { type: 'totalPrice' },
+          cartPredicate: '1 = 1',
+          sortOrder: '0.4',
+          requiresDiscountCode: true,
+        },
+        201,
+      );
+      const summer = await discounts.ok(`/${P}/discount-codes`, { code: 'SUMMER', cartDiscounts: [{ typeId: 'cart-discount', id: cartDiscount.id }] }, 201);
       const cart = await admin.ok(`/${P}/carts`, { currency: 'EUR', anonymousId: 'anon-1' }, 201);
       const url = `/${P}/carts/${cart.id}`;
       let current = await admin.update(url, 1, [
@@ -173,14 +187,14 @@ describe('Carts', () => {
         country: 'DE',
         customerId: carl.id,
         anonymousId: 'anon-1',
-        discountCodes: [{ code: 'SUMMER' }],
+        discountCodes: [{ discountCode: { typeId: 'discount-code', id: summer.id }, state: 'MatchesCart' }],
       });
       current = await admin.update(url, current.version, [
         { action: 'setShippingAddress' },
         { action: 'setBillingAddress' },
         { action: 'setCountry' },
         { action: 'setCustomerId' },
-        { action: 'removeDiscountCode', discountCode: { code: 'SUMMER' } },
+        { action: 'removeDiscountCode', discountCode: { typeId: 'discount-code', id: summer.id } },
       ]);
       for (const field of ['shippingAddress', 'billingAddress', 'country', 'customerId']) expect(current).not.toHaveProperty(field);
       expect(current.discountCodes).toEqual([]);
@@ -205,8 +219,8 @@ describe('Carts', () => {
       const twice = await admin.post(url, {
         version: current.version,
         actions: [
-          { action: 'addDiscountCode', code: 'A' },
-          { action: 'addDiscountCode', code: 'A' },
+          { action: 'addDiscountCode', code: 'SUMMER' },
+          { action: 'addDiscountCode', code: 'SUMMER' },
         ],
       });
       expect(twice.body.errors[0].code).toBe('DuplicateField');

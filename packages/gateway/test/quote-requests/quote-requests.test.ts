@@ -115,12 +115,37 @@ describe('Quote requests /{projectKey}/quote-requests (§4.1)', () => {
       const noOwner = await carts.ok(`/${P}/carts`, { currency: 'EUR' }, 201);
       expect((await seller.post(`/${P}/quote-requests`, { cart: { id: noOwner.id }, cartVersion: 1 })).body.message).toContain('anonymous');
 
+      // Discount codes are looked up by their text (CartDraft.discountCodes); the cart holds DiscountCodeInfo references.
+      const discounts = await callerWith(gateway, P, ['manage_cart_discounts', 'manage_discount_codes']);
+      const spring = await discounts.ok(
+        `/${P}/discount-codes`,
+        {
+          code: 'SPRING',
+          cartDiscounts: [
+            await discounts.ok(
+              `/${P}/cart-discounts`,
+              {
+                name: { en: 'Spring' },
+                value: { type: 'relative', permyriad: 1000 },
+                target: { type: 'totalPrice' },
+                cartPredicate: '1 = 1',
+                sortOrder: '0.3',
+                requiresDiscountCode: true,
+              },
+              201,
+            ),
+          ].map(({ id }) => ({ typeId: 'cart-discount', id })),
+        },
+        201,
+      );
       const discounted = await buyerCart(P, bea, { discountCodes: ['SPRING'] });
       const refusedDiscount = await seller.post(`/${P}/quote-requests`, { cart: { id: discounted.id }, cartVersion: 1 });
       expect(refusedDiscount.status).toBe(400);
       expect(refusedDiscount.body.errors[0].code).toBe('InvalidOperation');
-      expect(refusedDiscount.body.message).toContain('discount codes (SPRING)');
-      const withoutCode = await bea.caller.update(`/${P}/me/carts/${discounted.id}`, 1, [{ action: 'removeDiscountCode', code: 'SPRING' }]);
+      expect(refusedDiscount.body.message).toContain(`discount codes (${spring.id})`);
+      const withoutCode = await bea.caller.update(`/${P}/me/carts/${discounted.id}`, 1, [
+        { action: 'removeDiscountCode', discountCode: { typeId: 'discount-code', id: spring.id } },
+      ]);
       expect((await seller.post(`/${P}/quote-requests`, { cart: { id: discounted.id }, cartVersion: withoutCode.version })).status).toBe(201);
     });
 

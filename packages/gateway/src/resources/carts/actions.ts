@@ -1,6 +1,6 @@
 import { readerLookup } from '../business-units/associates.js';
 import { requireBusinessUnitBuyer } from '../business-units/business-unit-buyer.js';
-import { duplicateField, invalidInput, invalidOperation } from '@herald/model';
+import { invalidInput, invalidOperation } from '@herald/model';
 import { customFieldActions } from '../shared/custom-fields.js';
 import type { ActionHandlers } from '../shared/update-actions.js';
 import { countryCode, optionalAddress } from '../shared/address.js';
@@ -9,6 +9,8 @@ import { assignCustomerGroup, existingCustomerId } from './draft.js';
 import { assertUniqueItemKeys, customLineItemFromDraft, findItem, mergeLineItem, quantity, recalculate } from './line-items.js';
 import { externalTotal, lineItemFromDraft } from './line-item-draft.js';
 import { updateReads } from './catalogue.js';
+import { addDiscountCode, removeDiscountCode } from './discount-codes.js';
+import { paymentActions } from '../orders/payments.js';
 import { merchantPricingActions, pricingActions } from './pricing-actions.js';
 import { settleCart } from './settle.js';
 import { setShippingMethod } from './shipping.js';
@@ -147,21 +149,15 @@ const buyerActions: ActionHandlers<Cart> = {
     cart.businessUnit = await keyReference(reader.get, 'business-unit', action.businessUnit, 'businessUnit');
     await requireBusinessUnitBuyer(readerLookup(reader), ctx.projectKey, cart.businessUnit, ctx.auth);
   },
-  addDiscountCode(cart, action) {
-    const code = action.code;
-    if (typeof code !== 'string' || code.length === 0 || code.length > 256) {
-      throw invalidInput("'code' must be a discount code of 1 to 256 characters.", { field: 'code' });
-    }
-    if (cart.discountCodes.some((entry) => entry.code === code)) throw duplicateField('code', code);
-    cart.discountCodes.push({ code });
+  /** CartAddDiscountCodeAction: the code's state and prices follow in the settle step. */
+  async addDiscountCode(cart, action, { ctx, reader }) {
+    await addDiscountCode(cart, action.code, 'code', updateReads(ctx, reader), new Date());
   },
   removeDiscountCode(cart, action) {
-    const code = (action.discountCode as { code?: unknown } | undefined)?.code ?? action.code;
-    if (!cart.discountCodes.some((entry) => entry.code === code)) {
-      throw invalidInput(`The cart has no discount code ${JSON.stringify(code)}.`, { field: 'code' });
-    }
-    cart.discountCodes = cart.discountCodes.filter((entry) => entry.code !== code);
+    removeDiscountCode(cart, action.discountCode);
   },
+  /** CartAddPaymentAction / CartRemovePaymentAction (and the My Cart ones): the orders' implementation, without messages (the reference has no Cart payment messages). */
+  ...paymentActions<Cart>('cart'),
   ...customFieldActions<Cart>(CART_CUSTOM_FIELDS_TYPE_ID, { messages: false }),
   ...lineItemActions,
   ...itemShippingActions,

@@ -1,6 +1,9 @@
 import type { BaseResource, CustomFields, KeyReference, LocalizedString, Reference } from '@herald/model';
 import type { Address } from '../shared/address.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
+import type { DiscountCodeState, DiscountedLineItemPrice } from '../discounts/cart-pricing.js';
+import type { DiscountedPrice } from '../discounts/product-pricing.js';
+import type { PaymentInfo } from '../orders/payments.js';
 import type { CartShippingInfo } from './shipping.js';
 import type { ItemTaxRate, TaxedItemPrice, TaxedPrice } from './taxed-price.js';
 
@@ -39,13 +42,19 @@ export interface ItemShippingDetails {
   valid: boolean;
 }
 
+/** The reference's DiscountedLineItemPriceForQuantity: `quantity` units with the same cart discounts. */
+export interface DiscountedPriceForQuantity {
+  quantity: number;
+  discountedPrice: DiscountedLineItemPrice;
+}
+
 /**
- * The arrays the reference's LineItem and CustomLineItem require that only discounts, `Multiple`
- * shipping and item states would fill (discounted prices, per-method taxed price portions and tax
- * rates, item states): Herald has none of them in carts, so they are present and empty.
+ * The arrays the reference's LineItem and CustomLineItem require: the cart discounts' prices
+ * (carts/discounting.ts), and what only `Multiple` shipping and item states would fill (per-method
+ * taxed price portions and tax rates, item states), which Herald's carts have empty.
  */
 export interface ItemEngineFields {
-  discountedPricePerQuantity: never[];
+  discountedPricePerQuantity: DiscountedPriceForQuantity[];
   taxedPricePortions: never[];
   perMethodTaxRate: never[];
   state: never[];
@@ -70,6 +79,8 @@ export interface LineItemPrice {
   validFrom?: string;
   validUntil?: string;
   tiers?: Array<{ minimumQuantity: number; value: CentPrecisionMoney }>;
+  /** The Product Discount's price of a `Platform` item (Price.discounted); cart discounts start from it. */
+  discounted?: DiscountedPrice;
 }
 
 /** The variant a line item holds: a copy of the product's ProductVariant when it came from the catalogue. */
@@ -133,15 +144,22 @@ export interface CustomLineItem extends ItemEngineFields {
 
 export type ShippingRateInput = { type: 'Classification'; key: string } | { type: 'Score'; score: number };
 
-/**
- * A discount code as entered. Herald has no discount engine: codes are recorded (they make a cart
- * ineligible for a quote request, §2.3) but never change prices.
- */
+/** The reference's DiscountCodeInfo: a code added to the cart and its state, computed at every write. */
 export interface DiscountCodeInfo {
-  code: string;
+  discountCode: Reference<'discount-code'>;
+  state: DiscountCodeState;
 }
 
-/** Herald keeps direct discounts as data only (no pricing engine); see DiscountCodeInfo. */
+/** The reference's DiscountOnTotalPrice (types/cart/DiscountOnTotalPrice.raml). */
+export interface DiscountOnTotalPrice {
+  discountedAmount: CentPrecisionMoney;
+  includedDiscounts: Array<{ discount: Reference<'cart-discount'>; discountedAmount: CentPrecisionMoney }>;
+  /** Present only when the cart has a `taxedPrice`: the same share of its net and gross. */
+  discountedNetAmount?: CentPrecisionMoney;
+  discountedGrossAmount?: CentPrecisionMoney;
+}
+
+/** Herald keeps direct discounts as data only (they are not applied). */
 export interface DirectDiscount {
   id: string;
   value: unknown;
@@ -151,7 +169,7 @@ export interface DirectDiscount {
 /**
  * A Cart with the fields of the reference's Cart type that Herald can hold. `shipping` (the
  * shipping methods of a `Multiple` cart) and `refusedGifts` (gift discounts) stay empty: Herald
- * prices `Single` shipping only (`shippingInfo`) and has no cart discounts.
+ * prices `Single` shipping only (`shippingInfo`) and adds no gift line items.
  */
 export interface Cart extends BaseResource {
   key?: string;
@@ -185,6 +203,10 @@ export interface Cart extends BaseResource {
   billingAddress?: Address;
   itemShippingAddresses: Address[];
   discountCodes: DiscountCodeInfo[];
+  /** Set when a cart discount targets the total price (discounts/cart-pricing.ts). */
+  discountOnTotalPrice?: DiscountOnTotalPrice;
+  /** CartAddPaymentAction / CartRemovePaymentAction (shared with orders, orders/payments.ts). */
+  paymentInfo?: PaymentInfo;
   directDiscounts: DirectDiscount[];
   inventoryMode: InventoryMode;
   taxMode: TaxMode;

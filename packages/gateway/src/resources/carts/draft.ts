@@ -21,6 +21,7 @@ import {
 import { assertUniqueItemKeys, customLineItemFromDraft, emptyTotal, itemList, recalculate } from './line-items.js';
 import { lineItemFromDraft } from './line-item-draft.js';
 import { draftReads } from './catalogue.js';
+import { addDiscountCode } from './discount-codes.js';
 import { settleCart } from './settle.js';
 import { setShippingMethod } from './shipping.js';
 import { assertExternalTaxMode } from './tax-actions.js';
@@ -136,7 +137,7 @@ export async function cartFromDraft(body: unknown, ctx: RequestContext, origin: 
     customLineItems: [],
     totalPrice: emptyTotal(currency),
     itemShippingAddresses: itemShippingAddresses(draft.itemShippingAddresses, 'itemShippingAddresses'),
-    discountCodes: (draft.discountCodes === undefined ? [] : stringArray(draft.discountCodes, 'discountCodes')).map((code) => ({ code })),
+    discountCodes: [],
     directDiscounts: [],
     inventoryMode: oneOf(INVENTORY_MODES, draft.inventoryMode, 'inventoryMode', 'None'),
     taxMode: oneOf(TAX_MODES, draft.taxMode, 'taxMode', 'Platform'),
@@ -184,6 +185,10 @@ async function pricedContent(cart: Cart, draft: Draft, ctx: RequestContext): Pro
   }
   assertUniqueItemKeys(cart);
   recalculate(cart);
+  // CartDraft.discountCodes: "String that identifies DiscountCodes", each added as by addDiscountCode.
+  for (const [index, code] of (draft.discountCodes === undefined ? [] : stringArray(draft.discountCodes, 'discountCodes')).entries()) {
+    await addDiscountCode(cart, code, `discountCodes[${index}]`, reads, new Date());
+  }
   if (draft.shippingMethod !== undefined && draft.shippingMethod !== null) await setShippingMethod(cart, draft.shippingMethod, reads);
   if (draft.externalTaxRateForShippingMethod !== undefined && draft.externalTaxRateForShippingMethod !== null && cart.shippingInfo !== undefined) {
     assertExternalTaxMode(cart, 'externalTaxRateForShippingMethod');

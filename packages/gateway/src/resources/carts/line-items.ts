@@ -174,7 +174,7 @@ export function findItem<T extends { id: string; key?: string }>(items: T[], act
 
 /**
  * `totalPrice` (§2.3, Cart.raml): the sum of the line item and custom line item totals and the
- * shipping price; `totalLineItemQuantity`, which the reference's Cart has only while it has line
+ * shipping price, less the discount on the total price; `totalLineItemQuantity`, which the reference's Cart has only while it has line
  * items; and the taxed prices that follow from the items' tax rates (taxes.ts).
  */
 export function recalculate(cart: Cart): void {
@@ -182,8 +182,10 @@ export function recalculate(cart: Cart): void {
   if (cart.lineItems.length === 0) delete cart.totalLineItemQuantity;
   else cart.totalLineItemQuantity = count;
   const currency = cart.totalPrice.currencyCode;
-  const shipping = cart.shippingInfo === undefined ? [] : [cart.shippingInfo.price];
-  cart.totalPrice = sum(currency, [...cart.lineItems.map((item) => item.totalPrice), ...cart.customLineItems.map((item) => item.totalPrice), ...shipping]);
+  // The shipping's and the total's cart discounts (discounting.ts) count: `totalPrice` is what the cart costs.
+  const shipping = cart.shippingInfo === undefined ? [] : [cart.shippingInfo.discountedPrice?.value ?? cart.shippingInfo.price];
+  const gross = sum(currency, [...cart.lineItems.map((item) => item.totalPrice), ...cart.customLineItems.map((item) => item.totalPrice), ...shipping]);
+  cart.totalPrice = centPrecision(currency, gross.centAmount - (cart.discountOnTotalPrice?.discountedAmount.centAmount ?? 0));
   applyTaxes(cart);
 }
 

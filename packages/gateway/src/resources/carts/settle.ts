@@ -4,6 +4,7 @@ import type { Cart, LineItem } from './cart.js';
 import { findCatalogueVariant, selectLineItemPrice, type CatalogueReads } from './catalogue.js';
 import { catalogueFields, priceCriteria } from './line-item-draft.js';
 import { recalculate } from './line-items.js';
+import { discountCart, undiscountedCart } from './discounting.js';
 import { refreshShipping } from './shipping.js';
 import { assignPlatformRates } from './taxes.js';
 
@@ -34,13 +35,18 @@ export async function repriceAll(cart: Cart, reads: CatalogueReads, updateProduc
 }
 
 /**
- * The shipping rate, the tax rates and the totals for the cart as it is now; with `reprice`, the
- * `Platform` prices first (a new cart's were selected a moment ago).
+ * The shipping rate, the tax rates, the discounts and the totals for the cart as it is now; with
+ * `reprice`, the `Platform` prices first (a new cart's were selected a moment ago). Discounts come
+ * before the final totals: taxes are computed on the discounted amounts (discounting.ts).
  */
 export async function settleCart(cart: Cart, reads: CatalogueReads, { reprice }: { reprice: boolean }): Promise<void> {
+  const now = new Date();
   if (reprice) await repriceAll(cart, reads);
+  await undiscountedCart(cart, reads, now);
   recalculate(cart);
   await refreshShipping(cart, reads);
   await assignPlatformRates(cart, reads);
+  recalculate(cart);
+  await discountCart(cart, reads, now);
   recalculate(cart);
 }

@@ -6,6 +6,7 @@ import { matchingTier } from '../shipping-methods/matching.js';
 import { SHIPPING_METHOD_TYPE_ID, type ShippingMethod, type ShippingRate } from '../shipping-methods/shipping-method.js';
 import { ZONE_TYPE_ID, type Zone } from '../zones/zone.js';
 import { zoneForAddress } from '../zones/zone-for-address.js';
+import type { DiscountedLineItemPrice } from '../discounts/cart-pricing.js';
 import type { Cart } from './cart.js';
 import type { CatalogueReads } from './catalogue.js';
 import type { ItemTaxRate, TaxedItemPrice } from './taxed-price.js';
@@ -22,6 +23,8 @@ export interface CartShippingInfo {
   shippingMethodName: string;
   price: CentPrecisionMoney;
   shippingRate: ShippingRate;
+  /** The price after cart discounts on shipping (ShippingInfo.discountedPrice); taxes and the total use it. */
+  discountedPrice?: DiscountedLineItemPrice;
   taxedPrice?: TaxedItemPrice;
   taxRate?: ItemTaxRate;
   taxCategory?: Reference<'tax-category'>;

@@ -4,7 +4,10 @@ import { asDraft, optionalString } from '../shared/validation.js';
 import { PRODUCT_TYPE_ID, type Product } from '../products/product.js';
 import { TAX_CATEGORY_TYPE_ID, type SubRate, type TaxCategory } from '../tax-categories/tax-category.js';
 import { taxRateFor } from '../tax-categories/tax-rate-for.js';
+import { divideRoundingHalfEven } from '../discounts/rounding.js';
+import { centPrecision } from '../shared/money.js';
 import type { Cart, CustomLineItem, LineItem } from './cart.js';
+import { unitPriceOf } from './product-discounts.js';
 import type { CatalogueReads } from './catalogue.js';
 import { cartTaxedPrice, taxedItemPrice, type ItemTaxRate, type TaxableAmount, type TaxedItemPrice } from './taxed-price.js';
 
@@ -28,9 +31,33 @@ function amountOf(item: TaxedItem, currency: string): TaxableAmount {
     // ExternalTotal sets the total independently of the unit price: there is no unit to tax.
     return item.priceMode === 'ExternalTotal'
       ? { currency, totalCents }
-      : { currency, totalCents, unit: { cents: item.price.value.centAmount, quantity: item.quantity } };
+      : { currency, totalCents, unit: { cents: unitPriceOf(item), quantity: item.quantity } };
   }
   return { currency, totalCents, unit: { cents: item.money.centAmount, quantity: item.quantity } };
+}
+
+/**
+ * UnitPriceLevel with cart discounts: each group of units with the same discounted price
+ * (discountedPricePerQuantity) is taxed per unit, the undiscounted rest at the unit price, and
+ * the groups' taxes added up as the cart adds up its items'.
+ */
+function unitLevelTaxes(item: TaxedItem, amount: TaxableAmount, rate: ItemTaxRate, cart: Cart): TaxedItemPrice {
+  const unit = amount.unit as { cents: number; quantity: number };
+  const discounted = item.discountedPricePerQuantity.map((group) => ({ cents: group.discountedPrice.value.centAmount, quantity: group.quantity }));
+  const rest = unit.quantity - discounted.reduce((total, group) => total + group.quantity, 0);
+  const groups = rest > 0 ? [...discounted, { cents: unit.cents, quantity: rest }] : discounted;
+  const taxed = groups.map((group) =>
+    taxedItemPrice({ currency: amount.currency, totalCents: group.cents * group.quantity, unit: group }, rate, 'UnitPriceLevel', cart.taxRoundingMode),
+  );
+  return cartTaxedPrice(amount.currency, taxed);
+}
+
+function itemTaxes(item: TaxedItem, rate: ItemTaxRate, cart: Cart): TaxedItemPrice {
+  const amount = amountOf(item, cart.totalPrice.currencyCode);
+  if (cart.taxCalculationMode === 'UnitPriceLevel' && amount.unit !== undefined && item.discountedPricePerQuantity.length > 0) {
+    return unitLevelTaxes(item, amount, rate, cart);
+  }
+  return taxedItemPrice(amount, rate, cart.taxCalculationMode, cart.taxRoundingMode);
 }
 
 function clearTaxes(cart: Cart, keepRates: boolean): void {
@@ -65,7 +92,7 @@ export function applyTaxes(cart: Cart): void {
       complete = false;
       continue;
     }
-    item.taxedPrice = taxedItemPrice(amountOf(item, currency), item.taxRate, cart.taxCalculationMode, cart.taxRoundingMode);
+    item.taxedPrice = itemTaxes(item, item.taxRate, cart);
     taxed.push(item.taxedPrice);
   }
   const shipping = cart.shippingInfo;
@@ -75,13 +102,54 @@ export function applyTaxes(cart: Cart): void {
       delete shipping.taxedPrice;
       complete = false;
     } else {
-      shipping.taxedPrice = taxedItemPrice({ currency, totalCents: shipping.price.centAmount }, shipping.taxRate, 'LineItemLevel', cart.taxRoundingMode);
+      const totalCents = (shipping.discountedPrice?.value ?? shipping.price).centAmount;
+      shipping.taxedPrice = taxedItemPrice({ currency, totalCents }, shipping.taxRate, 'LineItemLevel', cart.taxRoundingMode);
       cart.taxedShippingPrice = cartTaxedPrice(currency, [shipping.taxedPrice]);
       taxed.push(shipping.taxedPrice);
     }
   }
   if (complete) cart.taxedPrice = cartTaxedPrice(currency, taxed);
   else delete cart.taxedPrice;
+  discountTotalTaxes(cart);
+}
+
+/** `share` of `cents`, rounded half even: the discount's share of an amount. */
+function shareOf(cents: number, share: { part: number; whole: number }): number {
+  return divideRoundingHalfEven(cents * share.part, share.whole);
+}
+
+/**
+ * A discount on the total price takes "the same percentage of discount … as on the
+ * discountedAmount" off the cart's net and gross (DiscountOnTotalPrice.raml): the taxed price is
+ * lowered by that share, its portions alike (the last taking what rounding leaves).
+ */
+function discountTotalTaxes(cart: Cart): void {
+  const discount = cart.discountOnTotalPrice;
+  if (discount === undefined) return;
+  delete discount.discountedNetAmount;
+  delete discount.discountedGrossAmount;
+  const taxed = cart.taxedPrice;
+  if (taxed === undefined) return;
+  const currency = cart.totalPrice.currencyCode;
+  const share = { part: discount.discountedAmount.centAmount, whole: cart.totalPrice.centAmount + discount.discountedAmount.centAmount };
+  if (share.whole <= 0) return;
+  const net = shareOf(taxed.totalNet.centAmount, share);
+  const gross = shareOf(taxed.totalGross.centAmount, share);
+  discount.discountedNetAmount = centPrecision(currency, net);
+  discount.discountedGrossAmount = centPrecision(currency, gross);
+  const tax = taxed.totalTax.centAmount - (gross - net);
+  let left = tax;
+  const portions = taxed.taxPortions.map((portion, index) => {
+    const cents = index === taxed.taxPortions.length - 1 ? left : portion.amount.centAmount - shareOf(portion.amount.centAmount, share);
+    left -= cents;
+    return { ...portion, amount: centPrecision(currency, cents) };
+  });
+  cart.taxedPrice = {
+    totalNet: centPrecision(currency, taxed.totalNet.centAmount - net),
+    totalGross: centPrecision(currency, taxed.totalGross.centAmount - gross),
+    totalTax: centPrecision(currency, tax),
+    taxPortions: portions,
+  };
 }
 
 /** MissingTaxRateForCountry (types/error/MissingTaxRateForCountryError.raml). */

@@ -11,6 +11,7 @@ import type { Buyer } from '../shared/buyer.js';
 import type { RequestContext } from '../shared/context.js';
 import { identifierLocator, referencedResourceNotFound } from '../shared/references.js';
 import { asDraft, optionalString, type Draft } from '../shared/validation.js';
+import { assertCodesApplicable } from './discount-codes.js';
 import { assertOrderNumberFree, orderCreated, orderDraftFields } from './fields.js';
 import { initialLineItemState, withItemStates } from './item-states.js';
 import { ORDER_CUSTOM_FIELDS_TYPE_ID, type Order } from './order.js';
@@ -57,6 +58,7 @@ export function copiedFromCart(cart: Cart): OrderFields {
     shippingMode: copy.shippingMode ?? 'Single',
     shipping: [],
     itemShippingAddresses: copy.itemShippingAddresses,
+    // The cart's discounted prices (line items' discountedPricePerQuantity, shipping's discountedPrice) come along with them.
     discountCodes: copy.discountCodes,
     directDiscounts: copy.directDiscounts,
     refusedGifts: [],
@@ -83,6 +85,8 @@ export function copiedFromCart(cart: Cart): OrderFields {
     locale: copy.locale,
     purchaseOrderNumber: copy.purchaseOrderNumber,
     custom: copy.custom,
+    discountOnTotalPrice: copy.discountOnTotalPrice,
+    paymentInfo: copy.paymentInfo,
   };
   for (const [field, value] of Object.entries(optional)) if (value !== undefined) Object.assign(fields, { [field]: value });
   return fields;
@@ -119,6 +123,8 @@ export async function createOrderFromCart(body: unknown, ctx: RequestContext, do
   }
   return writeTogether(documents, async (store) => {
     await assertOrderNumberFree(store.db, ctx.projectKey, fields.orderNumber);
+    // Codes' applications are counted by their orders: checked with the codes locked, before the order is written.
+    await assertCodesApplicable(store.db, ctx.projectKey, cart);
     await store.update<Cart>(ctx.write, 'cart', { id: cart.id }, version, (current) => {
       if (current.cartState !== 'Active') throw invalidOperation(`The cart '${cart.id}' is ${current.cartState}; only an Active cart can be ordered.`);
       return { doc: { ...current, cartState: 'Ordered' } };

@@ -4,6 +4,7 @@ import type {
   CustomLineItem,
   DirectDiscount,
   DiscountCodeInfo,
+  DiscountOnTotalPrice,
   InventoryMode,
   LineItem,
   ShippingMode,
@@ -150,6 +151,7 @@ export interface Order extends BaseResource {
   shippingRateInput?: ShippingRateInput;
   itemShippingAddresses: Address[];
   discountCodes: DiscountCodeInfo[];
+  discountOnTotalPrice?: DiscountOnTotalPrice;
   directDiscounts: DirectDiscount[];
   refusedGifts: never[];
   country?: string;

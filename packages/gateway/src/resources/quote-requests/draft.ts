@@ -53,7 +53,7 @@ function assertQuotable(cart: Cart, expectedVersion: number): asserts cart is Ca
   }
   if (cart.discountCodes.length > 0) {
     throw invalidOperation(
-      `The cart '${cart.id}' has discount codes (${cart.discountCodes.map(({ code }) => code).join(', ')}); ` +
+      `The cart '${cart.id}' has discount codes (${cart.discountCodes.map(({ discountCode }) => discountCode.id).join(', ')}); ` +
         'a quote request cannot be created from a cart with discount codes. Remove them first.',
     );
   }

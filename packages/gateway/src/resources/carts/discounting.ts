@@ -1,0 +1,154 @@
+import type { PredicateSubject } from '../../predicates/index.js';
+import { CART_DISCOUNT_TYPE_ID, type CartDiscount } from '../cart-discounts/cart-discount.js';
+import { activeDiscounts } from '../discounts/active-discounts.js';
+import { applyCartDiscounts, type CartDiscountOutcome, type DiscountableItem, type DiscountCodeUsage } from '../discounts/cart-pricing.js';
+import { DISCOUNT_CODE_TYPE_ID, type DiscountCode } from '../discount-codes/discount-code.js';
+import { centPrecision } from '../shared/money.js';
+import { cartPredicateSubject } from '../shipping-methods/cart-predicate.js';
+import type { Cart, CustomLineItem, DiscountCodeInfo, LineItem } from './cart.js';
+import type { CatalogueReads } from './catalogue.js';
+import { discountCodeByText } from './discount-codes.js';
+import { applyProductDiscounts, unitPriceOf } from './product-discounts.js';
+
+/*
+ * The discounts of a cart, recomputed at every write (types/cart/Cart.raml, LineItem
+ * discountedPricePerQuantity, DiscountOnTotalPrice, DiscountCodeInfo): first the Product Discounts
+ * and the undiscounted totals (before shipping and tax rates are looked up), then the project's
+ * active Cart Discounts and the cart's codes by discounts/cart-pricing.ts. Cart Discounts created or
+ * changed since the cart's last write apply at its next one.
+ */
+
+/** Units of an ExternalTotal line item are not discounted: "Cart Discounts are deactivated" for them (LineItemPriceMode.raml). */
+const discountable = (item: LineItem): boolean => item.priceMode !== 'ExternalTotal';
+
+/** Product Discounts applied and every cart discount's effect removed: the totals cart discounts start from. */
+export async function undiscountedCart(cart: Cart, reads: CatalogueReads, now: Date): Promise<void> {
+  await applyProductDiscounts(cart, reads, now);
+  const currency = cart.totalPrice.currencyCode;
+  for (const item of cart.lineItems) {
+    item.discountedPricePerQuantity = [];
+    if (discountable(item)) item.totalPrice = centPrecision(currency, unitPriceOf(item) * item.quantity);
+  }
+  for (const item of cart.customLineItems) {
+    item.discountedPricePerQuantity = [];
+    item.totalPrice = centPrecision(currency, item.money.centAmount * item.quantity);
+  }
+  if (cart.shippingInfo !== undefined) delete cart.shippingInfo.discountedPrice;
+  delete cart.discountOnTotalPrice;
+}
+
+/** Codes stored before DiscountCodeInfo had its reference (`{code}`) are looked up once; unknown ones go. */
+async function currentCodeInfos(cart: Cart, reads: CatalogueReads): Promise<DiscountCodeInfo[]> {
+  const infos: DiscountCodeInfo[] = [];
+  for (const entry of cart.discountCodes as Array<DiscountCodeInfo | { code: string }>) {
+    if ('discountCode' in entry) infos.push(entry);
+    else {
+      const code = await discountCodeByText(reads.db, reads.projectKey, entry.code);
+      if (code !== undefined) infos.push({ discountCode: { typeId: DISCOUNT_CODE_TYPE_ID, id: code.id }, state: 'MatchesCart' });
+    }
+  }
+  return infos;
+}
+
+async function appliedOrders(reads: CatalogueReads, codeId: string, customerId?: string): Promise<number> {
+  const filter = { discountCodes: [{ discountCode: { id: codeId }, state: 'MatchesCart' }], ...(customerId === undefined ? {} : { customerId }) };
+  const found = await reads.db.query<{ count: string | number }>(
+    `SELECT count(*) AS count FROM resources WHERE project_key = $1 AND type_id = 'order' AND doc @> $2::jsonb`,
+    [reads.projectKey, JSON.stringify(filter)],
+  );
+  return Number(found.rows[0]?.count ?? 0);
+}
+
+/**
+ * How often each limited code was applied: "DiscountCode application is counted at the time of
+ * Order creation" (DiscountCode.raml maxApplications), i.e. the orders that carry it as MatchesCart.
+ * Herald counts those orders, so a deleted order no longer counts (the platform keeps counting it).
+ */
+export async function codeUsage(
+  reads: CatalogueReads,
+  codes: readonly DiscountCode[],
+  customerId: string | undefined,
+): Promise<Map<string, DiscountCodeUsage>> {
+  const usage = new Map<string, DiscountCodeUsage>();
+  for (const code of codes) {
+    if (code.maxApplications === undefined && code.maxApplicationsPerCustomer === undefined) continue;
+    const byCustomer = code.maxApplicationsPerCustomer === undefined || customerId === undefined ? 0 : await appliedOrders(reads, code.id, customerId);
+    usage.set(code.id, { total: await appliedOrders(reads, code.id), byCustomer });
+  }
+  return usage;
+}
+
+function itemOf<T extends LineItem | CustomLineItem>(item: T, subject: PredicateSubject, unitPrice: number): DiscountableItem {
+  return { id: item.id, quantity: item.quantity, unitPrice, fields: subject };
+}
+
+/** The cart as the engine reads it: discountable items at their (product-discounted) unit prices. */
+function discountableCart(cart: Cart, codeIds: readonly string[]): Parameters<typeof applyCartDiscounts>[0] {
+  const subject = cartPredicateSubject(cart);
+  const lineSubjects = subject.lineItems as PredicateSubject[];
+  return {
+    currency: cart.totalPrice.currencyCode,
+    ...(cart.store === undefined ? {} : { storeKey: cart.store.key }),
+    fields: subject,
+    lineItems: cart.lineItems.flatMap((item, index) => (discountable(item) ? [itemOf(item, lineSubjects[index] ?? {}, unitPriceOf(item))] : [])),
+    customLineItems: cart.customLineItems.map((item) => itemOf(item, item as unknown as PredicateSubject, item.money.centAmount)),
+    ...(cart.shippingInfo === undefined ? {} : { shippingPrice: cart.shippingInfo.price.centAmount }),
+    discountCodeIds: codeIds,
+  };
+}
+
+function writeOutcome(cart: Cart, outcome: CartDiscountOutcome): void {
+  const items = new Map([...outcome.lineItems, ...outcome.customLineItems].map((each) => [each.id, each]));
+  for (const item of [...cart.lineItems, ...cart.customLineItems]) {
+    const result = items.get(item.id);
+    if (result === undefined) continue;
+    item.discountedPricePerQuantity = result.discountedPricePerQuantity;
+    item.totalPrice = result.totalPrice;
+  }
+  const shipping = outcome.shipping?.discountedPrice;
+  if (shipping !== undefined && cart.shippingInfo !== undefined) cart.shippingInfo.discountedPrice = shipping;
+  if (outcome.discountOnTotalPrice !== undefined) cart.discountOnTotalPrice = outcome.discountOnTotalPrice;
+  cart.discountCodes = outcome.discountCodes;
+}
+
+async function codesOf(reads: CatalogueReads, infos: readonly DiscountCodeInfo[]): Promise<DiscountCode[]> {
+  const codes: DiscountCode[] = [];
+  for (const info of infos) {
+    const code = await reads.load<DiscountCode>(DISCOUNT_CODE_TYPE_ID, { id: info.discountCode.id });
+    if (code !== undefined) codes.push(code);
+  }
+  return codes;
+}
+
+/** The cart's discount codes' own cart discounts, even where inactive (their state says why they do not apply). */
+async function discountsOf(reads: CatalogueReads, codes: readonly DiscountCode[], active: readonly CartDiscount[]): Promise<CartDiscount[]> {
+  const all = [...active];
+  for (const reference of codes.flatMap((code) => code.cartDiscounts)) {
+    if (all.some((known) => known.id === reference.id)) continue;
+    const discount = await reads.load<CartDiscount>(CART_DISCOUNT_TYPE_ID, { id: reference.id });
+    if (discount !== undefined) all.push(discount);
+  }
+  return all;
+}
+
+/** The project's Cart Discounts and the cart's codes applied to the undiscounted cart (undiscountedCart ran first). */
+export async function discountCart(cart: Cart, reads: CatalogueReads, now: Date): Promise<void> {
+  const infos = await currentCodeInfos(cart, reads);
+  const active = await activeDiscounts<CartDiscount>(reads.db, reads.projectKey, CART_DISCOUNT_TYPE_ID);
+  cart.discountCodes = infos;
+  if (active.length === 0 && infos.length === 0) return;
+  const codes = await codesOf(reads, infos);
+  const discounts = await discountsOf(reads, codes, active);
+  const usage = await codeUsage(reads, codes, cart.customerId);
+  const outcome = applyCartDiscounts(
+    discountableCart(
+      cart,
+      infos.map((info) => info.discountCode.id),
+    ),
+    discounts,
+    codes,
+    now,
+    usage,
+  );
+  writeOutcome(cart, outcome);
+}
