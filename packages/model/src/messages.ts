@@ -253,6 +253,7 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'ProductAddedToCategory',
     'ProductRemovedFromCategory',
     'ProductStateTransition',
+    'ProductImageAdded',
   ],
   // Payments (reference: types/message/Payment*; none for deleting a payment or its own custom fields).
   payment: [

@@ -1,7 +1,9 @@
 import type { DocumentStore } from '@herald/store';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
+import { assetActions } from './asset-actions.js';
 import { dataActions } from './data-actions.js';
 import { productFromDraft } from './draft.js';
+import { allImageUrls, imageActions } from './image-actions.js';
 import { priceActions } from './price-actions.js';
 import { allVariants, PRODUCT_TYPE_ID, type Product } from './product.js';
 import { projectionOf } from './projection.js';
@@ -40,9 +42,13 @@ export function productDefinition(documents: DocumentStore): ResourceDefinition<
       ...dataActions(documents.db),
       ...variantActions(documents.db),
       ...priceActions,
+      ...imageActions,
+      ...assetActions,
       transitionState,
     }),
 
-    deletedMessages: (product) => [{ type: 'ProductDeleted', removedImageUrls: [], currentProjection: projectionOf(product, { staged: false }) }],
+    deletedMessages: (product) => [
+      { type: 'ProductDeleted', removedImageUrls: allImageUrls(product), currentProjection: projectionOf(product, { staged: false }) },
+    ],
   };
 }

@@ -1,4 +1,4 @@
-import { invalidInput } from '@herald/model';
+import { duplicateField, invalidInput } from '@herald/model';
 import { attributesError, loadNestedAttributeTypes, type AttributeDefinition, type ProductType } from '../product-types/index.js';
 import { assetsFromDraft } from '../shared/assets.js';
 import type { RequestContext } from '../shared/context.js';
@@ -28,10 +28,21 @@ function isPixels(value: unknown): value is number {
   return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
 }
 
+/** Image.url "must be unique within a single ProductVariant": a second image of one URL is a DuplicateField. */
+export function assertImageUrlFree(variant: Pick<ProductVariant, 'images'>, url: string, field = 'images.url'): void {
+  if (variant.images.some((image) => image.url === url)) throw duplicateField(field, url);
+}
+
 function images(value: unknown, field: string): Image[] {
   if (value === undefined || value === null) return [];
   if (!Array.isArray(value) || value.length > 500) throw invalidInput(`'${field}' must be an array of Images.`, { field });
-  return value.map((item: unknown, index) => imageFromDraft(item, `${field}[${index}]`));
+  const variant: Pick<ProductVariant, 'images'> = { images: [] };
+  for (const [index, item] of value.entries()) {
+    const image = imageFromDraft(item, `${field}[${index}]`);
+    assertImageUrlFree(variant, image.url, `${field}.url`);
+    variant.images.push(image);
+  }
+  return variant.images;
 }
 
 /** The ProductType's definitions of one AttributeDefinition.level: a variant's or the product's own attributes. */
