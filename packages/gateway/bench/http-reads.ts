@@ -1,103 +1,200 @@
 /**
- * Issue 2 benchmark: durable reads through PostgreSQL.
- * - GET-by-id requests/s through Herald next to a bare Fastify route returning constant JSON.
- * - p50/p99 of a filtered, sorted page over 100,000 stores.
- * Server and load generator run in separate processes on loopback; the 100,000 stores are bulk
- * inserted with SQL (the same rows the API writes) to keep the set-up short.
+ * Issues 2 and 30: Herald next to the in-memory mock it is compared with.
+ * One run measures, with the same client and connections, in alternating rounds (so that the load
+ * other processes put on the machine falls on every target alike), each target in its own process
+ * on loopback: a bare Fastify route, the mock's HTTP server (@labdigital/commercetools-mock),
+ * Herald on PostgreSQL with default durability (a cluster of its own, fsync and synchronous commit
+ * on) and Herald on in-memory PGlite. Every target holds the same BENCH_STORES stores (default
+ * 100,000). Reports req/s, p99, the ratios issue 30's targets use, and memory after seeding.
+ * Issue 2's filtered page is measured once on Herald PostgreSQL (and on the mock, for scale).
+ *
+ * BENCH_VARIANT='label?param=value&…' adds a second Herald PostgreSQL process on the same database
+ * whose DATABASE_URL carries those parameters, for A/B comparisons of driver settings.
  */
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
-import pg from 'pg';
-import { runHttpLoad } from '@herald/testkit';
-import { startChild, stopChild } from './_child.js';
+import { runHttpLoad, type LoadResult } from '@herald/testkit';
+import { startChild } from './_child.js';
+import { startDurablePostgres } from './_durable-postgres.js';
+import { clusterPssMiB, rssMiB } from './_memory.js';
+import { runPostLoad } from './_post-load.js';
+import { benchStoreCount, benchStoreId } from './_stores.js';
 
-const databaseUrl = process.env.DATABASE_URL;
-if (databaseUrl === undefined || !databaseUrl.startsWith('postgres')) {
-  console.log('## Gateway reads\n\nSkipped: needs DATABASE_URL pointing at PostgreSQL.\n');
-  process.exit(0);
-}
-const STORES = 100_000;
+const STORES = benchStoreCount();
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const ROUND_MS = Number(process.env.BENCH_ROUND_MS ?? 9_000);
+const WARMUP_MS = 1_000;
 const here = import.meta.dirname;
-const env = { ...process.env, DATABASE_URL: databaseUrl };
+const serveScript = resolve(here, '_serve.ts');
+const step = (what: string) => process.stderr.write(`[http-reads] ${what}\n`);
+const fmt = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
-async function seed(): Promise<string[]> {
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query(`DELETE FROM resources WHERE project_key = 'bench' AND type_id = 'store'`);
-    await client.query(
-      `INSERT INTO resources (project_key, type_id, id, key, version, created_at, last_modified_at, doc)
-       SELECT 'bench', 'store', s.id, s.key, 1, s.at::timestamptz, s.at::timestamptz,
-              jsonb_build_object('id', s.id, 'version', 1, 'key', s.key, 'createdAt', s.at, 'lastModifiedAt', s.at,
-                'name', jsonb_build_object('en', 'City ' || (n % 1000)), 'languages', jsonb_build_array('en'))
-       FROM (SELECT n, gen_random_uuid()::text AS id, 'store-' || n AS key,
-                    to_char(timestamptz '2026-01-01' + n * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS at
-             FROM generate_series(1, $1::int) AS n) s`,
-      [STORES],
-    );
-    await client.query('VACUUM ANALYZE resources');
-    const ids = await client.query<{ id: string }>(`SELECT id FROM resources WHERE project_key = 'bench' AND type_id = 'store' LIMIT 5000`);
-    return ids.rows.map((row) => row.id);
-  } finally {
-    await client.end();
-  }
+interface Target {
+  name: string;
+  url: string;
+  pid: number;
+  /** Path of a GET by id and of a create (the bare route answers both on /x). */
+  byIdPath: (sequence: number) => string;
+  createPath: string;
+  headers: Record<string, string>;
+  seedSeconds: number;
+  rssMiB: number;
 }
 
-async function token(url: string): Promise<string> {
+const children: Array<{ kill(signal: NodeJS.Signals): boolean }> = [];
+// Never leave a server behind, whatever fails below.
+process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+
+const storePath = (sequence: number) => `/bench/stores/${benchStoreId((sequence % STORES) + 1)}`;
+
+async function heraldToken(url: string): Promise<string> {
   const response = await fetch(`${url}/oauth/token`, {
     method: 'POST',
     headers: {
       authorization: `Basic ${Buffer.from('bench-client:bench-secret-0123456789').toString('base64')}`,
       'content-type': 'application/x-www-form-urlencoded',
     },
-    body: 'grant_type=client_credentials&scope=view_stores:bench',
+    body: 'grant_type=client_credentials&scope=manage_stores:bench',
   });
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-const fmt = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+async function startTarget(name: string, mode: 'bare' | 'mock' | 'herald', env: NodeJS.ProcessEnv): Promise<Target> {
+  step(`${name}: starting${env.BENCH_STORES === undefined ? '' : ` and seeding ${fmt(STORES)} stores`}`);
+  const started = performance.now();
+  const { url, child } = await startChild(serveScript, [mode], env);
+  children.push(child);
+  const seedSeconds = (performance.now() - started) / 1000;
+  const token = mode === 'herald' ? await heraldToken(url) : 'unused';
+  return {
+    name,
+    url,
+    pid: child.pid ?? 0,
+    byIdPath: mode === 'bare' ? () => '/x' : storePath,
+    createPath: mode === 'bare' ? '/x' : '/bench/stores',
+    headers: { authorization: `Bearer ${token}` },
+    seedSeconds,
+    rssMiB: rssMiB(child.pid ?? 0),
+  };
+}
 
-const step = (what: string) => process.stderr.write(`[http-reads] ${what}\n`);
-step('bare server');
-const bare = await startChild(resolve(here, '_serve.ts'), ['bare'], env);
-const ceiling = await runHttpLoad({ url: `${bare.url}/x`, concurrency: 32, durationMs: 8000, warmupMs: 2000 });
-await stopChild(bare.child);
+type Workload = 'get16' | 'get32' | 'create32';
+const WORKLOADS: Record<Workload, string> = {
+  get16: 'GET by id, 16 connections',
+  get32: 'GET by id, 32 connections',
+  create32: 'creates, 32 connections',
+};
 
-step('herald server');
-const herald = await startChild(resolve(here, '_serve.ts'), ['herald'], env);
-// Never leave the server behind, whatever fails below.
-process.on('exit', () => herald.child.kill('SIGKILL'));
-step('seeding');
-const ids = await seed();
-step('token');
-const auth = { authorization: `Bearer ${await token(herald.url)}` };
-step('GET by id');
-const byId = await runHttpLoad({
-  url: herald.url,
-  concurrency: 32,
-  durationMs: 8000,
-  warmupMs: 2000,
-  headers: auth,
-  path: (i) => `/bench/stores/${ids[i % ids.length]}`,
-});
+const runTag = Date.now().toString(36);
+function measure(target: Target, workload: Workload, round: number): Promise<LoadResult> {
+  const common = { concurrency: workload === 'get16' ? 16 : 32, durationMs: ROUND_MS, warmupMs: WARMUP_MS, headers: target.headers };
+  if (workload !== 'create32') return runHttpLoad({ ...common, url: target.url, path: target.byIdPath });
+  return runPostLoad({
+    ...common,
+    url: `${target.url}${target.createPath}`,
+    expectStatus: 201,
+    body: (sequence) => JSON.stringify({ key: `c-${runTag}-${target.name}-${round}-${sequence}`, name: { en: 'Created' } }),
+  });
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+
+// --- servers ---------------------------------------------------------------------------------
+const seeded = { ...process.env, BENCH_STORES: String(STORES) };
+const postgres = await startDurablePostgres();
+process.on('exit', () => postgres.stop());
+const targets: Target[] = [];
+targets.push(await startTarget('bare', 'bare', process.env));
+targets.push(await startTarget('mock', 'mock', seeded));
+targets.push(await startTarget('herald-pg', 'herald', { ...seeded, DATABASE_URL: postgres.url }));
+const postgresPssMiB = clusterPssMiB(postgres.pid);
+const variant = process.env.BENCH_VARIANT;
+if (variant !== undefined) {
+  const [label, params] = variant.split('?');
+  // The same database, already seeded: a second gateway process differing only in its URL.
+  const { BENCH_STORES: _seedNot, ...unseeded } = seeded;
+  targets.push(await startTarget(`herald-pg-${label}`, 'herald', { ...unseeded, DATABASE_URL: `${postgres.url}?${params ?? ''}` }));
+}
+targets.push(await startTarget('herald-pglite', 'herald', { ...seeded, DATABASE_URL: 'pglite://memory' }));
+
+// --- alternating rounds ----------------------------------------------------------------------
+const results = new Map<string, LoadResult[]>();
+const loads: number[] = [];
+for (let round = 1; round <= ROUNDS; round++) {
+  loads.push(loadavg()[0] ?? 0);
+  for (const workload of Object.keys(WORKLOADS) as Workload[]) {
+    // Each round starts at another target, so that none always follows the same neighbour.
+    const order = targets.map((_, i) => targets[(i + round - 1) % targets.length]!);
+    for (const target of order) {
+      step(`round ${round}/${ROUNDS}: ${target.name} ${workload}`);
+      const result = await measure(target, workload, round);
+      results.set(`${target.name}/${workload}`, [...(results.get(`${target.name}/${workload}`) ?? []), result]);
+    }
+  }
+}
+
+// Issue 2: the filtered, sorted page over the seeded stores, one client.
 const page = new URLSearchParams({ where: 'name(en = "City 42") and languages contains any ("en")', sort: 'key desc', limit: '20' });
+const filtered = async (target: Target, durationMs: number) =>
+  runHttpLoad({ url: `${target.url}/bench/stores?${page}`, concurrency: 1, durationMs, warmupMs: 1_000, headers: target.headers });
 step('filtered page');
-const filtered = await runHttpLoad({
-  url: `${herald.url}/bench/stores?${page}`,
-  concurrency: 1,
-  durationMs: 8000,
-  warmupMs: 1000,
-  headers: auth,
-});
-await stopChild(herald.child);
+const heraldPg = targets.find((target) => target.name === 'herald-pg')!;
+const mock = targets.find((target) => target.name === 'mock')!;
+const filteredHerald = await filtered(heraldPg, 8_000);
+const filteredMock = await filtered(mock, 4_000);
 
-console.log(`## Gateway reads (issue 2)
+// --- report ----------------------------------------------------------------------------------
+const runs = (target: string, workload: Workload) => results.get(`${target}/${workload}`) ?? [];
+const rate = (target: string, workload: Workload) => median(runs(target, workload).map((r) => r.requestsPerSecond));
+const p99 = (target: string, workload: Workload) => median(runs(target, workload).map((r) => r.latencyMs.p99));
+const errors = (target: string, workload: Workload) => runs(target, workload).reduce((sum, r) => sum + r.errors, 0);
+const cell = (target: string, workload: Workload) =>
+  `${fmt(rate(target, workload))}/s, p99 ${fmt(p99(target, workload), 1)} ms${errors(target, workload) > 0 ? `, **${errors(target, workload)} errors**` : ''}`;
+/** Per-round ratios (rounds are side by side in time), then their median. */
+const ratio = (a: [string, Workload], b: [string, Workload]) => {
+  const each = runs(...a).map((r, i) => r.requestsPerSecond / (runs(...b)[i]?.requestsPerSecond ?? Number.NaN));
+  return `${fmt(median(each) * 100)} % (rounds ${each.map((value) => fmt(value * 100)).join(', ')})`;
+};
 
-Herald on PostgreSQL, ${fmt(STORES)} stores; 32 keep-alive connections from a separate process.
+const names = targets.map((target) => target.name);
+const rows = (Object.keys(WORKLOADS) as Workload[]).map((w) => `| ${WORKLOADS[w]} | ${names.map((name) => cell(name, w)).join(' | ')} |`);
+const variantRows = names
+  .filter((name) => name.startsWith('herald-pg-'))
+  .flatMap((name) =>
+    (Object.keys(WORKLOADS) as Workload[]).map((w) => `| ${name} / herald-pg, ${WORKLOADS[w]} | ${ratio([name, w], ['herald-pg', w])} | A/B |`),
+  );
+
+console.log(`## Gateway against the in-memory mock (issue 30)
+
+${fmt(STORES)} stores in every target (seeded by SQL in Herald, by the mock's own \`unsafeAdd\`); ${ROUNDS} alternating
+rounds of ${ROUND_MS / 1000} s (+1 s warm-up) per target and measure, each server in its own process, one load
+generator process, keep-alive connections on loopback. Cells: median of the rounds. herald-pg: a PostgreSQL
+cluster of the bench's own with fsync, synchronous_commit and full_page_writes on (durable); herald-pglite:
+\`pglite://memory\`. The mock runs as its own server does (strict, no authentication); Herald checks a bearer token.
+Load average at the start of each round: ${loads.map((load) => fmt(load, 2)).join(', ')}.
+
+| measure | ${names.join(' | ')} |
+|---|${names.map(() => '---|').join('')}
+${rows.join('\n')}
+| memory after seeding (RSS) | ${targets.map((t) => `${fmt(t.rssMiB)} MiB${t.name === 'herald-pg' ? ` + PostgreSQL ${fmt(postgresPssMiB)} MiB (PSS)` : ''}`).join(' | ')} |
+| start + seeding | ${targets.map((t) => `${fmt(t.seedSeconds, 1)} s`).join(' | ')} |
+
+| ratio (same rounds) | result | target |
+|---|---|---|
+| herald-pg / mock, GET by id at 16 | ${ratio(['herald-pg', 'get16'], ['mock', 'get16'])} | ≥ 60 % |
+| herald-pg / mock, GET by id at 32 | ${ratio(['herald-pg', 'get32'], ['mock', 'get32'])} | ≥ 60 % |
+| herald-pg at 32 / at 16 | ${ratio(['herald-pg', 'get32'], ['herald-pg', 'get16'])} | ≥ 100 % |
+| herald-pg / mock, creates at 32 (durable) | ${ratio(['herald-pg', 'create32'], ['mock', 'create32'])} | ≥ 50 % |
+| herald-pglite / herald-pg, GET by id at 32 | ${ratio(['herald-pglite', 'get32'], ['herald-pg', 'get32'])} | ≥ 50 % |
+${variantRows.join('\n')}
+
+## Gateway reads (issue 2)
+
+Herald on PostgreSQL (the durable cluster above), ${fmt(STORES)} stores.
 
 | Measurement | Result | Target |
 |---|---|---|
-| Bare Fastify route, constant JSON (ceiling) | ${fmt(ceiling.requestsPerSecond)} req/s (p99 ${fmt(ceiling.latencyMs.p99, 2)} ms) | — |
-| Herald \`GET /{projectKey}/stores/{id}\` with token | ${fmt(byId.requestsPerSecond)} req/s (p99 ${fmt(byId.latencyMs.p99, 2)} ms), errors ${byId.errors} | — |
-| Herald / ceiling | ${fmt((byId.requestsPerSecond / ceiling.requestsPerSecond) * 100, 1)} % | ≥ 25 % |
-| Filtered, sorted page (\`where=name(en = "City 42") and languages contains any ("en")\`, \`sort=key desc\`, 20 of 100 matches, with total), one client | p50 ${fmt(filtered.latencyMs.p50, 2)} ms, p99 ${fmt(filtered.latencyMs.p99, 2)} ms, errors ${filtered.errors} | p99 < 20 ms |
+| Herald / bare route, GET by id at 32 | ${ratio(['herald-pg', 'get32'], ['bare', 'get32'])} | ≥ 25 % |
+| Filtered, sorted page (\`where=name(en = "City 42") and languages contains any ("en")\`, \`sort=key desc\`, 20 of ${fmt(STORES / 1000)} matches, with total), one client | p50 ${fmt(filteredHerald.latencyMs.p50, 2)} ms, p99 ${fmt(filteredHerald.latencyMs.p99, 2)} ms, errors ${filteredHerald.errors} (the mock: p50 ${fmt(filteredMock.latencyMs.p50, 1)} ms) | p99 < 20 ms |
 `);
+process.exit(0);
