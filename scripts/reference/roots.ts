@@ -47,6 +47,8 @@ export const RESOURCE_ROOTS = [
   'ProductProjection',
   'ProductProjectionPagedQueryResponse',
   'ProductProjectionPagedSearchResponse',
+  'ProductSelection',
+  'ProductSelectionPagedQueryResponse',
   'Project',
   'QuoteRequest',
   'QuoteRequestPagedQueryResponse',

@@ -382,6 +382,20 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     deletable: true,
   },
   {
+    // After the product row: deleted before it.
+    name: 'product selection',
+    path: 'product-selections',
+    type: 'ProductSelection',
+    page: 'ProductSelectionPagedQueryResponse',
+    changeTypeId: 'product-selection',
+    draft: () => ({ key: 'reference-selection', name: { en: 'Reference selection' } }),
+    actions: (_selection, made) => [
+      { action: 'addProduct', product: { typeId: 'product', id: made.product?.id } },
+      { action: 'changeName', name: { en: 'Reference selection, renamed' } },
+    ],
+    deletable: true,
+  },
+  {
     name: 'associate role',
     path: 'associate-roles',
     type: 'AssociateRole',

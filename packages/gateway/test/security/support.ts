@@ -277,6 +277,12 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
   );
   // Product projections are views of products: the same id and key.
   seeds.set('product-projections', seeds.get('products') as Seeded);
+  remember(
+    'product-selections',
+    await post('/product-selections', { key: `${projectKey}-selection`, name: { en: 'Selection' } }).then((selection) =>
+      post(`/product-selections/${selection.id as string}`, { version: 1, actions: [{ action: 'addProduct', product: { key: `${projectKey}-product` } }] }),
+    ),
+  );
 
   const email = `sec-${randomUUID()}@example.com`;
   const password = `Pw-${randomUUID()}`;

@@ -462,6 +462,7 @@ export const referenceFacts: ReferenceFacts = {
     "ProductSelectionCreatedMessage": {"type":"Message","discriminatorValue":"ProductSelectionCreated","properties":{"productSelection":"ProductSelection"}},
     "ProductSelectionDeletedMessage": {"type":"Message","discriminatorValue":"ProductSelectionDeleted"},
     "ProductSelectionMode": {"type":"string","enum":["Individual","IndividualExclusion"]},
+    "ProductSelectionPagedQueryResponse": {"type":"object","properties":{"limit":"number","offset":"number","count":"number","total?":"number","results":"ProductSelection[]"}},
     "ProductSelectionProductAddedMessage": {"type":"Message","discriminatorValue":"ProductSelectionProductAdded","properties":{"product":"ProductReference","variantSelection?":"ProductVariantSelection"}},
     "ProductSelectionProductExcludedMessage": {"type":"Message","discriminatorValue":"ProductSelectionProductExcluded","properties":{"product":"ProductReference","variantExclusion?":"ProductVariantExclusion"}},
     "ProductSelectionProductRemovedMessage": {"type":"Message","discriminatorValue":"ProductSelectionProductRemoved","properties":{"product":"ProductReference"}},
