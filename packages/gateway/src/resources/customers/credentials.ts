@@ -33,6 +33,15 @@ export class CustomerCredentials {
     await tx.query('UPDATE customer_passwords SET password_hash = $3 WHERE project_key = $1 AND customer_id = $2', [projectKey, customerId, passwordHash]);
   }
 
+  /** The customer's stored hash (a password change verifies the current password against it). */
+  async passwordHashOf(projectKey: string, customerId: string): Promise<string | undefined> {
+    const result = await this.db.query<{ password_hash: string }>('SELECT password_hash FROM customer_passwords WHERE project_key = $1 AND customer_id = $2', [
+      projectKey,
+      customerId,
+    ]);
+    return result.rows[0]?.password_hash;
+  }
+
   /** Whether another customer of the same scope (project-global, or the store) has this e-mail. */
   async emailTaken(tx: Queryable, projectKey: string, email: string, storeKey: string | undefined, exceptCustomerId?: string): Promise<boolean> {
     const scope = storeKey === undefined ? IS_GLOBAL : IN_STORE('$5');

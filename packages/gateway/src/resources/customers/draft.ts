@@ -36,10 +36,10 @@ export function dateOfBirth(value: unknown, field = 'dateOfBirth'): string | und
 }
 
 /** The password itself never appears in an error (it is not echoed as `invalidValue`). */
-function validPassword(value: unknown): string {
-  if (value === undefined || value === null) throw requiredField('password');
+export function validPassword(value: unknown, field = 'password'): string {
+  if (value === undefined || value === null) throw requiredField(field);
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_PASSWORD_LENGTH) {
-    throw invalidInput(`'password' must be a string of 1 to ${MAX_PASSWORD_LENGTH} characters.`, { field: 'password' });
+    throw invalidInput(`'${field}' must be a string of 1 to ${MAX_PASSWORD_LENGTH} characters.`, { field });
   }
   return value;
 }

@@ -4,9 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
 import { registerCustomerTokenRoutes } from '../customer-tokens/routes.js';
 import { CustomerTokenService } from '../customer-tokens/service.js';
+import { customerOf } from '../shared/buyer.js';
 import { requestContext } from '../shared/context.js';
 import { expanding, locatorOf } from '../shared/route-helpers.js';
 import type { CustomerService } from './service.js';
+import { changePassword } from './password-change.js';
 import { signIn, type SignInKind } from './sign-in.js';
 
 type Params = { projectKey: string; storeKey?: string; id?: string; key?: string };
@@ -16,6 +18,8 @@ const VIEW = { auth: { anyOf: ['view_customers', 'manage_customers'] } } as cons
 const MANAGE = { auth: { anyOf: ['manage_customers'] } } as const;
 /** `GET /{projectKey}/me`: the token's own customer (password flow token). */
 const ME = { auth: { anyOf: ['view_my_profile', 'manage_my_profile'], me: 'customer' } } as const;
+/** me.raml `/password`: `manage_my_profile` with `customer_id:{id}`. */
+const MY_PROFILE = { auth: { anyOf: ['manage_my_profile'], me: 'customer' } } as const;
 /** `POST /{projectKey}/me/login`: any token with `manage_my_profile`, an anonymous session's too (me.raml). */
 const MY_LOGIN = { auth: { anyOf: ['manage_my_profile'] } } as const;
 
@@ -82,6 +86,7 @@ export function registerCustomerRoutes(app: FastifyInstance, service: CustomerSe
   }
 
   registerSignInRoutes(app, service, documents);
+  registerPasswordChangeRoutes(app, service, documents);
   // E-mail verification and password reset (resources/customers.raml `/email-token`, `/password-token`, …).
   registerCustomerTokenRoutes(app, new CustomerTokenService(documents, service), documents, service.clock);
 
@@ -121,5 +126,34 @@ function registerSignInRoutes(app: FastifyInstance, service: CustomerService, do
         }),
       );
     }
+  }
+}
+
+/**
+ * Password change (customers.raml, me.raml, in-store/customers-in-store.raml and
+ * my-carts-orders-shoppinglists-in-store.raml `/password`): `…/customers/password` for API clients
+ * (`manage_customers`), `…/me/password` for the token's customer (`manage_my_profile`), each also
+ * under `/in-store/key={storeKey}`; 200 with the Customer.
+ */
+function registerPasswordChangeRoutes(app: FastifyInstance, service: CustomerService, documents: DocumentStore): void {
+  for (const prefix of ['/:projectKey', '/:projectKey/in-store/key=:storeKey']) {
+    app.post(
+      `${prefix}/customers/password`,
+      { config: MANAGE },
+      expanding(documents, async (request, expansion) => {
+        const { storeKey } = request.params as Params;
+        const place = { kind: 'customer' as const, ...(storeKey === undefined ? {} : { storeKey }) };
+        return expansion.one(await changePassword(service, requestContext(request, documents), request.body, place));
+      }),
+    );
+    app.post(
+      `${prefix}/me/password`,
+      { config: MY_PROFILE },
+      expanding(documents, async (request, expansion) => {
+        const { storeKey } = request.params as Params;
+        const place = { kind: 'my' as const, customerId: customerOf(request.auth), ...(storeKey === undefined ? {} : { storeKey }) };
+        return expansion.one(await changePassword(service, requestContext(request, documents), request.body, place));
+      }),
+    );
   }
 }

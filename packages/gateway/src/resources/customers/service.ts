@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { ApiError, duplicateField, resourceNotFound, type Clock } from '@herald/model';
 import { runPagedQuery, type DocumentStore, type Locator, type PagedQueryResponse, type QueryRequest, type Queryable } from '@herald/store';
-import { scryptHash } from '../../oauth/secrets.js';
+import { scryptHash, UNMATCHABLE_PASSWORD_HASH, verifySecret } from '../../oauth/secrets.js';
 import type { CustomerLogin } from '../../oauth/token-service.js';
 import type { RequestContext } from '../shared/context.js';
 import { applyActions, parseUpdateBody, type ActionHandlers } from '../shared/update-actions.js';
@@ -168,6 +168,31 @@ export class CustomerService implements CustomerLogin {
   async replacePassword(tx: Queryable, projectKey: string, customerId: string, passwordHash: string): Promise<void> {
     await this.deps.credentials.replacePassword(tx, projectKey, customerId, passwordHash);
     await this.deps.tokens.deleteCustomerTokens(tx, customerId);
+  }
+
+  /**
+   * Password change (resources/customers.raml, me.raml `/password`): the new hash and the
+   * customer's next version with CustomerPasswordUpdated `reset: false`, in one transaction, at the
+   * expected version. Unlike a reset, the reference revokes no tokens here: the sessions stay.
+   */
+  async changePassword(ctx: RequestContext, customerId: string, version: number, passwordHash: string): Promise<Customer> {
+    const { credentials, documents } = this.deps;
+    const updated = await documents.update<Customer>(
+      ctx.write,
+      CUSTOMER_TYPE_ID,
+      { id: customerId },
+      version,
+      (current) => ({ doc: current, messages: [{ type: 'CustomerPasswordUpdated', reset: false }] }),
+      { alongside: (tx) => credentials.replacePassword(tx, ctx.projectKey, customerId, passwordHash) },
+    );
+    return withRequiredFields(updated);
+  }
+
+  /** Whether `password` is the customer's; checked against a dummy hash when it has none, so it takes as long. */
+  async passwordMatches(projectKey: string, customerId: string, password: string): Promise<boolean> {
+    const stored = await this.deps.credentials.passwordHashOf(projectKey, customerId);
+    const matches = await verifySecret(password, stored ?? UNMATCHABLE_PASSWORD_HASH);
+    return stored !== undefined && matches;
   }
 
   forgetTokens(customerId: string): void {
