@@ -113,18 +113,27 @@ export class BusinessUnitService {
       await requireActionPermissions({ documents }, ctx.projectKey, visible, actor.customerId, actions);
     }
     const handlers = actor.kind === 'client' ? clientActions : myBusinessUnitActions;
-    return documents.update<BusinessUnit>(ctx.write, BUSINESS_UNIT_TYPE_ID, locator, version, async (current, reader) => {
-      if (actor.kind === 'customer') {
-        if (!visibleTo(current, actor)) throw resourceNotFound(notFoundMessage(BUSINESS_UNIT_TYPE_ID, locator));
-        await requireActionPermissions({ documents: readerLookup(reader) }, ctx.projectKey, current, actor.customerId, actions);
-      }
-      const before = ancestryOf(current);
-      const messages = await applyActions(handlers, current, actions, { ctx, reader });
-      if (!sameAncestry(before, ancestryOf(current))) {
-        await propagateAncestry(documents.within(reader.tx), ctx.write, current);
-      }
-      return { doc: current, messages };
-    });
+    return documents.update<BusinessUnit>(
+      ctx.write,
+      BUSINESS_UNIT_TYPE_ID,
+      locator,
+      version,
+      async (current, reader) => {
+        if (actor.kind === 'customer') {
+          if (!visibleTo(current, actor)) throw resourceNotFound(notFoundMessage(BUSINESS_UNIT_TYPE_ID, locator));
+          await requireActionPermissions({ documents: readerLookup(reader) }, ctx.projectKey, current, actor.customerId, actions);
+        }
+        const messages = await applyActions(handlers, current, actions, { ctx, reader });
+        return { doc: current, messages };
+      },
+      {
+        // Descendants follow the ancestry as written (an API Extension's actions included), once, in
+        // the update's transaction: not from `apply`, which computes and may be run without writing.
+        alongside: async (tx, previous, next) => {
+          if (!sameAncestry(ancestryOf(previous), ancestryOf(next))) await propagateAncestry(documents.within(tx), ctx.write, next);
+        },
+      },
+    );
   }
 
   /** Deletes a unit without Divisions; `dataErasure` also erases its messages (§4.4.9). */

@@ -34,7 +34,7 @@ export interface ExtensionHookDeps {
 
 type Apply<D extends BaseResource> = (current: D, reader: TransactionReader) => Promise<UpdateResult<D>> | UpdateResult<D>;
 
-/** Thrown by the first pass of an update to stop it before it writes, carrying what it computed. */
+/** Thrown by the run of an update's `apply` to stop it before it writes, carrying what it computed. */
 class Computed<D extends BaseResource> extends Error {
   constructor(readonly result: { old: D; doc: D; messages: MessagePayload[] }) {
     super('computed, not written');
@@ -57,16 +57,19 @@ const withoutServerFields = <D extends BaseResource>(doc: D): Omit<D, ServerFiel
  *
  * No transaction is held open while an Extension is called (on PGlite an open transaction would
  * stop every other request for up to the Extension's timeout; on PostgreSQL it would hold the row
- * lock and a connection): the write is computed first and not written, the Extensions are called
- * with the resource as it will be, and then the write runs again and commits the computed resource
- * with the Extensions' update actions applied (their messages after the request's), under the same
- * expected version, so a write committed in between answers 409 as the row lock would have. The
- * second run's own result is discarded (it would have new line item ids the Extension never saw);
- * it runs for what it writes beside the document (a business unit's descendants) and to check the
- * update still applies. Writes that already run inside a caller's transaction (`within(tx)`: a quote
- * made with its staged quote) cannot avoid it: their Extensions are called inside it.
+ * lock and a connection): the request's update actions run once, on the current version, and
+ * nothing is written; the Extensions are called with the resource as it will be; then the write
+ * commits that computed resource with the Extensions' update actions applied after the request's
+ * (their messages after the request's), in one transaction, under the same expected version, so a
+ * write committed in between answers 409 as the row lock would have. The request's actions do not
+ * run again: a second run would repeat whatever they do beyond the document (a nested write, its
+ * own Extension calls) and could answer differently from what the Extension saw. What an update
+ * writes beside the document belongs in `UpdateOptions.alongside`, which runs once, in the write's
+ * transaction, with the final document (a business unit's descendants follow its ancestry so).
+ * Writes that already run inside a caller's transaction (`within(tx)`: a quote made with its staged
+ * quote) cannot avoid it: their Extensions are called inside it.
  *
- * Nothing is written when an Extension fails: the error is thrown before the second run.
+ * Nothing is written when an Extension fails: the error is thrown before the write.
  */
 export function extensionCallingDocuments(documents: DocumentStore, deps: ExtensionHookDeps): DocumentStore {
   const handlersOf = (typeId: string): ActionHandlers<BaseResource> | undefined => deps.actions[typeId as keyof TriggeredActions];
@@ -164,13 +167,14 @@ export function extensionCallingDocuments(documents: DocumentStore, deps: Extens
       const computed = await compute(documents, ctx, typeId, locator, expectedVersion, apply, options);
       const returned = await callFor(ctx, { typeId, action: 'Update', resource: computed.doc, old: computed.old }, candidates);
       const context = await contextFor(ctx);
+      // At the version `compute` read (else 409), the document is the one the request's actions
+      // ran on: their result is committed as computed, without running them again.
       return documents.update<D>(
         ctx,
         typeId,
         locator,
         expectedVersion,
-        async (current, reader) => {
-          await apply(current, reader);
+        async (_current, reader) => {
           const doc = structuredClone(computed.doc);
           const produced: MessagePayload[] = [...computed.messages];
           for (const { extension, actions } of returned) produced.push(...(await applyAs(extension, doc, actions, context, reader, handlersOf(typeId))));
@@ -187,7 +191,7 @@ export function extensionCallingDocuments(documents: DocumentStore, deps: Extens
   return Object.assign(Object.create(documents) as DocumentStore, overrides);
 }
 
-/** The first pass of an update: `apply` on the current version, stopped before anything is written. */
+/** The one run of an update's `apply`, on the current version, stopped before anything is written. */
 async function compute<D extends BaseResource>(
   documents: DocumentStore,
   ctx: WriteContext,
@@ -215,7 +219,7 @@ async function compute<D extends BaseResource>(
     if (error instanceof Computed) return error.result as Computed<D>['result'];
     throw error;
   }
-  throw new Error('extension hook: the first pass of an update wrote');
+  throw new Error('extension hook: computing an update wrote');
 }
 
 /** Reads for actions applied outside the write's transaction (they only read; none of them writes). */
