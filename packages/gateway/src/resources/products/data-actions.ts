@@ -1,6 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
 import { invalidInput, invalidOperation, type LocalizedString } from '@herald/model';
-import type { Queryable } from '@herald/store';
 import { nonEmptyLocalizedString, optionalLocalizedString, orderHint, slug } from '../categories/fields.js';
 import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
 import { optionalKey } from '../shared/validation.js';
@@ -8,7 +7,6 @@ import { referenceTo } from './draft.js';
 import { allVariants, type Product, type ProductData } from './product.js';
 import { projectionOf } from './projection.js';
 import { dataToChange, isStaged } from './staging.js';
-import { assertSlugFree } from './uniqueness.js';
 
 type OptionalText = 'description' | 'metaTitle' | 'metaDescription' | 'metaKeywords';
 
@@ -77,40 +75,36 @@ const categoryActions: ActionHandlers<Product> = {
 };
 
 /** Names, slug, texts and the product's own fields. */
-function productFieldActions(db: Queryable): ActionHandlers<Product> {
-  return {
-    changeName(product, action) {
-      const name = nonEmptyLocalizedString(action.name, 'name');
-      for (const data of dataToChange(product, isStaged(action))) data.name = structuredClone(name);
-    },
-    /** ProductChangeSlugAction → ProductSlugChanged with the staged slug it replaced; the same slug changes nothing. */
-    async changeSlug(product, action, { ctx }) {
-      const next = slug(action.slug);
-      const oldSlug = product.masterData.staged.slug;
-      if (isDeepStrictEqual(next, oldSlug) && isStaged(action)) return [];
-      await assertSlugFree(db, ctx.projectKey, next, product.id);
-      for (const data of dataToChange(product, isStaged(action))) data.slug = structuredClone(next);
-      return [{ type: 'ProductSlugChanged', slug: next, oldSlug }];
-    },
-    setKey(product, action) {
-      const key = optionalKey(action.key);
-      if (key === undefined) delete product.key;
-      else product.key = key;
-    },
-    setDescription: setOptionalText('description'),
-    setMetaTitle: setOptionalText('metaTitle'),
-    setMetaDescription: setOptionalText('metaDescription'),
-    setMetaKeywords: setOptionalText('metaKeywords'),
-    async setTaxCategory(product, action, { ctx }) {
-      if (action.taxCategory === undefined || action.taxCategory === null) delete product.taxCategory;
-      else product.taxCategory = await referenceTo(action.taxCategory, 'taxCategory', 'tax-category', ctx);
-    },
-  };
-}
+const productFieldActions: ActionHandlers<Product> = {
+  changeName(product, action) {
+    const name = nonEmptyLocalizedString(action.name, 'name');
+    for (const data of dataToChange(product, isStaged(action))) data.name = structuredClone(name);
+  },
+  /** ProductChangeSlugAction → ProductSlugChanged with the staged slug it replaced; the same slug changes nothing. */
+  changeSlug(product, action) {
+    const next = slug(action.slug);
+    const oldSlug = product.masterData.staged.slug;
+    if (isDeepStrictEqual(next, oldSlug) && isStaged(action)) return [];
+    for (const data of dataToChange(product, isStaged(action))) data.slug = structuredClone(next);
+    return [{ type: 'ProductSlugChanged', slug: next, oldSlug }];
+  },
+  setKey(product, action) {
+    const key = optionalKey(action.key);
+    if (key === undefined) delete product.key;
+    else product.key = key;
+  },
+  setDescription: setOptionalText('description'),
+  setMetaTitle: setOptionalText('metaTitle'),
+  setMetaDescription: setOptionalText('metaDescription'),
+  setMetaKeywords: setOptionalText('metaKeywords'),
+  async setTaxCategory(product, action, { ctx }) {
+    if (action.taxCategory === undefined || action.taxCategory === null) delete product.taxCategory;
+    else product.taxCategory = await referenceTo(action.taxCategory, 'taxCategory', 'tax-category', ctx);
+  },
+};
 
-export function dataActions(db: Queryable): ActionHandlers<Product> {
-  return { ...publishingActions, ...categoryActions, ...productFieldActions(db) };
-}
+/** Slugs taken by another product are refused by the store's claims (uniqueness.ts). */
+export const dataActions: ActionHandlers<Product> = { ...publishingActions, ...categoryActions, ...productFieldActions };
 
 /** ProductTransitionStateAction.force: "switches the state without checking transitions". */
 export function forceFlag(value: unknown): boolean {

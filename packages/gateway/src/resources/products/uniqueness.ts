@@ -1,33 +1,26 @@
-import { duplicateField, type LocalizedString } from '@herald/model';
-import type { Queryable } from '@herald/store';
-import { PRODUCT_TYPE_ID } from './product.js';
+import type { DocumentStore, UniqueValue } from '@herald/store';
+import { allVariants, PRODUCT_TYPE_ID, type Product, type ProductData } from './product.js';
 
 /*
  * The project-wide unique fields of a Product (reference ProductDraft): `slug` per locale and the
- * variants' `sku`, in current or staged data of any other product. Checks read before the write
- * (as States' changeType does): a guard against mistakes; two creates racing with one slug are an
- * accepted race. `@?` jsonpath equalities are answered by the GIN jsonb_path_ops index on `doc`.
+ * variants' `sku`, in current or staged data of any other product. The store claims them in the
+ * write itself (packages/store documents/unique-values.ts, migration 012): one index probe per
+ * value instead of a scan of every product, and two writes racing for one value cannot both
+ * succeed. The encoding (`locale:text` for slugs) is the one migration 012 claims stored products with.
  */
 
-/** 400 DuplicateField (field `slug`) when another product has one of `slugs`' texts in the same locale. */
-export async function assertSlugFree(db: Queryable, projectKey: string, slugs: LocalizedString, selfId = ''): Promise<void> {
-  for (const [locale, text] of Object.entries(slugs)) {
-    const path = `$.masterData.*.slug ? (@.${JSON.stringify(locale)} == ${JSON.stringify(text)})`;
-    if (await otherProductMatches(db, projectKey, path, selfId)) throw duplicateField('slug', text);
-  }
+const slugValues = (data: ProductData): UniqueValue[] =>
+  Object.entries(data.slug).map(([locale, text]) => ({ field: 'slug', value: `${locale}:${text}`, duplicateValue: text }));
+
+const skuValues = (data: ProductData): UniqueValue[] => allVariants(data).flatMap(({ sku }) => (sku === undefined ? [] : [{ field: 'sku', value: sku }]));
+
+/** Slugs first: a draft whose slug and SKU are both taken is refused for its slug (as before the claims). */
+export function productUniqueValues(product: Product): UniqueValue[] {
+  const versions = [product.masterData.current, product.masterData.staged];
+  return [...versions.flatMap(slugValues), ...versions.flatMap(skuValues)];
 }
 
-/** 400 DuplicateField (field `sku`) when another product has a variant with this SKU. */
-export async function assertSkuFree(db: Queryable, projectKey: string, sku: string, selfId = ''): Promise<void> {
-  const value = JSON.stringify(sku);
-  const path = `$.masterData.* ? (@.masterVariant.sku == ${value} || @.variants[*].sku == ${value})`;
-  if (await otherProductMatches(db, projectKey, path, selfId)) throw duplicateField('sku', sku);
-}
-
-async function otherProductMatches(db: Queryable, projectKey: string, jsonpath: string, selfId: string): Promise<boolean> {
-  const found = await db.query<{ id: string }>(
-    'SELECT id FROM resources WHERE project_key = $1 AND type_id = $2 AND id <> $3 AND doc @? $4::jsonpath LIMIT 1',
-    [projectKey, PRODUCT_TYPE_ID, selfId, jsonpath],
-  );
-  return found.rows.length > 0;
+/** Every write of a product claims its slugs and SKUs (400 DuplicateField `slug` or `sku` when taken). */
+export function declareProductUniqueValues(documents: DocumentStore): void {
+  documents.declareUniqueValues<Product>(PRODUCT_TYPE_ID, productUniqueValues);
 }

@@ -1,5 +1,4 @@
 import { invalidInput, invalidOperation } from '@herald/model';
-import type { Queryable } from '@herald/store';
 import { attributeValueError, loadNestedAttributeTypes, PRODUCT_TYPE_TYPE_ID, type AttributeDefinition, type ProductType } from '../product-types/index.js';
 import type { RequestContext } from '../shared/context.js';
 import { loadReferenced } from '../shared/references.js';
@@ -7,7 +6,6 @@ import type { ActionHandlers, UpdateAction } from '../shared/update-actions.js';
 import { allVariants, type Product, type ProductVariant } from './product.js';
 import { dataToChange, isStaged, variantIn } from './staging.js';
 import { assertAttributeConstraints } from './constraints.js';
-import { assertSkuFree } from './uniqueness.js';
 import { assertVariantIdentifiersDistinct, definitionsAt, sku, variantFromDraft } from './variants.js';
 
 type Load = Pick<RequestContext, 'load'>;
@@ -53,66 +51,65 @@ async function attributeSetter(product: Product, action: UpdateAction, ctx: Load
   return { apply, definitions };
 }
 
-/** Variant actions (reference ProductAddVariantAction, …RemoveVariant…, …SetSku…, …SetAttribute…, …ChangeMasterVariant…). */
-export function variantActions(db: Queryable): ActionHandlers<Product> {
-  return {
-    async addVariant(product, action, { ctx }) {
-      const staged = isStaged(action);
-      const productType = await productTypeOf(product, ctx);
-      const variant = await variantFromDraft(action, 'variant', nextVariantId(product), productType, ctx);
-      if (variant.sku !== undefined) await assertSkuFree(db, ctx.projectKey, variant.sku, product.id);
-      for (const data of dataToChange(product, staged)) {
-        data.variants.push(structuredClone(variant));
-        assertVariantIdentifiersDistinct(allVariants(data));
-        assertAttributeConstraints(data, definitionsAt(productType, 'Variant'));
-      }
-      return [{ type: 'ProductVariantAdded', variant, staged }];
-    },
-    removeVariant(product, action) {
-      const staged = isStaged(action);
-      const selection = { ...action, variantId: action.id ?? action.variantId };
-      let removed: ProductVariant | undefined;
-      for (const data of dataToChange(product, staged)) {
-        const variant = variantIn(data, selection);
-        if (variant.id === data.masterVariant.id) throw invalidOperation('The master variant cannot be removed; change the master variant first.');
-        data.variants = data.variants.filter(({ id }) => id !== variant.id);
-        removed ??= variant;
-      }
-      const removedImageUrls = removed === undefined ? [] : removed.images.map(({ url }) => url);
-      return [{ type: 'ProductVariantDeleted', variant: removed, removedImageUrls, staged }];
-    },
-    async setSku(product, action, { ctx }) {
-      const staged = isStaged(action);
-      const next = sku(action.sku, 'sku');
-      if (next !== undefined) await assertSkuFree(db, ctx.projectKey, next, product.id);
-      for (const data of dataToChange(product, staged)) {
-        const variant = variantIn(data, { action: 'setSku', variantId: action.variantId });
-        if (next === undefined) delete variant.sku;
-        else variant.sku = next;
-        assertVariantIdentifiersDistinct(allVariants(data));
-      }
-    },
-    async setAttribute(product, action, { ctx }) {
-      const { apply, definitions } = await attributeSetter(product, action, ctx);
-      for (const data of dataToChange(product, isStaged(action))) {
-        apply(variantIn(data, action));
-        assertAttributeConstraints(data, definitions);
-      }
-    },
-    async setAttributeInAllVariants(product, action, { ctx }) {
-      const { apply, definitions } = await attributeSetter(product, action, ctx);
-      for (const data of dataToChange(product, isStaged(action))) {
-        allVariants(data).forEach(apply);
-        assertAttributeConstraints(data, definitions);
-      }
-    },
-    changeMasterVariant(product, action) {
-      for (const data of dataToChange(product, isStaged(action))) {
-        const chosen = variantIn(data, action);
-        if (chosen.id === data.masterVariant.id) continue;
-        data.variants = [data.masterVariant, ...data.variants.filter(({ id }) => id !== chosen.id)];
-        data.masterVariant = chosen;
-      }
-    },
-  };
-}
+/**
+ * Variant actions (reference ProductAddVariantAction, …RemoveVariant…, …SetSku…, …SetAttribute…,
+ * …ChangeMasterVariant…). SKUs taken by another product are refused by the store's claims (uniqueness.ts).
+ */
+export const variantActions: ActionHandlers<Product> = {
+  async addVariant(product, action, { ctx }) {
+    const staged = isStaged(action);
+    const productType = await productTypeOf(product, ctx);
+    const variant = await variantFromDraft(action, 'variant', nextVariantId(product), productType, ctx);
+    for (const data of dataToChange(product, staged)) {
+      data.variants.push(structuredClone(variant));
+      assertVariantIdentifiersDistinct(allVariants(data));
+      assertAttributeConstraints(data, definitionsAt(productType, 'Variant'));
+    }
+    return [{ type: 'ProductVariantAdded', variant, staged }];
+  },
+  removeVariant(product, action) {
+    const staged = isStaged(action);
+    const selection = { ...action, variantId: action.id ?? action.variantId };
+    let removed: ProductVariant | undefined;
+    for (const data of dataToChange(product, staged)) {
+      const variant = variantIn(data, selection);
+      if (variant.id === data.masterVariant.id) throw invalidOperation('The master variant cannot be removed; change the master variant first.');
+      data.variants = data.variants.filter(({ id }) => id !== variant.id);
+      removed ??= variant;
+    }
+    const removedImageUrls = removed === undefined ? [] : removed.images.map(({ url }) => url);
+    return [{ type: 'ProductVariantDeleted', variant: removed, removedImageUrls, staged }];
+  },
+  setSku(product, action) {
+    const staged = isStaged(action);
+    const next = sku(action.sku, 'sku');
+    for (const data of dataToChange(product, staged)) {
+      const variant = variantIn(data, { action: 'setSku', variantId: action.variantId });
+      if (next === undefined) delete variant.sku;
+      else variant.sku = next;
+      assertVariantIdentifiersDistinct(allVariants(data));
+    }
+  },
+  async setAttribute(product, action, { ctx }) {
+    const { apply, definitions } = await attributeSetter(product, action, ctx);
+    for (const data of dataToChange(product, isStaged(action))) {
+      apply(variantIn(data, action));
+      assertAttributeConstraints(data, definitions);
+    }
+  },
+  async setAttributeInAllVariants(product, action, { ctx }) {
+    const { apply, definitions } = await attributeSetter(product, action, ctx);
+    for (const data of dataToChange(product, isStaged(action))) {
+      allVariants(data).forEach(apply);
+      assertAttributeConstraints(data, definitions);
+    }
+  },
+  changeMasterVariant(product, action) {
+    for (const data of dataToChange(product, isStaged(action))) {
+      const chosen = variantIn(data, action);
+      if (chosen.id === data.masterVariant.id) continue;
+      data.variants = [data.masterVariant, ...data.variants.filter(({ id }) => id !== chosen.id)];
+      data.masterVariant = chosen;
+    }
+  },
+};
