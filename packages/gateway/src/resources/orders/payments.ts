@@ -1,5 +1,6 @@
 import { invalidOperation, type MessagePayload, type Reference } from '@herald/model';
 import type { Queryable } from '@herald/store';
+import { updateReads } from '../carts/catalogue.js';
 import { identifierLocator, loadReferenced } from '../shared/references.js';
 import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
 import type { Order } from './order.js';
@@ -41,7 +42,8 @@ function addPayment<T extends PaymentHolder>(what: string, messages: PaymentMess
     const payment = await loadReferenced(reader.get, 'payment', identifierLocator(action.payment, 'payment', 'payment'));
     const payments = holder.paymentInfo?.payments ?? [];
     if (payments.some((known) => known.id === payment.id)) throw invalidOperation(`The payment '${payment.id}' is already added to the ${what}.`);
-    await assertUnassigned(ctx.db, ctx.projectKey, payment.id, holder.id);
+    // Within the update's transaction when it holds one: PGlite has one connection, which that transaction holds.
+    await assertUnassigned(updateReads(ctx, reader).db, ctx.projectKey, payment.id, holder.id);
     const paymentRef: Reference<'payment'> = { typeId: 'payment', id: payment.id };
     holder.paymentInfo = { payments: [...payments, paymentRef] };
     return messages.added === undefined ? [] : [{ type: messages.added, paymentRef }];
