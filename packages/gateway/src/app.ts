@@ -201,7 +201,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, inventoryEntryDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, standalonePriceDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, reviewDefinition, { ...resourceDeps, documents: reviewDocuments(documents) });
-  registerShippingMethodRoutes(app, resourceDeps);
+  registerShippingMethodRoutes(app, resourceDeps, clock);
   registerProductDiscountRoutes(app, resourceDeps);
   registerVersionedRoutes(app, cartDiscountDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, discountCodeDefinition(documents), resourceDeps);

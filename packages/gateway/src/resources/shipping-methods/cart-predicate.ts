@@ -6,13 +6,25 @@ import type { Cart, LineItem } from '../carts/cart.js';
  * identifiers"): its own fields, with `sku` and `attributes` of its variant, `product` by id and key,
  * and `price` the unit price's value.
  */
-function lineItemSubject(item: LineItem): PredicateSubject {
+function lineItemSubject(item: PredicateLineItem): PredicateSubject {
   const product = item.productKey === undefined ? { id: item.productId } : { id: item.productId, key: item.productKey };
   return { ...item, sku: item.variant.sku, attributes: item.variant.attributes ?? [], product, price: item.price.value };
 }
 
+/** What a line item subject reads: carts' LineItem and orders' OrderLineItem alike. */
+type PredicateLineItem = Pick<LineItem, 'productId' | 'productKey' | 'variant' | 'price'>;
+
+/**
+ * What a cart predicate reads of a cart: a Cart, or an Order (an order edit's preview, for
+ * matching-orderedit), whose fields a predicate names the same way.
+ */
+export type PredicateCart = Pick<Cart, 'customerId' | 'customerEmail' | 'totalPrice'> & {
+  lineItems: readonly PredicateLineItem[];
+  customLineItems: readonly object[];
+};
+
 /** The cart as a cart predicate reads it (ShippingMethod.predicate is a "Valid Cart predicate"). */
-export function cartPredicateSubject(cart: Cart): PredicateSubject {
+export function cartPredicateSubject(cart: PredicateCart): PredicateSubject {
   const customer = cart.customerId === undefined ? undefined : { id: cart.customerId, email: cart.customerEmail };
   return {
     ...cart,

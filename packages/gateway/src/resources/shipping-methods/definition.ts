@@ -1,3 +1,4 @@
+import type { Clock } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
 import type { ResourceDeps } from '../shared/context.js';
@@ -27,7 +28,7 @@ export function shippingMethodDefinition(documents: DocumentStore): ResourceDefi
 }
 
 /** The template's eight operations and the matching endpoints (registered first: their paths are static). */
-export function registerShippingMethodRoutes(app: FastifyInstance, deps: ResourceDeps): void {
-  registerMatchingRoutes(app, deps.documents);
+export function registerShippingMethodRoutes(app: FastifyInstance, deps: ResourceDeps, clock: Clock): void {
+  registerMatchingRoutes(app, deps.documents, clock);
   registerVersionedRoutes(app, shippingMethodDefinition(deps.documents), deps);
 }

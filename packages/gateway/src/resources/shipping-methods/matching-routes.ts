@@ -1,18 +1,21 @@
-import { invalidInput, invalidOperation } from '@herald/model';
+import { invalidInput, invalidOperation, type Clock } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../auth/types.js';
 import { single } from '../../http/query-params.js';
 import { impliesAny } from '../../oauth/scopes.js';
 import type { Cart } from '../carts/cart.js';
+import { stagedOrderActions } from '../order-edits/staged-actions.js';
 import { countryCode } from '../shared/address.js';
+import { requestContext } from '../shared/context.js';
 import { currencyCode } from '../shared/money.js';
 import { loadReferenced, referencedResourceNotFound } from '../shared/references.js';
 import { expanding, type ResourceParams } from '../shared/route-helpers.js';
 import { ZONE_TYPE_ID, type Zone } from '../zones/zone.js';
 import { zoneForAddress } from '../zones/zone-for-address.js';
-import { cartPredicateSubject } from './cart-predicate.js';
+import { cartPredicateSubject, type PredicateCart } from './cart-predicate.js';
 import { asMatching, defaultFirst, type CartFacts } from './matching.js';
+import { orderResultingFrom } from './matching-orderedit.js';
 import { SHIPPING_METHOD_TYPE_ID, type ShippingMethod } from './shipping-method.js';
 
 type Query = Record<string, string | string[] | undefined>;
@@ -20,6 +23,9 @@ type Params = ResourceParams & { storeKey?: string };
 
 /** resources/shipping-methods.raml matching-*: view_orders, view_shipping_methods or manage_my_orders (manage scopes imply view). */
 const MATCHING_AUTH = { auth: { anyOf: ['view_shipping_methods', 'manage_shipping_methods', 'view_orders', 'manage_orders', 'manage_my_orders'] } } as const;
+
+/** resources/shipping-methods.raml matching-orderedit: view_orders or view_shipping_methods only (no manage_my_orders). */
+const ORDER_EDIT_MATCHING_AUTH = { auth: { anyOf: ['view_shipping_methods', 'manage_shipping_methods', 'view_orders', 'manage_orders'] } } as const;
 
 /** More methods than one Zone's answer could reasonably hold; the answer is one page. */
 const MAX_MATCHES = 500;
@@ -57,7 +63,16 @@ function availableIn(method: ShippingMethod, storeKey: string | undefined): bool
   return method.stores.length === 0 || (storeKey !== undefined && method.stores.some((store) => store.key === storeKey));
 }
 
-async function matching(documents: DocumentStore, projectKey: string, where: Where, currency: string | undefined, cart?: Cart): Promise<ShippingMethod[]> {
+/** What matching reads of a cart, or of the order an order edit results in (Order has the same fields). */
+type MatchedCart = PredicateCart & Pick<Cart, 'shippingRateInput' | 'store'>;
+
+async function matching(
+  documents: DocumentStore,
+  projectKey: string,
+  where: Where,
+  currency: string | undefined,
+  cart?: MatchedCart,
+): Promise<ShippingMethod[]> {
   const zone = await zoneOf(documents, projectKey, where);
   if (zone === undefined) return [];
   const facts: CartFacts | undefined = cart === undefined ? undefined : cartFacts(cart);
@@ -65,7 +80,7 @@ async function matching(documents: DocumentStore, projectKey: string, where: Whe
   return defaultFirst(methods.flatMap((method) => asMatching(method, zone.id, currency, facts) ?? []));
 }
 
-function cartFacts(cart: Cart): CartFacts {
+function cartFacts(cart: MatchedCart): CartFacts {
   return {
     currency: cart.totalPrice.currencyCode,
     totalCentAmount: cart.totalPrice.centAmount,
@@ -78,6 +93,11 @@ function required(query: Query, name: string): string {
   const value = single(query, name);
   if (value === undefined || value === '') throw invalidInput(`The query parameter '${name}' is required.`, { field: name });
   return value;
+}
+
+/** The Location of matching-location and matching-orderedit: `country` required, `state` optional. */
+function locationOf(query: Query): Where {
+  return { country: countryCode(required(query, 'country'), 'country'), state: single(query, 'state') };
 }
 
 function page(results: readonly unknown[]) {
@@ -110,18 +130,19 @@ async function cartOf(request: FastifyRequest, documents: DocumentStore): Promis
 }
 
 /**
- * GET /shipping-methods/matching-location, /matching-cart and /in-store/key={storeKey}/shipping-methods/matching-cart
- * (resources/shipping-methods.raml, resources/in-store/shipping-methods-in-store.raml). Not served:
- * matching-orderedit and matching-cart-location. matching-cart evaluates each method's cart predicate
- * against the cart (cart-predicate.ts).
+ * GET /shipping-methods/matching-location, /matching-cart, /matching-orderedit and
+ * /in-store/key={storeKey}/shipping-methods/matching-cart (resources/shipping-methods.raml,
+ * resources/in-store/shipping-methods-in-store.raml). Not served: matching-cart-location.
+ * matching-cart evaluates each method's cart predicate against the cart (cart-predicate.ts),
+ * matching-orderedit against the order the edit results in; `clock` runs that edit's staged actions.
  */
-export function registerMatchingRoutes(app: FastifyInstance, documents: DocumentStore): void {
+export function registerMatchingRoutes(app: FastifyInstance, documents: DocumentStore, clock: Clock): void {
   app.get(
     '/:projectKey/shipping-methods/matching-location',
     { config: MATCHING_AUTH },
     expanding(documents, async (request, expansion) => {
       const query = request.query as Query;
-      const where = { country: countryCode(required(query, 'country'), 'country'), state: single(query, 'state') };
+      const where = locationOf(query);
       const currencyParam = single(query, 'currency');
       const currency = currencyParam === undefined ? undefined : currencyCode(currencyParam, 'currency');
       const methods = await matching(documents, (request.params as Params).projectKey, where, currency);
@@ -136,4 +157,18 @@ export function registerMatchingRoutes(app: FastifyInstance, documents: Document
   });
   app.get('/:projectKey/shipping-methods/matching-cart', { config: MATCHING_AUTH }, matchingCart);
   app.get('/:projectKey/in-store/key=:storeKey/shipping-methods/matching-cart', { config: MATCHING_AUTH }, matchingCart);
+
+  // matching-orderedit: the Location asked for, in the currency of the order the edit results in.
+  const accepted = stagedOrderActions(clock);
+  app.get(
+    '/:projectKey/shipping-methods/matching-orderedit',
+    { config: ORDER_EDIT_MATCHING_AUTH },
+    expanding(documents, async (request, expansion) => {
+      const query = request.query as Query;
+      const where = locationOf(query);
+      const order = await orderResultingFrom(required(query, 'orderEditId'), accepted, requestContext(request, documents));
+      const methods = await matching(documents, (request.params as Params).projectKey, where, order.totalPrice.currencyCode, order);
+      return page(await expansion.all(methods));
+    }),
+  );
 }
