@@ -123,9 +123,10 @@ export function isClaimViolation(error: unknown): boolean {
 
 /**
  * Which of `claimed` another resource holds, after the write failed with a claim violation: read
- * outside the failed write (the holder committed before the violation was reported). When it
- * cannot be read (the write ran in a caller's transaction, which the violation aborted) or the
- * holder has released it since, the first new value stands for them.
+ * outside the failed write (the holder committed before the violation was reported); the first
+ * in the declared order when several are. When it cannot be read (the write ran in a caller's
+ * transaction, which the violation aborted) or the holder has released it since, the first new
+ * value stands for them.
  */
 export async function valueHeldByOther(
   db: Queryable,
@@ -139,12 +140,11 @@ export async function valueHeldByOther(
     const held = await db.query<{ field: string; value: string }>(
       `SELECT held.field, held.value FROM unnest($3::text[], $4::text[]) AS wanted(field, value)
          JOIN unique_values held ON held.project_key = $1 AND held.type_id = $2 AND held.field = wanted.field AND held.value = wanted.value
-       WHERE held.resource_id <> $5 LIMIT 1`,
+       WHERE held.resource_id <> $5`,
       [projectKey, typeId, fields, values, resourceId],
     );
-    const row = held.rows[0];
-    const found = row === undefined ? undefined : claimed.find((value) => value.field === row.field && storedValue(value.value) === row.value);
-    return found ?? claimed[0];
+    const taken = new Set(held.rows.map((row) => claimKey(row.field, row.value)));
+    return claimed.find((value) => taken.has(claimKey(value.field, storedValue(value.value)))) ?? claimed[0];
   } catch {
     return claimed[0];
   }

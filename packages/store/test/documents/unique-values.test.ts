@@ -75,6 +75,13 @@ describe.each(testDatabaseUrls())('Unique values on %s', (serverUrl) => {
     expect(await duplicateOf(create(['fir'], { code: { text: 'C-1' } }))).toMatchObject({ field: 'code', duplicateValue: { text: 'C-1' } });
   });
 
+  it('names the first value in the declared order when several are held by others', async () => {
+    await create(['zz'], { code: { text: 'AA' } });
+    await create(['yy']);
+    expect(await duplicateOf(create(['yy', 'zz'], { code: { text: 'AA' } }))).toMatchObject({ field: 'name', duplicateValue: 'yy' });
+    expect(await duplicateOf(create(['free'], { code: { text: 'AA' } }))).toMatchObject({ field: 'code', duplicateValue: { text: 'AA' } });
+  });
+
   it('claims a value repeated within one document once', async () => {
     const gadget = await create(['oak', 'oak']);
     expect(await claims()).toEqual([{ field: 'name', value: 'oak', resource_id: gadget.id }]);
