@@ -20,7 +20,7 @@ const onSku = (sku: string) => ({ type: 'lineItems', predicate: `sku = "${sku}"`
 describe('carts with discounts', { timeout: 90_000 }, () => {
   let gateway: TestGateway;
   let admin: Caller;
-  let sortOrder = 0.1;
+  let discounts = 0;
 
   beforeAll(async () => {
     gateway = await startTestGateway({ projects: [P] });
@@ -32,12 +32,9 @@ describe('carts with discounts', { timeout: 90_000 }, () => {
   const cart = (draft: Json) => admin.ok(`/${P}/carts`, { currency: 'EUR', ...draft }, 201);
   const update = (doc: Json, actions: Json[]) => admin.update(`/${P}/carts/${doc.id}`, doc.version, actions);
   const cartDiscount = (draft: Json): Promise<Json> => {
-    sortOrder += 0.01;
-    return admin.ok(
-      `/${P}/cart-discounts`,
-      { name: { en: 'Discount' }, sortOrder: sortOrder.toFixed(2), isActive: true, cartPredicate: '1 = 1', ...draft },
-      201,
-    );
+    discounts += 1;
+    // Unique, below the explicit ones (0.9…), never ending in 0 (a sortOrder has no trailing zeros).
+    return admin.ok(`/${P}/cart-discounts`, { name: { en: 'Discount' }, sortOrder: `0.1${discounts}1`, isActive: true, cartPredicate: '1 = 1', ...draft }, 201);
   };
   const discountCode = (code: string, discounts: Json[], extra: Json = {}) =>
     admin.ok(`/${P}/discount-codes`, { code, cartDiscounts: discounts.map(({ id }) => ({ typeId: 'cart-discount', id })), ...extra }, 201);
@@ -124,6 +121,54 @@ describe('carts with discounts', { timeout: 90_000 }, () => {
     // 19 % included: 9.00 -> net round(900 / 1.19) = 756; 2.90 -> net round(290 / 1.19) = 244.
     expect(shipped.shippingInfo.taxedPrice).toMatchObject({ totalNet: money(244), totalGross: money(290), totalTax: money(46) });
     expect(shipped.taxedPrice).toMatchObject({ totalNet: money(1000), totalGross: money(1190), totalTax: money(190) });
+  });
+
+  it('UnitPriceLevel taxes each discounted unit (the undiscounted ones at the unit price)', async () => {
+    await cartDiscount({
+      value: { type: 'fixed', money: [{ currencyCode: 'USD', centAmount: 1300 }] },
+      target: { type: 'multiBuyLineItems', predicate: 'sku = "shirt-m"', triggerQuantity: 3, discountedQuantity: 2, selectionMode: 'Cheapest' },
+      cartPredicate: forEmail('unit@example.com'),
+    });
+    const newYork = { ...address('US'), state: 'New York' };
+    const taxed = await admin.ok(
+      `/${P}/carts`,
+      {
+        currency: 'USD',
+        customerEmail: 'unit@example.com',
+        taxCalculationMode: 'UnitPriceLevel',
+        shippingAddress: newYork,
+        lineItems: [{ sku: 'shirt-m', quantity: 3 }],
+      },
+      201,
+    );
+    const usd = (centAmount: number) => ({ type: 'centPrecision', currencyCode: 'USD', centAmount, fractionDigits: 2 });
+    // Fixed 13.00 for two of three units (15.00 each), one at 15.00; NY adds State 4 % and City 4.875 % per unit:
+    // 13.00 -> 52 and round(63.375) = 63; 15.00 -> 60 and round(73.125) = 73. State 2 x 52 + 60 = 164,
+    // City 2 x 63 + 73 = 199 (taxing the line's 41.00 at once would give round(199.875) = 200).
+    expect(taxed.lineItems[0].discountedPricePerQuantity).toEqual([
+      { quantity: 2, discountedPrice: { value: usd(1300), includedDiscounts: [expect.any(Object)] } },
+    ]);
+    expect(taxed.lineItems[0].totalPrice).toEqual(usd(4100));
+    expect(taxed.lineItems[0].taxedPrice).toMatchObject({ totalNet: usd(4100), totalTax: usd(363), totalGross: usd(4463) });
+    expect(taxed.lineItems[0].taxedPrice.taxPortions).toEqual([
+      { name: 'State', rate: 0.04, amount: usd(164) },
+      { name: 'City', rate: 0.04875, amount: usd(199) },
+    ]);
+  });
+
+  it('a quote request carries the discounted line items and total', async () => {
+    await cartDiscount({ value: { type: 'relative', permyriad: 1000 }, target: onSku('mug-1'), cartPredicate: forEmail('quote@example.com') });
+    const { customer } = await admin.ok(`/${P}/customers`, { email: 'quote@example.com', password: 'secret-123' }, 201);
+    const quoted = await cart({
+      customerId: customer.id,
+      customerEmail: 'quote@example.com',
+      shippingAddress: address('DE'),
+      lineItems: [{ sku: 'mug-1', quantity: 2 }],
+    });
+    expect(quoted.totalPrice).toEqual(money(900));
+    const request = await admin.ok(`/${P}/quote-requests`, { cart: { typeId: 'cart', id: quoted.id }, cartVersion: quoted.version }, 201);
+    expect(request.lineItems[0].discountedPricePerQuantity).toEqual(quoted.lineItems[0].discountedPricePerQuantity);
+    expect(request).toMatchObject({ totalPrice: money(900), taxedPrice: { totalGross: money(900) } });
   });
 
   it('a discount on the total price: discountOnTotalPrice with its share of net and gross', async () => {
