@@ -17,19 +17,23 @@ export class ExtensionDirectory {
     private readonly ttlMs = 5_000,
   ) {}
 
-  async of(projectKey: string): Promise<readonly Extension[]> {
+  /**
+   * `reader`: the store of the write that asks, which may be inside a transaction (`within(tx)`):
+   * on PGlite a read outside that transaction would wait for it to end, and it waits for this read.
+   */
+  async of(projectKey: string, reader: DocumentStore = this.documents): Promise<readonly Extension[]> {
     const now = this.clock.now().getTime();
     const cached = this.entries.get(projectKey);
     if (cached !== undefined && cached.expires > now) return cached.extensions;
     // Twice the limit: a count that raced past it is still read whole.
-    const page = await this.documents.query<Extension>(projectKey, EXTENSION_TYPE_ID, { limit: 2 * MAX_EXTENSIONS_PER_PROJECT, sort: ['createdAt asc'] });
+    const page = await reader.query<Extension>(projectKey, EXTENSION_TYPE_ID, { limit: 2 * MAX_EXTENSIONS_PER_PROJECT, sort: ['createdAt asc'] });
     this.entries.set(projectKey, { extensions: page.results, expires: now + this.ttlMs });
     return page.results;
   }
 
   /** The Extensions with a trigger for this resource type and action (conditions not yet evaluated). */
-  async triggeredBy(projectKey: string, resourceTypeId: string, action: ExtensionAction): Promise<Extension[]> {
-    const all = await this.of(projectKey);
+  async triggeredBy(projectKey: string, resourceTypeId: string, action: ExtensionAction, reader?: DocumentStore): Promise<Extension[]> {
+    const all = await this.of(projectKey, reader);
     return all.filter((extension) => extension.triggers.some((trigger) => trigger.resourceTypeId === resourceTypeId && trigger.actions.includes(action)));
   }
 

@@ -129,7 +129,7 @@ export function extensionCallingDocuments(documents: DocumentStore, deps: Extens
   };
 
   const candidatesFor = async (ctx: WriteContext, typeId: string, action: ExtensionAction): Promise<Extension[]> =>
-    handlersOf(typeId) === undefined ? [] : deps.directory.triggeredBy(ctx.projectKey, typeId, action);
+    handlersOf(typeId) === undefined ? [] : deps.directory.triggeredBy(ctx.projectKey, typeId, action, documents);
 
   const overrides: Pick<DocumentStore, 'create' | 'update' | 'within'> = {
     async create<D extends BaseResource>(
