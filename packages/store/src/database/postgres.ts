@@ -30,6 +30,12 @@ export const POSTGRES_DEFAULTS = {
   queryTimeoutMs: 300_000,
   /** TCP keep-alive probes on idle connections, so that a vanished peer is noticed eventually. */
   keepAliveInitialDelayMs: 10_000,
+  /**
+   * Connections of the pool: more clients than this queue for one. DATABASE_URL's `pool_size`
+   * overrides it (each gateway and worker process opens its own pool: mind the server's
+   * max_connections).
+   */
+  maxConnections: 10,
 } as const;
 
 /** setTimeout's largest delay: "no bound" for node-postgres, whose 0 means "the pool's default". */
@@ -94,6 +100,7 @@ function wrap(target: Pool | PoolClient, server: string, statements: StatementNa
 }
 
 export interface PostgresOptions {
+  /** Default POSTGRES_DEFAULTS.maxConnections; DATABASE_URL's `pool_size` wins. */
   maxConnections?: number;
   /** Default POSTGRES_DEFAULTS.connectTimeoutMs; DATABASE_URL's `connect_timeout` wins. */
   connectTimeoutMs?: number;
@@ -113,6 +120,19 @@ function urlConnectTimeoutMs(url: string): number | undefined {
   return Number(raw) * 1_000;
 }
 
+/** DATABASE_URL's `pool_size` parameter (a positive integer), if any; anything else is a configuration error. */
+export function urlPoolSize(url: string): number | undefined {
+  let raw: string | null;
+  try {
+    raw = new URL(url).searchParams.get('pool_size');
+  } catch {
+    return undefined;
+  }
+  if (raw === null) return undefined;
+  if (!/^\d+$/.test(raw) || Number(raw) < 1 || Number(raw) > 1_000) throw new Error(`DATABASE_URL pool_size must be an integer from 1 to 1000 (got "${raw}")`);
+  return Number(raw);
+}
+
 export async function openPostgres(url: string, options: PostgresOptions = {}): Promise<Database> {
   const { default: pg } = await import('pg');
   // bigint (int8) columns such as outbox sequence numbers fit in a JS number for our ranges.
@@ -120,7 +140,7 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
   const connectTimeoutMs = urlConnectTimeoutMs(url) ?? options.connectTimeoutMs ?? POSTGRES_DEFAULTS.connectTimeoutMs;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.maxConnections ?? 10,
+    max: urlPoolSize(url) ?? options.maxConnections ?? POSTGRES_DEFAULTS.maxConnections,
     connectionTimeoutMillis: connectTimeoutMs,
     // Parameters of the connection string (`query_timeout`, `statement_timeout`) take precedence.
     query_timeout: options.queryTimeoutMs ?? POSTGRES_DEFAULTS.queryTimeoutMs,
