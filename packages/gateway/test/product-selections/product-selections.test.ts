@@ -291,6 +291,24 @@ describe('ProductSelection /{projectKey}/product-selections', { timeout: 60_000 
     expect((await noScope.get(`${selectionUrl(first)}/products`)).status).toBe(403);
   });
 
+  it('does not list a deleted product, and removes its assignment by id', async () => {
+    const doomed = await createProduct(admin, P, 'doomed');
+    const selection = await admin.ok(`/${P}/product-selections`, { key: 'with-doomed', name: { en: 'With doomed' } }, 201);
+    await admin.update(selectionUrl(selection), 1, [
+      { action: 'addProduct', product: productRef(doomed) },
+      { action: 'addProduct', product: productRef(cap) },
+    ]);
+    const unpublished = await admin.update(`/${P}/products/${doomed.id}`, doomed.version, [{ action: 'unpublish' }]);
+    expect((await admin.delete(`/${P}/products/${doomed.id}?version=${unpublished.version}`)).status).toBe(200);
+    const listed = await viewer.read(`${selectionUrl(selection)}/products?withTotal=true`);
+    expect(listed).toMatchObject({ total: 1, results: [{ product: productRef(cap) }] });
+    const removed = await admin.update(selectionUrl(selection), 2, [{ action: 'removeProduct', product: productRef(doomed) }]);
+    expect(removed).toMatchObject({ version: 3, productCount: 1 });
+    // Neither deleted nor assigned: the product is not found.
+    const again = await admin.post(selectionUrl(selection), { version: 3, actions: [{ action: 'removeProduct', product: productRef(doomed) }] });
+    expect(again.body.errors[0].code).toBe('ReferencedResourceNotFound');
+  });
+
   it('refuses to delete a selection a Store uses (400 ReferenceExists), deletes it once removed there', async () => {
     const selection = await admin.ok(`/${P}/product-selections`, { key: 'in-use', name: { en: 'In use' } }, 201);
     const store = await admin.ok(`/${P}/stores`, { key: 'using-store', productSelections: [{ productSelection: { key: 'in-use' }, active: true }] }, 201);

@@ -114,13 +114,25 @@ function changeVariants(rule: ChangeRule): ActionHandler<ProductSelection> {
   };
 }
 
+/**
+ * The product removeProduct names: an existing product, or by id one that was deleted while
+ * assigned (its assignment stays in the document until removed, see assignment-query.ts).
+ */
+async function removedProduct(selection: ProductSelection, load: Load, value: unknown): Promise<Reference<'product'>> {
+  const locator = identifierLocator(value, 'product', PRODUCT_TYPE_ID);
+  if ('id' in locator && (await load(PRODUCT_TYPE_ID, locator)) === undefined && assignmentOf(selection, locator.id) !== undefined) {
+    return { typeId: 'product', id: locator.id };
+  }
+  return (await productOf(load, value)).reference;
+}
+
 /** removeProduct: a product that is not assigned changes nothing. */
 const removeProduct: ActionHandler<ProductSelection> = async (selection, action, { reader }) => {
-  const { product, reference } = await productOf(reader.get, action.product);
-  if (assignmentOf(selection, product.id) === undefined) return [];
+  const reference = await removedProduct(selection, reader.get, action.product);
+  if (assignmentOf(selection, reference.id) === undefined) return [];
   setSelectionCount(
     selection,
-    selection.assignments.filter((assignment) => assignment.product.id !== product.id),
+    selection.assignments.filter((assignment) => assignment.product.id !== reference.id),
   );
   return [{ type: 'ProductSelectionProductRemoved', product: reference }];
 };

@@ -40,9 +40,14 @@ export async function queryAssignments<T>(db: Queryable, source: AssignmentSourc
   return response;
 }
 
-/** The selections' assignments, one row each, numbered in the order they were made. */
+/**
+ * The selections' assignments, one row each, numbered in the order they were made. A deleted
+ * product leaves its assignments in the selections' documents (a product's deletion does not
+ * rewrite them): they are not shown.
+ */
 const ASSIGNMENTS = `FROM resources s CROSS JOIN LATERAL jsonb_array_elements(s.doc -> 'assignments') WITH ORDINALITY AS a(value, n)
-  WHERE s.project_key = $1 AND s.type_id = 'product-selection'`;
+  WHERE s.project_key = $1 AND s.type_id = 'product-selection'
+    AND EXISTS (SELECT 1 FROM resources p WHERE p.project_key = $1 AND p.type_id = 'product' AND p.id = a.value -> 'product' ->> 'id')`;
 
 const SELECTION_REFERENCE = `jsonb_build_object('typeId', 'product-selection', 'id', s.id)`;
 
