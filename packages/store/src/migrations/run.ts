@@ -11,6 +11,7 @@ import { fairClaims } from './009-fair-claims.js';
 import { deliveryQueues } from './010-delivery-queues.js';
 import { routingEpochs } from './011-routing-epochs.js';
 import { uniqueValues } from './012-unique-values.js';
+import { discountCodeClaims } from './013-discount-code-claims.js';
 
 interface Migration {
   id: number;
@@ -32,6 +33,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 10, name: 'delivery-queues', sql: deliveryQueues },
   { id: 11, name: 'routing-epochs', sql: routingEpochs },
   { id: 12, name: 'unique-values', sql: uniqueValues },
+  { id: 13, name: 'discount-code-claims', sql: discountCodeClaims },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */

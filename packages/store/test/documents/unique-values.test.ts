@@ -196,4 +196,19 @@ describe.each(testDatabaseUrls())('Unique values on %s', (serverUrl) => {
       { field: 'slug', value: 'en:old', resource_id: older.id },
     ]);
   });
+  it('migration 013 claims the codes of discount codes stored before it, the oldest first', async () => {
+    const migration = MIGRATIONS.find(({ name }) => name === 'discount-code-claims');
+    let time = Date.parse('2026-01-01T00:00:00.000Z');
+    const legacy = new DocumentStore(db, { now: () => new Date((time += 1000)) });
+    const older = await legacy.create<BaseResource>(ctx, 'discount-code', { code: 'SAME' } as unknown as BaseResource);
+    await legacy.create<BaseResource>(ctx, 'discount-code', { code: 'SAME' } as unknown as BaseResource);
+    const other = await legacy.create<BaseResource>(ctx, 'discount-code', { code: 'OTHER' } as unknown as BaseResource);
+    await db.exec(`DELETE FROM herald_migrations WHERE id = ${migration?.id};`);
+
+    await runMigrations(db);
+    expect(await claims()).toEqual([
+      { field: 'code', value: 'OTHER', resource_id: other.id },
+      { field: 'code', value: 'SAME', resource_id: older.id },
+    ]);
+  });
 });

@@ -7,9 +7,9 @@ import type { ActionHandlers } from '../shared/update-actions.js';
 import { asDraft, optionalKey } from '../shared/validation.js';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { DISCOUNT_CODE_TYPE_ID, type DiscountCode } from './discount-code.js';
-import { assertCodeFree, cartDiscountsField, cartPredicateOf, codeField, groupsField, optionalCount, storesOf } from './fields.js';
+import { cartDiscountsField, cartPredicateOf, codeField, groupsField, optionalCount, storesOf, discountCodeUniqueValues } from './fields.js';
 
-async function fromDraft(body: unknown, ctx: RequestContext, documents: DocumentStore): Promise<Omit<DiscountCode, ServerFields>> {
+async function fromDraft(body: unknown, ctx: RequestContext): Promise<Omit<DiscountCode, ServerFields>> {
   const draft = asDraft(body, 'DiscountCodeDraft');
   const code = codeField(draft.code);
   const { references: cartDiscounts, discounts } = await cartDiscountsField(draft.cartDiscounts, ctx.load);
@@ -31,7 +31,6 @@ async function fromDraft(body: unknown, ctx: RequestContext, documents: Document
     custom: await customFromDraft(draft.custom, DISCOUNT_CODE_TYPE_ID, ctx),
   };
   for (const [field, value] of Object.entries(optional)) if (value !== undefined) Object.assign(fields, { [field]: value });
-  await assertCodeFree(documents.db, ctx.projectKey, code);
   return fields;
 }
 
@@ -91,13 +90,14 @@ const codeActions: ActionHandlers<DiscountCode> = {
  * and DiscountCodeKeySet. The delete accepts `dataErasure` (the reference's `is: dataErasure`).
  */
 export function discountCodeDefinition(documents: DocumentStore): ResourceDefinition<DiscountCode> {
+  documents.declareUniqueValues(DISCOUNT_CODE_TYPE_ID, discountCodeUniqueValues);
   return {
     typeId: DISCOUNT_CODE_TYPE_ID,
     path: 'discount-codes',
     // securedBy: view_discount_codes / manage_discount_codes; view_orders / manage_orders are the reference's deprecated scopes, still accepted.
     scopes: { view: ['view_discount_codes', 'view_orders'], manage: ['manage_discount_codes', 'manage_orders'] },
     personalData: true,
-    fromDraft: (body, ctx) => fromDraft(body, ctx, documents),
+    fromDraft,
     createdMessages: (discountCode) => [{ type: 'DiscountCodeCreated', discountCode }],
     deletedMessages: () => [{ type: 'DiscountCodeDeleted' }],
     actions: codeActions,

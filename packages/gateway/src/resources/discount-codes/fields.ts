@@ -1,10 +1,10 @@
-import { duplicateField, invalidInput, requiredField, type KeyReference, type Reference } from '@herald/model';
-import type { Queryable } from '@herald/store';
+import { invalidInput, requiredField, type KeyReference, type Reference } from '@herald/model';
+import type { UniqueValue } from '@herald/store';
 import { CART_DISCOUNT_TYPE_ID, type CartDiscount } from '../cart-discounts/cart-discount.js';
 import { compiledField, predicateReferences } from '../discounts/predicate-field.js';
 import { identifierLocator, loadReferenced, type Load } from '../shared/references.js';
 import { stringArray } from '../shared/validation.js';
-import { DISCOUNT_CODE_TYPE_ID, type DiscountCode } from './discount-code.js';
+import type { DiscountCode } from './discount-code.js';
 
 /** DiscountCodeDraft.code: the text customers type; bounded like other identifiers. */
 export function codeField(value: unknown): string {
@@ -15,15 +15,12 @@ export function codeField(value: unknown): string {
   return value;
 }
 
-/** "If the value is used by another Discount Code, a DuplicateField error is returned." (read before write, as for sortOrder). */
-export async function assertCodeFree(db: Queryable, projectKey: string, code: string): Promise<void> {
-  const found = await db.query<{ id: string }>(`SELECT id FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @> $3::jsonb LIMIT 1`, [
-    projectKey,
-    DISCOUNT_CODE_TYPE_ID,
-    JSON.stringify({ code }),
-  ]);
-  if (found.rows.length > 0) throw duplicateField('code', code);
-}
+/**
+ * "If the value is used by another Discount Code, a DuplicateField error is returned": the store
+ * claims each code in the create itself (unique values, migrations 012/013), so two creates with
+ * one code cannot both succeed. `code` has no update action: it is claimed once, freed on delete.
+ */
+export const discountCodeUniqueValues = (discountCode: DiscountCode): UniqueValue[] => [{ field: 'code', value: discountCode.code }];
 
 /** `cartDiscounts`: 1 to 10 CartDiscountResourceIdentifiers, each existing (ReferencedResourceNotFound), each once. */
 export async function cartDiscountsField(value: unknown, load: Load): Promise<{ references: Array<Reference<'cart-discount'>>; discounts: CartDiscount[] }> {
