@@ -377,6 +377,8 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     actions: () => [
       { action: 'addVariant', sku: 'reference-shirt-2', prices: [{ value: eur(2499) }] },
       { action: 'changeName', name: { en: 'Reference shirt, renamed' } },
+      { action: 'addExternalImage', variantId: 1, image: { url: 'https://example.com/shirt-back.png', dimensions: { w: 10, h: 10 }, label: 'Back' } },
+      { action: 'addAsset', variantId: 1, asset: { key: 'reference-care', name: { en: 'Care' }, sources: [{ uri: 'https://example.com/care.pdf' }] } },
       { action: 'publish' },
     ],
     deletable: true,
