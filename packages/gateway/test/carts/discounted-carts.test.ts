@@ -221,6 +221,25 @@ describe('carts with discounts', { timeout: 90_000 }, () => {
     expect(drafted).toMatchObject({ discountCodes: [{ discountCode: { id: code.id }, state: 'MatchesCart' }], totalPrice: money(250) });
   });
 
+  it('a code stored as {code} before DiscountCodeInfo is looked up at the cart’s next write', async () => {
+    const discount = await cartDiscount({ value: { type: 'relative', permyriad: 1000 }, target: onSku('mug-1'), requiresDiscountCode: true });
+    const code = await discountCode('LEGACY', [discount]);
+    const stored = await admin.ok(`/${P}/carts`, { currency: 'EUR', lineItems: [{ sku: 'mug-1' }] }, 201);
+    const { id: _id, version: _version, createdAt: _createdAt, lastModifiedAt: _lastModifiedAt, ...fields } = stored;
+    const legacy = await gateway.gateway.documents.create<{ id: string; version: number; createdAt: string; lastModifiedAt: string } & Json>(
+      { projectKey: P },
+      'cart',
+      {
+        ...fields,
+        discountCodes: [{ code: 'LEGACY' }],
+      },
+    );
+    expect((await admin.read(`/${P}/carts/${legacy.id}`)).discountCodes).toEqual([]);
+    const written = await update(legacy, [{ action: 'recalculate' }]);
+    expect(written.discountCodes).toEqual([{ discountCode: { typeId: 'discount-code', id: code.id }, state: 'MatchesCart' }]);
+    expect(written.totalPrice).toEqual(money(450));
+  });
+
   it('answers DiscountCodeNonApplicable for an unknown, inactive or expired code', async () => {
     const plain = await cart({ lineItems: [{ sku: 'mug-1' }] });
     const unknown = await admin.post(`/${P}/carts/${plain.id}`, { version: plain.version, actions: [{ action: 'addDiscountCode', code: 'NOPE' }] });

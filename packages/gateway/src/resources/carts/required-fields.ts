@@ -36,6 +36,8 @@ export function withRequiredCartFields(cart: Cart): Cart {
     refusedGifts: stored.refusedGifts ?? [],
     lineItems,
     customLineItems: cart.customLineItems.map(customLineItemWithRequiredFields),
+    // Codes stored as `{code}` (before DiscountCodeInfo held a reference) have no reference to answer; the next write looks them up (discounting.ts).
+    discountCodes: cart.discountCodes.filter((entry) => 'discountCode' in entry),
     ...(lineItems.length === 0 ? {} : { totalLineItemQuantity: quantity }),
   };
 }
