@@ -15,6 +15,7 @@ import { appendEvents, eventInserts, prepareEvents } from '../outbox/append.js';
 import { compileQuery, parsePaging, TOTAL_CAP } from '../query/index.js';
 import { columnOfKeyInDocument } from '../query/columns.js';
 import type { PagedQueryResponse, QueryParameters } from '../query/types.js';
+import { ByIdBatcher } from '../reads/by-id-batcher.js';
 import type { DeleteOptions, Locator, ServerFields, TransactionReader, UpdateOptions, UpdateResult, WriteContext } from './types.js';
 import { CUSTOM_OBJECT_TYPE_ID, lookupKey, userProvidedIdentifiers } from './identifiers.js';
 import {
@@ -186,7 +187,11 @@ export class DocumentStore {
     return doc;
   }
 
+  /** Concurrent reads by id share one statement per project and type (issue 30; never a cache). */
+  private readonly byId = new ByIdBatcher<BaseResource>((projectKey, typeId, ids) => this.getMany(projectKey, typeId, ids));
+
   async get<D extends BaseResource>(projectKey: string, typeId: string, locator: Locator): Promise<D | undefined> {
+    if ('id' in locator) return (await this.byId.read(projectKey, typeId, locator.id)) as D | undefined;
     return readOne<D>(this.db, projectKey, typeId, locator);
   }
 
