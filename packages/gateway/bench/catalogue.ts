@@ -41,6 +41,8 @@ async function clean(): Promise<void> {
   await client.connect();
   try {
     await client.query(`DELETE FROM resources WHERE project_key = $1 AND type_id IN ('cart', 'product', 'product-type', 'store')`, [P]);
+    // The products' slugs and SKUs stay claimed until released (migration 012): released with them.
+    await client.query(`DELETE FROM unique_values WHERE project_key = $1`, [P]);
   } finally {
     await client.end();
   }
