@@ -11,6 +11,8 @@ export const ACCEPTED_EXTRA_FIELDS: Readonly<Record<string, readonly string[]>> 
   // §2.1 common conventions: `createdAt`, `lastModifiedAt` "set by the server on creation or
   // modification" — the official Project has only createdAt; Herald keeps the spec's pair.
   Project: ['lastModifiedAt'],
+  // The same §2.1 pair on the buyer's view of a payment (`/me/payments`): the official MyPayment has neither.
+  MyPayment: ['createdAt', 'lastModifiedAt'],
   // §6.1 Messages for business units: BusinessUnitStatusChanged carries `status` (the reference
   // names it `active`; Herald sends both).
   BusinessUnitStatusChangedMessage: ['status'],

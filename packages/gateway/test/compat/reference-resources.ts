@@ -31,6 +31,8 @@ export interface ResourceRow {
   /** The query that finds the resource (default: `where=id = "<id>"`). */
   readonly query?: (resource: Json) => string;
   readonly deletable: boolean;
+  /** A `/me` row: driven with an anonymous session's token (§5.3) with these scopes, not the API client's. */
+  readonly session?: readonly string[];
 }
 
 /** The default query: the resource by its id. */
@@ -592,6 +594,56 @@ export const RESOURCE_ROWS: readonly ResourceRow[] = [
     actions: () => [
       { action: 'changeIsActive', isActive: false },
       { action: 'setMaxApplicationsPerCustomer', maxApplicationsPerCustomer: 1 },
+    ],
+    deletable: true,
+  },
+  {
+    // After the cart row (an order from it) and the quote request made of it: deleted before them.
+    name: 'order',
+    path: 'orders',
+    type: 'Order',
+    page: 'OrderPagedQueryResponse',
+    changeTypeId: 'order',
+    draft: (made) => ({ cart: { typeId: 'cart', id: made.cart?.id }, version: made.cart?.version, orderNumber: 'reference-order-1' }),
+    actions: () => [{ action: 'setCustomerEmail', email: 'orders@reference.example' }],
+    deletable: true,
+  },
+  {
+    // resources/order-edits.raml: an edit of the order row's order, previewed (OrderEditPreviewSuccess).
+    name: 'order edit',
+    path: 'order-edits',
+    type: 'OrderEdit',
+    page: 'OrderEditPagedQueryResponse',
+    changeTypeId: 'order-edit',
+    draft: (made) => ({
+      key: 'reference-order-edit',
+      resource: { typeId: 'order', id: made.order?.id },
+      stagedActions: [{ action: 'setCustomerEmail', email: 'edited@reference.example' }],
+      comment: 'Customer called',
+    }),
+    actions: () => [
+      { action: 'setComment', comment: 'Customer called twice' },
+      { action: 'addStagedAction', stagedAction: { action: 'changeOrderState', orderState: 'Confirmed' } },
+    ],
+    deletable: true,
+  },
+  {
+    // resources/me.raml `/payments`: a MyPayment of an anonymous session, without transactions (me.raml:
+    // only such a Payment may be updated or deleted through /me).
+    name: 'my payment',
+    path: 'me/payments',
+    type: 'MyPayment',
+    page: 'MyPaymentPagedQueryResponse',
+    changeTypeId: 'payment',
+    session: ['manage_my_payments'],
+    draft: () => ({
+      amountPlanned: eur(1500),
+      paymentMethodInfo: { paymentInterface: 'reference-psp', method: 'card', name: { en: 'Card' } },
+    }),
+    actions: () => [
+      { action: 'changeAmountPlanned', amount: eur(1800) },
+      { action: 'setMethodInfoName', name: { en: 'Credit card' } },
+      { action: 'setMethodInfoMethod', method: 'credit card' },
     ],
     deletable: true,
   },

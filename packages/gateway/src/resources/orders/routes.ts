@@ -57,7 +57,7 @@ export function registerOrderRoutes(app: FastifyInstance, deps: ResourceDeps, cl
       scopes: ORDER_SCOPES,
       scopeOf: () => UNSCOPED,
       actions: createOrderActions(clock),
-      remove: { messages: () => [{ type: 'OrderDeleted' }], personalData: true },
+      remove: { messages: (order) => [{ type: 'OrderDeleted', order }], personalData: true },
     },
     deps,
   );
