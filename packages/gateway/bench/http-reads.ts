@@ -9,7 +9,9 @@
  * Issue 2's filtered page is measured once on Herald PostgreSQL (and on the mock, for scale).
  *
  * BENCH_VARIANT='label?param=value&…' adds a second Herald PostgreSQL process on the same database
- * whose DATABASE_URL carries those parameters, for A/B comparisons of driver settings.
+ * whose DATABASE_URL carries those parameters, for A/B comparisons of driver settings;
+ * BENCH_VARIANT_SERVE=<path of another checkout's bench/_serve.ts> runs that process from other
+ * code (before/after a change, side by side in the same rounds).
  */
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
@@ -59,10 +61,10 @@ async function heraldToken(url: string): Promise<string> {
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-async function startTarget(name: string, mode: 'bare' | 'mock' | 'herald', env: NodeJS.ProcessEnv): Promise<Target> {
+async function startTarget(name: string, mode: 'bare' | 'mock' | 'herald', env: NodeJS.ProcessEnv, script = serveScript): Promise<Target> {
   step(`${name}: starting${env.BENCH_STORES === undefined ? '' : ` and seeding ${fmt(STORES)} stores`}`);
   const started = performance.now();
-  const { url, child } = await startChild(serveScript, [mode], env);
+  const { url, child } = await startChild(script, [mode], env);
   children.push(child);
   const seedSeconds = (performance.now() - started) / 1000;
   const token = mode === 'herald' ? await heraldToken(url) : 'unused';
@@ -84,6 +86,9 @@ const WORKLOADS: Record<Workload, string> = {
   get32: 'GET by id, 32 connections',
   create32: 'creates, 32 connections',
 };
+
+/** BENCH_WORKLOADS=get16,get32 measures only those (A/B runs); default all. */
+const measuredWorkloads = (process.env.BENCH_WORKLOADS?.split(',') ?? Object.keys(WORKLOADS)).filter((w): w is Workload => w in WORKLOADS);
 
 const runTag = Date.now().toString(36);
 function measure(target: Target, workload: Workload, round: number): Promise<LoadResult> {
@@ -113,16 +118,18 @@ if (variant !== undefined) {
   const [label, params] = variant.split('?');
   // The same database, already seeded: a second gateway process differing only in its URL.
   const { BENCH_STORES: _seedNot, ...unseeded } = seeded;
-  targets.push(await startTarget(`herald-pg-${label}`, 'herald', { ...unseeded, DATABASE_URL: `${postgres.url}?${params ?? ''}` }));
+  const env = { ...unseeded, DATABASE_URL: `${postgres.url}?${params ?? ''}` };
+  targets.push(await startTarget(`herald-pg-${label}`, 'herald', env, process.env.BENCH_VARIANT_SERVE ?? serveScript));
 }
-targets.push(await startTarget('herald-pglite', 'herald', { ...seeded, DATABASE_URL: 'pglite://memory' }));
+// BENCH_PGLITE=0 leaves it out (A/B runs of the PostgreSQL path).
+if (process.env.BENCH_PGLITE !== '0') targets.push(await startTarget('herald-pglite', 'herald', { ...seeded, DATABASE_URL: 'pglite://memory' }));
 
 // --- alternating rounds ----------------------------------------------------------------------
 const results = new Map<string, LoadResult[]>();
 const loads: number[] = [];
 for (let round = 1; round <= ROUNDS; round++) {
   loads.push(loadavg()[0] ?? 0);
-  for (const workload of Object.keys(WORKLOADS) as Workload[]) {
+  for (const workload of measuredWorkloads) {
     // Each round starts at another target, so that none always follows the same neighbour.
     const order = targets.map((_, i) => targets[(i + round - 1) % targets.length]!);
     for (const target of order) {
@@ -157,12 +164,10 @@ const ratio = (a: [string, Workload], b: [string, Workload]) => {
 };
 
 const names = targets.map((target) => target.name);
-const rows = (Object.keys(WORKLOADS) as Workload[]).map((w) => `| ${WORKLOADS[w]} | ${names.map((name) => cell(name, w)).join(' | ')} |`);
+const rows = measuredWorkloads.map((w) => `| ${WORKLOADS[w]} | ${names.map((name) => cell(name, w)).join(' | ')} |`);
 const variantRows = names
   .filter((name) => name.startsWith('herald-pg-'))
-  .flatMap((name) =>
-    (Object.keys(WORKLOADS) as Workload[]).map((w) => `| ${name} / herald-pg, ${WORKLOADS[w]} | ${ratio([name, w], ['herald-pg', w])} | A/B |`),
-  );
+  .flatMap((name) => measuredWorkloads.map((w) => `| ${name} / herald-pg, ${WORKLOADS[w]} | ${ratio([name, w], ['herald-pg', w])} | A/B |`));
 
 console.log(`## Gateway against the in-memory mock (issue 30)
 
