@@ -4,7 +4,8 @@
  * quote request (§2.3: customerGroup and shippingInfo "set automatically"), a staged quote whose
  * quotation cart is a copy of the offer (shipping, taxes and customer group included) and a quote
  * (reference Quote.customerGroup, Quote.shippingInfo). Before, the shipping and the customer group
- * were dropped on the way, and the quote answered a tax-free stand-in for the taxed price.
+ * were dropped on the way, and the quote answered a tax-free stand-in for the taxed price; the order
+ * made from the quote dropped them again.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eur, seedCatalogue, SCOPES, type Catalogue } from '../carts/catalogue-fixture.js';
@@ -59,5 +60,14 @@ describe('the negotiation carries the cart’s shipping, taxes and customer grou
 
     const quote = await admin.ok(`/${P}/quotes`, { stagedQuote: { typeId: 'staged-quote', id: staged.id }, stagedQuoteVersion: staged.version }, 201);
     expect(quote).toMatchObject({ ...taxes, totalPrice: cart.totalPrice });
+
+    // The order from the quote keeps them too (reference Order.shippingInfo, customerGroup, taxedShippingPrice).
+    const order = await admin.ok(`/${P}/orders/quotes`, { quote: { typeId: 'quote', id: quote.id }, version: quote.version, quoteStateToAccepted: true }, 201);
+    expect(order).toMatchObject({
+      ...taxes,
+      shippingInfo: { ...cart.shippingInfo, deliveries: [] },
+      taxedShippingPrice: cart.taxedShippingPrice,
+      totalPrice: cart.totalPrice,
+    });
   });
 });

@@ -5,6 +5,7 @@ import { isExpired, type Quote } from '../quotes/quote.js';
 import { writeTogether } from '../quotes/together.js';
 import { optionalFlag, sourceVersion } from '../quotes/workflow.js';
 import type { RequestContext } from '../shared/context.js';
+import { cartTaxedPrice } from '../carts/taxed-price.js';
 import { identifierLocator, referencedResourceNotFound } from '../shared/references.js';
 import { asDraft, type Draft } from '../shared/validation.js';
 import { assertOrderNumberFree, orderCreated, orderDraftFields } from './fields.js';
@@ -62,6 +63,11 @@ function copiedFromQuote(quote: Quote): OrderFields {
     shippingAddress: copy.shippingAddress,
     shippingRateInput: copy.shippingRateInput,
     taxedPrice: copy.taxedPrice,
+    // The negotiated shipping and the group its prices were selected for (reference Quote.shippingInfo,
+    // Quote.customerGroup); an order's ShippingInfo also holds its deliveries, none yet.
+    shippingInfo: copy.shippingInfo === undefined ? undefined : { ...copy.shippingInfo, deliveries: [] },
+    taxedShippingPrice: copy.shippingInfo?.taxedPrice === undefined ? undefined : cartTaxedPrice(copy.totalPrice.currencyCode, [copy.shippingInfo.taxedPrice]),
+    customerGroup: copy.customerGroup,
     country: copy.country,
     purchaseOrderNumber: copy.purchaseOrderNumber,
   };
