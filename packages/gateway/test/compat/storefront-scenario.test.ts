@@ -412,6 +412,8 @@ describe('the storefront scenario through the official TypeScript SDK (issue 28)
       origin: 'Quote',
       quote: { id: quote.id },
       customerId: customer.id,
+      customerGroup: { id: gold.id },
+      shippingInfo: { ...euroShippingInfo, deliveries: [] },
       totalPrice: money('EUR', 6600 + 590),
       taxedPrice: euroTaxed,
     });
