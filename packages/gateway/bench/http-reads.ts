@@ -46,6 +46,8 @@ interface Target {
 const children: Array<{ kill(signal: NodeJS.Signals): boolean }> = [];
 // Never leave a server behind, whatever fails below.
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
+// A stopped bench (Ctrl-C, a timeout) runs the exit handlers too: servers and the cluster go with it.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 
 const storePath = (sequence: number) => `/bench/stores/${benchStoreId((sequence % STORES) + 1)}`;
 
