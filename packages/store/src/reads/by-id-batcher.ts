@@ -78,7 +78,17 @@ export class ByIdBatcher<V> {
   private issue(batch: Batch<V>): void {
     const ids = [...new Set(batch.waiters.map((waiter) => waiter.id))];
     this.load(batch.projectKey, batch.typeId, ids).then(
-      (found) => batch.waiters.forEach((waiter) => waiter.resolve(found.get(waiter.id))),
+      (found) => {
+        // Each reader gets a document of its own: callers change what they read (expansion writes
+        // `obj` into references, responses hide fields), and two requests for one id must not see
+        // each other's changes (one may expand what the other's token may not view).
+        const handedOut = new Set<string>();
+        for (const waiter of batch.waiters) {
+          const doc = found.get(waiter.id);
+          waiter.resolve(doc !== undefined && handedOut.has(waiter.id) ? structuredClone(doc) : doc);
+          handedOut.add(waiter.id);
+        }
+      },
       (error: unknown) => batch.waiters.forEach((waiter) => waiter.reject(error)),
     );
   }

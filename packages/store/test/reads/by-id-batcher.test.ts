@@ -33,6 +33,17 @@ describe('ByIdBatcher', () => {
     expect(calls).toEqual([{ projectKey: 'p1', typeId: 'store', ids: ['c', 'a', 'b'] }]);
   });
 
+  it('gives two reads of one id documents of their own: a change one caller makes is not seen by the other', async () => {
+    const load: LoadByIds<{ id: string; ref: { id: string; obj?: unknown } }> = async (_projectKey, _typeId, ids) =>
+      new Map(ids.map((id) => [id, { id, ref: { id: 'c1' } }]));
+    const batcher = new ByIdBatcher(load);
+    const [first, second] = await Promise.all([batcher.read('p1', 'cart', 'a'), batcher.read('p1', 'cart', 'a')]);
+    // What reference expansion does for one request only (its token may view the customer).
+    if (first !== undefined) first.ref.obj = { secret: true };
+    expect(second).toEqual({ id: 'a', ref: { id: 'c1' } });
+    expect(second).not.toBe(first);
+  });
+
   it('answers undefined for a missing id without failing the others', async () => {
     const { load } = recordingLoader({ a: 'A' });
     const batcher = new ByIdBatcher(load);
