@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
-import { invalidInput, invalidOperation, type LocalizedString } from '@herald/model';
+import { invalidInput, invalidOperation, requiredField, type LocalizedString } from '@herald/model';
 import { nonEmptyLocalizedString, optionalLocalizedString, orderHint, slug } from '../categories/fields.js';
 import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
 import { optionalKey } from '../shared/validation.js';
-import { referenceTo } from './draft.js';
+import { referenceTo, searchKeywords } from './draft.js';
 import { allVariants, type Product, type ProductData } from './product.js';
 import { projectionOf } from './projection.js';
 import { dataToChange, isStaged } from './staging.js';
@@ -72,6 +72,17 @@ const categoryActions: ActionHandlers<Product> = {
     }
     return [{ type: 'ProductRemovedFromCategory', category, staged }];
   },
+  /** ProductSetCategoryOrderHintAction: only for a category the product is in; absent orderHint removes. No message in the reference. */
+  setCategoryOrderHint(product, action) {
+    if (typeof action.categoryId !== 'string') throw invalidInput("'categoryId' must be a string.", { field: 'categoryId' });
+    const categoryId = action.categoryId;
+    const hint = action.orderHint === undefined || action.orderHint === null ? undefined : orderHint(action.orderHint);
+    for (const data of dataToChange(product, isStaged(action))) {
+      if (!data.categories.some(({ id }) => id === categoryId)) throw invalidOperation(`The product is not in the category '${categoryId}'.`);
+      if (hint !== undefined) data.categoryOrderHints = { ...data.categoryOrderHints, [categoryId]: hint };
+      else if (data.categoryOrderHints !== undefined) delete data.categoryOrderHints[categoryId];
+    }
+  },
 };
 
 /** Names, slug, texts and the product's own fields. */
@@ -97,6 +108,21 @@ const productFieldActions: ActionHandlers<Product> = {
   setMetaTitle: setOptionalText('metaTitle'),
   setMetaDescription: setOptionalText('metaDescription'),
   setMetaKeywords: setOptionalText('metaKeywords'),
+  /** ProductSetSearchKeywordsAction: `searchKeywords` required, validated as in the draft. */
+  setSearchKeywords(product, action) {
+    if (action.searchKeywords === undefined || action.searchKeywords === null) throw requiredField('searchKeywords');
+    const keywords = searchKeywords(action.searchKeywords);
+    for (const data of dataToChange(product, isStaged(action))) data.searchKeywords = structuredClone(keywords);
+  },
+  /** ProductSetPriceModeAction: absent is the default `Embedded`; ProductPriceModeSet.to. Not staged. */
+  setPriceMode(product, action) {
+    const mode = action.priceMode ?? 'Embedded';
+    if (mode !== 'Embedded' && mode !== 'Standalone') {
+      throw invalidInput("'priceMode' must be Embedded or Standalone.", { field: 'priceMode', invalidValue: mode });
+    }
+    product.priceMode = mode;
+    return [{ type: 'ProductPriceModeSet', to: mode }];
+  },
   async setTaxCategory(product, action, { ctx }) {
     if (action.taxCategory === undefined || action.taxCategory === null) delete product.taxCategory;
     else product.taxCategory = await referenceTo(action.taxCategory, 'taxCategory', 'tax-category', ctx);

@@ -44,7 +44,7 @@ export function categoryOrderHints(value: unknown): Record<string, string> | und
 }
 
 /** SearchKeywords: per locale, `[{text}]` (a SuggestTokenizer is kept as sent). */
-function searchKeywords(value: unknown): SearchKeywords {
+export function searchKeywords(value: unknown): SearchKeywords {
   if (value === undefined || value === null) return {};
   const byLocale = asDraft(value, "'searchKeywords' object");
   for (const [locale, keywords] of Object.entries(byLocale)) {

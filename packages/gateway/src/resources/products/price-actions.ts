@@ -1,5 +1,6 @@
 import { invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
 import type { ActionHandlers, UpdateAction } from '../shared/update-actions.js';
+import { optionalKey } from '../shared/validation.js';
 import { assertPriceKeysUnique, priceFromDraft, pricesFromDraft } from './prices.js';
 import { allVariants, type Price, type Product, type ProductData, type ProductVariant } from './product.js';
 import { dataToChange, isStaged, variantIn } from './staging.js';
@@ -49,6 +50,22 @@ export const priceActions: ActionHandlers<Product> = {
       const { variant, index } = holderOf(data, action.priceId);
       const [price] = variant.prices.splice(index, 1);
       if (messages.length === 0) messages.push({ type: 'ProductPriceRemoved', variantId: variant.id, price, staged });
+    }
+    return messages;
+  },
+  /** ProductSetPriceKeyAction: absent removes; a key of another price of the variant is a DuplicatePriceKey. ProductPriceKeySet. */
+  setPriceKey(product, action) {
+    const staged = isStaged(action);
+    const key = optionalKey(action.key);
+    const messages: MessagePayload[] = [];
+    for (const data of dataToChange(product, staged)) {
+      const { variant, index } = holderOf(data, action.priceId);
+      const price = variant.prices[index] as Price;
+      const oldKey = price.key;
+      if (key === undefined) delete price.key;
+      else price.key = key;
+      assertPriceKeysUnique(variant.prices, 'prices');
+      if (messages.length === 0) messages.push({ type: 'ProductPriceKeySet', variantId: variant.id, priceId: price.id, oldKey, key, staged });
     }
     return messages;
   },

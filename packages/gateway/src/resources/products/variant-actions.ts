@@ -1,8 +1,9 @@
-import { invalidInput, invalidOperation } from '@herald/model';
+import { duplicateField, invalidInput, invalidOperation } from '@herald/model';
 import { attributeValueError, loadNestedAttributeTypes, PRODUCT_TYPE_TYPE_ID, type AttributeDefinition, type ProductType } from '../product-types/index.js';
 import type { RequestContext } from '../shared/context.js';
 import { loadReferenced } from '../shared/references.js';
 import type { ActionHandlers, UpdateAction } from '../shared/update-actions.js';
+import { optionalKey } from '../shared/validation.js';
 import { allVariants, type Product, type ProductVariant } from './product.js';
 import { dataToChange, isStaged, variantIn } from './staging.js';
 import { assertAttributeConstraints } from './constraints.js';
@@ -89,6 +90,29 @@ export const variantActions: ActionHandlers<Product> = {
       else variant.sku = next;
       assertVariantIdentifiersDistinct(allVariants(data));
     }
+  },
+  /** ProductSetProductVariantKeyAction: absent removes; a key of another variant of the product is a DuplicateField. */
+  setProductVariantKey(product, action) {
+    const key = optionalKey(action.key);
+    for (const data of dataToChange(product, isStaged(action))) {
+      const variant = variantIn(data, action);
+      if (key === undefined) {
+        delete variant.key;
+        continue;
+      }
+      if (allVariants(data).some((other) => other.id !== variant.id && other.key === key)) throw duplicateField('key', key);
+      variant.key = key;
+    }
+  },
+  /** ProductRevertStagedVariantChangesAction: the staged variant becomes the current one (both data must have it). No message. */
+  revertStagedVariantChanges(product, action) {
+    if (typeof action.variantId !== 'number') throw invalidInput("'variantId' must be a variant id.", { field: 'variantId' });
+    const { staged, current } = product.masterData;
+    const published = variantIn(current, { action: 'revertStagedVariantChanges', variantId: action.variantId });
+    const revert = (variant: ProductVariant) => (variant.id === published.id ? structuredClone(published) : variant);
+    variantIn(staged, { action: 'revertStagedVariantChanges', variantId: action.variantId });
+    staged.masterVariant = revert(staged.masterVariant);
+    staged.variants = staged.variants.map(revert);
   },
   async setAttribute(product, action, { ctx }) {
     const { apply, definitions } = await attributeSetter(product, action, ctx);
