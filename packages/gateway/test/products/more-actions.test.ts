@@ -74,7 +74,7 @@ describe('Product update actions: keywords, order hints, keys, price mode, varia
     expect(updated.masterData.staged.searchKeywords).toEqual({ de: [{ text: 'Lampe' }] });
     expect(updated.masterData.current.searchKeywords).toEqual({ de: [{ text: 'Lampe' }] });
     expect(updated.masterData.hasStagedChanges).toBe(false);
-    expect(await refused(url, 3, { action: 'setSearchKeywords' })).toMatch(/RequiredField|InvalidInput/);
+    expect(await refused(url, 3, { action: 'setSearchKeywords' })).toBe('RequiredField');
     expect(await refused(url, 3, { action: 'setSearchKeywords', searchKeywords: { en: ['text'] } })).toBe('InvalidInput');
     expect(await refused(url, 3, { action: 'setSearchKeywords', searchKeywords: {}, staged: 'yes' })).toBe('InvalidInput');
   });
