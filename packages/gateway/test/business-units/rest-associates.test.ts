@@ -3,7 +3,8 @@ import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { apiClient, customerClient, type Client } from './support.js';
 
 const P = 'bu-rest-assoc';
-const lineItem = { sku: 'sku-1', name: { en: 'Widget' }, quantity: 2, externalPrice: { currencyCode: 'EUR', centAmount: 1000 } };
+/** A catalogue item (beforeAll): a buyer's line items take the catalogue's price (MyLineItemDraft has no externalPrice). */
+const lineItem = { sku: 'sku-1', quantity: 2 };
 
 /** §1.4 over REST: carts and quote requests that reference a business unit check the acting customer. */
 describe('business-unit associates on REST carts and quote requests', () => {
@@ -14,13 +15,27 @@ describe('business-unit associates on REST carts and quote requests', () => {
 
   beforeAll(async () => {
     gateway = await startTestGateway({ projects: [P] });
-    merchant = await apiClient(gateway, P, ['manage_business_units', 'manage_orders', 'manage_quote_requests']);
+    merchant = await apiClient(gateway, P, ['manage_business_units', 'manage_orders', 'manage_quote_requests', 'manage_products']);
     buyer = await customerClient(gateway, P, ['manage_my_orders', 'manage_my_quote_requests']);
     outsider = await customerClient(gateway, P, ['manage_my_orders', 'manage_my_quote_requests']);
     await merchant.ok(
       'POST',
       '/business-units',
       { key: 'acme', name: 'ACME', unitType: 'Company', associates: [{ roles: ['Buyer'], customer: { id: buyer.customerId } }] },
+      201,
+    );
+    await merchant.ok('POST', '/product-types', { key: 'plain', name: 'Plain', description: 'No attributes' }, 201);
+    await merchant.ok(
+      'POST',
+      '/products',
+      {
+        key: 'widget',
+        productType: { typeId: 'product-type', key: 'plain' },
+        name: { en: 'Widget' },
+        slug: { en: 'widget' },
+        publish: true,
+        masterVariant: { sku: 'sku-1', prices: [{ value: { currencyCode: 'EUR', centAmount: 1000 } }] },
+      },
       201,
     );
   });

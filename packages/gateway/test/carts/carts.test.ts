@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { address, anonymousWithToken, callerWith, customerWithToken, eur, lineItem, type Caller, type Customer, type Json } from './commerce.js';
+import { SCOPES, seedCatalogue } from './catalogue-fixture.js';
 
 const P = 'carts-project';
 
@@ -285,7 +286,9 @@ describe('Carts', () => {
 
   describe('/{projectKey}/me/carts', () => {
     it("creates carts for the token's customer and shows each customer only their own", async () => {
-      const beas = await bea.caller.ok(`/${P}/me/carts`, { currency: 'EUR', customerId: carl.id, lineItems: [lineItem('M1', 100)] }, 201);
+      // A buyer's items come from the catalogue (MyLineItemDraft has no externalPrice): shirt-m at 10.00 EUR, mug-1 at 5.00 EUR.
+      await seedCatalogue(await callerWith(gateway, P, SCOPES), P);
+      const beas = await bea.caller.ok(`/${P}/me/carts`, { currency: 'EUR', customerId: carl.id, lineItems: [{ sku: 'shirt-m' }] }, 201);
       // The draft cannot choose another customer: the cart is the token's.
       expect(beas.customerId).toBe(bea.id);
       const carls = await carl.caller.ok(`/${P}/me/carts`, { currency: 'EUR', key: 'carls-cart' }, 201);
@@ -303,8 +306,8 @@ describe('Carts', () => {
       const all = await viewer.read(`/${P}/carts?limit=500`);
       expect(all.results.map((cart: Json) => cart.id)).toEqual(expect.arrayContaining([beas.id, carls.id]));
 
-      const updated = await bea.caller.update(`/${P}/me/carts/${beas.id}`, 1, [{ action: 'addLineItem', ...lineItem('M2', 50) }]);
-      expect(updated.totalPrice.centAmount).toBe(150);
+      const updated = await bea.caller.update(`/${P}/me/carts/${beas.id}`, 1, [{ action: 'addLineItem', sku: 'mug-1' }]);
+      expect(updated.totalPrice.centAmount).toBe(1500);
       // A buyer cannot hand the cart to someone else.
       const handOver = await bea.caller.post(`/${P}/me/carts/${beas.id}`, { version: 2, actions: [{ action: 'setCustomerId', customerId: carl.id }] });
       expect(handOver.status).toBe(400);

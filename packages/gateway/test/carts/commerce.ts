@@ -62,6 +62,11 @@ export class Caller {
   update(url: string, version: number, actions: Json[]): Promise<Json> {
     return this.ok(url, { version, actions });
   }
+
+  /** A caller on the same gateway with an API client token of `scopes` (e.g. the merchant beside a buyer). */
+  withClient(projectKey: string, scopes: readonly string[]): Promise<Caller> {
+    return callerWith(this.gateway, projectKey, scopes);
+  }
 }
 
 export async function callerWith(gateway: TestGateway, projectKey: string, scopes: readonly string[]): Promise<Caller> {

@@ -99,7 +99,9 @@ describe('sign-in with an anonymous cart', () => {
   it("/me/login: the session's cart becomes the customer's when it has none", async () => {
     const { customer } = await admin.ok(`/${Q}/customers`, { email: 'first@example.com', password: 'pw' }, 201);
     const anonymous = await anonymousWithToken(gateway, Q, ['manage_my_profile', 'manage_my_orders']);
-    const cart = await anonymous.caller.ok(`/${Q}/me/carts`, { currency: 'EUR', lineItems: [lineItem('A', 100)] }, 201);
+    // The session's cart with a priced item: made by the merchant for the session (a buyer cannot set an externalPrice).
+    const cart = await admin.ok(`/${Q}/carts`, { currency: 'EUR', anonymousId: anonymous.anonymousId, lineItems: [lineItem('A', 100)] }, 201);
+    expect((await anonymous.caller.read(`/${Q}/me/carts/${cart.id as string}`)).id).toBe(cart.id);
     const signedIn = await anonymous.caller.ok(`/${Q}/me/login`, { email: 'first@example.com', password: 'pw' });
     expect(signedIn.cart).toMatchObject({ id: cart.id, customerId: customer.id, cartState: 'Active' });
     expect((await admin.read(`/${Q}/carts/customer-id=${customer.id}`)).id).toBe(cart.id);

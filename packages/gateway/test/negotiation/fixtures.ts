@@ -49,12 +49,18 @@ export async function negotiationParties(gateway: TestGateway, projectKey: strin
   return { seller, buyer, admin };
 }
 
-/** A buyer's cart with a shipping address (orders need one), optionally of a business unit. */
+/**
+ * A buyer's cart with a shipping address (orders need one), optionally of a business unit. Its
+ * item has an external price, which a buyer cannot set (MyLineItemDraft has no externalPrice):
+ * the merchant (an API client with manage_orders) makes the cart on `/carts` for the customer.
+ */
 export async function orderableCart(projectKey: string, buyer: Customer, extra: Json = {}): Promise<Json> {
-  return buyer.caller.ok(
-    `/${projectKey}/me/carts`,
+  const merchant = await buyer.caller.withClient(projectKey, ['manage_orders']);
+  return merchant.ok(
+    `/${projectKey}/carts`,
     {
       currency: 'EUR',
+      customerId: buyer.id,
       country: 'DE',
       lineItems: [lineItem('SKU-1', 1000, 3)],
       shippingAddress: address('DE'),

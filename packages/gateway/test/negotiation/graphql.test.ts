@@ -21,10 +21,12 @@ describe('GraphQL: stagedQuote(s), quote(s), order(s)', { timeout: 180_000 }, ()
     gateway = await startTestGateway({ projects: [P] });
     parties = await negotiationParties(gateway, P, 'acme');
     const { seller, buyer } = parties;
-    const cart = await buyer.caller.ok(
-      `/${P}/me/carts`,
+    // The seller makes the buyer's cart: a buyer cannot set an external price (MyLineItemDraft has none).
+    const cart = await seller.ok(
+      `/${P}/carts`,
       {
         currency: 'EUR',
+        customerId: buyer.id,
         lineItems: [{ sku: 'A', name: { en: 'A' }, quantity: 2, externalPrice: { currencyCode: 'EUR', centAmount: 500 } }],
         shippingAddress: { country: 'DE' },
         businessUnit: { key: 'acme' },

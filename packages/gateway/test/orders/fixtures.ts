@@ -15,12 +15,17 @@ export async function orderParties(gateway: TestGateway, projectKey: string): Pr
   return { seller, buyer };
 }
 
-/** An Open order of the buyer with one line item (3 units) and one custom line item (1 unit). */
+/**
+ * An Open order of the buyer with one line item (3 units) and one custom line item (1 unit). The
+ * seller makes the buyer's cart on `/carts` (`customerId`): a buyer cannot set these prices on
+ * `/me/carts` (MyCartDraft has no customLineItems, MyLineItemDraft no externalPrice).
+ */
 export async function freshOrder(projectKey: string, { seller, buyer }: OrderParties, extra: Json = {}): Promise<Json> {
-  const cart = await buyer.caller.ok(
-    `/${projectKey}/me/carts`,
+  const cart = await seller.ok(
+    `/${projectKey}/carts`,
     {
       currency: 'EUR',
+      customerId: buyer.id,
       country: 'DE',
       lineItems: [lineItem('SKU-1', 1000, 3, { key: 'li-1' })],
       customLineItems: [{ name: { en: 'Gift wrap' }, slug: 'gift-wrap', key: 'cli-1', quantity: 1, money: { currencyCode: 'EUR', centAmount: 200 } }],

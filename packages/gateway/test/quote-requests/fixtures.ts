@@ -4,12 +4,19 @@ import { address, lineItem, type Caller, type Customer, type Json } from '../car
 /** Scopes of a buyer's password-flow token in these tests. */
 export const BUYER_SCOPES = ['manage_my_orders', 'manage_my_quote_requests'] as const;
 
-/** A cart of `buyer` made through `/me/carts`, ready to be quoted (no discount codes). */
+/**
+ * A cart of `buyer`, ready to be quoted (no discount codes), with prices the buyer could not set
+ * (external line item prices, a custom line item: not in MyCartDraft). As a real project makes
+ * it: the merchant (an API client with manage_orders) creates it on `/carts` for the customer,
+ * who then uses it through `/me/carts/{id}`.
+ */
 export async function buyerCart(projectKey: string, buyer: Customer, extra: Json = {}): Promise<Json> {
-  return buyer.caller.ok(
-    `/${projectKey}/me/carts`,
+  const merchant = await buyer.caller.withClient(projectKey, ['manage_orders']);
+  return merchant.ok(
+    `/${projectKey}/carts`,
     {
       currency: 'EUR',
+      customerId: buyer.id,
       country: 'DE',
       lineItems: [lineItem('SKU-1', 1000, 3), lineItem('SKU-2', 250, 2)],
       customLineItems: [{ name: { en: 'Setup' }, slug: 'setup', money: { currencyCode: 'EUR', centAmount: 700 } }],

@@ -106,7 +106,9 @@ describe('Quote requests /{projectKey}/quote-requests (§4.1)', () => {
 
     it('refuses anonymous carts and carts with discount codes with a clear message', async () => {
       const anonymous = await anonymousWithToken(gateway, P, ['manage_my_orders']);
-      const anonymousCart = await anonymous.caller.ok(`/${P}/me/carts`, { currency: 'EUR', lineItems: [lineItem('A', 100)] }, 201);
+      // An anonymous session's cart with a priced item: the merchant makes it for the session (a buyer cannot set a price).
+      const anonymousCart = await carts.ok(`/${P}/carts`, { currency: 'EUR', anonymousId: anonymous.anonymousId, lineItems: [lineItem('A', 100)] }, 201);
+      expect((await anonymous.caller.read(`/${P}/me/carts/${anonymousCart.id}`)).anonymousId).toBe(anonymous.anonymousId);
       const refusedAnonymous = await seller.post(`/${P}/quote-requests`, { cart: { id: anonymousCart.id }, cartVersion: 1 });
       expect(refusedAnonymous.status).toBe(400);
       expect(refusedAnonymous.body.errors[0].code).toBe('InvalidOperation');

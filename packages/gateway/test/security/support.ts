@@ -314,20 +314,12 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
     'carts',
     await post('/carts', { key: `${projectKey}-cart`, currency: 'EUR', country: 'DE', customerId: customer.customerId, lineItems: [lineItem('SKU-1')] }),
   );
+  // The customer's own carts (`me/carts`), priced by the merchant: a buyer cannot set an external price (MyLineItemDraft has none).
   const myCart = remember(
     'me/carts',
-    await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/carts`, {
-      key: `${projectKey}-my-cart`,
-      currency: 'EUR',
-      country: 'DE',
-      lineItems: [lineItem('SKU-2')],
-    }),
+    await post('/carts', { key: `${projectKey}-my-cart`, currency: 'EUR', country: 'DE', customerId: customer.customerId, lineItems: [lineItem('SKU-2')] }),
   );
-  const quoteCart = await call(gateway, customer.accessToken, 'POST', `/${projectKey}/me/carts`, {
-    currency: 'EUR',
-    country: 'DE',
-    lineItems: [lineItem('SKU-3')],
-  });
+  const quoteCart = await post('/carts', { currency: 'EUR', country: 'DE', customerId: customer.customerId, lineItems: [lineItem('SKU-3')] });
   remember(
     'business-units',
     await post('/business-units', {

@@ -22,6 +22,7 @@ import { itemShippingActions, revalidateShippingDetails } from './item-shipping.
 import { lineItemActions, merchantItemActions } from './item-actions.js';
 import { keyReference } from '../shared/references.js';
 import { cartDeleteDays } from './retention.js';
+import { buyerActionsOf } from './buyer-limits.js';
 import { mySettingsActions, settingsActions } from './settings-actions.js';
 
 /*
@@ -87,7 +88,7 @@ function settledAfter(handlers: ActionHandlers<Cart>): ActionHandlers<Cart> {
   );
 }
 
-/** Actions that a buyer may use on their own cart (`/me/carts`). */
+/** Actions that a buyer may use on their own cart (`/me/carts`), within buyerActionsOf's limits (buyer-limits.ts). */
 const buyerActions: ActionHandlers<Cart> = {
   setDeleteDaysAfterLastModification(cart, action, { ctx }) {
     cart.deleteDaysAfterLastModification = cartDeleteDays(action.deleteDaysAfterLastModification, 'deleteDaysAfterLastModification', ctx.project);
@@ -164,7 +165,7 @@ const buyerActions: ActionHandlers<Cart> = {
   ...mySettingsActions,
 };
 
-export const myCartActions: ActionHandlers<Cart> = onlyWhileActive(settledAfter({ ...buyerActions, ...pricingActions }));
+export const myCartActions: ActionHandlers<Cart> = onlyWhileActive(settledAfter(buyerActionsOf({ ...buyerActions, ...pricingActions })));
 
 /** Actions of API clients (`/carts`, `/in-store/key=…/carts`): also re-assigning the customer. */
 export const cartActions: ActionHandlers<Cart> = onlyWhileActive(

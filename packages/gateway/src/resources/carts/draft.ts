@@ -30,6 +30,7 @@ import { optionalCustomerGroupReference } from '../customer-groups/reference.js'
 import type { Customer } from '../customers/customer.js';
 import { currencyCode } from '../shared/money.js';
 import { cartDeleteDays } from './retention.js';
+import { assertBuyerCartDraft } from './buyer-limits.js';
 import { identifierLocator, keyReference, loadReferenced } from '../shared/references.js';
 
 export type CartFields = Omit<Cart, ServerFields>;
@@ -127,6 +128,7 @@ async function ownerOf(draft: Draft, origin: CartOrigin, ctx: RequestContext): P
 /** A CartDraft validated into the document fields (prices computed, references resolved). */
 export async function cartFromDraft(body: unknown, ctx: RequestContext, origin: CartOrigin): Promise<CartFields> {
   const draft = asDraft(body, 'CartDraft');
+  if (origin.buyer !== undefined) assertBuyerCartDraft(draft);
   const currency = currencyCode(draft.currency, 'currency');
   const cart: CartFields = {
     cartState: 'Active',

@@ -94,7 +94,7 @@ function isTargeted(cart: Cart, addressKey: string): boolean {
   return [...cart.lineItems, ...cart.customLineItems].some((item) => item.shippingDetails?.targets.some((target) => target.addressKey === addressKey) === true);
 }
 
-/** Item shipping address and details actions (the buyer may use all but the custom line item one). */
+/** Item shipping address and details actions (the buyer may use all but the custom line item one: buyer-limits.ts). */
 export const itemShippingActions: ActionHandlers<Cart> = {
   addItemShippingAddress(cart, action) {
     const added = itemShippingAddress(action.address);
