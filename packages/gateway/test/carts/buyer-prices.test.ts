@@ -7,6 +7,7 @@ const P = 'buyer-prices';
 
 const customLineItem = (slug: string): Json => ({ name: { en: 'Discount' }, slug, money: eur(-5000), quantity: 1 });
 const externalTotal = { price: eur(1), totalPrice: eur(1) };
+const taxRate = { name: 'zero', amount: 0, country: 'DE' };
 
 /**
  * A buyer cannot choose what they pay (reference types/me/): MyCartDraft has no `customLineItems`
@@ -54,6 +55,7 @@ describe("a buyer's own cart takes the catalogue's prices", () => {
       ['customerGroup', { customerGroup: { typeId: 'customer-group', key: 'vip' } }],
       ['lineItems[0].externalPrice', { lineItems: [{ sku: 'shirt-m', externalPrice: eur(1) }] }],
       ['lineItems[1].externalTotalPrice', { lineItems: [{ sku: 'mug-1' }, { sku: 'shirt-m', externalTotalPrice: externalTotal }] }],
+      ['lineItems[0].externalTaxRate', { lineItems: [{ sku: 'shirt-m', externalTaxRate: taxRate }] }],
     ];
     for (const { label, caller, path } of buyerRoutes()) {
       const before = (await caller.read(path)).results.length as number;
@@ -94,6 +96,7 @@ describe("a buyer's own cart takes the catalogue's prices", () => {
         ],
         [{ action: 'addLineItem', sku: 'mug-1', externalPrice: eur(1) }, { field: 'externalPrice' }],
         [{ action: 'addLineItem', sku: 'mug-1', externalTotalPrice: externalTotal }, { field: 'externalTotalPrice' }],
+        [{ action: 'addLineItem', sku: 'mug-1', externalTaxRate: taxRate }, { field: 'externalTaxRate' }],
         [{ action: 'changeLineItemQuantity', lineItemKey: 'shirt', quantity: 5, externalPrice: eur(1) }, { field: 'externalPrice' }],
         [{ action: 'changeLineItemQuantity', lineItemKey: 'shirt', quantity: 5, externalTotalPrice: externalTotal }, { field: 'externalTotalPrice' }],
         [{ action: 'removeLineItem', lineItemKey: 'shirt', quantity: 1, externalPrice: eur(1) }, { field: 'externalPrice' }],
@@ -118,6 +121,44 @@ describe("a buyer's own cart takes the catalogue's prices", () => {
         ['mug-1', 1, 'Platform'],
       ]);
       expect(changed.totalPrice.centAmount, label).toBe(4 * 1000 + 500 + 500);
+    }
+  });
+
+  it('lets a buyer re-price, with the quantity, only an item the merchant priced externally (MyCartChangeLineItemQuantityAction)', async () => {
+    for (const { label, caller, path, owner, store } of buyerRoutes()) {
+      const made = await merchant.ok(
+        `/${P}/carts`,
+        {
+          currency: 'EUR',
+          ...owner,
+          ...store,
+          lineItems: [
+            { sku: 'shirt-m', quantity: 2, key: 'external', externalPrice: eur(700) },
+            { sku: 'mug-1', quantity: 2, key: 'total', externalTotalPrice: { price: eur(300), totalPrice: eur(600) } },
+          ],
+        },
+        201,
+      );
+      const changed = await caller.update(`${path}/${made.id as string}`, made.version, [
+        { action: 'changeLineItemQuantity', lineItemKey: 'external', quantity: 3, externalPrice: eur(650) },
+        { action: 'removeLineItem', lineItemKey: 'total', quantity: 1, externalTotalPrice: { price: eur(250), totalPrice: eur(250) } },
+      ]);
+      expect(
+        changed.lineItems.map((item: Json) => [item.quantity, item.priceMode, item.totalPrice.centAmount]),
+        label,
+      ).toEqual([
+        [3, 'ExternalPrice', 1950],
+        [1, 'ExternalTotal', 250],
+      ]);
+      // The other mode's field is still refused: a buyer cannot move an item to a price of their own.
+      expectRefused(
+        await caller.post(`${path}/${made.id as string}`, {
+          version: changed.version,
+          actions: [{ action: 'changeLineItemQuantity', lineItemKey: 'external', quantity: 1, externalTotalPrice: externalTotal }],
+        }),
+        label,
+        { field: 'externalTotalPrice' },
+      );
     }
   });
 
