@@ -144,8 +144,9 @@ describe('checkAgainstReference on the vendored facts', () => {
     expect(check('Message', message)).toEqual([]);
     expect(check('Message', { ...message, distributionChannels: undefined })).toEqual(['Message.distributionChannels: required field missing']);
     expect(check('Message', { ...message, type: 'StoreOpened' })[0]).toMatch(/^Message\.type: 'StoreOpened' not one of the \d+ legal values/);
-    expect(check('Message', { ...message, type: 'OrderCreated' })[0]).toBe(
-      "Message: facts for OrderCreatedMessage (type 'OrderCreated') are not vendored: add it to scripts/reference/roots.ts and regenerate",
+    // Recurring orders are not built, so their messages' facts are not vendored (Order messages are since issue 29).
+    expect(check('Message', { ...message, type: 'RecurringOrderCreated' })[0]).toBe(
+      "Message: facts for RecurringOrderCreatedMessage (type 'RecurringOrderCreated') are not vendored: add it to scripts/reference/roots.ts and regenerate",
     );
   });
 
