@@ -222,7 +222,7 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
   ],
   // The reference has no OrderEdit messages (an applied edit's message is the order's OrderEditApplied).
   'order-edit': [],
-  cart: ['CartPurchaseOrderNumberSet'],
+  cart: ['CartPurchaseOrderNumberSet', 'CartFrozen', 'CartUnfrozen', 'CartLocked', 'CartUnlocked', 'CartEstimatedDeliverySet'],
   state: [],
   type: [],
   subscription: [],
@@ -254,6 +254,14 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'ProductRemovedFromCategory',
     'ProductStateTransition',
     'ProductImageAdded',
+    'ProductPriceKeySet',
+    'ProductPriceModeSet',
+    'ProductPriceExternalDiscountSet',
+    'ProductPriceCustomFieldsSet',
+    'ProductPriceCustomFieldsRemoved',
+    'ProductPriceCustomFieldAdded',
+    'ProductPriceCustomFieldChanged',
+    'ProductPriceCustomFieldRemoved',
   ],
   // Payments (reference: types/message/Payment*; none for deleting a payment or its own custom fields).
   payment: [

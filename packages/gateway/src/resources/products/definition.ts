@@ -2,9 +2,11 @@ import type { DocumentStore } from '@herald/store';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { assetActions } from './asset-actions.js';
 import { dataActions } from './data-actions.js';
+import { setDiscountedPrice } from './discounted-price.js';
 import { productFromDraft } from './draft.js';
 import { allImageUrls, imageActions } from './image-actions.js';
 import { priceActions } from './price-actions.js';
+import { priceCustomActions } from './price-custom-actions.js';
 import { PRODUCT_TYPE_ID, type Product } from './product.js';
 import { projectionOf } from './projection.js';
 import { withStagedChanges } from './staging.js';
@@ -33,6 +35,8 @@ export function productDefinition(documents: DocumentStore): ResourceDefinition<
       ...dataActions,
       ...variantActions,
       ...priceActions,
+      ...priceCustomActions,
+      setDiscountedPrice,
       ...imageActions,
       ...assetActions,
       transitionState,

@@ -6,7 +6,7 @@ import { allVariants, type Price, type Product, type ProductData, type ProductVa
 import { dataToChange, isStaged, variantIn } from './staging.js';
 
 /** The variant holding the embedded price `priceId` in `data` (ProductChangePriceAction.priceId). */
-function holderOf(data: ProductData, priceId: unknown): { variant: ProductVariant; index: number } {
+export function holderOf(data: ProductData, priceId: unknown): { variant: ProductVariant; index: number } {
   if (typeof priceId !== 'string') throw invalidInput("'priceId' must be a string.", { field: 'priceId' });
   for (const variant of allVariants(data)) {
     const index = variant.prices.findIndex(({ id }) => id === priceId);

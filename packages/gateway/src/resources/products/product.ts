@@ -1,5 +1,6 @@
 import type { BaseResource, CustomFields, LocalizedString, Reference } from '@herald/model';
 import type { Asset } from '../shared/assets.js';
+import type { DiscountedPrice } from '../discounts/product-pricing.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
 import type { ReviewRatingStatistics } from '../reviews/statistics.js';
 
@@ -21,6 +22,8 @@ export interface Price {
   channel?: Reference<'channel'>;
   validFrom?: string;
   validUntil?: string;
+  /** Set by ProductSetDiscountedPriceAction for an `external` ProductDiscount. */
+  discounted?: DiscountedPrice;
   tiers?: PriceTier[];
   custom?: CustomFields;
 }

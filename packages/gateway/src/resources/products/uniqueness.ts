@@ -1,4 +1,5 @@
 import type { DocumentStore, UniqueValue } from '@herald/store';
+import { declareProductSearchTerms } from '../product-projections/search-index/terms.js';
 import { allVariants, PRODUCT_TYPE_ID, type Product, type ProductData } from './product.js';
 
 /*
@@ -23,4 +24,5 @@ export function productUniqueValues(product: Product): UniqueValue[] {
 /** Every write of a product claims its slugs and SKUs (400 DuplicateField `slug` or `sku` when taken). */
 export function declareProductUniqueValues(documents: DocumentStore): void {
   documents.declareUniqueValues<Product>(PRODUCT_TYPE_ID, productUniqueValues);
+  declareProductSearchTerms(documents); // and its search terms (product-projections/search-index, issue 28)
 }

@@ -21,40 +21,60 @@ function nextVariantId(product: Product): number {
   return Math.max(...ids) + 1;
 }
 
-/** ProductSetAttributeAction.value: checked against the ProductType's definition; absent removes the attribute. */
-/** How to set the attribute on one variant, and the variant definitions whose constraints then hold. */
+/**
+ * How to set the attribute on one holder (a variant, or the ProductData for Product-level
+ * attributes), and the definitions of that level whose constraints then hold.
+ */
 interface AttributeSetter {
-  apply: (variant: ProductVariant) => void;
+  apply: (holder: Pick<ProductVariant, 'attributes'>) => void;
   definitions: AttributeDefinition[];
 }
 
-async function attributeSetter(product: Product, action: UpdateAction, ctx: Load): Promise<AttributeSetter> {
+/**
+ * ProductSetAttributeAction / ProductSetProductAttributeAction `value`: checked against the
+ * ProductType's definition of that `level` (AttributeDefinition.level); absent removes the attribute.
+ */
+async function attributeSetter(product: Product, action: UpdateAction, ctx: Load, level: AttributeDefinition['level'] = 'Variant'): Promise<AttributeSetter> {
   if (typeof action.name !== 'string') throw invalidInput("'name' must be an attribute name.", { field: 'name' });
   const { name, value } = action as UpdateAction & { name: string };
   const productType = await productTypeOf(product, ctx);
-  const definitions = definitionsAt(productType, 'Variant');
+  const definitions = definitionsAt(productType, level);
   const definition = definitions.find((candidate) => candidate.name === name);
-  if (definition === undefined) throw invalidInput(`The product type defines no attribute '${name}'.`, { field: 'name', invalidValue: name });
+  if (definition === undefined) {
+    throw invalidInput(`The product type defines no ${level}-level attribute '${name}'.`, { field: 'name', invalidValue: name });
+  }
   if (value === undefined || value === null) {
     if (definition.isRequired) throw invalidInput(`The attribute '${name}' is required.`, { field: 'value' });
-    const apply = (variant: ProductVariant) => {
-      variant.attributes = variant.attributes.filter((attribute) => attribute.name !== name);
+    const apply = (holder: Pick<ProductVariant, 'attributes'>) => {
+      holder.attributes = holder.attributes.filter((attribute) => attribute.name !== name);
     };
     return { apply, definitions };
   }
   const problem = attributeValueError(definition, value, await loadNestedAttributeTypes(productType.attributes, ctx.load));
   if (problem !== undefined) throw invalidInput(`'value' ${problem.message}.`, { field: 'value' });
-  const apply = (variant: ProductVariant) => {
-    const existing = variant.attributes.find((attribute) => attribute.name === name);
-    if (existing === undefined) variant.attributes.push({ name, value });
-    else existing.value = value;
+  const apply = (holder: Pick<ProductVariant, 'attributes'>) => {
+    const existing = holder.attributes.find((attribute) => attribute.name === name);
+    if (existing === undefined) holder.attributes.push({ name, value: structuredClone(value) });
+    else existing.value = structuredClone(value);
   };
   return { apply, definitions };
 }
 
+/** ProductSetSkuAction {variantId, sku?, staged}: the variant by `variantId` only; absent removes the SKU. */
+function setVariantSku(product: Product, action: UpdateAction, staged: boolean): void {
+  if (typeof action.variantId !== 'number') throw invalidInput("'variantId' must be a variant id.", { field: 'variantId' });
+  const next = sku(action.sku, 'sku');
+  for (const data of dataToChange(product, staged)) {
+    const variant = variantIn(data, { action: 'setSku', variantId: action.variantId });
+    if (next === undefined) delete variant.sku;
+    else variant.sku = next;
+    assertVariantIdentifiersDistinct(allVariants(data));
+  }
+}
+
 /**
- * Variant actions (reference ProductAddVariantAction, …RemoveVariant…, …SetSku…, …SetAttribute…,
- * …ChangeMasterVariant…). SKUs taken by another product are refused by the store's claims (uniqueness.ts).
+ * Variant and attribute actions (reference ProductAddVariantAction, …RemoveVariant…, …SetSku…,
+ * ProductLegacySetSkuAction, …SetAttribute…, …SetProductAttribute…, …ChangeMasterVariant…). SKUs taken by another product are refused by the store's claims (uniqueness.ts).
  */
 export const variantActions: ActionHandlers<Product> = {
   async addVariant(product, action, { ctx }) {
@@ -82,14 +102,14 @@ export const variantActions: ActionHandlers<Product> = {
     return [{ type: 'ProductVariantDeleted', variant: removed, removedImageUrls, staged }];
   },
   setSku(product, action) {
-    const staged = isStaged(action);
-    const next = sku(action.sku, 'sku');
-    for (const data of dataToChange(product, staged)) {
-      const variant = variantIn(data, { action: 'setSku', variantId: action.variantId });
-      if (next === undefined) delete variant.sku;
-      else variant.sku = next;
-      assertVariantIdentifiersDistinct(allVariants(data));
-    }
+    setVariantSku(product, action, isStaged(action));
+  },
+  /**
+   * ProductLegacySetSkuAction (deprecated, `setSKU`): {variantId, sku?} without `staged`; it
+   * predates staged SKU changes, so it changes the SKU in both data versions. No message in the reference.
+   */
+  setSKU(product, action) {
+    setVariantSku(product, action, false);
   },
   /** ProductSetProductVariantKeyAction: absent removes; a key of another variant of the product is a DuplicateField. */
   setProductVariantKey(product, action) {
@@ -127,6 +147,11 @@ export const variantActions: ActionHandlers<Product> = {
       allVariants(data).forEach(apply);
       assertAttributeConstraints(data, definitions);
     }
+  },
+  /** ProductSetProductAttributeAction: a Product-level attribute (ProductData.attributes); no message in the reference. */
+  async setProductAttribute(product, action, { ctx }) {
+    const { apply } = await attributeSetter(product, action, ctx, 'Product');
+    for (const data of dataToChange(product, isStaged(action))) apply(data);
   },
   changeMasterVariant(product, action) {
     for (const data of dataToChange(product, isStaged(action))) {
