@@ -13,7 +13,9 @@ export type ProjectedVariant = ProductVariant & { price?: Price };
  * Projection by store (ProductProjectionPrices): a store with `countries` keeps the prices without
  * a country or of one of them; a store with `distributionChannels` keeps the prices without a
  * channel or of one of them. Supply channels select inventory availability, which Herald's
- * projections do not carry; product selections do not exist yet: neither is applied.
+ * projections do not carry. The store's Product Selections do not apply here: `storeProjection`
+ * "does not take the availability of the Product in the specified Store into account"
+ * (traits/store-projecting.raml); the in-store routes apply them (product-selections/offered-projection.ts).
  */
 function storePrices(prices: Price[], store: Store): Price[] {
   const countries = new Set(store.countries.map(({ code }) => code));

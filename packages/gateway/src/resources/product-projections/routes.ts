@@ -8,6 +8,7 @@ import type { ResourceDeps } from '../shared/context.js';
 import { expanding, locatorOf, type ResourceParams } from '../shared/route-helpers.js';
 import type { Store } from '../stores/store.js';
 import { storeAssortment } from '../product-selections/availability.js';
+import { offeredProjection } from '../product-selections/offered-projection.js';
 import { projectionFieldRoot, PUBLISHED_SQL } from './fields.js';
 import { projectionOptions, type ProjectionOptions } from './options.js';
 import { priceDiscounter } from './discounting.js';
@@ -81,10 +82,10 @@ export function registerProductProjectionRoutes(app: FastifyInstance, deps: Reso
         const store = await documents.get<Store>(projectKey, 'store', { key: storeKey });
         if (store === undefined) throw resourceNotFound(`The store with key '${storeKey}' was not found.`);
         const options = await projectionOptions({ query: request.query as Query, auth: request.auth, documents, projectKey, inStore: store });
-        const projection = await readOne(request, options);
         // A product outside the Store's Product Selections is not in the Store (reference: Store.productSelections).
-        if (!(await storeAssortment(documents, projectKey, store))(projection.id)) throw notFound(locatorOf(request.params as Params));
-        return expansion.one(projection);
+        const offered = offeredProjection(await readOne(request, options), await storeAssortment(documents, projectKey, store));
+        if (offered === undefined) throw notFound(locatorOf(request.params as Params));
+        return expansion.one(offered);
       }),
     );
   }
