@@ -88,4 +88,25 @@ describe('Product Selections of variants in a Store', { timeout: 60_000 }, () =>
     expect(await skusInStore('union-store', shirt)).toEqual(['shirt-2', 'shirt-3']);
     expect(await skusInStore('union-store', cap)).toBe(404);
   });
+
+  it('projects by storeProjection on the query, key and search routes without applying the Store’s selections', async () => {
+    const bilingual = await admin.ok(
+      `/${P}/products`,
+      { key: 'scarf', productType: { typeId: 'product-type', key: 'plain' }, name: { en: 'Scarf', de: 'Schal' }, slug: { en: 'scarf' }, publish: true },
+      201,
+    );
+    const only = await selection('scarf-only', 'Individual', [add(bilingual)]);
+    await admin.ok(`/${P}/stores`, { key: 'german', languages: ['de'], productSelections: [{ productSelection: { key: only.key }, active: true }] }, 201);
+    const names = (page: Json): Json => Object.fromEntries((page.results as Json[]).map((projection) => [projection.key, projection.name]));
+    const listed = await admin.read(`/${P}/product-projections?storeProjection=german&sort=key+asc`);
+    expect(names(listed)).toMatchObject({ scarf: { de: 'Schal' }, shirt: expect.any(Object), cap: expect.any(Object) });
+    expect((await admin.read(`/${P}/product-projections/key=scarf?storeProjection=german`)).name).toEqual({ de: 'Schal' });
+    const searched = await admin.read(`/${P}/product-projections/search?storeProjection=german`);
+    expect(names(searched)).toMatchObject({ scarf: { de: 'Schal' }, shirt: expect.any(Object) });
+    for (const url of [`/${P}/product-projections?storeProjection=nowhere`, `/${P}/product-projections/search?storeProjection=nowhere`]) {
+      const unknown = await admin.get(url);
+      expect(unknown.status, url).toBe(400);
+      expect(unknown.body.errors[0].code, url).toBe('InvalidInput');
+    }
+  });
 });
