@@ -24,6 +24,8 @@ import { keyReference } from '../shared/references.js';
 import { cartDeleteDays } from './retention.js';
 import { buyerActionsOf } from './buyer-limits.js';
 import { mySettingsActions, settingsActions } from './settings-actions.js';
+import { cartPartCustomFieldActions } from './part-custom-fields.js';
+import { cartStateActions, guardedByCartState } from './cart-states.js';
 
 /*
  * Cart update actions (the reference's CartUpdateAction and MyCartUpdateAction, where Herald holds
@@ -55,13 +57,17 @@ function setQuantity(cart: Cart, item: LineItem, count: number, action: Draft): 
   revalidateShippingDetails(cart);
 }
 
-/** CartState `Merged`: no further operations are allowed on the cart (reference CartState). */
+/**
+ * CartState `Merged` and `Ordered`: no further operations are allowed on the cart (reference
+ * CartState); a `Frozen` or locked cart refuses some or all of them (cart-states.ts).
+ */
 function onlyWhileActive(handlers: ActionHandlers<Cart>): ActionHandlers<Cart> {
   return Object.fromEntries(
-    Object.entries(handlers).map(([name, handler]) => [
+    Object.entries(guardedByCartState(handlers)).map(([name, handler]) => [
       name,
       (cart: Cart, action: Parameters<typeof handler>[1], scope: Parameters<typeof handler>[2]) => {
-        if (cart.cartState !== 'Active') throw invalidOperation(`The cart is ${cart.cartState}: it cannot be changed any more.`);
+        if (cart.cartState === 'Merged' || cart.cartState === 'Ordered')
+          throw invalidOperation(`The cart is ${cart.cartState}: it cannot be changed any more.`);
         return handler(cart, action, scope);
       },
     ]),
@@ -176,6 +182,8 @@ export const cartActions: ActionHandlers<Cart> = onlyWhileActive(
     ...pricingActions,
     ...merchantPricingActions,
     ...taxActions,
+    ...cartPartCustomFieldActions,
+    ...cartStateActions,
     /** The customer's group comes along ("customerGroup is set automatically", CartDraft.raml); prices follow. */
     async setCustomerId(cart, action, { reader }) {
       if (action.customerId === undefined || action.customerId === null) delete cart.customerId;

@@ -4,6 +4,7 @@ import type { CentPrecisionMoney } from '../shared/money.js';
 import type { DiscountCodeState, DiscountedLineItemPrice } from '../discounts/cart-pricing.js';
 import type { DiscountedPrice } from '../discounts/product-pricing.js';
 import type { PaymentInfo } from '../orders/payments.js';
+import type { CartLock, FreezeStrategy } from './cart-states.js';
 import type { CartShippingInfo } from './shipping.js';
 import type { ItemTaxRate, TaxedItemPrice, TaxedPrice } from './taxed-price.js';
 
@@ -176,8 +177,13 @@ export interface Cart extends BaseResource {
   /**
    * `Merged`: an anonymous cart whose items went into the customer's cart at sign-in (sign-in-carts.ts).
    * `Ordered`: an order was created from it (resources/orders); like Merged, it cannot change any more.
+   * `Frozen`: its prices stay as they were when it was frozen (cart-states.ts).
    */
-  cartState: 'Active' | 'Merged' | 'Ordered';
+  cartState: 'Active' | 'Merged' | 'Ordered' | 'Frozen';
+  /** How a `Frozen` cart is frozen (CartFreezeCartAction); absent while Active. */
+  freezeStrategy?: FreezeStrategy;
+  /** Set by lockCart (CartLock.raml): only callers with `manage_locked_carts` may change the cart. */
+  lock?: CartLock;
   /** `Quote`: the quotation cart of a staged quote (resources/staged-quotes), never a draft's value. */
   origin: CartOrigin | 'Quote';
   customerId?: string;

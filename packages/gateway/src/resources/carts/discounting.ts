@@ -21,9 +21,12 @@ import { applyProductDiscounts, unitPriceOf } from './product-discounts.js';
 /** Units of an ExternalTotal line item are not discounted: "Cart Discounts are deactivated" for them (LineItemPriceMode.raml). */
 const discountable = (item: LineItem): boolean => item.priceMode !== 'ExternalTotal';
 
-/** Product Discounts applied and every cart discount's effect removed: the totals cart discounts start from. */
-export async function undiscountedCart(cart: Cart, reads: CatalogueReads, now: Date): Promise<void> {
-  await applyProductDiscounts(cart, reads, now);
+/**
+ * Product Discounts applied (unless `productDiscounts` is false: a Frozen cart keeps its prices) and
+ * every cart discount's effect removed: the totals cart discounts start from.
+ */
+export async function undiscountedCart(cart: Cart, reads: CatalogueReads, now: Date, { productDiscounts = true } = {}): Promise<void> {
+  if (productDiscounts) await applyProductDiscounts(cart, reads, now);
   const currency = cart.totalPrice.currencyCode;
   for (const item of cart.lineItems) {
     item.discountedPricePerQuantity = [];

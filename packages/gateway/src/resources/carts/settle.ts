@@ -24,7 +24,8 @@ export async function repriceLineItem(cart: Cart, item: LineItem, reads: Catalog
   const found = await findCatalogueVariant(reads, { productId: item.productId, variantId: item.variant.id }, 'lineItems');
   if (found instanceof ApiError) return;
   if (updateProductData) Object.assign(item, catalogueFields(found));
-  if (item.priceMode !== 'Platform') return;
+  // A Frozen cart "locks prices as they were when the Cart was frozen" (FreezeStrategy SoftFreeze).
+  if (item.priceMode !== 'Platform' || cart.cartState === 'Frozen') return;
   item.price = await selectLineItemPrice(reads, found, priceCriteria(cart, item.distributionChannel), item.quantity);
   item.totalPrice = multiply(item.price.value, item.quantity, 'lineItems');
 }
@@ -38,15 +39,19 @@ export async function repriceAll(cart: Cart, reads: CatalogueReads, updateProduc
  * The shipping rate, the tax rates, the discounts and the totals for the cart as it is now; with
  * `reprice`, the `Platform` prices first (a new cart's were selected a moment ago). Discounts come
  * before the final totals: taxes are computed on the discounted amounts (discounting.ts).
+ * A `Frozen` cart keeps its item prices (Product Discounts included); frozen with `HardFreeze` it
+ * also keeps its cart discounts and shipping price (FreezeStrategy.raml): only taxes and totals follow.
  */
 export async function settleCart(cart: Cart, reads: CatalogueReads, { reprice }: { reprice: boolean }): Promise<void> {
   const now = new Date();
+  const frozen = cart.cartState === 'Frozen';
+  const discountsMove = !(frozen && cart.freezeStrategy === 'HardFreeze');
   if (reprice) await repriceAll(cart, reads);
-  await undiscountedCart(cart, reads, now);
+  if (discountsMove) await undiscountedCart(cart, reads, now, { productDiscounts: !frozen });
   recalculate(cart);
-  await refreshShipping(cart, reads);
+  if (discountsMove) await refreshShipping(cart, reads);
   await assignPlatformRates(cart, reads);
   recalculate(cart);
-  await discountCart(cart, reads, now);
+  if (discountsMove) await discountCart(cart, reads, now);
   recalculate(cart);
 }
