@@ -12,6 +12,7 @@ import { deliveryQueues } from './010-delivery-queues.js';
 import { routingEpochs } from './011-routing-epochs.js';
 import { uniqueValues } from './012-unique-values.js';
 import { discountCodeClaims } from './013-discount-code-claims.js';
+import { gatewayUniqueClaims } from './014-gateway-unique-claims.js';
 
 interface Migration {
   id: number;
@@ -34,6 +35,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 11, name: 'routing-epochs', sql: routingEpochs },
   { id: 12, name: 'unique-values', sql: uniqueValues },
   { id: 13, name: 'discount-code-claims', sql: discountCodeClaims },
+  { id: 14, name: 'gateway-unique-claims', sql: gatewayUniqueClaims },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */

@@ -3,7 +3,7 @@ import { customFieldActions, customFromDraft } from '../shared/custom-fields.js'
 import { asDraft, optionalKey, requiredString } from '../shared/validation.js';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { CUSTOMER_GROUP_TYPE_ID, type CustomerGroup } from './customer-group.js';
-import { assertNameFree } from './unique-name.js';
+import { declareCustomerGroupUniqueValues } from './unique-name.js';
 
 /** The reference states no length for the name; this bound only keeps documents reasonable. */
 const MAX_NAME_LENGTH = 4096;
@@ -23,6 +23,7 @@ function groupName(value: unknown): string {
  * keeps the id, and expanding it finds nothing.
  */
 export function customerGroupDefinition(documents: DocumentStore): ResourceDefinition<CustomerGroup> {
+  declareCustomerGroupUniqueValues(documents);
   return {
     typeId: CUSTOMER_GROUP_TYPE_ID,
     path: 'customer-groups',
@@ -36,16 +37,13 @@ export function customerGroupDefinition(documents: DocumentStore): ResourceDefin
       if (key !== undefined) fields.key = key;
       const custom = await customFromDraft(draft.custom, CUSTOMER_GROUP_TYPE_ID, ctx);
       if (custom !== undefined) fields.custom = custom;
-      await assertNameFree(documents.db, ctx.projectKey, fields.name);
       return fields;
     },
 
     actions: {
-      async changeName(group, action, { ctx }) {
-        const name = groupName(action.name);
-        if (name === group.name) return;
-        await assertNameFree(documents.db, ctx.projectKey, name, group.id);
-        group.name = name;
+      changeName(group, action) {
+        // A name another group holds is refused by the store's claim (unique-name.ts).
+        group.name = groupName(action.name);
       },
       setKey(group, action) {
         const key = optionalKey(action.key);

@@ -10,7 +10,7 @@ import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { cartQuantityLimits, int32, isAbsent, optionalDateTime, optionalWholeNumber, reservationMinutes, stockLevels, wholeNumber } from './fields.js';
 import { INVENTORY_ENTRY_TYPE_ID, type InventoryEntry, type StockLevels } from './inventory-entry.js';
 import { entryIdentity, setQuantity } from './quantity.js';
-import { assertSkuChannelFree } from './unique-sku.js';
+import { assertChannelFree, declareInventoryUniqueValues } from './unique-sku.js';
 
 type EntryFields = Omit<InventoryEntry, ServerFields>;
 
@@ -100,17 +100,15 @@ function limitActions(): ActionHandlers<InventoryEntry> {
  * custom field messages for inventory entries, and no in-store inventory endpoints.
  */
 export function inventoryEntryDefinition(documents: DocumentStore): ResourceDefinition<InventoryEntry> {
+  declareInventoryUniqueValues(documents);
   return {
     typeId: INVENTORY_ENTRY_TYPE_ID,
     path: 'inventory',
     // resources/inventory.raml securedBy: the product scopes.
     scopes: { view: ['view_products'], manage: ['manage_products'] },
 
-    async fromDraft(body, ctx) {
-      const fields = await entryFromDraft(body, ctx);
-      await assertSkuChannelFree(documents.db, ctx.projectKey, fields.sku, fields.supplyChannel, 'sku');
-      return fields;
-    },
+    // A combination of SKU and supply channel another entry holds is refused by the store's claim (unique-sku.ts).
+    fromDraft: entryFromDraft,
 
     createdMessages: (inventoryEntry) => [{ type: 'InventoryEntryCreated', inventoryEntry }],
     deletedMessages: (entry) => [{ type: 'InventoryEntryDeleted', ...entryIdentity(entry) }],
@@ -127,7 +125,7 @@ export function inventoryEntryDefinition(documents: DocumentStore): ResourceDefi
       async setSupplyChannel(entry, action, { ctx }) {
         const channel = await supplyChannel(ctx.load, action.supplyChannel);
         if (channel?.id === entry.supplyChannel?.id) return;
-        await assertSkuChannelFree(documents.db, ctx.projectKey, entry.sku, channel, 'supplyChannel', entry.id);
+        await assertChannelFree(documents.db, ctx.projectKey, entry, channel);
         assign(entry, 'supplyChannel', channel);
       },
       setKey(entry, action) {

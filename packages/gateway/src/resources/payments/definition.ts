@@ -16,7 +16,7 @@ import {
   paymentMoney,
   transactionFromDraft,
 } from './fields.js';
-import { assertInterfaceIdFree } from './interface-uniqueness.js';
+import { declarePaymentUniqueValues } from './interface-uniqueness.js';
 import { methodInfoActions } from './method-info-actions.js';
 import { PAYMENT_TYPE_ID, type Payment, type PaymentStatus } from './payment.js';
 import { paymentActions } from './payment-actions.js';
@@ -110,24 +110,21 @@ export async function paymentFromDraft(body: unknown, load: Load): Promise<Payme
  * nothing). Payments hold personal data, so `dataErasure` is accepted (the reference's trait).
  */
 export function paymentDefinition(documents: DocumentStore): ResourceDefinition<Payment> {
+  declarePaymentUniqueValues(documents);
   return {
     typeId: PAYMENT_TYPE_ID,
     path: 'payments',
     scopes: { view: ['view_payments'], manage: ['manage_payments'] },
     personalData: true,
 
-    async fromDraft(body, ctx) {
-      const fields = await paymentFromDraft(body, ctx.load);
-      await assertInterfaceIdFree(documents.db, ctx.projectKey, fields);
-      return fields;
-    },
+    fromDraft: (body, ctx) => paymentFromDraft(body, ctx.load),
 
     createdMessages: (payment) => [{ type: 'PaymentCreated', payment: paymentForMessage(payment) }],
 
     actions: {
-      ...paymentActions(documents.db),
+      ...paymentActions(),
       ...transactionActions,
-      ...methodInfoActions(documents.db),
+      ...methodInfoActions(),
     },
   };
 }

@@ -1,13 +1,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { invalidOperation, type LocalizedString, type MessagePayload } from '@herald/model';
-import type { Queryable } from '@herald/store';
 import type { ActionHandlers, ActionScope, UpdateAction } from '../shared/update-actions.js';
 import { localizedString } from '../shared/validation.js';
 import { optionalText, optionalToken, requiredText } from './fields.js';
 import { nestedCustomActions } from './nested-custom.js';
 import type { Payment, PaymentMethodInfo, PaymentMethodToken } from './payment.js';
 import { maskedToken } from './token.js';
-import { assertInterfaceIdFree } from './interface-uniqueness.js';
 
 const infoCustom = nestedCustomActions('payment-method-info', true);
 
@@ -38,13 +36,13 @@ const tokenForMessage = (token: PaymentMethodToken | undefined) => (token === un
  * changed" (400 InvalidOperation; the same value again changes nothing), and with the payment's
  * `interfaceId` it must be unique (400 DuplicateField).
  */
-async function setInterface(payment: Payment, value: unknown, { ctx }: ActionScope, db: Queryable): Promise<MessagePayload[]> {
+function setInterface(payment: Payment, value: unknown): MessagePayload[] {
   const paymentInterface = requiredText(value, 'interface');
   const old = payment.paymentMethodInfo.paymentInterface;
   if (old === paymentInterface) return [];
   if (old !== undefined) throw invalidOperation(`The payment's paymentInterface is '${old}' and cannot be changed.`);
+  // A pair of interface and interfaceId another payment holds is refused by the store's claim (interface-uniqueness.ts).
   payment.paymentMethodInfo.paymentInterface = paymentInterface;
-  await assertInterfaceIdFree(db, ctx.projectKey, payment);
   return [{ type: 'PaymentMethodInfoInterfaceSet', interface: paymentInterface }];
 }
 
@@ -78,11 +76,11 @@ function setInterfaceAccount(info: Info, value: unknown): MessagePayload[] {
  * action (null removes it) is set as its single action would set it, with that action's message;
  * a field absent from the action is left as it is.
  */
-async function setMethodInfo(payment: Payment, action: UpdateAction, scope: ActionScope, db: Queryable): Promise<MessagePayload[]> {
+async function setMethodInfo(payment: Payment, action: UpdateAction, scope: ActionScope): Promise<MessagePayload[]> {
   const info = payment.paymentMethodInfo;
   const messages: MessagePayload[] = [];
   const present = (field: string) => Object.hasOwn(action, field);
-  if (present('paymentInterface') && action.paymentInterface !== null) messages.push(...(await setInterface(payment, action.paymentInterface, scope, db)));
+  if (present('paymentInterface') && action.paymentInterface !== null) messages.push(...setInterface(payment, action.paymentInterface));
   if (present('method')) messages.push(...setMethod(info, action.method));
   if (present('name')) messages.push(...setName(info, action.name));
   if (present('token')) messages.push(...setToken(info, action.token));
@@ -96,15 +94,15 @@ async function setMethodInfo(payment: Payment, action: UpdateAction, scope: Acti
 }
 
 /** The reference's PaymentSetMethodInfo* actions, each with its PaymentMethodInfo* message. */
-export function methodInfoActions(db: Queryable): ActionHandlers<Payment> {
+export function methodInfoActions(): ActionHandlers<Payment> {
   return {
-    setMethodInfoInterface: (payment, action, scope) => setInterface(payment, action.interface, scope, db),
+    setMethodInfoInterface: (payment, action) => setInterface(payment, action.interface),
     setMethodInfoMethod: (payment, action) => setMethod(payment.paymentMethodInfo, action.method),
     setMethodInfoName: (payment, action) => setName(payment.paymentMethodInfo, action.name),
     setMethodInfoToken: (payment, action) => setToken(payment.paymentMethodInfo, action.token),
     setMethodInfoInterfaceAccount: (payment, action) => setInterfaceAccount(payment.paymentMethodInfo, action.interfaceAccount),
     setMethodInfoCustomType: (payment, action, scope) => infoCustom.setCustomType(payment.paymentMethodInfo, action, scope),
     setMethodInfoCustomField: (payment, action, scope) => infoCustom.setCustomField(payment.paymentMethodInfo, action, scope),
-    setMethodInfo: (payment, action, scope) => setMethodInfo(payment, action, scope, db),
+    setMethodInfo: (payment, action, scope) => setMethodInfo(payment, action, scope),
   };
 }

@@ -1,5 +1,4 @@
 import { invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
-import type { Queryable } from '@herald/store';
 import { transitionRefusal } from '../quote-requests/transition.js';
 import { workflowState } from '../quotes/workflow.js';
 import { customFieldActions } from '../shared/custom-fields.js';
@@ -7,7 +6,6 @@ import type { ActionHandlers } from '../shared/update-actions.js';
 import { optionalKey } from '../shared/validation.js';
 import type { State } from '../states/state.js';
 import { customerReference, optionalDateTime, optionalMoney, optionalText, paymentMoney, requiredText } from './fields.js';
-import { assertInterfaceIdFree } from './interface-uniqueness.js';
 import { nestedCustomActions } from './nested-custom.js';
 import { PAYMENT_TYPE_ID, type Payment } from './payment.js';
 
@@ -33,7 +31,7 @@ const amountAction =
 const interactionCustom = nestedCustomActions('payment-interface-interaction', false);
 
 /** The payment's own actions (everything but transactions and the method info). */
-export function paymentActions(db: Queryable): ActionHandlers<Payment> {
+export function paymentActions(): ActionHandlers<Payment> {
   return {
     changeAmountPlanned(payment, action) {
       payment.amountPlanned = paymentMoney(action.amount, 'amount');
@@ -65,13 +63,13 @@ export function paymentActions(db: Queryable): ActionHandlers<Payment> {
       setOptional(payment, 'key', optionalKey(action.key));
     },
     /** PaymentSetInterfaceIdAction: "The value cannot be modified after it is set"; unique with paymentInterface. */
-    async setInterfaceId(payment, action, { ctx }): Promise<MessagePayload[]> {
+    setInterfaceId(payment, action): MessagePayload[] {
       const interfaceId = requiredText(action.interfaceId, 'interfaceId');
       const old = payment.interfaceId;
       if (old === interfaceId) return [];
       if (old !== undefined) throw invalidOperation(`The payment's interfaceId is '${old}' and cannot be changed.`);
+      // A pair of interface and interfaceId another payment holds is refused by the store's claim (interface-uniqueness.ts).
       payment.interfaceId = interfaceId;
-      await assertInterfaceIdFree(db, ctx.projectKey, payment);
       return [{ type: 'PaymentInterfaceIdSet', interfaceId }];
     },
     setStatusInterfaceCode(payment, action): MessagePayload[] {

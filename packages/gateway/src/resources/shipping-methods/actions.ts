@@ -8,7 +8,7 @@ import { methodName } from './draft.js';
 import { booleanField, optionalLocalized, optionalPredicate, taxCategoryReference } from './fields.js';
 import { SHIPPING_METHOD_TYPE_ID, type ShippingMethod } from './shipping-method.js';
 import { assertStoreLimit, storeList } from './stores.js';
-import { assertNameFree, assertNoOtherDefault } from './uniqueness.js';
+import { assertNoOtherDefault } from './uniqueness.js';
 import { assertOneRatePerCurrency, shippingRateDraft, withoutRate, zoneRateOf, zoneReference } from './zone-rates.js';
 
 type Optional = 'key' | 'localizedName' | 'description' | 'localizedDescription' | 'predicate' | 'carrier';
@@ -82,10 +82,9 @@ export function shippingMethodActions(documents: DocumentStore): ActionHandlers<
   return {
     ...zoneActions(),
     ...storeActions(),
-    async changeName(method, action, { ctx }) {
-      const name = methodName(action);
-      if (name !== method.name) await assertNameFree(documents.db, ctx.projectKey, name, method.id);
-      method.name = name;
+    changeName(method, action) {
+      // A name another method holds is refused by the store's claim (uniqueness.ts).
+      method.name = methodName(action);
     },
     setLocalizedName: (method, action) => setOrRemove(method, 'localizedName', optionalLocalized(action.localizedName, 'localizedName')),
     setDescription: (method, action) => setOrRemove(method, 'description', optionalString(action.description, 'description')),

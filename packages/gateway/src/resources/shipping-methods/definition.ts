@@ -7,6 +7,7 @@ import { shippingMethodActions } from './actions.js';
 import { shippingMethodFromDraft } from './draft.js';
 import { registerMatchingRoutes } from './matching-routes.js';
 import { SHIPPING_METHOD_TYPE_ID, type ShippingMethod } from './shipping-method.js';
+import { declareShippingMethodUniqueValues } from './uniqueness.js';
 
 /**
  * `/{projectKey}/shipping-methods` (reference: resources/shipping-methods.raml,
@@ -16,6 +17,7 @@ import { SHIPPING_METHOD_TYPE_ID, type ShippingMethod } from './shipping-method.
  * delete while it holds them where their reference says so.
  */
 export function shippingMethodDefinition(documents: DocumentStore): ResourceDefinition<ShippingMethod> {
+  declareShippingMethodUniqueValues(documents);
   return {
     typeId: SHIPPING_METHOD_TYPE_ID,
     path: 'shipping-methods',

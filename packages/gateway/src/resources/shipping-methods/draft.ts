@@ -6,7 +6,7 @@ import { asDraft, optionalKey, optionalString, requiredString, type Draft } from
 import { booleanField, MAX_NAME_LENGTH, optionalLocalized, optionalPredicate, taxCategoryReference } from './fields.js';
 import { SHIPPING_METHOD_TYPE_ID, type ShippingMethod } from './shipping-method.js';
 import { storeList } from './stores.js';
-import { assertNameFree, assertNoOtherDefault } from './uniqueness.js';
+import { assertNoOtherDefault } from './uniqueness.js';
 import { zoneRateList } from './zone-rates.js';
 
 export type ShippingMethodFields = Omit<ShippingMethod, ServerFields>;
@@ -48,7 +48,6 @@ export async function shippingMethodFromDraft(body: unknown, ctx: RequestContext
   withOptionals(fields, draft);
   const custom = await customFromDraft(draft.custom, SHIPPING_METHOD_TYPE_ID, ctx);
   if (custom !== undefined) fields.custom = custom;
-  await assertNameFree(documents.db, ctx.projectKey, fields.name);
   if (fields.isDefault) await assertNoOtherDefault(documents.db, ctx.projectKey);
   return fields;
 }
