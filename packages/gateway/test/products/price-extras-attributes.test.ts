@@ -245,6 +245,33 @@ describe('Product actions: discounted prices, price custom fields, product attri
     expect(await refused(url, 2, { action: 'setProductPriceCustomField', priceId: masterPrice, value: 'x' })).toBe('InvalidInput');
   });
 
+  it('keeps the custom fields of PriceDrafts in product drafts and addPrice, checked against their Type', async () => {
+    const { url } = await chair('drafted');
+    const typeId = (await admin.read(`/${P}/types/key=price-notes`)).id as string;
+    const custom = { type: { typeId: 'type', key: 'price-notes' }, fields: { note: 'list price', rank: 2 } };
+    const updated = await admin.update(url, 1, [{ action: 'addPrice', variantId: 1, price: { value: eur(1_000), country: 'DE', custom } }]);
+    expect(updated.masterData.staged.masterVariant.prices[1].custom).toEqual({ type: { typeId: 'type', id: typeId }, fields: { note: 'list price', rank: 2 } });
+    const created = await admin.ok(
+      `/${P}/products`,
+      {
+        productType: { typeId: 'product-type', key: 'chairs' },
+        name: { en: 'Custom priced' },
+        slug: { en: 'custom-priced' },
+        masterVariant: { prices: [{ value: eur(500), custom }] },
+      },
+      201,
+    );
+    expect(created.masterData.staged.masterVariant.prices[0].custom.fields).toEqual({ note: 'list price', rank: 2 });
+
+    const wrongType = { value: eur(1_000), custom: { type: { typeId: 'type', key: 'asset-notes' } } };
+    expect(await refused(url, 2, { action: 'addPrice', variantId: 1, price: wrongType })).toBe('InvalidInput');
+    const wrongValue = { value: eur(1_000), custom: { ...custom, fields: { rank: 'high' } } };
+    expect(await refused(url, 2, { action: 'addPrice', variantId: 1, price: wrongValue })).toBe('InvalidInput');
+    const unknownType = { value: eur(1_000), custom: { type: { typeId: 'type', key: 'no-such-type' } } };
+    // As every resource's custom type (shared/custom-fields.ts): a Type that does not exist is InvalidInput naming the field.
+    expect(await refused(url, 2, { action: 'addPrice', variantId: 1, price: unknownType })).toBe('InvalidInput');
+  });
+
   it('sets and removes a Product-level attribute of the staged data or both; a Variant-level name is refused', async () => {
     const { url, product } = await chair('branded');
     let updated = await admin.update(url, 1, [{ action: 'setProductAttribute', name: 'brand', value: 'Herald' }]);

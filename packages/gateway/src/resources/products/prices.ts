@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { ApiError, invalidInput, requiredField, type Reference } from '@herald/model';
 import { countryCode } from '../shared/address.js';
 import type { RequestContext } from '../shared/context.js';
-import { isDateTime } from '../shared/custom-fields.js';
+import { customFromDraft, isDateTime } from '../shared/custom-fields.js';
 import { currencyCode, moneyInCurrency, type CentPrecisionMoney } from '../shared/money.js';
 import { identifierLocator, loadReferenced } from '../shared/references.js';
 import { asDraft, optionalString } from '../shared/validation.js';
@@ -63,6 +63,9 @@ export async function priceFromDraft(value: unknown, field: string, ctx: Load): 
   Object.assign(price, validity(draft, field));
   const priceTiers = tiers(draft.tiers, `${field}.tiers`, money.currencyCode);
   if (priceTiers !== undefined) price.tiers = priceTiers;
+  // PriceDraft.custom: a Type for `product-price` and its fields (as setProductPriceCustomType checks them).
+  const custom = await customFromDraft(draft.custom, 'product-price', ctx);
+  if (custom !== undefined) price.custom = custom;
   return price;
 }
 
