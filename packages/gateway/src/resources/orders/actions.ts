@@ -10,6 +10,9 @@ import { deliveryActions } from './deliveries.js';
 import { assertOrderNumberFree, oneOfStates } from './fields.js';
 import { itemStateActions } from './item-states.js';
 import { orderItemShippingActions } from './item-shipping.js';
+import { orderAssignmentActions } from './assignment-actions.js';
+import { setEstimatedDelivery } from './estimated-delivery.js';
+import { orderPartCustomFieldActions } from './part-custom-fields.js';
 import { parcelActions } from './parcels.js';
 import { orderPaymentActions } from './payments.js';
 import { returnActions } from './returns.js';
@@ -113,8 +116,7 @@ const ownFieldActions: ActionHandlers<Order> = {
 };
 
 /**
- * Reference OrderUpdateAction (payments included), except store/business unit changes,
- * shipping and item custom fields and the catalogue-bound edits.
+ * Reference OrderUpdateAction (payments included), except the catalogue-bound edits.
  * Timestamps the actions record (deliveries, parcels, returns, transition dates) read `clock`.
  */
 export function createOrderActions(clock: Clock = systemClock): ActionHandlers<Order> {
@@ -126,6 +128,9 @@ export function createOrderActions(clock: Clock = systemClock): ActionHandlers<O
     ...returnActions(clock),
     ...orderItemShippingActions,
     ...orderPaymentActions,
+    ...orderAssignmentActions,
+    ...orderPartCustomFieldActions,
+    setEstimatedDelivery,
     updateSyncInfo: updateSyncInfo(clock),
   };
 }

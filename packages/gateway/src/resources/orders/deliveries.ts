@@ -13,8 +13,8 @@ import { asList, asObject, deliveryItems, optionalMeasurements, optionalTracking
  */
 
 /** Custom fields of deliveries and parcels use Types for these resource type ids (reference ResourceTypeId). */
-const DELIVERY_TYPE_ID = 'order-delivery';
-const PARCEL_TYPE_ID = 'order-parcel';
+export const DELIVERY_TYPE_ID = 'order-delivery';
+export const PARCEL_TYPE_ID = 'order-parcel';
 
 /** Herald has no ShippingMethods, so the ShippingInfo that holds deliveries says so and costs nothing. */
 function shippingInfoOf(order: Order): ShippingInfo {

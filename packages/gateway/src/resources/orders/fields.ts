@@ -7,6 +7,14 @@ import { ORDER_STATES, PAYMENT_STATES, SHIPMENT_STATES, type Order } from './ord
 
 export const orderCreated = (order: Order): MessagePayload => ({ type: 'OrderCreated', order });
 
+/**
+ * The ShippingInfo of a new order: the cart's or quote's, which also holds the order's deliveries
+ * (orders/deliveries.ts), none yet.
+ */
+export function orderShippingInfo<S extends object>(shippingInfo: S | undefined): (S & { deliveries: [] }) | undefined {
+  return shippingInfo === undefined ? undefined : { ...shippingInfo, deliveries: [] };
+}
+
 export function oneOfStates<T extends string>(values: readonly T[], value: unknown, field: string): T {
   if (typeof value !== 'string' || !(values as readonly string[]).includes(value)) {
     throw invalidInput(`'${field}' must be one of ${values.join(', ')}.`, { field, invalidValue: value });

@@ -8,11 +8,12 @@ import { inheritedCustom } from '../quotes/custom.js';
 import { writeTogether } from '../quotes/together.js';
 import { sourceVersion } from '../quotes/workflow.js';
 import type { Buyer } from '../shared/buyer.js';
+import type { ShippingHolder } from '../shared/checkout-part-custom-fields.js';
 import type { RequestContext } from '../shared/context.js';
 import { identifierLocator, referencedResourceNotFound } from '../shared/references.js';
 import { asDraft, optionalString, type Draft } from '../shared/validation.js';
 import { assertCodesApplicable } from './discount-codes.js';
-import { assertOrderNumberFree, orderCreated, orderDraftFields } from './fields.js';
+import { assertOrderNumberFree, orderCreated, orderDraftFields, orderShippingInfo } from './fields.js';
 import { initialLineItemState, withItemStates } from './item-states.js';
 import { ORDER_CUSTOM_FIELDS_TYPE_ID, type Order } from './order.js';
 
@@ -75,11 +76,12 @@ export function copiedFromCart(cart: Cart): OrderFields {
     billingAddress: copy.billingAddress,
     shippingAddress: copy.shippingAddress,
     shippingRateInput: copy.shippingRateInput,
-    // The priced cart's taxes and shipping (carts/taxes.ts, carts/shipping.ts); an order's
-    // ShippingInfo also holds its deliveries (orders/deliveries.ts), none yet.
+    // The priced cart's taxes and shipping (carts/taxes.ts, carts/shipping.ts), with the shipping
+    // method's custom fields (reference Cart/Order.shippingCustomFields).
     taxedPrice: copy.taxedPrice,
     taxedShippingPrice: copy.taxedShippingPrice,
-    shippingInfo: copy.shippingInfo === undefined ? undefined : { ...copy.shippingInfo, deliveries: [] },
+    shippingInfo: orderShippingInfo(copy.shippingInfo),
+    shippingCustomFields: (copy as Cart & Pick<ShippingHolder, 'shippingCustomFields'>).shippingCustomFields,
     customerGroup: copy.customerGroup,
     country: copy.country,
     locale: copy.locale,

@@ -8,7 +8,7 @@ import type { RequestContext } from '../shared/context.js';
 import { cartTaxedPrice } from '../carts/taxed-price.js';
 import { identifierLocator, referencedResourceNotFound } from '../shared/references.js';
 import { asDraft, type Draft } from '../shared/validation.js';
-import { assertOrderNumberFree, orderCreated, orderDraftFields } from './fields.js';
+import { assertOrderNumberFree, orderCreated, orderDraftFields, orderShippingInfo } from './fields.js';
 import { initialLineItemState, withItemStates } from './item-states.js';
 import type { Order } from './order.js';
 
@@ -64,8 +64,8 @@ function copiedFromQuote(quote: Quote): OrderFields {
     shippingRateInput: copy.shippingRateInput,
     taxedPrice: copy.taxedPrice,
     // The negotiated shipping and the group its prices were selected for (reference Quote.shippingInfo,
-    // Quote.customerGroup); an order's ShippingInfo also holds its deliveries, none yet.
-    shippingInfo: copy.shippingInfo === undefined ? undefined : { ...copy.shippingInfo, deliveries: [] },
+    // Quote.customerGroup).
+    shippingInfo: orderShippingInfo(copy.shippingInfo),
     taxedShippingPrice: copy.shippingInfo?.taxedPrice === undefined ? undefined : cartTaxedPrice(copy.totalPrice.currencyCode, [copy.shippingInfo.taxedPrice]),
     customerGroup: copy.customerGroup,
     country: copy.country,

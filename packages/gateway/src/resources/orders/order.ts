@@ -88,6 +88,14 @@ export interface ShippingInfo {
   shippingRate: { price: CentPrecisionMoney; tiers: never[] };
   shippingMethodState: 'MatchesCart' | 'DoesNotMatchCart';
   deliveries: Delivery[];
+  /** Reference ShippingInfo.estimatedDelivery (OrderSetEstimatedDeliveryAction). */
+  estimatedDelivery?: EstimatedDelivery;
+}
+
+/** Reference EstimatedDelivery: the window a shipment is expected to arrive in (UTC). */
+export interface EstimatedDelivery {
+  from?: string;
+  until?: string;
 }
 
 export const RETURN_SHIPMENT_STATES = ['Advised', 'Returned', 'BackInStock', 'Unusable'] as const;
@@ -148,6 +156,8 @@ export interface Order extends BaseResource {
   shippingMode: ShippingMode;
   shipping: never[];
   shippingInfo?: ShippingInfo;
+  /** Reference Order.shippingCustomFields: the `Single` shipping method's custom fields (setShippingCustomType). */
+  shippingCustomFields?: CustomFields;
   shippingRateInput?: ShippingRateInput;
   itemShippingAddresses: Address[];
   discountCodes: DiscountCodeInfo[];

@@ -6,7 +6,7 @@ import type { Delivery, Order, Parcel } from './order.js';
 import { deliveryItems, optionalMeasurements, optionalTrackingData } from './values.js';
 
 /** The parcel an action names by `parcelId` or `parcelKey`, with the delivery that holds it. */
-function namedParcel(order: Order, action: Draft): { delivery: Delivery; parcel: Parcel } {
+export function namedParcel(order: Order, action: Draft): { delivery: Delivery; parcel: Parcel } {
   const { parcelId: id, parcelKey: key } = action;
   if (typeof id !== 'string' && typeof key !== 'string') throw invalidInput("Either 'parcelId' or 'parcelKey' is required.", { field: 'parcelId' });
   for (const delivery of order.shippingInfo?.deliveries ?? []) {

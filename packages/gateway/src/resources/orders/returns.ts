@@ -9,7 +9,7 @@ import { RETURN_PAYMENT_STATES, RETURN_SHIPMENT_STATES, type Order, type ReturnI
 import { asList, asObject, optionalUniqueKey, wholeNumber } from './values.js';
 
 /** Custom fields of return items use Types for this resource type id (reference ResourceTypeId). */
-const RETURN_ITEM_TYPE_ID = 'order-return-item';
+export const RETURN_ITEM_TYPE_ID = 'order-return-item';
 
 const returnItemsOf = (order: Order): ReturnItem[] => order.returnInfo.flatMap((info) => info.items);
 
@@ -101,7 +101,7 @@ function setReturnInfo(clock: Clock): ActionHandler<Order> {
   };
 }
 
-function namedReturnItem(order: Order, action: Draft): ReturnItem {
+export function namedReturnItem(order: Order, action: Draft): ReturnItem {
   const { returnItemId: id, returnItemKey: key } = action;
   if (typeof id !== 'string' && typeof key !== 'string') throw invalidInput("Either 'returnItemId' or 'returnItemKey' is required.", { field: 'returnItemId' });
   const item = returnItemsOf(order).find((entry) => (typeof id === 'string' ? entry.id === id : entry.key === key));
