@@ -441,9 +441,17 @@ export async function runPagedQuery<D>(
   );
   const where = `${scope.join(' AND ')} AND (${compiled.whereSql})`;
   const params = [...scopeParams, ...compiled.params];
+  // §4.4.4: with a filtering predicate the total is an estimate capped at the maximum offset.
+  // The count binds only the scope and predicate values (a prefix of the page's parameters).
+  const countSql = compiled.filtered
+    ? `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${table} r WHERE ${where} LIMIT ${TOTAL_CAP}) capped`
+    : `SELECT count(*)::int AS total FROM ${table} r WHERE ${where}`;
+  // The total travels with the page as an uncorrelated subquery (run once, as an InitPlan): one
+  // round trip instead of two, and the outermost ORDER BY still orders the page.
+  const columns = paging.withTotal ? `r.doc, (${countSql}) AS total` : 'r.doc';
   const limitParam = params.length + 1;
-  const page = await db.query<{ doc: D }>(
-    `SELECT r.doc FROM ${table} r WHERE ${where} ORDER BY ${compiled.orderBySql} LIMIT $${limitParam} OFFSET $${limitParam + 1}`,
+  const page = await db.query<{ doc: D; total?: number }>(
+    `SELECT ${columns} FROM ${table} r WHERE ${where} ORDER BY ${compiled.orderBySql} LIMIT $${limitParam} OFFSET $${limitParam + 1}`,
     [...params, paging.limit, paging.offset],
   );
   const response: PagedQueryResponse<D> = {
@@ -452,16 +460,17 @@ export async function runPagedQuery<D>(
     count: page.rows.length,
     results: page.rows.map((row) => row.doc),
   };
-  if (paging.withTotal) {
-    // §4.4.4: with a filtering predicate the total is an estimate capped at the maximum offset.
-    // The count binds only the scope and predicate values: the sort's would be unused parameters.
-    const countParams = params.slice(0, scopeParams.length + compiled.whereParamCount);
-    const counted = compiled.filtered
-      ? await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM (SELECT 1 FROM ${table} r WHERE ${where} LIMIT ${TOTAL_CAP}) capped`, countParams)
-      : await db.query<{ total: number }>(`SELECT count(*)::int AS total FROM ${table} r WHERE ${where}`, countParams);
-    response.total = counted.rows[0]?.total ?? 0;
-  }
+  if (paging.withTotal) response.total = await totalOf(db, page.rows, paging.offset, countSql, params.slice(0, scopeParams.length + compiled.whereParamCount));
   return response;
+}
+
+/** The page's total; an empty page past the first has none to carry, so it is counted on its own. */
+async function totalOf(db: Queryable, rows: ReadonlyArray<{ total?: number }>, offset: number, countSql: string, countParams: unknown[]): Promise<number> {
+  const carried = rows[0]?.total;
+  if (carried !== undefined) return carried;
+  if (offset === 0) return 0;
+  const counted = await db.query<{ total: number }>(countSql, countParams);
+  return counted.rows[0]?.total ?? 0;
 }
 
 function locatorCondition(locator: Locator): { column: 'id' | 'key'; value: string } {

@@ -368,4 +368,16 @@ describe.each(testDatabaseUrls())('DocumentStore on %s', (serverUrl) => {
     const noTotal = await store.query<Thing>('p1', 'thing', { withTotal: 'false' });
     expect(noTotal.total).toBeUndefined();
   });
+
+  it('answers the total with every page: past the last page, and when nothing matches', async () => {
+    for (let i = 0; i < 3; i++) await store.create<Thing>({ projectKey: 'p3' }, 'thing', { key: `t${i}`, name: `m${i}`, tags: [] });
+    // The total travels with the page's rows; a page without rows still needs the count.
+    const pastTheEnd = await store.query<Thing>('p3', 'thing', { offset: 5, sort: ['name desc'], where: ['name != :skip'], vars: { skip: ['m0'] } });
+    expect(pastTheEnd).toMatchObject({ offset: 5, count: 0, total: 2, results: [] });
+    const none = await store.query<Thing>('p3', 'thing', { where: ['name = "nobody"'] });
+    expect(none).toMatchObject({ count: 0, total: 0, results: [] });
+    const sorted = await store.query<Thing>('p3', 'thing', { limit: 2, sort: ['name desc'], where: ['name != :skip'], vars: { skip: ['m1'] } });
+    expect(sorted).toMatchObject({ count: 2, total: 2 });
+    expect(sorted.results.map((doc) => doc.name)).toEqual(['m2', 'm0']);
+  });
 });
