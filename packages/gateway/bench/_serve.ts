@@ -50,3 +50,5 @@ async function serveHerald(): Promise<string> {
 const serve = { bare: serveBare, mock: serveMock, herald: serveHerald }[mode ?? ''];
 if (serve === undefined) throw new Error(`usage: _serve.ts bare|mock|herald (got ${mode})`);
 process.stdout.write(`${await serve()}\n`);
+// Exit through Node (not the signal's default) so that `--cpu-prof` can write its profile.
+process.once('SIGTERM', () => process.exit(0));
