@@ -26,6 +26,8 @@ import { buyerActionsOf } from './buyer-limits.js';
 import { mySettingsActions, settingsActions } from './settings-actions.js';
 import { cartPartCustomFieldActions } from './part-custom-fields.js';
 import { cartStateActions, guardedByCartState } from './cart-states.js';
+import { customShippingActions } from './custom-shipping.js';
+import { recurrenceInfoActions } from './recurrence-info.js';
 
 /*
  * Cart update actions (the reference's CartUpdateAction and MyCartUpdateAction, where Herald holds
@@ -184,6 +186,8 @@ export const cartActions: ActionHandlers<Cart> = onlyWhileActive(
     ...taxActions,
     ...cartPartCustomFieldActions,
     ...cartStateActions,
+    ...customShippingActions,
+    ...recurrenceInfoActions,
     /** The customer's group comes along ("customerGroup is set automatically", CartDraft.raml); prices follow. */
     async setCustomerId(cart, action, { reader }) {
       if (action.customerId === undefined || action.customerId === null) delete cart.customerId;

@@ -27,7 +27,12 @@ const MODE_FOR: Readonly<Record<(typeof PRICE_FIELDS)[number], LineItem['priceMo
 };
 
 /** Actions of CartUpdateAction that MyCartUpdateAction does not have. */
-const MERCHANT_ONLY_ACTIONS = new Set(['addCustomLineItem', 'removeCustomLineItem', 'setCustomLineItemShippingDetails']);
+const MERCHANT_ONLY_ACTIONS = new Set([
+  'addCustomLineItem',
+  'removeCustomLineItem',
+  'setCustomLineItemShippingDetails',
+  'applyDeltaToCustomLineItemShippingDetailsTargets',
+]);
 
 /** My Cart actions on an existing line item that may carry its external price (see above). */
 const REPRICING_ACTIONS = new Set(['changeLineItemQuantity', 'removeLineItem']);

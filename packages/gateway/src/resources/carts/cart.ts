@@ -5,6 +5,7 @@ import type { DiscountCodeState, DiscountedLineItemPrice } from '../discounts/ca
 import type { DiscountedPrice } from '../discounts/product-pricing.js';
 import type { PaymentInfo } from '../orders/payments.js';
 import type { CartLock, FreezeStrategy } from './cart-states.js';
+import type { RecurrenceInfo } from './recurrence-info.js';
 import type { CartShippingInfo } from './shipping.js';
 import type { ItemTaxRate, TaxedItemPrice, TaxedPrice } from './taxed-price.js';
 
@@ -121,6 +122,7 @@ export interface LineItem extends ItemEngineFields {
   supplyChannel?: Reference<'channel'>;
   inventoryMode?: InventoryMode;
   shippingDetails?: ItemShippingDetails;
+  recurrenceInfo?: RecurrenceInfo;
   addedAt?: string;
   lastModifiedAt?: string;
   custom?: CustomFields;
@@ -140,6 +142,7 @@ export interface CustomLineItem extends ItemEngineFields {
   taxRate?: ItemTaxRate;
   taxedPrice?: TaxedItemPrice;
   shippingDetails?: ItemShippingDetails;
+  recurrenceInfo?: RecurrenceInfo;
   custom?: CustomFields;
 }
 
@@ -223,6 +226,8 @@ export interface Cart extends BaseResource {
   shipping: never[];
   refusedGifts: never[];
   shippingRateInput?: ShippingRateInput;
+  /** The custom fields of a custom shipping method (CartSetCustomShippingMethodAction.custom). */
+  shippingCustomFields?: CustomFields;
   custom?: CustomFields;
   /** Days without a modification after which the cart is deleted (retention.ts). */
   deleteDaysAfterLastModification: number;

@@ -90,6 +90,61 @@ function setShippingDetails(list: 'lineItems' | 'customLineItems'): ActionHandle
   };
 }
 
+/** One ItemShippingTarget of `targetsDelta`: a quantity to add to (or, negative, take from) an address's target. */
+function deltaTarget(item: unknown, field: string): ItemShippingTarget {
+  const target = (typeof item === 'object' && item !== null ? item : {}) as Draft;
+  if (typeof target.addressKey !== 'string') throw invalidInput(`'${field}.addressKey' must be a string.`, { field: `${field}.addressKey` });
+  const delta = target.quantity;
+  if (typeof delta !== 'number' || !Number.isSafeInteger(delta)) {
+    throw invalidInput(`'${field}.quantity' must be an integer (negative to ship fewer units there).`, { field: `${field}.quantity`, invalidValue: delta });
+  }
+  const result: ItemShippingTarget = { addressKey: target.addressKey, quantity: delta };
+  if (typeof target.shippingMethodKey === 'string') result.shippingMethodKey = target.shippingMethodKey;
+  return result;
+}
+
+function deltasOf(value: unknown): ItemShippingTarget[] {
+  if (!Array.isArray(value) || value.length > MAX_TARGETS) {
+    throw invalidInput(`'targetsDelta' must be an array of at most ${MAX_TARGETS} targets.`, { field: 'targetsDelta' });
+  }
+  return value.map((item, index) => deltaTarget(item, `targetsDelta[${index}]`));
+}
+
+/** The item's targets with each delta added per address; a target that reaches 0 goes, one below 0 is refused. */
+function appliedDeltas(
+  cart: Cart,
+  current: readonly ItemShippingTarget[],
+  deltas: readonly ItemShippingTarget[],
+  refuse: (message: string) => ApiError,
+): ItemShippingTarget[] {
+  const keys = new Set(cart.itemShippingAddresses.map((entry) => entry.key));
+  const targets = current.map((target) => ({ ...target }));
+  for (const delta of deltas) {
+    if (!keys.has(delta.addressKey)) throw refuse(`The address key '${delta.addressKey}' is not one of the cart's itemShippingAddresses.`);
+    const target = targets.find((candidate) => candidate.addressKey === delta.addressKey);
+    const next = (target?.quantity ?? 0) + delta.quantity;
+    if (next < 0) throw refuse(`The target of the address '${delta.addressKey}' would ship ${next} units.`);
+    if (target === undefined) targets.push({ ...delta });
+    else {
+      target.quantity = next;
+      if (delta.shippingMethodKey !== undefined) target.shippingMethodKey = delta.shippingMethodKey;
+    }
+  }
+  return targets.filter((target) => target.quantity > 0);
+}
+
+/** CartApplyDeltaTo(Custom)LineItemShippingDetailsTargetsAction: "positive or negative quantities increase or decrease the number of items shipped to an address". */
+function applyDeltaToTargets(list: 'lineItems' | 'customLineItems'): ActionHandler<Cart> {
+  const [idField, keyField, subject] =
+    list === 'lineItems' ? (['lineItemId', 'lineItemKey', 'LineItem'] as const) : (['customLineItemId', 'customLineItemKey', 'CustomLineItem'] as const);
+  return (cart, action) => {
+    const item: LineItem | CustomLineItem = findItem<LineItem | CustomLineItem>(cart[list], action, idField, keyField);
+    const deltas = deltasOf(action.targetsDelta);
+    const targets = appliedDeltas(cart, item.shippingDetails?.targets ?? [], deltas, (message) => invalidItemShippingDetails(subject, item.id, message));
+    item.shippingDetails = details(targets, item.quantity);
+  };
+}
+
 function isTargeted(cart: Cart, addressKey: string): boolean {
   return [...cart.lineItems, ...cart.customLineItems].some((item) => item.shippingDetails?.targets.some((target) => target.addressKey === addressKey) === true);
 }
@@ -127,4 +182,6 @@ export const itemShippingActions: ActionHandlers<Cart> = {
   },
   setLineItemShippingDetails: setShippingDetails('lineItems'),
   setCustomLineItemShippingDetails: setShippingDetails('customLineItems'),
+  applyDeltaToLineItemShippingDetailsTargets: applyDeltaToTargets('lineItems'),
+  applyDeltaToCustomLineItemShippingDetailsTargets: applyDeltaToTargets('customLineItems'),
 };

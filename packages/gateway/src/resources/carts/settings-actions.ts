@@ -1,3 +1,4 @@
+import { invalidInput, requiredField } from '@herald/model';
 import type { ActionHandlers } from '../shared/update-actions.js';
 import { optionalKey, optionalString } from '../shared/validation.js';
 import { TAX_CALCULATION_MODES, TAX_MODES, TAX_ROUNDING_MODES, type Cart } from './cart.js';
@@ -9,6 +10,9 @@ import { recalculate } from './line-items.js';
  * Only CartPurchaseOrderNumberSet is a cart message in the reference; the others change the cart
  * (a new version and its change notification) without one.
  */
+
+/** CartSetReservationExpirationInMinutesAction.reservationExpirationInMinutes `maximum`. */
+const MAX_RESERVATION_MINUTES = 44_640;
 
 type OptionalText = 'customerEmail' | 'anonymousId' | 'locale' | 'purchaseOrderNumber';
 
@@ -69,6 +73,21 @@ export const settingsActions: ActionHandlers<Cart> = {
   },
   changePriceRoundingMode(cart, action) {
     cart.priceRoundingMode = oneOf(TAX_ROUNDING_MODES, action.priceRoundingMode ?? '', 'priceRoundingMode', 'HalfEven');
+  },
+  /**
+   * CartSetReservationExpirationInMinutesAction: "a new expiration … for all ReserveOnCart Line Items
+   * with a Reservation". Herald keeps no reservations (cart.ts INVENTORY_MODES), so none moves; the
+   * value is still checked (1 to 44640 minutes).
+   */
+  setReservationExpirationInMinutes(_cart, action) {
+    const minutes = action.reservationExpirationInMinutes;
+    if (minutes === undefined || minutes === null) throw requiredField('reservationExpirationInMinutes');
+    if (typeof minutes !== 'number' || !Number.isInteger(minutes) || minutes < 1 || minutes > MAX_RESERVATION_MINUTES) {
+      throw invalidInput(`'reservationExpirationInMinutes' must be an integer from 1 to ${MAX_RESERVATION_MINUTES}.`, {
+        field: 'reservationExpirationInMinutes',
+        invalidValue: minutes,
+      });
+    }
   },
   changeTaxCalculationMode(cart, action) {
     cart.taxCalculationMode = oneOf(TAX_CALCULATION_MODES, action.taxCalculationMode ?? '', 'taxCalculationMode', 'LineItemLevel');

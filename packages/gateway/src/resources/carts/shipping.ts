@@ -18,7 +18,13 @@ import type { ItemTaxRate, TaxedItemPrice } from './taxed-price.js';
  * the cart changes. Predicates are not evaluated: a method with one is refused.
  */
 
-/** The reference's ShippingInfo (types/cart/ShippingInfo.raml) of a cart. */
+/** The reference's EstimatedDelivery: the window a shipment is expected to arrive in. */
+export interface EstimatedDelivery {
+  from?: string;
+  until?: string;
+}
+
+/** The reference's ShippingInfo (types/cart/ShippingInfo.raml) of a cart; without `shippingMethod` a custom one (custom-shipping.ts). */
 export interface CartShippingInfo {
   shippingMethodName: string;
   price: CentPrecisionMoney;
@@ -30,6 +36,7 @@ export interface CartShippingInfo {
   taxCategory?: Reference<'tax-category'>;
   shippingMethod?: Reference<'shipping-method'>;
   shippingMethodState: 'MatchesCart' | 'DoesNotMatchCart';
+  estimatedDelivery?: EstimatedDelivery;
 }
 
 async function zoneOfAddress(reads: CatalogueReads, country: string, state: string | undefined): Promise<Zone | undefined> {
@@ -50,7 +57,7 @@ function itemsTotal(cart: Cart): number {
 }
 
 /** The price of a rate for the cart: free above `freeAbove`, else the matching tier's fixed price, else the rate's. */
-function ratePrice(rate: ShippingRate, cart: Cart): CentPrecisionMoney {
+export function ratePrice(rate: ShippingRate, cart: Cart): CentPrecisionMoney {
   const currency = cart.totalPrice.currencyCode;
   const total = itemsTotal(cart);
   if (rate.freeAbove !== undefined && total >= rate.freeAbove.centAmount) return centPrecision(currency, 0);
@@ -115,7 +122,12 @@ export async function setShippingMethod(cart: Cart, identifier: unknown, reads: 
  */
 export async function refreshShipping(cart: Cart, reads: CatalogueReads): Promise<void> {
   const info = cart.shippingInfo;
-  if (info?.shippingMethod === undefined) return;
+  if (info === undefined) return;
+  if (info.shippingMethod === undefined) {
+    // A custom shipping method's own rate: its tiers and `freeAbove` follow the cart too.
+    info.price = ratePrice(info.shippingRate, cart);
+    return;
+  }
   const method = await reads.load<ShippingMethod>(SHIPPING_METHOD_TYPE_ID, { id: info.shippingMethod.id });
   const rate = method === undefined || !method.active ? undefined : await rateForCart(reads, method, cart);
   if (rate === undefined || rate instanceof ApiError) {
