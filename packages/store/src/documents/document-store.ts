@@ -32,6 +32,15 @@ import {
   type UniqueValueDeclarations,
   type UniqueValuesOf,
 } from './unique-values.js';
+import {
+  deriveAllTerms,
+  REMOVE_TERMS_SQL,
+  SearchTermRegistry,
+  termParams,
+  termStatements,
+  type SearchTerm,
+  type SearchTermsDeclaration,
+} from './search-terms.js';
 
 /** The repository's statements have fixed texts (the column of a locator is one of two). */
 const PREPARED: QueryOptions = { prepare: true };
@@ -39,14 +48,19 @@ const PREPARED: QueryOptions = { prepare: true };
 // Statement texts are built once: the driver finds a prepared statement by its text.
 const EVENT_PARAMS = { projectKey: 1, typeId: 2, now: 3, stored: 4, outbox: 5 } as const;
 
-const createSql = (claiming: boolean): string => `WITH created AS (
+const createSql = (claiming: boolean, indexing: boolean): string => `WITH created AS (
     INSERT INTO resources (project_key, type_id, id, key, version, created_at, last_modified_at, message_seq, doc)
     VALUES ($1, $2, $6, $7, 1, $3, $3, $8, $9) RETURNING 1),
-  ${eventInserts(EVENT_PARAMS)}${claiming ? `,\n  ${claimStatements(6, 10)}` : ''}
+  ${eventInserts(EVENT_PARAMS)}${claiming ? `,\n  ${claimStatements(6, 10)}` : ''}${indexing ? `,\n  ${termStatements(6, claiming ? 14 : 10, false)}` : ''}
   SELECT 1`;
-const CREATE_SQL = createSql(false);
-/** For types with unique values: their claims in the same statement (unique-values.ts). */
-const CREATE_CLAIMING_SQL = createSql(true);
+/**
+ * By [claiming][indexing]: for types with unique values, their claims in the same statement
+ * (unique-values.ts); for types with search terms, their rows (search-terms.ts).
+ */
+const CREATE_SQL = [
+  [createSql(false, false), createSql(false, true)],
+  [createSql(true, false), createSql(true, true)],
+] as const;
 
 /**
  * The condition that finds one resource by its id or key, for every statement that addresses one
@@ -56,17 +70,20 @@ const CREATE_CLAIMING_SQL = createSql(true);
  */
 const locate = (column: 'id' | 'key', value = '$3'): string => `project_key COLLATE "C" = $1 AND type_id COLLATE "C" = $2 AND ${column} COLLATE "C" = ${value}`;
 
-const updateSql = (ifUnchanged: boolean, claiming: boolean): string => `WITH updated AS (
+const updateSql = (ifUnchanged: boolean, claiming: boolean, indexing: boolean): string => {
+  const claimsParam = ifUnchanged ? 13 : 11;
+  const termsParam = claiming ? claimsParam + 4 : claimsParam;
+  return `WITH updated AS (
     UPDATE resources SET key = $7, version = $8, last_modified_at = $3, message_seq = message_seq + $9, doc = $10
     WHERE ${locate('id', '$6')}${ifUnchanged ? ' AND version = $11 AND xmin = $12::xid' : ''}
     RETURNING 1),
-  ${eventInserts(EVENT_PARAMS, 'updated')}${claiming ? `,\n  ${claimStatements(6, ifUnchanged ? 13 : 11, 'updated')}` : ''}
+  ${eventInserts(EVENT_PARAMS, 'updated')}${claiming ? `,\n  ${claimStatements(6, claimsParam, 'updated')}` : ''}${indexing ? `,\n  ${termStatements(6, termsParam, true, 'updated')}` : ''}
   SELECT count(*)::int AS written FROM updated`;
-/** By [ifUnchanged][claiming]: four fixed texts. */
-const UPDATE_SQL = [
-  [updateSql(false, false), updateSql(false, true)],
-  [updateSql(true, false), updateSql(true, true)],
-] as const;
+};
+/** By [ifUnchanged][claiming][indexing]: eight fixed texts. */
+const UPDATE_SQL = [false, true].map((ifUnchanged) =>
+  [false, true].map((claiming) => [false, true].map((indexing) => updateSql(ifUnchanged, claiming, indexing))),
+);
 
 /** A statement per locator column (`id` or `key`). */
 const byLocator = (sql: (column: 'id' | 'key') => string): Record<'id' | 'key', string> => ({ id: sql('id'), key: sql('key') });
@@ -108,7 +125,45 @@ export class DocumentStore {
     private readonly clock: Clock = systemClock,
     /** Shared with every store `within` derives: a declaration holds for all writes of its type. */
     private readonly uniqueValues: UniqueValueDeclarations = new Map(),
+    private readonly searchTerms: SearchTermRegistry = new SearchTermRegistry(),
   ) {}
+
+  /**
+   * Declares the search terms of the documents of `typeId` (search-terms.ts): every later create,
+   * update and delete of the type replaces the document's rows in `search_terms` in the write's own
+   * statement or transaction. Declare before the first write of the type.
+   */
+  declareSearchTerms<D extends BaseResource>(typeId: string, declaration: SearchTermsDeclaration<D>): void {
+    this.searchTerms.declared.set(typeId, declaration as unknown as SearchTermsDeclaration);
+  }
+
+  /**
+   * Makes the search terms of every document of the type in the project present: documents stored
+   * before the declaration (or under another version) get theirs derived, once (migration 015).
+   */
+  async ensureSearchTerms(projectKey: string, typeId: string): Promise<void> {
+    const declaration = this.searchTerms.declared.get(typeId);
+    if (declaration === undefined) throw new Error(`No search terms are declared for '${typeId}'.`);
+    const marker = `${projectKey}\u0000${typeId}\u0000${declaration.version}`;
+    if (this.searchTerms.complete.has(marker)) return;
+    const built = await this.db.query<{ version: string }>('SELECT version FROM search_term_builds WHERE project_key = $1 AND type_id = $2', [
+      projectKey,
+      typeId,
+    ]);
+    if (built.rows[0]?.version !== declaration.version) await this.db.transaction((tx) => deriveAllTerms(tx, projectKey, typeId, declaration));
+    this.searchTerms.complete.add(marker);
+  }
+
+  private termsOf(typeId: string, doc: BaseResource): readonly SearchTerm[] | undefined {
+    return this.searchTerms.declared.get(typeId)?.termsOf(doc);
+  }
+
+  /** The new rows of an update, or undefined when its type declares none or they stay as they are. */
+  private termChangeOf(typeId: string, current: BaseResource, next: BaseResource): readonly SearchTerm[] | undefined {
+    const after = this.termsOf(typeId, next);
+    if (after === undefined) return undefined;
+    return isDeepStrictEqual(this.termsOf(typeId, current), after) ? undefined : after;
+  }
 
   /**
    * Declares the project-wide unique values of the documents of `typeId` (e.g. a product's slugs
@@ -137,7 +192,7 @@ export class DocumentStore {
       transaction: (work) => work(tx),
       close: async () => {},
     };
-    return new DocumentStore(joined, this.clock, this.uniqueValues);
+    return new DocumentStore(joined, this.clock, this.uniqueValues, this.searchTerms);
   }
 
   async create<D extends BaseResource>(
@@ -175,12 +230,14 @@ export class DocumentStore {
     );
     const unique = this.uniqueValuesOf(typeId, doc);
     const claims = unique === undefined ? undefined : claimsOf(unique);
-    const params = [ctx.projectKey, typeId, now, events.storedJson, events.outboxJson, doc.id, lookupKey(typeId, doc), produced.length, doc];
+    const terms = this.termsOf(typeId, doc);
+    const params: unknown[] = [ctx.projectKey, typeId, now, events.storedJson, events.outboxJson, doc.id, lookupKey(typeId, doc), produced.length, doc];
+    if (claims !== undefined) params.push(...claimParams(claims));
+    if (terms !== undefined) params.push(...termParams(terms));
     try {
       // One statement (atomic on its own, one round trip): the document, its messages, its outbox
-      // rows, and the claims of its unique values.
-      if (claims === undefined) await this.db.query(CREATE_SQL, params, PREPARED);
-      else await this.db.query(CREATE_CLAIMING_SQL, [...params, ...claimParams(claims)], PREPARED);
+      // rows, the claims of its unique values and its search terms.
+      await this.db.query(CREATE_SQL[claims === undefined ? 0 : 1][terms === undefined ? 0 : 1], params, PREPARED);
     } catch (error) {
       throw await this.mapUniqueViolation(error, ctx.projectKey, typeId, doc, claims?.claimed);
     }
@@ -232,7 +289,8 @@ export class DocumentStore {
         attempted = next;
         claims = this.claimChangeOf(typeId, current, next);
         const notify = options.changeNotification !== false;
-        await this.writeUpdate(tx, ctx, typeId, current, locked.message_seq, next, result.messages ?? [], undefined, claims, notify);
+        const terms = this.termChangeOf(typeId, current, next);
+        await this.writeUpdate(tx, ctx, typeId, current, locked.message_seq, next, result.messages ?? [], undefined, { claims, terms }, notify);
         await options.alongside?.(tx, current, next);
         return next;
       });
@@ -258,13 +316,14 @@ export class DocumentStore {
     const next = this.nextVersion(ctx, current, result);
     if (next === undefined) return current;
     const claims = this.claimChangeOf(typeId, current, next);
+    const derived = { claims, terms: this.termChangeOf(typeId, current, next) };
     let written: boolean;
     try {
       written =
         alongside === undefined
-          ? await this.writeUpdate(this.db, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version, claims)
+          ? await this.writeUpdate(this.db, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version, derived)
           : await this.db.transaction(async (tx) => {
-              const done = await this.writeUpdate(tx, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version, claims);
+              const done = await this.writeUpdate(tx, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version, derived);
               if (done) await alongside(tx, current, next);
               return done;
             });
@@ -307,8 +366,8 @@ export class DocumentStore {
   }
 
   /**
-   * The document's new version, its messages, its change notification and its changed claims in
-   * one statement. With `rowVersion`, only if the row is still the one that was read (its `xmin`:
+   * The document's new version, its messages, its change notification, its changed claims and its
+   * changed search terms in one statement. With `rowVersion`, only if the row is still the one that was read (its `xmin`:
    * no write since, and not a resource re-created with the same id): answers whether it was written.
    */
   private async writeUpdate<D extends BaseResource>(
@@ -320,7 +379,7 @@ export class DocumentStore {
     next: D,
     produced: readonly MessagePayload[],
     rowVersion: string | undefined,
-    claims: ClaimChange | undefined,
+    { claims, terms }: { claims: ClaimChange | undefined; terms: readonly SearchTerm[] | undefined },
     notify = true,
   ): Promise<boolean> {
     const now = next.lastModifiedAt;
@@ -348,7 +407,8 @@ export class DocumentStore {
     ];
     if (rowVersion !== undefined) params.push(current.version, rowVersion);
     if (claims !== undefined) params.push(...claimParams(claims));
-    const sql = UPDATE_SQL[rowVersion === undefined ? 0 : 1][claims === undefined ? 0 : 1];
+    if (terms !== undefined) params.push(...termParams(terms));
+    const sql = UPDATE_SQL[rowVersion === undefined ? 0 : 1]?.[claims === undefined ? 0 : 1]?.[terms === undefined ? 0 : 1] ?? '';
     const result = await target.query<{ written: number }>(sql, params, PREPARED);
     return (result.rows[0]?.written ?? 0) > 0;
   }
@@ -395,6 +455,7 @@ export class DocumentStore {
       await tx.query(DELETE_SQL, [ctx.projectKey, typeId, current.id]);
       // Frees every value the document held (its type's declared unique values).
       if (this.uniqueValues.has(typeId)) await tx.query(RELEASE_ALL_SQL, [ctx.projectKey, typeId, current.id], PREPARED);
+      if (this.searchTerms.declared.has(typeId)) await tx.query(REMOVE_TERMS_SQL, [ctx.projectKey, typeId, current.id], PREPARED);
       await appendEvents(tx, erase, typeId, current, locked.message_seq, produced, change, now);
       return current;
     });

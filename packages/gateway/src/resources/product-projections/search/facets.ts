@@ -19,7 +19,7 @@ export interface FacetHit {
   variants: readonly SearchVariant[];
 }
 
-const MAX_TERMS = 200;
+export const MAX_TERMS = 200;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T/;
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
 const ISO_TIME = /^\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/;
@@ -30,7 +30,7 @@ interface Unit {
   values: Scalar[];
 }
 
-function samePath(a: readonly string[], b: readonly string[]): boolean {
+export function samePath(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((segment, index) => segment === b[index]);
 }
 
@@ -48,7 +48,7 @@ function unitsOf(facet: FacetExpression, hits: readonly FacetHit[], facetFilters
   return units;
 }
 
-function dataTypeOf(values: readonly Scalar[]): string {
+export function dataTypeOf(values: readonly Scalar[]): string {
   const sample = values[0];
   if (typeof sample === 'number') return 'number';
   if (typeof sample === 'boolean') return 'boolean';

@@ -22,7 +22,7 @@ export interface SearchResponse {
   facets?: Record<string, Record<string, unknown>>;
 }
 
-interface Hit extends SortedHit {
+export interface Hit extends SortedHit {
   product: Product;
   /** Ids of the variants that match the text, filter.query and filter. */
   matching: ReadonlySet<number>;
@@ -67,7 +67,7 @@ function passes(projection: ProductProjection, filters: readonly FilterExpressio
 }
 
 /** The answered projection of a hit: the request's projection, scoped prices and matching variants marked. */
-function answer(hit: Hit, request: SearchRequest, pricing: Pricing): ProductProjection {
+export function answer(hit: Pick<Hit, 'product' | 'matching'>, request: SearchRequest, pricing: Pricing): ProductProjection {
   const projection = presentProjection(hit.product, pricing.options, pricing.now, pricing.discounter);
   const mark = (variant: SearchVariant): SearchVariant => {
     const scoped = withScopedPrice(hit.product, variant, pricing);

@@ -3,6 +3,7 @@ import type { DocumentStore } from '@herald/store';
 import type { AuthContext } from '../../../auth/types.js';
 import { priceDiscounter } from '../discounting.js';
 import { projectionOptions, type RawQuery } from '../options.js';
+import { answersFromIndex, indexedSearch } from './indexed.js';
 import { candidateProducts, categorySubtrees } from './narrowing.js';
 import { searchRequest } from './request.js';
 import { runSearch, type SearchResponse } from './search.js';
@@ -25,6 +26,8 @@ export async function searchProjections({ documents, clock, projectKey, query, a
   const parsed = searchRequest(query);
   const filters = [...parsed.filterQuery, ...parsed.filter, ...parsed.filterFacets];
   const subtrees = await categorySubtrees(documents.db, projectKey, filters);
+  // Filters, facets, sort and paging from the search terms when they can answer (indexed.ts).
+  if (answersFromIndex(parsed, options)) return indexedSearch({ documents, projectKey, request: parsed, options, now: clock.now(), subtrees });
   const context = { subtree: (id: string) => new Set(subtrees.get(id) ?? [id]) };
   // Facets count the hits of filter.query only, so `filter` narrows in SQL only without facets.
   const narrowing = [...parsed.filterQuery, ...(parsed.facets.length === 0 ? parsed.filter : [])];

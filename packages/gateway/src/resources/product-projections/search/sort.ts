@@ -18,14 +18,20 @@ export interface SortedHit {
   score: number;
 }
 
-interface SortKey {
+/** What a sort reads: the text score, the price, or a path (a variant path with `variants.`). */
+export type SortSource = { kind: 'score' } | { kind: 'price' } | { kind: 'path'; path: readonly string[] };
+
+export interface SortKey {
   read(hit: SortedHit): Scalar | undefined;
   descending: boolean;
+  /** For the search index (indexed.ts): what it reads, and which of several values a product sorts by. */
+  source?: SortSource;
+  useMax?: boolean;
 }
 
 const SORT = /^([A-Za-z0-9_.-]+)(?:\s+(asc|desc)(?:\.(min|max))?)?$/i;
 
-function pick(values: readonly Scalar[], useMax: boolean): Scalar | undefined {
+export function pick(values: readonly Scalar[], useMax: boolean): Scalar | undefined {
   if (values.length === 0) return undefined;
   return [...values].sort(compareValues)[useMax ? values.length - 1 : 0];
 }
@@ -47,8 +53,9 @@ export function parseSearchSort(value: string): SortKey {
   const descending = direction.toLowerCase() === 'desc';
   const useMax = selection === undefined ? descending : selection.toLowerCase() === 'max';
   const path = pathText.split('.');
-  if (pathText === 'score') return { read: (hit) => hit.score, descending };
-  if (pathText === 'price') return { read: (hit) => pick(allVariantsOf(hit.projection).flatMap(priceValues), useMax), descending };
+  const described = { descending, useMax };
+  if (pathText === 'score') return { read: (hit) => hit.score, ...described, source: { kind: 'score' } };
+  if (pathText === 'price') return { read: (hit) => pick(allVariantsOf(hit.projection).flatMap(priceValues), useMax), ...described, source: { kind: 'price' } };
   if (isVariantPath(path)) {
     if (path.length < 2) throw invalidInput(`Malformed sort '${value}': expected a variant field after 'variants.'.`, { parameter: 'sort' });
     return {
@@ -57,28 +64,32 @@ export function parseSearchSort(value: string): SortKey {
           allVariantsOf(hit.projection).flatMap((variant) => variantValues(variant, path.slice(1))),
           useMax,
         ),
-      descending,
+      ...described,
+      source: { kind: 'path', path },
     };
   }
-  return { read: (hit) => pick(productValues(hit.projection, path), useMax), descending };
+  return { read: (hit) => pick(productValues(hit.projection, path), useMax), ...described, source: { kind: 'path', path } };
 }
+
+/** The order of two products' sort values (undefined: no value, sorted last), 0 when tied. */
+export function compareSortValues(left: ReadonlyArray<Scalar | undefined>, right: ReadonlyArray<Scalar | undefined>, keys: readonly SortKey[]): number {
+  for (const [index, key] of keys.entries()) {
+    const x = left[index];
+    const y = right[index];
+    if (x === undefined || y === undefined) {
+      if (x !== y) return x === undefined ? 1 : -1;
+      continue;
+    }
+    const order = compareValues(x, y);
+    if (order !== 0) return key.descending ? -order : order;
+  }
+  return 0;
+}
+
+export const compareIds = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Sorts `hits` in place by `keys`, then by id. */
 export function sortHits<H extends SortedHit>(hits: H[], keys: readonly SortKey[]): H[] {
   const values = new Map(hits.map((hit) => [hit, keys.map((key) => key.read(hit))]));
-  return hits.sort((a, b) => {
-    const left = values.get(a) ?? [];
-    const right = values.get(b) ?? [];
-    for (const [index, key] of keys.entries()) {
-      const x = left[index];
-      const y = right[index];
-      if (x === undefined || y === undefined) {
-        if (x !== y) return x === undefined ? 1 : -1;
-        continue;
-      }
-      const order = compareValues(x, y);
-      if (order !== 0) return key.descending ? -order : order;
-    }
-    return a.projection.id < b.projection.id ? -1 : a.projection.id > b.projection.id ? 1 : 0;
-  });
+  return hits.sort((a, b) => compareSortValues(values.get(a) ?? [], values.get(b) ?? [], keys) || compareIds(a.projection.id, b.projection.id));
 }

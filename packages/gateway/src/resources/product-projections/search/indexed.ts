@@ -1,0 +1,142 @@
+import type { DocumentStore } from '@herald/store';
+import { PRODUCT_TYPE_ID, type Product } from '../../products/product.js';
+import { priceDiscounter } from '../discounting.js';
+import type { ProjectionOptions } from '../options.js';
+import { isVariantPath, type FilterExpression } from './expression.js';
+import { indexedFacetResults, scalarOf } from './index-facets.js';
+import { inScope, scopeParams, termPath, unitsPassing, type TermScope } from './index-sql.js';
+import type { SearchRequest } from './request.js';
+import { answer, type SearchResponse } from './search.js';
+import { compareIds, compareSortValues, parseSearchSort, pick, type SortKey } from './sort.js';
+import type { Scalar } from './values.js';
+
+/**
+ * A search answered from the search terms (migration 015, search-index/terms.ts) instead of
+ * every product: the hits (products with a variant that passes `filter.query` and `filter`) and
+ * their matching variants, the facets and the sort values come from SQL over indexed rows; the
+ * hits are ordered in process by those values alone (sort.ts semantics: locale-aware text order,
+ * the lowest or highest of a product's values, missing last, ties by id), and only the page's
+ * products are read and presented. Searches the terms cannot answer run as before (search.ts over
+ * the candidates of narrowing.ts): a text (scored in process), paths that depend on the request's
+ * price selection (`variants.scopedPrice…`, the `price` sort with a price selection) and product
+ * paths the terms do not hold (`reviewRatingStatistics`, written beside the store by reviews;
+ * `masterData`, `masterVariant`).
+ */
+const PRODUCT_PATHS_NOT_INDEXED = new Set(['masterData', 'masterVariant', 'variants', 'reviewRatingStatistics']);
+const VARIANT_FIELDS_NOT_INDEXED = new Set(['scopedPrice', 'scopedPriceDiscounted']);
+
+function indexedPath(path: readonly string[]): boolean {
+  if (!isVariantPath(path)) return !PRODUCT_PATHS_NOT_INDEXED.has(path[0] ?? '');
+  return path.length >= 2 && !VARIANT_FIELDS_NOT_INDEXED.has(path[1] ?? '');
+}
+
+function indexedSort(key: SortKey, options: ProjectionOptions): boolean {
+  const source = key.source;
+  if (source === undefined) return false;
+  if (source.kind === 'price') return options.price === undefined;
+  return source.kind === 'score' || indexedPath(source.path);
+}
+
+export function answersFromIndex(request: SearchRequest, options: ProjectionOptions): boolean {
+  if (request.text !== undefined) return false;
+  const filters = [...request.filterQuery, ...request.filter, ...request.filterFacets];
+  return (
+    filters.every(({ path }) => indexedPath(path)) &&
+    request.facets.every(({ path }) => indexedPath(path)) &&
+    request.sort.every((key) => indexedSort(key, options))
+  );
+}
+
+export interface IndexedSearch {
+  documents: DocumentStore;
+  projectKey: string;
+  request: SearchRequest;
+  options: ProjectionOptions;
+  now: Date;
+  subtrees: ReadonlyMap<string, readonly string[]>;
+}
+
+interface IndexedHit {
+  id: string;
+  /** Ids of the variants that pass filter.query and filter. */
+  matching: ReadonlySet<number>;
+  sortValues: Array<Scalar | undefined>;
+}
+
+async function hitsOf(search: IndexedSearch, scope: TermScope): Promise<IndexedHit[]> {
+  const params = scopeParams(scope);
+  const units = unitsPassing([...search.request.filterQuery, ...search.request.filter], params, search.subtrees);
+  const result = await search.documents.db.query<{ id: string; units: number[] }>(
+    `SELECT u.resource_id AS id, array_agg(u.unit) AS units FROM (${units}) u GROUP BY u.resource_id`,
+    params.values,
+  );
+  return result.rows.map((row) => ({ id: row.id, matching: new Set(row.units), sortValues: [] }));
+}
+
+/** The path a sort key reads in the terms: `price` is the embedded prices' centAmount (no price selection). */
+function sortPath(key: SortKey): readonly string[] | undefined {
+  if (key.source?.kind === 'price') return ['variants', 'price', 'centAmount'];
+  return key.source?.kind === 'path' ? key.source.path : undefined;
+}
+
+/** Each hit's value of one sort key: the lowest or highest of its values at the key's path. */
+async function sortValuesOf(search: IndexedSearch, scope: TermScope, key: SortKey, ids: readonly string[]): Promise<Map<string, Scalar | undefined>> {
+  const path = sortPath(key);
+  if (path === undefined) return new Map(ids.map((id) => [id, 0]));
+  const params = scopeParams(scope);
+  const { path: rowsPath, variant } = termPath(path);
+  const result = await search.documents.db.query<{ id: string; kind: string; str: string; num: number | null }>(
+    `SELECT t.resource_id AS id, t.kind, t.str, t.num FROM search_terms t
+     WHERE ${inScope('t')} AND t.path = ${params.bind(rowsPath)}::text AND t.unit ${variant ? '> 0' : '= 0'} AND t.resource_id = ANY(${params.bind(ids)}::text[])`,
+    params.values,
+  );
+  const values = new Map<string, Scalar[]>();
+  for (const row of result.rows) values.set(row.id, [...(values.get(row.id) ?? []), scalarOf(row)]);
+  return new Map(ids.map((id) => [id, pick(values.get(id) ?? [], key.useMax ?? key.descending)]));
+}
+
+async function sortHits(search: IndexedSearch, scope: TermScope, hits: IndexedHit[]): Promise<IndexedHit[]> {
+  const keys = search.request.sort.length > 0 ? search.request.sort : [parseSearchSort('createdAt asc')];
+  const ids = hits.map(({ id }) => id);
+  for (const key of keys) {
+    const values = await sortValuesOf(search, scope, key, ids);
+    for (const hit of hits) hit.sortValues.push(values.get(hit.id));
+  }
+  return hits.sort((a, b) => compareSortValues(a.sortValues, b.sortValues, keys) || compareIds(a.id, b.id));
+}
+
+/** The page's products, read whole and presented (a product deleted since the hits were read is left out). */
+async function presentPage(search: IndexedSearch, page: readonly IndexedHit[]): Promise<SearchResponse['results']> {
+  const { documents, projectKey, options, now, request } = search;
+  const read = await documents.getMany<Product>(
+    projectKey,
+    PRODUCT_TYPE_ID,
+    page.map(({ id }) => id),
+  );
+  const hits = page.flatMap((hit) => {
+    const product = read.get(hit.id);
+    return product === undefined ? [] : [{ product, matching: hit.matching }];
+  });
+  const discounter = await priceDiscounter({ documents, projectKey, products: hits.map(({ product }) => product), staged: options.staged, now });
+  return hits.map((hit) => answer(hit, request, { options, now, discounter }));
+}
+
+export async function indexedSearch(search: IndexedSearch): Promise<SearchResponse> {
+  const { documents, projectKey, request, options } = search;
+  await documents.ensureSearchTerms(projectKey, PRODUCT_TYPE_ID);
+  const scope: TermScope = { projectKey, typeId: PRODUCT_TYPE_ID, part: options.staged ? 'staged' : 'current' };
+  const hits = await sortHits(search, scope, await hitsOf(search, scope));
+  const results = await presentPage(search, hits.slice(request.offset, request.offset + request.limit));
+  const response: SearchResponse = { limit: request.limit, offset: request.offset, count: results.length, total: hits.length, results };
+  if (request.facets.length > 0) {
+    const facetFilters: readonly FilterExpression[] = request.filterFacets;
+    response.facets = await indexedFacetResults(request.facets, {
+      db: documents.db,
+      scope,
+      filterQuery: request.filterQuery,
+      filterFacets: facetFilters,
+      subtrees: search.subtrees,
+    });
+  }
+  return response;
+}
