@@ -12,8 +12,8 @@ import { deliveryQueues } from './010-delivery-queues.js';
 import { routingEpochs } from './011-routing-epochs.js';
 import { uniqueValues } from './012-unique-values.js';
 import { discountCodeClaims } from './013-discount-code-claims.js';
-import { searchTerms } from './015-search-terms.js';
 import { gatewayUniqueClaims } from './014-gateway-unique-claims.js';
+import { searchTerms } from './015-search-terms.js';
 
 interface Migration {
   id: number;
@@ -36,8 +36,8 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 11, name: 'routing-epochs', sql: routingEpochs },
   { id: 12, name: 'unique-values', sql: uniqueValues },
   { id: 13, name: 'discount-code-claims', sql: discountCodeClaims },
-  { id: 15, name: 'search-terms', sql: searchTerms },
   { id: 14, name: 'gateway-unique-claims', sql: gatewayUniqueClaims },
+  { id: 15, name: 'search-terms', sql: searchTerms },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */
