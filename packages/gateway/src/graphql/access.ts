@@ -32,6 +32,9 @@ export const GRAPHQL_SCOPES: readonly string[] = [
   'view_products',
   'view_published_products',
   'manage_products',
+  // Product selections (schema/product-selections.ts).
+  'view_product_selections',
+  'manage_product_selections',
 ];
 
 /**

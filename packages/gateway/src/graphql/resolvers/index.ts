@@ -31,6 +31,14 @@ import {
   rangeFacetResultResolvers,
 } from './product-search.js';
 import { productDataResolvers, productFieldResolvers, productQueryResolvers } from './products.js';
+import {
+  productOfSelectionResolvers,
+  productSelectionFieldResolvers,
+  productSelectionQueryResolvers,
+  productSelectionSettingResolvers,
+  productVariantSelectionResolvers,
+  storeProductSelectionResolvers,
+} from './product-selections.js';
 import { projectFieldResolvers, projectMutationResolvers, projectQueryResolvers } from './project.js';
 import {
   KeyReferenceInput,
@@ -82,6 +90,7 @@ const resolvers = {
     ...negotiationQueryResolvers,
     ...productQueryResolvers,
     ...productSearchQueryResolvers,
+    ...productSelectionQueryResolvers,
   },
   Mutation: clearingLoadersAfterEach({
     ...businessUnitMutationResolvers,
@@ -99,7 +108,7 @@ const resolvers = {
   InheritedAssociate: inheritedAssociateResolvers,
   CustomFieldsType: customFieldsResolvers,
   Initiator: initiatorResolvers,
-  Store: storeResolvers,
+  Store: { ...storeResolvers, ...storeProductSelectionResolvers },
   Cart: cartFieldResolvers,
   ProjectProjection: projectFieldResolvers,
   QuoteRequest: quoteRequestFieldResolvers,
@@ -121,6 +130,10 @@ const resolvers = {
   RangeCount: rangeCountResolvers,
   RangeCountDouble: rangeCountDoubleResolvers,
   RangeCountLong: rangeCountLongResolvers,
+  ProductSelection: productSelectionFieldResolvers,
+  ProductOfSelection: productOfSelectionResolvers,
+  ProductVariantSelection: productVariantSelectionResolvers,
+  ProductSelectionSetting: productSelectionSettingResolvers,
 } satisfies IResolvers<never, GraphQLContext>;
 
 /**

@@ -6,6 +6,7 @@ import { productTypeDefs } from './products.js';
 import { projectTypeDefs } from './project.js';
 import { negotiationTypeDefs } from './negotiation.js';
 import { negotiationMutationTypeDefs } from './negotiation-mutations.js';
+import { productSelectionTypeDefs } from './product-selections.js';
 
 /**
  * The root types. Each field names the scope it needs (the resolvers check it, see access.ts);
@@ -89,4 +90,5 @@ export const typeDefs = [
   rootTypeDefs,
   negotiationTypeDefs,
   negotiationMutationTypeDefs,
+  productSelectionTypeDefs,
 ].join('\n');
