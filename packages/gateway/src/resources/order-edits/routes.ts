@@ -14,7 +14,7 @@ import { stagedOrderActions } from './staged-actions.js';
  */
 export function registerOrderEditRoutes(app: FastifyInstance, deps: ResourceDeps, clock: Clock): void {
   const { documents } = deps;
-  const accepted = stagedOrderActions(clock);
+  const accepted = stagedOrderActions(clock, documents);
   for (const path of ['order-edits', 'orders/edits'] as const) {
     registerVersionedRoutes(app, orderEditDefinition(path, accepted), deps);
     app.post(

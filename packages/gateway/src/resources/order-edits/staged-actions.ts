@@ -1,7 +1,9 @@
 import { invalidInput, type Clock } from '@herald/model';
+import type { DocumentStore } from '@herald/store';
 import { createOrderActions } from '../orders/actions.js';
 import type { Order } from '../orders/order.js';
 import type { ActionHandlers, UpdateAction } from '../shared/update-actions.js';
+import { stagedCartActions } from './cart-staged-actions.js';
 
 /** The reference's StagedOrderUpdateAction set (types/order-edit/updates/StagedOrder*Action.raml). */
 export const STAGED_ORDER_ACTIONS: readonly string[] = [
@@ -101,15 +103,16 @@ export const STAGED_ORDER_ACTIONS: readonly string[] = [
 
 /**
  * The staged actions Herald accepts: those of the set that are order update actions Herald has
- * (orders/actions.ts), applied by the very same handlers. The others (catalogue-bound line item
- * edits, shipping methods, taxes, discounts, store and business unit changes…) are refused when
- * staged, with a 400 naming the action (docs/compatibility.md lists both).
+ * (orders/actions.ts), applied by the very same handlers, and those a cart has (line items,
+ * shipping methods, taxes, discounts…), applied by the carts' handlers on a cart view of the
+ * staged order (cart-staged-actions.ts). An order action wins where both have the name. The
+ * others are refused when staged, with a 400 naming the action (docs/compatibility.md lists both).
  */
-export function stagedOrderActions(clock: Clock): ActionHandlers<Order> {
-  const orderActions = createOrderActions(clock);
+export function stagedOrderActions(clock: Clock, documents?: DocumentStore): ActionHandlers<Order> {
+  const known: ActionHandlers<Order> = { ...stagedCartActions(documents), ...createOrderActions(clock) };
   return Object.fromEntries(
     STAGED_ORDER_ACTIONS.flatMap((name) => {
-      const handler = Object.hasOwn(orderActions, name) ? orderActions[name] : undefined;
+      const handler = Object.hasOwn(known, name) ? known[name] : undefined;
       return handler === undefined ? [] : [[name, handler] as const];
     }),
   );
