@@ -2,7 +2,8 @@ import { isDeepStrictEqual } from 'node:util';
 import { invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
 import type { ActionHandler } from '../shared/update-actions.js';
 import { optionalDateTime } from '../staged-quotes/actions.js';
-import type { EstimatedDelivery, Order } from './order.js';
+import type { EstimatedDelivery } from '../carts/shipping.js';
+import type { Order } from './order.js';
 import { asObject } from './values.js';
 
 /** Reference EstimatedDelivery: `from` and `until` instants; "`until` must be equal to or later than `from`". */

@@ -8,7 +8,6 @@ import { inheritedCustom } from '../quotes/custom.js';
 import { writeTogether } from '../quotes/together.js';
 import { sourceVersion } from '../quotes/workflow.js';
 import type { Buyer } from '../shared/buyer.js';
-import type { ShippingHolder } from '../shared/checkout-part-custom-fields.js';
 import type { RequestContext } from '../shared/context.js';
 import { identifierLocator, referencedResourceNotFound } from '../shared/references.js';
 import { asDraft, optionalString, type Draft } from '../shared/validation.js';
@@ -81,7 +80,7 @@ export function copiedFromCart(cart: Cart): OrderFields {
     taxedPrice: copy.taxedPrice,
     taxedShippingPrice: copy.taxedShippingPrice,
     shippingInfo: orderShippingInfo(copy.shippingInfo),
-    shippingCustomFields: (copy as Cart & Pick<ShippingHolder, 'shippingCustomFields'>).shippingCustomFields,
+    shippingCustomFields: copy.shippingCustomFields,
     customerGroup: copy.customerGroup,
     country: copy.country,
     locale: copy.locale,

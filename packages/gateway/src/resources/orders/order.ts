@@ -14,6 +14,7 @@ import type {
   TaxRoundingMode,
 } from '../carts/cart.js';
 import type { TaxedPrice } from '../quote-requests/quote-request.js';
+import type { EstimatedDelivery } from '../carts/shipping.js';
 import type { Address } from '../shared/address.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
 import type { PaymentInfo } from './payments.js';
@@ -90,12 +91,6 @@ export interface ShippingInfo {
   deliveries: Delivery[];
   /** Reference ShippingInfo.estimatedDelivery (OrderSetEstimatedDeliveryAction). */
   estimatedDelivery?: EstimatedDelivery;
-}
-
-/** Reference EstimatedDelivery: the window a shipment is expected to arrive in (UTC). */
-export interface EstimatedDelivery {
-  from?: string;
-  until?: string;
 }
 
 export const RETURN_SHIPMENT_STATES = ['Advised', 'Returned', 'BackInStock', 'Unusable'] as const;
