@@ -251,6 +251,28 @@ describe('order edits: staged cart actions re-price and re-tax the order', { tim
     expectTotals(edited, [1800, 300, 490]);
   });
 
+  it('setCustomShippingMethod and setShippingAddressAndCustomShippingMethod price and tax the custom rate', async () => {
+    const order = await pricedOrder();
+    const courier = { shippingMethodName: 'Courier', shippingRate: { price: eur(990) }, taxCategory: { typeId: 'tax-category', key: 'standard' } };
+    const custom = await staged(order, [{ action: 'setCustomShippingMethod', ...courier }]);
+    expect(custom.result.messagePayloads).toMatchObject([
+      { type: 'OrderShippingInfoSet', shippingInfo: { shippingMethodName: 'Courier', price: money(990) }, oldShippingInfo: { shippingMethodName: 'Standard' } },
+    ]);
+    expectTotals(custom.result.preview, [1800, 300, 990]);
+
+    const moved = address('DE', { streetName: 'Ringstraße' });
+    const both = await staged(order, [{ action: 'setShippingAddressAndCustomShippingMethod', address: moved, ...courier, shippingRate: { price: eur(590) } }]);
+    expect(typesOf(both.result.messagePayloads)).toEqual(['OrderShippingAddressSet', 'OrderShippingInfoSet']);
+    const edited = await applied(order, both);
+    expect(edited).toMatchObject({
+      version: order.version + 1,
+      shippingAddress: { streetName: 'Ringstraße' },
+      shippingInfo: { shippingMethodName: 'Courier', price: money(590), deliveries: [] },
+    });
+    expect(edited.shippingInfo).not.toHaveProperty('shippingMethod');
+    expectTotals(edited, [1800, 300, 590]);
+  });
+
   it('addDiscountCode and removeDiscountCode, with the discount recalculation messages', async () => {
     const tenth = await admin.ok(
       `/${P}/cart-discounts`,
