@@ -28,6 +28,8 @@ import { cartPartCustomFieldActions } from './part-custom-fields.js';
 import { cartStateActions, guardedByCartState } from './cart-states.js';
 import { customShippingActions } from './custom-shipping.js';
 import { recurrenceInfoActions } from './recurrence-info.js';
+import { directDiscountActions } from './direct-discounts.js';
+import { shoppingListActions } from './shopping-list-items.js';
 
 /*
  * Cart update actions (the reference's CartUpdateAction and MyCartUpdateAction, where Herald holds
@@ -188,6 +190,8 @@ export const cartActions: ActionHandlers<Cart> = onlyWhileActive(
     ...cartStateActions,
     ...customShippingActions,
     ...recurrenceInfoActions,
+    ...directDiscountActions,
+    ...shoppingListActions,
     /** The customer's group comes along ("customerGroup is set automatically", CartDraft.raml); prices follow. */
     async setCustomerId(cart, action, { reader }) {
       if (action.customerId === undefined || action.customerId === null) delete cart.customerId;

@@ -5,6 +5,7 @@ import type { DiscountCodeState, DiscountedLineItemPrice } from '../discounts/ca
 import type { DiscountedPrice } from '../discounts/product-pricing.js';
 import type { PaymentInfo } from '../orders/payments.js';
 import type { CartLock, FreezeStrategy } from './cart-states.js';
+import type { DirectDiscount } from './direct-discounts.js';
 import type { RecurrenceInfo } from './recurrence-info.js';
 import type { CartShippingInfo } from './shipping.js';
 import type { ItemTaxRate, TaxedItemPrice, TaxedPrice } from './taxed-price.js';
@@ -163,12 +164,8 @@ export interface DiscountOnTotalPrice {
   discountedGrossAmount?: CentPrecisionMoney;
 }
 
-/** Herald keeps direct discounts as data only (they are not applied). */
-export interface DirectDiscount {
-  id: string;
-  value: unknown;
-  target?: unknown;
-}
+/** Direct Discounts (direct-discounts.ts): the cart discounts of this cart only. */
+export type { DirectDiscount } from './direct-discounts.js';
 
 /**
  * A Cart with the fields of the reference's Cart type that Herald can hold. `shipping` (the

@@ -7,6 +7,7 @@ import { centPrecision } from '../shared/money.js';
 import { cartPredicateSubject } from '../shipping-methods/cart-predicate.js';
 import type { Cart, CustomLineItem, DiscountCodeInfo, LineItem } from './cart.js';
 import type { CatalogueReads } from './catalogue.js';
+import { asCartDiscount } from './direct-discounts.js';
 import { discountCodeByText } from './discount-codes.js';
 import { applyProductDiscounts, unitPriceOf } from './product-discounts.js';
 
@@ -134,8 +135,32 @@ async function discountsOf(reads: CatalogueReads, codes: readonly DiscountCode[]
   return all;
 }
 
+/** A Direct Discount's share is referenced as a DirectDiscountReference (`direct-discount`), not as a Cart Discount. */
+function asDirectReferences(cart: Cart): void {
+  const ids = new Set(cart.directDiscounts.map((discount) => discount.id));
+  const retype = (included: Array<{ discount: { typeId: string; id: string } }> | undefined) => {
+    for (const each of included ?? []) if (ids.has(each.discount.id)) each.discount.typeId = 'direct-discount';
+  };
+  for (const item of [...cart.lineItems, ...cart.customLineItems]) {
+    for (const portion of item.discountedPricePerQuantity) retype(portion.discountedPrice.includedDiscounts);
+  }
+  retype(cart.shippingInfo?.discountedPrice?.includedDiscounts);
+  retype(cart.discountOnTotalPrice?.includedDiscounts);
+}
+
+/** "A Cart with Direct Discounts" has only them as its cart discounts (and no codes: CartSetDirectDiscountsAction). */
+function applyDirectDiscounts(cart: Cart, now: Date): void {
+  const outcome = applyCartDiscounts(discountableCart(cart, []), cart.directDiscounts.map(asCartDiscount), [], now);
+  writeOutcome(cart, outcome);
+  asDirectReferences(cart);
+}
+
 /** The project's Cart Discounts and the cart's codes applied to the undiscounted cart (undiscountedCart ran first). */
 export async function discountCart(cart: Cart, reads: CatalogueReads, now: Date): Promise<void> {
+  if (cart.directDiscounts.length > 0) {
+    applyDirectDiscounts(cart, now);
+    return;
+  }
   const infos = await currentCodeInfos(cart, reads);
   const active = await activeDiscounts<CartDiscount>(reads.db, reads.projectKey, CART_DISCOUNT_TYPE_ID);
   cart.discountCodes = infos;
