@@ -2,7 +2,7 @@ import { ApiError, invalidInput, invalidOperation, type Reference } from '@heral
 import type { Queryable } from '@herald/store';
 import type { TransactionReader } from '@herald/store';
 import { allVariants, PRODUCT_TYPE_ID, type Price, type Product, type ProductVariant } from '../products/product.js';
-import { productWithCurrentSku } from '../products/sku-lookup.js';
+import { productsWithCurrentSkus, productWithCurrentSku } from '../products/sku-lookup.js';
 import type { RequestContext } from '../shared/context.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
 import { selectPrice, unitPriceForQuantity, type PriceCriteria } from '../shared/price-selection.js';
@@ -20,6 +20,23 @@ export interface CatalogueReads {
   projectKey: string;
   load: RequestContext['load'];
   db: Queryable;
+  /** Published products of SKUs read ahead in one query (withSkusReadAhead); a SKU read ahead and absent has none. */
+  skus?: { readonly read: ReadonlySet<string>; readonly products: ReadonlyMap<string, Product> };
+}
+
+/**
+ * `reads` with the published products of `skus` read in one query: a cart draft's line items by
+ * SKU then cost one round trip together instead of one each.
+ */
+export async function withSkusReadAhead(reads: CatalogueReads, skus: readonly string[]): Promise<CatalogueReads> {
+  if (skus.length < 2) return reads;
+  const products = await productsWithCurrentSkus(reads.db, reads.projectKey, skus, { published: true });
+  return { ...reads, skus: { read: new Set(skus), products } };
+}
+
+async function publishedProductWithSku(reads: CatalogueReads, sku: string): Promise<Product | undefined> {
+  if (reads.skus?.read.has(sku) === true) return reads.skus.products.get(sku);
+  return productWithCurrentSku(reads.db, reads.projectKey, sku, { published: true });
 }
 
 /** From a draft's context (no transaction open yet). */
@@ -72,7 +89,7 @@ function variantOf(product: Product, locator: ProductLocator, field: string): Pr
  */
 export async function findCatalogueVariant(reads: CatalogueReads, locator: ProductLocator, field: string): Promise<CatalogueVariant | ApiError> {
   if (locator.sku !== undefined && locator.productId === undefined) {
-    const product = await productWithCurrentSku(reads.db, reads.projectKey, locator.sku, { published: true });
+    const product = await publishedProductWithSku(reads, locator.sku);
     if (product === undefined) return invalidInput(`No published product with an sku '${locator.sku}' exists.`, { field: `${field}.sku` });
     return { product, variant: variantOf(product, locator, field) };
   }

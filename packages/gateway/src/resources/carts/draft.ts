@@ -20,7 +20,7 @@ import {
 } from './cart.js';
 import { assertUniqueItemKeys, customLineItemFromDraft, emptyTotal, itemList, recalculate } from './line-items.js';
 import { lineItemFromDraft } from './line-item-draft.js';
-import { draftReads } from './catalogue.js';
+import { draftReads, withSkusReadAhead } from './catalogue.js';
 import { addDiscountCode } from './discount-codes.js';
 import { settleCart } from './settle.js';
 import { setShippingMethod } from './shipping.js';
@@ -172,14 +172,28 @@ export async function cartFromDraft(body: unknown, ctx: RequestContext, origin: 
   return cart;
 }
 
+/** LineItemDraft.sku's bound (line-item-draft.ts): a longer one is refused there, not looked up here. */
+const MAX_SKU_LENGTH = 256;
+
+/** The SKUs line item drafts name without a productId (checked one by one later, as each item is built). */
+function skusNamed(items: readonly unknown[]): string[] {
+  return items.flatMap((item) => {
+    const draft = item as { sku?: unknown; productId?: unknown } | null;
+    return typeof draft === 'object' && draft !== null && typeof draft.sku === 'string' && draft.sku.length <= MAX_SKU_LENGTH && draft.productId === undefined
+      ? [draft.sku]
+      : [];
+  });
+}
+
 /**
  * The items, priced for the cart (its currency, country, customer group), and the shipping
  * method; then the cart settled (settle.ts). Runs last: prices depend on the cart's other fields.
  */
 async function pricedContent(cart: Cart, draft: Draft, ctx: RequestContext): Promise<void> {
-  const reads = draftReads(ctx);
+  const lineItems = itemList(draft.lineItems, 'lineItems');
+  const reads = await withSkusReadAhead(draftReads(ctx), skusNamed(lineItems));
   await assignCustomerGroup(cart, draft.customerGroup, ctx);
-  for (const [index, item] of itemList(draft.lineItems, 'lineItems').entries()) {
+  for (const [index, item] of lineItems.entries()) {
     cart.lineItems.push(await lineItemFromDraft(item, `lineItems[${index}]`, cart, reads, ctx));
   }
   for (const [index, item] of itemList(draft.customLineItems, 'customLineItems').entries()) {
