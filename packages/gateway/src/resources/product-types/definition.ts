@@ -1,5 +1,6 @@
 import { invalidInput, requiredField } from '@herald/model';
 import type { DocumentStore, ServerFields } from '@herald/store';
+import { followProductTypeUpdate } from '../products/follow-product-type.js';
 import { referenceExists } from '../shared/reference-exists.js';
 import { asDraft, optionalKey } from '../shared/validation.js';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
@@ -67,5 +68,8 @@ export function productTypeDefinition(documents: DocumentStore, usage: ProductTy
       ...attributeDefinitionActions(documents.db),
       ...enumActions(documents.db, usage),
     },
+
+    // Renamed, re-keyed, relabelled and removed attributes and enum values reach the products of the type.
+    afterUpdate: (productType, actions, ctx) => followProductTypeUpdate(documents, ctx, productType.id, actions),
   };
 }
