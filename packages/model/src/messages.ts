@@ -148,6 +148,10 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'CustomerExternalIdSet',
     'CustomerStoresSet',
     'CustomerGroupSet',
+    // Customer group assignments (reference: types/message/CustomerGroupAssignment{Added,Removed,sSet}).
+    'CustomerGroupAssignmentAdded',
+    'CustomerGroupAssignmentRemoved',
+    'CustomerGroupAssignmentsSet',
     // E-mail verification and password reset (reference: types/message/CustomerEmailVerified, CustomerPasswordUpdated).
     'CustomerEmailVerified',
     'CustomerPasswordUpdated',

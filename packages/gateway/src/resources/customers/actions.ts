@@ -1,4 +1,4 @@
-import { duplicateField, invalidInput, invalidOperation, type MessagePayload } from '@herald/model';
+import { duplicateField, invalidInput, invalidOperation, systemClock, type Clock, type MessagePayload } from '@herald/model';
 import { isDeepStrictEqual } from 'node:util';
 import { optionalCustomerGroupReference } from '../customer-groups/reference.js';
 import { keyReference } from '../shared/references.js';
@@ -6,9 +6,11 @@ import { customFieldActions } from '../shared/custom-fields.js';
 import type { ActionHandler, ActionHandlers, ActionScope } from '../shared/update-actions.js';
 import { LANGUAGE_TAG, optionalKey, optionalString } from '../shared/validation.js';
 import { customerAddressActions } from './address-actions.js';
+import { authenticationModeActions } from './authentication-mode.js';
 import type { CustomerCredentials } from './credentials.js';
 import type { Customer } from './customer.js';
 import { dateOfBirth, validEmail } from './draft.js';
+import { groupAssignmentActions } from './group-assignments.js';
 import { storeReferences } from './stores.js';
 
 /** The optional text fields of a Customer that a `set…` action replaces (absent or null removes). */
@@ -87,7 +89,7 @@ function storeActions(credentials: CustomerCredentials): ActionHandlers<Customer
 }
 
 /** Customer update actions of the reference's CustomerUpdateAction and the messages they cause. */
-export function customerActions(credentials: CustomerCredentials): ActionHandlers<Customer> {
+export function customerActions(credentials: CustomerCredentials, clock: Clock = systemClock): ActionHandlers<Customer> {
   return {
     async changeEmail(customer, action, scope) {
       const email = validEmail(action.email);
@@ -134,6 +136,8 @@ export function customerActions(credentials: CustomerCredentials): ActionHandler
     },
     ...customerAddressActions,
     ...storeActions(credentials),
+    ...groupAssignmentActions,
+    ...authenticationModeActions(credentials, clock),
     ...customFieldActions<Customer>('customer'),
   };
 }

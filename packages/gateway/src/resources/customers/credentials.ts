@@ -14,13 +14,14 @@ const IN_STORE = (param: string) => `r.doc->'stores' @> jsonb_build_array(jsonb_
 export class CustomerCredentials {
   constructor(private readonly db: Database) {}
 
-  async savePassword(projectKey: string, customerId: string, passwordHash: string, createdAt: string): Promise<void> {
-    await this.db.query('INSERT INTO customer_passwords (project_key, customer_id, password_hash, created_at) VALUES ($1, $2, $3, $4)', [
-      projectKey,
-      customerId,
-      passwordHash,
-      createdAt,
-    ]);
+  /** In `tx` when given: setAuthenticationMode to `Password` saves it in the update's transaction. */
+  async savePassword(projectKey: string, customerId: string, passwordHash: string, createdAt: string, tx: Queryable = this.db): Promise<void> {
+    // Upsert: a password row an ExternalAuth customer kept (written before the mode existed) is replaced, never a 500.
+    await tx.query(
+      `INSERT INTO customer_passwords (project_key, customer_id, password_hash, created_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (project_key, customer_id) DO UPDATE SET password_hash = EXCLUDED.password_hash, created_at = EXCLUDED.created_at`,
+      [projectKey, customerId, passwordHash, createdAt],
+    );
   }
 
   /** In `tx` when given: deleting a customer removes the password and the tokens in one transaction. */
@@ -28,9 +29,17 @@ export class CustomerCredentials {
     await tx.query('DELETE FROM customer_passwords WHERE project_key = $1 AND customer_id = $2', [projectKey, customerId]);
   }
 
-  /** A password reset (customer-tokens): the new hash, in the reset's transaction. */
-  async replacePassword(tx: Queryable, projectKey: string, customerId: string, passwordHash: string): Promise<void> {
-    await tx.query('UPDATE customer_passwords SET password_hash = $3 WHERE project_key = $1 AND customer_id = $2', [projectKey, customerId, passwordHash]);
+  /**
+   * A password reset (customer-tokens) or change: the new hash, in the caller's transaction.
+   * Whether the customer had a password to replace (an `ExternalAuth` customer has none).
+   */
+  async replacePassword(tx: Queryable, projectKey: string, customerId: string, passwordHash: string): Promise<boolean> {
+    const replaced = await tx.query('UPDATE customer_passwords SET password_hash = $3 WHERE project_key = $1 AND customer_id = $2 RETURNING 1', [
+      projectKey,
+      customerId,
+      passwordHash,
+    ]);
+    return replaced.rows.length > 0;
   }
 
   /** The customer's stored hash (a password change verifies the current password against it). */

@@ -3,14 +3,23 @@ import type { AddressFields } from '../shared/address.js';
 
 export const CUSTOMER_TYPE_ID = 'customer';
 
+/** types/customer/CustomerGroupAssignment.raml: one of the groups a customer belongs to. */
+export interface CustomerGroupAssignment {
+  customerGroup: Reference<'customer-group'>;
+}
+
+/** types/customer/AuthenticationMode.raml: whether the customer has a password. */
+export type AuthenticationMode = 'Password' | 'ExternalAuth';
+
 /** An address of a customer (reference type Address): `id` is Herald's, `key` the client's. */
 export type CustomerAddress = AddressFields & { id: string; custom?: CustomFields };
 
 /**
  * A Customer as the reference's Customer type describes it. The password is NOT part of the
  * document — documents travel in responses, messages, deliveries and query predicates — its scrypt
- * hash lives in `customer_passwords` (credentials.ts). `customerGroup` is set by the draft and
- * setCustomerGroup; `customerGroupAssignments` is always empty (no assignment actions yet).
+ * hash lives in `customer_passwords` (credentials.ts), and only while `authenticationMode` is
+ * `Password`. `customerGroup` is set by the draft and setCustomerGroup, `customerGroupAssignments`
+ * by the draft and the assignment actions (group-assignments.ts).
  */
 export interface Customer extends BaseResource {
   key?: string;
@@ -33,10 +42,10 @@ export interface Customer extends BaseResource {
   billingAddressIds: string[];
   isEmailVerified: boolean;
   customerGroup?: Reference<'customer-group'>;
-  customerGroupAssignments: never[];
+  customerGroupAssignments: CustomerGroupAssignment[];
   /** Empty for global customers; in-store customers belong to the stores listed. */
   stores: Array<KeyReference<'store'>>;
-  authenticationMode: 'Password';
+  authenticationMode: AuthenticationMode;
   custom?: CustomFields;
 }
 
@@ -65,5 +74,6 @@ export function withRequiredFields(customer: Customer): Customer {
   stored.billingAddressIds ??= [];
   stored.customerGroupAssignments ??= [];
   stored.stores ??= [];
+  stored.authenticationMode ??= 'Password';
   return customer;
 }

@@ -5,7 +5,9 @@ import { customFromDraft } from '../shared/custom-fields.js';
 import type { RequestContext } from '../shared/context.js';
 import { asDraft, LANGUAGE_TAG, optionalKey, optionalString, type Draft } from '../shared/validation.js';
 import { addressesFromDraft, addressRolesFromDraft } from './addresses.js';
+import { draftCredentials } from './authentication-mode.js';
 import type { Customer } from './customer.js';
+import { groupAssignmentList } from './group-assignments.js';
 import { storeReferences } from './stores.js';
 
 const MAX_PASSWORD_LENGTH = 256;
@@ -48,7 +50,8 @@ export interface CustomerDraft {
   fields: Omit<Customer, ServerFields | 'stores'>;
   /** CustomerDraft.stores; an in-store sign-up adds the store of the path (service.ts). */
   stores: Customer['stores'];
-  password: string;
+  /** Absent for an ExternalAuth customer, which has no password. */
+  password?: string;
 }
 
 const TEXT_FIELDS = ['customerNumber', 'externalId', 'firstName', 'lastName', 'middleName', 'title', 'salutation', 'companyName', 'vatId'] as const;
@@ -79,6 +82,7 @@ function optionalFields(draft: Draft): Partial<Customer> {
 export async function parseCustomerDraft(body: unknown, ctx: RequestContext): Promise<CustomerDraft> {
   const draft = asDraft(body, 'CustomerDraft');
   const load = ctx.load;
+  const credentials = draftCredentials(draft.authenticationMode, draft.password);
   const addresses = await addressesFromDraft(draft.addresses, load);
   const fields: CustomerDraft['fields'] = {
     email: validEmail(draft.email),
@@ -86,12 +90,13 @@ export async function parseCustomerDraft(body: unknown, ctx: RequestContext): Pr
     addresses,
     ...addressRolesFromDraft(draft, addresses),
     isEmailVerified: draft.isEmailVerified === true,
-    customerGroupAssignments: [],
-    authenticationMode: 'Password',
+    customerGroupAssignments: await groupAssignmentList(load, draft.customerGroupAssignments),
+    authenticationMode: credentials.authenticationMode,
   };
   const customerGroup = await optionalCustomerGroupReference(load, draft.customerGroup, 'customerGroup');
   if (customerGroup !== undefined) fields.customerGroup = customerGroup;
   const custom = await customFromDraft(draft.custom, 'customer', ctx);
   if (custom !== undefined) fields.custom = custom;
-  return { fields, stores: await storeReferences(draft.stores, 'stores', load), password: validPassword(draft.password) };
+  const stores = await storeReferences(draft.stores, 'stores', load);
+  return credentials.password === undefined ? { fields, stores } : { fields, stores, password: credentials.password };
 }

@@ -9,6 +9,7 @@ import { notFoundMessage } from '../shared/versioned-routes.js';
 import { customerActions } from './actions.js';
 import type { CustomerCredentials } from './credentials.js';
 import { belongsToStore, CUSTOMER_TYPE_ID, withRequiredFields, type Customer } from './customer.js';
+import { externalAuthHasNoPassword } from './authentication-mode.js';
 import { parseCustomerDraft } from './draft.js';
 
 /** Revokes a deleted customer's tokens (the OAuth module). */
@@ -34,7 +35,7 @@ export class CustomerService implements CustomerLogin {
   private readonly actions: ActionHandlers<Customer>;
 
   constructor(private readonly deps: CustomerServiceDeps) {
-    this.actions = customerActions(deps.credentials);
+    this.actions = customerActions(deps.credentials, deps.clock);
   }
 
   /**
@@ -52,11 +53,12 @@ export class CustomerService implements CustomerLogin {
       if (await credentials.emailTaken(documents.db, ctx.projectKey, fields.email, scope)) throw duplicateField('email', fields.email);
     }
     const id = randomUUID();
-    await credentials.savePassword(ctx.projectKey, id, await scryptHash(password), this.deps.clock.now().toISOString());
+    // An ExternalAuth customer has no password (AuthenticationMode.raml): none is stored.
+    if (password !== undefined) await credentials.savePassword(ctx.projectKey, id, await scryptHash(password), this.deps.clock.now().toISOString());
     try {
       return await documents.create<Customer>(ctx.write, CUSTOMER_TYPE_ID, { id, ...fields, stores }, (customer) => [{ type: 'CustomerCreated', customer }]);
     } catch (error) {
-      await credentials.deletePassword(ctx.projectKey, id);
+      if (password !== undefined) await credentials.deletePassword(ctx.projectKey, id);
       throw await this.explainDuplicate(error, ctx.projectKey, fields);
     }
   }
@@ -166,7 +168,9 @@ export class CustomerService implements CustomerLogin {
    * committed, `forgetTokens` clears the caches as `delete` does.
    */
   async replacePassword(tx: Queryable, projectKey: string, customerId: string, passwordHash: string): Promise<void> {
-    await this.deps.credentials.replacePassword(tx, projectKey, customerId, passwordHash);
+    // A token issued before the customer switched to ExternalAuth: that mode has no password
+    // (AuthenticationMode.raml), so none is set by a reset; setAuthenticationMode sets one.
+    if (!(await this.deps.credentials.replacePassword(tx, projectKey, customerId, passwordHash))) throw externalAuthHasNoPassword();
     await this.deps.tokens.deleteCustomerTokens(tx, customerId);
   }
 
@@ -183,7 +187,11 @@ export class CustomerService implements CustomerLogin {
       { id: customerId },
       version,
       (current) => ({ doc: current, messages: [{ type: 'CustomerPasswordUpdated', reset: false }] }),
-      { alongside: (tx) => credentials.replacePassword(tx, ctx.projectKey, customerId, passwordHash) },
+      {
+        alongside: async (tx) => {
+          if (!(await credentials.replacePassword(tx, ctx.projectKey, customerId, passwordHash))) throw externalAuthHasNoPassword();
+        },
+      },
     );
     return withRequiredFields(updated);
   }
