@@ -179,11 +179,20 @@ export function templatesFor(route: RouteRecord, world: ProjectWorld, projectKey
       case 'customers':
         return update({ action: 'setFirstName', firstName: 'Renamed' }, { action: 'changeEmail', email: `${unique()}@example.com` });
       case 'carts':
-      case 'me/carts':
         return update(
           { action: 'setCountry', country: 'DE' },
           { action: 'addLineItem', ...lineItem('SKU-9') },
           { action: 'setShippingAddress', address: { country: 'DE', city: 'Berlin' } },
+        );
+      case 'me/carts':
+        // MyCartUpdateAction: a buyer sets no price (buyer-limits.ts), so no externalPrice here; the
+        // seeded product has no price to select either, so these actions leave line items alone.
+        return update(
+          { action: 'setCountry', country: 'DE' },
+          { action: 'setShippingAddress', address: { country: 'DE', city: 'Berlin' } },
+          { action: 'addItemShippingAddress', address: { key: unique(), country: 'AT' } },
+          { action: 'setCustomerEmail', email: `${unique()}@example.com` },
+          { action: 'setDeleteDaysAfterLastModification', deleteDaysAfterLastModification: 30 },
         );
       case 'quote-requests':
         return update(
@@ -221,12 +230,17 @@ export function templatesFor(route: RouteRecord, world: ProjectWorld, projectKey
     case 'carts':
       return [{ currency: 'EUR', country: 'DE', customerId: world.customer.id, lineItems: [lineItem('SKU-1')], shippingAddress: { country: 'DE' } }];
     case 'me/carts':
+      // A MyCartDraft has no customLineItems and its line items no externalPrice (buyer-limits.ts).
       return [
         {
           currency: 'EUR',
           country: 'DE',
-          lineItems: [lineItem('SKU-1')],
-          customLineItems: [{ name: { en: 'C' }, slug: 'c', money: { currencyCode: 'EUR', centAmount: 1 } }],
+          customerEmail: `${unique()}@example.com`,
+          shippingAddress: { country: 'DE', city: 'Berlin' },
+          billingAddress: { country: 'DE', city: 'Berlin' },
+          itemShippingAddresses: [{ key: unique(), country: 'AT' }],
+          locale: 'en',
+          deleteDaysAfterLastModification: 30,
         },
       ];
     case 'quote-requests':
