@@ -309,6 +309,35 @@ describe('order edits: staged cart actions re-price and re-tax the order', { tim
     expectTotals(await applied(edited, removal), [1800, 300, 490]);
   });
 
+  it('setDirectDiscounts and addShoppingList', async () => {
+    const order = await pricedOrder();
+    const direct = { value: { type: 'relative', permyriad: 2000 }, target: { type: 'lineItems', predicate: 'sku = "shirt-m"' } };
+    const discounted = await staged(order, [{ action: 'setDirectDiscounts', discounts: [direct] }]);
+    const { preview, messagePayloads } = discounted.result;
+    // 20 % off 2 × 9.00: the shirts pay 14.40.
+    expectTotals(preview, [1440, 300, 490]);
+    expect(preview.directDiscounts).toMatchObject([{ id: expect.any(String), ...direct }]);
+    expect(messagePayloads).toMatchObject([{ type: 'OrderLineItemDiscountSet', lineItemKey: 'shirts', totalPrice: money(1440) }]);
+
+    const list = await admin.ok(`/${P}/shopping-lists`, { name: { en: 'Wishes' }, lineItems: [{ sku: 'mug-1', quantity: 2 }, { sku: 'shirt-m' }] }, 201);
+    const listed = await staged(order, [
+      { action: 'setDirectDiscounts', discounts: [direct] },
+      { action: 'addShoppingList', shoppingList: { typeId: 'shopping-list', id: list.id } },
+    ]);
+    // The list's shirt has no key, the order's has one: it is a line item of its own (carts/line-items.ts mergeLineItem).
+    expect(listed.result.preview.lineItems.map((item: Json) => [item.variant.sku, item.quantity])).toEqual([
+      ['shirt-m', 2],
+      ['mug-1', 2],
+      ['shirt-m', 1],
+    ]);
+    expect(listed.result.messagePayloads).toMatchObject([{ type: 'OrderLineItemDiscountSet', lineItemKey: 'shirts' }]);
+    const edited = await applied(order, listed);
+    // The shirts 20 % off (14.40 and 7.20), 2 mugs at 5.00, the wrap, the shipping (below freeAbove).
+    expectTotals(edited, [1440, 720, 1000, 300, 490]);
+    const inInitial = (quantity: number) => [{ quantity, state: { typeId: 'state', id: initial.id } }];
+    expect(edited.lineItems.map((item: Json) => item.state)).toEqual([inInitial(2), inInitial(2), inInitial(1)]);
+  });
+
   it('bad staged input: a 400 when staged, a PreviewFailure with the official code when the order refuses it, and apply fails writing nothing', async () => {
     const order = await pricedOrder();
     const cases: Array<[Json, string]> = [

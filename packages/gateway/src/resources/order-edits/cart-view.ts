@@ -9,11 +9,13 @@ import type { Delivery, ItemState, Order, ShippingInfo } from '../orders/order.j
  * settle step (carts/actions.ts) on this view re-prices and re-taxes the order as a cart would be.
  */
 
-/** The fields a cart and an order share (carts/cart.ts, orders/order.ts), which cart actions read and write. */
+/**
+ * The fields a cart and an order share (carts/cart.ts, orders/order.ts; the reference's Order),
+ * which cart actions read and write. A cart's own (totalLineItemQuantity, cartState, …) stay on the view.
+ */
 const SHARED_FIELDS = [
   'lineItems',
   'customLineItems',
-  'totalLineItemQuantity',
   'totalPrice',
   'taxedPrice',
   'taxedShippingPrice',
