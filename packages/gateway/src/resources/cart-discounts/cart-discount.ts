@@ -1,6 +1,6 @@
 import type { BaseResource, CustomFields, KeyReference, LocalizedString, Reference } from '@herald/model';
 import type { CentPrecisionMoney } from '../shared/money.js';
-import type { TypedMoney } from '../standalone-prices/standalone-price.js';
+import type { TypedMoney } from '../shared/typed-money.js';
 
 export const CART_DISCOUNT_TYPE_ID = 'cart-discount';
 

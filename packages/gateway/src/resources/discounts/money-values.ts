@@ -1,7 +1,6 @@
 import { invalidInput, invalidOperation } from '@herald/model';
 import { centPrecision, currencyCode, isCentAmount, type CentPrecisionMoney } from '../shared/money.js';
-import type { TypedMoney } from '../standalone-prices/standalone-price.js';
-import { typedMoney } from '../standalone-prices/typed-money.js';
+import { typedMoney, type TypedMoney } from '../shared/typed-money.js';
 
 function listOf(value: unknown, field: string): unknown[] {
   if (!Array.isArray(value) || value.length > 500) throw invalidInput(`'${field}' must be an array of Money values.`, { field });

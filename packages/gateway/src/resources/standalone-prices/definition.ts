@@ -15,7 +15,7 @@ import { booleanField, discountedPrice, stagedPrice } from './fields.js';
 import { assertScopeFree, assertValidityOrder } from './price-scope.js';
 import { STANDALONE_PRICE_TYPE_ID, type StandalonePrice } from './standalone-price.js';
 import { tierActions, tierList } from './tiers.js';
-import { typedMoney, typedMoneyIn } from './typed-money.js';
+import { typedMoney, typedMoneyIn } from '../shared/typed-money.js';
 import { validityActions } from './validity.js';
 
 type PriceFields = Omit<StandalonePrice, ServerFields>;

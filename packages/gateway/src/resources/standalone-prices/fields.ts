@@ -1,7 +1,7 @@
 import { invalidInput, type Reference } from '@herald/model';
 import { identifierLocator, loadReferenced, type Load } from '../shared/references.js';
 import type { DiscountedPrice, StagedStandalonePrice } from './standalone-price.js';
-import { typedMoneyIn } from './typed-money.js';
+import { typedMoneyIn } from '../shared/typed-money.js';
 
 const PRODUCT_DISCOUNT_TYPE_ID = 'product-discount';
 

@@ -1,19 +1,7 @@
 import type { BaseResource, CustomFields, Reference } from '@herald/model';
-import type { CentPrecisionMoney } from '../shared/money.js';
+import type { TypedMoney } from '../shared/typed-money.js';
 
 export const STANDALONE_PRICE_TYPE_ID = 'standalone-price';
-
-/** The reference's HighPrecisionMoney: `centAmount` is `preciseAmount` rounded to the currency's digits. */
-export interface HighPrecisionMoney {
-  type: 'highPrecision';
-  currencyCode: string;
-  centAmount: number;
-  preciseAmount: number;
-  fractionDigits: number;
-}
-
-/** The reference's TypedMoney. */
-export type TypedMoney = CentPrecisionMoney | HighPrecisionMoney;
 
 /** The reference's PriceTier: `value` applies from `minimumQuantity` (at least 2) on. */
 export interface PriceTier {

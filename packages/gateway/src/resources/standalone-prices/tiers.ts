@@ -2,7 +2,7 @@ import { invalidField, invalidInput, invalidOperation, type MessagePayload } fro
 import { isDeepStrictEqual } from 'node:util';
 import type { ActionHandlers } from '../shared/update-actions.js';
 import type { PriceTier, StandalonePrice } from './standalone-price.js';
-import { typedMoneyIn } from './typed-money.js';
+import { typedMoneyIn } from '../shared/typed-money.js';
 
 /** The reference states no limit on tiers; this bound only keeps documents reasonable. */
 const MAX_TIERS = 500;

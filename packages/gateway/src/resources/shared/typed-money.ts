@@ -1,6 +1,17 @@
 import { invalidInput, requiredField } from '@herald/model';
-import { centPrecision, currencyCode, fractionDigitsOf, isCentAmount } from '../shared/money.js';
-import type { HighPrecisionMoney, TypedMoney } from './standalone-price.js';
+import { centPrecision, currencyCode, fractionDigitsOf, isCentAmount, type CentPrecisionMoney } from './money.js';
+
+/** The reference's HighPrecisionMoney: `centAmount` is `preciseAmount` rounded to the currency's digits. */
+export interface HighPrecisionMoney {
+  type: 'highPrecision';
+  currencyCode: string;
+  centAmount: number;
+  preciseAmount: number;
+  fractionDigits: number;
+}
+
+/** The reference's TypedMoney. */
+export type TypedMoney = CentPrecisionMoney | HighPrecisionMoney;
 
 /** HighPrecisionMoneyDraft.fractionDigits: `maximum: 20`. */
 const MAX_FRACTION_DIGITS = 20;
