@@ -7,17 +7,29 @@ import { PRODUCT_TYPE_ID, type Product, type ProductData, type ProductVariant } 
  * answers only published current projections; `staged` always) and per unit: 0 for the
  * projection's own fields, a variant's id for its fields. A variant's `attributes.{name}.…` are
  * its attributes by name (a text value also as `….key`, as an enum stored by its key reads),
- * `price.…` each embedded price's value; every other field by its own path. Arrays are crossed.
- * Paths the index does not hold (the search answers them in process): see INDEXED in
- * search/indexed.ts. Only segments the filter language can name ([A-Za-z0-9_-]+) are kept.
+ * `price.centAmount` and `price.currencyCode` of each embedded price; every other field by its
+ * own path. Arrays are crossed. Only segments the filter language can name ([A-Za-z0-9_-]+) are
+ * kept. Bulky fields that searches hardly name are not held (`prices`, `images`, `assets`, the
+ * price's other fields, `createdBy`/`lastModifiedBy`): a search naming one is answered in process
+ * (`indexedPath`), as are `reviewRatingStatistics` (written beside the store by reviews) and
+ * `masterData`/`masterVariant`, which the projection search evaluates only by accident.
  */
-export const PRODUCT_SEARCH_TERMS_VERSION = 'product-search-1';
+export const PRODUCT_SEARCH_TERMS_VERSION = 'product-search-2';
 
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 /** Product fields that are not terms of the projection's own unit. */
-const NOT_PRODUCT_TERMS = new Set(['masterData', 'masterVariant', 'variants', 'reviewRatingStatistics']);
-/** Variant fields read by name, not by path (search/values.ts). */
-const NOT_PLAIN_VARIANT_TERMS = new Set(['attributes', 'price', 'scopedPrice', 'scopedPriceDiscounted']);
+const NOT_PRODUCT_TERMS = new Set(['masterData', 'masterVariant', 'variants', 'reviewRatingStatistics', 'createdBy', 'lastModifiedBy']);
+/** Variant fields read by name (search/values.ts), request-dependent (scoped prices) or not held. */
+const NOT_PLAIN_VARIANT_TERMS = new Set(['attributes', 'price', 'scopedPrice', 'scopedPriceDiscounted', 'prices', 'images', 'assets']);
+const PRICE_TERMS = ['centAmount', 'currencyCode'] as const;
+
+/** Whether the terms hold a search path (`variants.…` a variant's); else the search runs in process. */
+export function indexedPath(path: readonly string[]): boolean {
+  const [head = '', field = '', rest] = path;
+  if (head !== 'variants') return !NOT_PRODUCT_TERMS.has(head);
+  if (field === 'price') return rest !== undefined && path.length === 3 && (PRICE_TERMS as readonly string[]).includes(rest);
+  return path.length >= 2 && (field === 'attributes' || !NOT_PLAIN_VARIANT_TERMS.has(field));
+}
 
 type Emit = (path: string, value: string | number | boolean) => void;
 
@@ -50,7 +62,7 @@ function variantTerms(part: string, variant: ProductVariant, into: SearchTerm[])
     flatten(attribute.value, ['attributes', attribute.name], emit);
     if (typeof attribute.value === 'string') emit(`attributes.${attribute.name}.key`, attribute.value);
   }
-  for (const price of variant.prices ?? []) flatten(price.value, ['price'], emit);
+  for (const price of variant.prices) for (const field of PRICE_TERMS) emit(`price.${field}`, price.value[field]);
   for (const [key, value] of Object.entries(variant)) if (!NOT_PLAIN_VARIANT_TERMS.has(key) && SEGMENT.test(key)) flatten(value, [key], emit);
 }
 

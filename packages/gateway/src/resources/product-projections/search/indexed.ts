@@ -2,7 +2,8 @@ import type { DocumentStore } from '@herald/store';
 import { PRODUCT_TYPE_ID, type Product } from '../../products/product.js';
 import { priceDiscounter } from '../discounting.js';
 import type { ProjectionOptions } from '../options.js';
-import { isVariantPath, type FilterExpression } from './expression.js';
+import { indexedPath } from '../search-index/terms.js';
+import type { FilterExpression } from './expression.js';
 import { indexedFacetResults, scalarOf } from './index-facets.js';
 import { inScope, scopeParams, termPath, unitsPassing, type TermScope } from './index-sql.js';
 import type { SearchRequest } from './request.js';
@@ -18,17 +19,9 @@ import type { Scalar } from './values.js';
  * the lowest or highest of a product's values, missing last, ties by id), and only the page's
  * products are read and presented. Searches the terms cannot answer run as before (search.ts over
  * the candidates of narrowing.ts): a text (scored in process), paths that depend on the request's
- * price selection (`variants.scopedPrice…`, the `price` sort with a price selection) and product
- * paths the terms do not hold (`reviewRatingStatistics`, written beside the store by reviews;
- * `masterData`, `masterVariant`).
+ * price selection (`variants.scopedPrice…`, the `price` sort with a price selection) and paths
+ * the terms do not hold (search-index/terms.ts `indexedPath`).
  */
-const PRODUCT_PATHS_NOT_INDEXED = new Set(['masterData', 'masterVariant', 'variants', 'reviewRatingStatistics']);
-const VARIANT_FIELDS_NOT_INDEXED = new Set(['scopedPrice', 'scopedPriceDiscounted']);
-
-function indexedPath(path: readonly string[]): boolean {
-  if (!isVariantPath(path)) return !PRODUCT_PATHS_NOT_INDEXED.has(path[0] ?? '');
-  return path.length >= 2 && !VARIANT_FIELDS_NOT_INDEXED.has(path[1] ?? '');
-}
 
 function indexedSort(key: SortKey, options: ProjectionOptions): boolean {
   const source = key.source;
