@@ -43,6 +43,8 @@ async function clean(): Promise<void> {
     await client.query(`DELETE FROM resources WHERE project_key = $1 AND type_id IN ('cart', 'product', 'product-type', 'store')`, [P]);
     // The products' slugs and SKUs stay claimed until released (migration 012): released with them.
     await client.query(`DELETE FROM unique_values WHERE project_key = $1`, [P]);
+    // …and their search terms (migration 015) go with them.
+    await client.query(`DELETE FROM search_terms WHERE project_key = $1`, [P]);
   } finally {
     await client.end();
   }
