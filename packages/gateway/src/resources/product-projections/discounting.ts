@@ -4,14 +4,19 @@ import { activeDiscounts } from '../discounts/active-discounts.js';
 import { discountedPriceFor, type DiscountedPrice, type ProductPredicateKeys } from '../discounts/product-pricing.js';
 import { PRODUCT_DISCOUNT_TYPE_ID, type ProductDiscount } from '../product-discounts/product-discount.js';
 import type { Price, Product, ProductVariant } from '../products/product.js';
+import { centPrecision } from '../shared/money.js';
+import type { SelectablePrice } from './standalone-pricing.js';
 
 /** A price as projections answer it: `discounted` when a Product Discount applies (types/common/Price.raml). */
 export type AnsweredPrice = Price & { discounted?: DiscountedPrice };
 
 /** What prices one request's projections: the project's active Product Discounts, loaded once per request. */
 export interface PriceDiscounter {
-  /** `price` of `variant` (of `product`'s current or staged data) with its `discounted`, if any applies. */
-  discount(product: Product, variant: ProductVariant, price: Price): AnsweredPrice;
+  /**
+   * `price` of `variant` (of `product`'s current or staged data) with its `discounted`, if any
+   * applies; a StandalonePrice too ("Set if a matching ProductDiscount exists", StandalonePrice.discounted).
+   */
+  discount<P extends SelectablePrice>(product: Product, variant: ProductVariant, price: P): P & { discounted?: DiscountedPrice };
 }
 
 interface DiscounterSource {
@@ -53,6 +58,14 @@ async function predicateKeys({ documents, projectKey, products, staged }: Discou
 const NO_DISCOUNTS: PriceDiscounter = { discount: (_product, _variant, price) => price };
 
 /**
+ * What a product predicate reads of a price whose value may be HighPrecisionMoney (a
+ * StandalonePrice's): its rounded `centAmount`, which is what the discount's value applies to.
+ */
+function asMatchedPrice({ tiers: _tiers, ...price }: SelectablePrice): Price {
+  return { ...price, value: centPrecision(price.value.currencyCode, price.value.centAmount) };
+}
+
+/**
  * The discounter of one answer (Price.discounted, ScopedPrice.discounted): the active discounts are
  * read once, and the keys only when there are any; staged projections match the staged data.
  */
@@ -64,7 +77,7 @@ export async function priceDiscounter(source: DiscounterSource): Promise<PriceDi
   const { staged, now } = source;
   return {
     discount(product, variant, price) {
-      const discounted = discountedPriceFor(discounts, product, variant, price, now, { staged, keys: keys.get(product.id) ?? {} });
+      const discounted = discountedPriceFor(discounts, product, variant, asMatchedPrice(price), now, { staged, keys: keys.get(product.id) ?? {} });
       return discounted === undefined ? price : { ...price, discounted };
     },
   };

@@ -13,6 +13,7 @@ import { projectionFieldRoot, PUBLISHED_SQL } from './fields.js';
 import { projectionOptions, type ProjectionOptions } from './options.js';
 import { priceDiscounter } from './discounting.js';
 import { presentProjection } from './present.js';
+import { standalonePriceBook } from './standalone-pricing.js';
 import { PROJECTION_SCOPES } from './scopes.js';
 import { registerSearchRoutes } from './search/routes.js';
 
@@ -40,8 +41,12 @@ export function registerProductProjectionRoutes(app: FastifyInstance, deps: Reso
     // "If a Product is unpublished, the endpoint returns a Not Found error" (current projection).
     if (product === undefined || (!options.staged && !product.masterData.published)) throw notFound(locatorOf(params));
     const now = clock.now();
-    const discounter = await priceDiscounter({ documents, projectKey: params.projectKey, products: [product], staged: options.staged, now });
-    return presentProjection(product, options, now, discounter);
+    const { projectKey } = params;
+    const [discounter, standalone] = await Promise.all([
+      priceDiscounter({ documents, projectKey, products: [product], staged: options.staged, now }),
+      standalonePriceBook({ db: documents.db, projectKey, products: [product], staged: options.staged, criteria: options.price }),
+    ]);
+    return presentProjection(product, options, now, discounter, standalone);
   };
 
   app.get(
@@ -56,8 +61,13 @@ export function registerProductProjectionRoutes(app: FastifyInstance, deps: Reso
         fieldRoot: projectionFieldRoot(options.staged),
       });
       const now = clock.now();
-      const discounter = await priceDiscounter({ documents, projectKey, products: page.results, staged: options.staged, now });
-      return { ...page, results: await expansion.all(page.results.map((product) => presentProjection(product, options, now, discounter))) };
+      const products = page.results;
+      // One read each for the whole page, whatever its size (discounting.ts, standalone-pricing.ts).
+      const [discounter, standalone] = await Promise.all([
+        priceDiscounter({ documents, projectKey, products, staged: options.staged, now }),
+        standalonePriceBook({ db: documents.db, projectKey, products, staged: options.staged, criteria: options.price }),
+      ]);
+      return { ...page, results: await expansion.all(products.map((product) => presentProjection(product, options, now, discounter, standalone))) };
     }),
   );
 

@@ -1,0 +1,79 @@
+import type { Queryable } from '@herald/store';
+import { allVariants, type Price, type Product } from '../products/product.js';
+import type { PriceCriteria } from '../shared/price-selection.js';
+import type { TypedMoney } from '../shared/typed-money.js';
+import { STANDALONE_PRICE_TYPE_ID, type StandalonePrice } from '../standalone-prices/standalone-price.js';
+
+/*
+ * Price selection of `Standalone` products (ProductPriceModeEnum: "Composable Commerce uses
+ * StandalonePrices, which are associated with the ProductVariant through the `sku` field"). The
+ * variant's `prices` stay its Embedded Prices (ProductVariant.prices); only the selected `price`
+ * comes from the SKU's active StandalonePrices.
+ */
+
+/**
+ * A StandalonePrice as the Price a variant's `price` answers (types/common/Price.raml): the same
+ * id, value and scope. Its `value` is TypedMoney, as Price.value is in the reference.
+ */
+export type SelectablePrice = Omit<Price, 'value' | 'tiers'> & {
+  value: TypedMoney;
+  tiers?: ReadonlyArray<{ minimumQuantity: number; value: TypedMoney }>;
+};
+
+/** The active StandalonePrices of the SKUs of one answer, by SKU, in creation order. */
+export interface StandalonePriceBook {
+  pricesOf(sku: string | undefined): readonly SelectablePrice[];
+}
+
+export const NO_STANDALONE_PRICES: StandalonePriceBook = { pricesOf: () => [] };
+
+export interface StandalonePriceSource {
+  db: Queryable;
+  projectKey: string;
+  products: readonly Product[];
+  staged: boolean;
+  /** The request's price selection: without one, no price is selected and nothing is read. */
+  criteria: PriceCriteria | undefined;
+}
+
+/** The Price fields of a StandalonePrice (StandalonePrice.raml); `sku`, `active`, `staged` are its own. */
+export function standaloneAsPrice(price: StandalonePrice): SelectablePrice {
+  const { id, key, value, country, customerGroup, channel, validFrom, validUntil, tiers, discounted, custom } = price;
+  const fields = { key, country, customerGroup, channel, validFrom, validUntil, tiers, discounted, custom };
+  const copy: SelectablePrice = { id, value };
+  for (const [name, field] of Object.entries(fields)) if (field !== undefined) Object.assign(copy, { [name]: field });
+  return copy;
+}
+
+/** The SKUs of the projected variants of the answer's `Standalone` products. */
+function standaloneSkus({ products, staged }: StandalonePriceSource): string[] {
+  const skus = new Set<string>();
+  for (const product of products) {
+    if (product.priceMode !== 'Standalone') continue;
+    const data = staged ? product.masterData.staged : product.masterData.current;
+    for (const { sku } of allVariants(data)) if (sku !== undefined) skus.add(sku);
+  }
+  return [...skus];
+}
+
+/**
+ * The book of one answer: the active StandalonePrices in the selection's currency of every SKU of
+ * its Standalone products, read in one query whatever the page's size.
+ */
+export async function standalonePriceBook(source: StandalonePriceSource): Promise<StandalonePriceBook> {
+  const skus = standaloneSkus(source);
+  if (source.criteria === undefined || skus.length === 0) return NO_STANDALONE_PRICES;
+  const found = await source.db.query<{ doc: StandalonePrice }>(
+    `SELECT doc FROM resources
+      WHERE project_key = $1 AND type_id = $2 AND doc ->> 'sku' = ANY($3::text[]) AND doc @> $4::jsonb
+      ORDER BY doc ->> 'createdAt', id`,
+    [source.projectKey, STANDALONE_PRICE_TYPE_ID, skus, JSON.stringify({ active: true, value: { currencyCode: source.criteria.currency } })],
+  );
+  const bySku = new Map<string, SelectablePrice[]>();
+  for (const { doc } of found.rows) {
+    const prices = bySku.get(doc.sku) ?? [];
+    prices.push(standaloneAsPrice(doc));
+    bySku.set(doc.sku, prices);
+  }
+  return { pricesOf: (sku) => (sku === undefined ? [] : (bySku.get(sku) ?? [])) };
+}
