@@ -138,6 +138,6 @@ export function customerActions(credentials: CustomerCredentials, clock: Clock =
     ...storeActions(credentials),
     ...groupAssignmentActions,
     ...authenticationModeActions(credentials, clock),
-    ...customFieldActions<Customer>('customer'),
+    ...customFieldActions<Customer>('customer', { replacedAs: 'previous' }),
   };
 }

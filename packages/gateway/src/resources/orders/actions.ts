@@ -112,7 +112,7 @@ const ownFieldActions: ActionHandlers<Order> = {
   setPurchaseOrderNumber: setText('purchaseOrderNumber', 'purchaseOrderNumber', 'OrderPurchaseOrderNumberSet'),
   setLocale,
   setCustomerId,
-  ...customFieldActions<Order>(ORDER_CUSTOM_FIELDS_TYPE_ID),
+  ...customFieldActions<Order>(ORDER_CUSTOM_FIELDS_TYPE_ID, { replacedAs: 'previous' }),
 };
 
 /**

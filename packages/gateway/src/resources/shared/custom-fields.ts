@@ -197,11 +197,17 @@ export interface CustomFieldActionOptions {
    * message catalogue (`MESSAGE_TYPES`) has none, such as carts and quote requests, pass false.
    */
   messages?: boolean;
+  /**
+   * How the messages name what was replaced: `oldTypeId` / `oldValue` (business units, customer
+   * groups, payments…) or `previousTypeId` / `previousValue` (the reference's Customer*, Order*
+   * and RecurringOrder* Custom messages, e.g. types/message/OrderCustomFieldChangedMessage.raml).
+   */
+  replacedAs?: 'old' | 'previous';
 }
 
 /** `setCustomType` and `setCustomField`, shared by every resource with custom fields. */
 export function customFieldActions<D extends Customizable>(resourceTypeId: string, options: CustomFieldActionOptions = {}): ActionHandlers<D> {
-  const handlers = customFieldHandlers<D>(resourceTypeId);
+  const handlers = customFieldHandlers<D>(resourceTypeId, options.replacedAs ?? 'old');
   if (options.messages !== false) return handlers;
   return Object.fromEntries(
     Object.entries(handlers).map(([action, handler]) => [
@@ -214,13 +220,15 @@ export function customFieldActions<D extends Customizable>(resourceTypeId: strin
   );
 }
 
-function customFieldHandlers<D extends Customizable>(resourceTypeId: string): ActionHandlers<D> {
+function customFieldHandlers<D extends Customizable>(resourceTypeId: string, replacedAs: 'old' | 'previous'): ActionHandlers<D> {
   const name = prefix(resourceTypeId);
+  const typeIdField = replacedAs === 'old' ? 'oldTypeId' : 'previousTypeId';
+  const valueField = replacedAs === 'old' ? 'oldValue' : 'previousValue';
   return {
     async setCustomType(doc, action, { reader }): Promise<MessagePayload[]> {
-      // The reference's *CustomTypeSet/*CustomTypeRemoved carry the previous Type as `oldTypeId`.
+      // The reference's *CustomTypeSet/*CustomTypeRemoved carry the previous Type's id.
       const oldTypeId = doc.custom?.type.id;
-      const previous = oldTypeId === undefined ? {} : { oldTypeId };
+      const previous = oldTypeId === undefined ? {} : { [typeIdField]: oldTypeId };
       if (action.type === undefined || action.type === null) {
         delete doc.custom;
         return oldTypeId !== undefined ? [{ type: `${name}CustomTypeRemoved`, ...previous }] : [];
@@ -254,8 +262,8 @@ function customFieldHandlers<D extends Customizable>(resourceTypeId: string): Ac
       const oldValue: unknown = doc.custom.fields[fieldName];
       if (existed && isDeepStrictEqual(oldValue, action.value)) return [];
       doc.custom.fields[fieldName] = action.value;
-      // The reference's *CustomFieldChanged carries the value it replaced as `oldValue`.
-      if (existed) return [{ type: `${name}CustomFieldChanged`, name: fieldName, value: action.value, oldValue }];
+      // The reference's *CustomFieldChanged carries the value it replaced.
+      if (existed) return [{ type: `${name}CustomFieldChanged`, name: fieldName, value: action.value, [valueField]: oldValue }];
       return [{ type: `${name}CustomFieldAdded`, name: fieldName, value: action.value }];
     },
   };
