@@ -27,10 +27,17 @@ function cartLocator(draft: Draft): Locator {
 
 const owns = (cart: Cart, buyer: Buyer): boolean => ('customerId' in buyer ? cart.customerId === buyer.customerId : cart.anonymousId === buyer.anonymousId);
 
+/**
+ * An Active cart, or a Frozen one: freezing keeps a cart's prices for checkout (CartState.raml
+ * "Frozen", FrozenCarts), so the order takes them as they were frozen.
+ */
+const isOrderable = (cart: Cart): boolean => cart.cartState === 'Active' || cart.cartState === 'Frozen';
+const notOrderable = (cart: Cart) => invalidOperation(`The cart '${cart.id}' is ${cart.cartState}; only an Active or Frozen cart can be ordered.`);
+
 /** The carts an order can be made from (reference resources/orders.raml "Create Order"). */
 function assertOrderable(cart: Cart, version: number): void {
   if (cart.version !== version) throw concurrentModification(cart.version, version);
-  if (cart.cartState !== 'Active') throw invalidOperation(`The cart '${cart.id}' is ${cart.cartState}; only an Active cart can be ordered.`);
+  if (!isOrderable(cart)) throw notOrderable(cart);
   if (cart.origin === 'Quote') {
     throw invalidOperation(`The cart '${cart.id}' is the quotation cart of a staged quote; order its quote instead (POST /orders/quotes).`);
   }
@@ -127,7 +134,7 @@ export async function createOrderFromCart(body: unknown, ctx: RequestContext, do
     // Codes' applications are counted by their orders: checked with the codes locked, before the order is written.
     await assertCodesApplicable(store.db, ctx.projectKey, cart);
     await store.update<Cart>(ctx.write, 'cart', { id: cart.id }, version, (current) => {
-      if (current.cartState !== 'Active') throw invalidOperation(`The cart '${cart.id}' is ${current.cartState}; only an Active cart can be ordered.`);
+      if (!isOrderable(current)) throw notOrderable(current);
       return { doc: { ...current, cartState: 'Ordered' } };
     });
     // InventoryMode TrackOnly / ReserveOnOrder: checked and deducted with the order (carts/order-inventory.ts).
