@@ -1,7 +1,9 @@
 import type { LocalizedString, Reference } from '@herald/model';
 import type { Attribute, Image, Price, ProductVariant } from '../../resources/products/product.js';
+import { standalonePricesOfSkus, type SelectablePrice } from '../../resources/product-projections/standalone-pricing.js';
 import { selectPrice, type PriceCriteria } from '../../resources/shared/price-selection.js';
 import type { GraphQLContext } from '../context.js';
+import { BatchLoader } from '../loaders.js';
 
 /**
  * Field resolvers shared by Product's ProductData and the ProductProjection of queries and search
@@ -67,14 +69,35 @@ export interface PriceArgs {
   date?: string | null;
 }
 
-/** ProductVariant.price: the reference's price selection (resources/shared/price-selection.ts) at `date`, else now. */
-function selectedPrice(variant: ProductVariant, args: PriceArgs, context: GraphQLContext): Price | null {
+/**
+ * The StandalonePrices of the SKUs of `Standalone` products, batched per level of the query (a
+ * variant does not know its product's priceMode): one loader per request, beside its Loaders.
+ */
+const standaloneLoaders = new WeakMap<GraphQLContext, BatchLoader<readonly SelectablePrice[]>>();
+
+function standaloneLoader(context: GraphQLContext): BatchLoader<readonly SelectablePrice[]> {
+  let loader = standaloneLoaders.get(context);
+  if (loader === undefined) {
+    const { documents } = context.services;
+    loader = new BatchLoader((skus) => standalonePricesOfSkus(documents.db, context.projectKey, skus), context.readBudget);
+    standaloneLoaders.set(context, loader);
+  }
+  return loader;
+}
+
+/**
+ * ProductVariant.price: the reference's price selection (resources/shared/price-selection.ts) at
+ * `date`, else now, among the Embedded Prices, or the SKU's StandalonePrices when the product's
+ * priceMode is `Standalone` (ProductPriceModeEnum).
+ */
+async function selectedPrice(variant: ProductVariant, args: PriceArgs, context: GraphQLContext): Promise<Price | SelectablePrice | null> {
   const criteria: PriceCriteria = { currency: args.currency };
   if (typeof args.country === 'string') criteria.country = args.country;
   if (typeof args.customerGroupId === 'string') criteria.customerGroupId = args.customerGroupId;
   if (typeof args.channelId === 'string') criteria.channelId = args.channelId;
   const at = typeof args.date === 'string' ? new Date(args.date) : context.services.clock.now();
-  return selectPrice(variant.prices, criteria, at) ?? null;
+  const standalone = variant.sku === undefined ? undefined : await standaloneLoader(context).load(variant.sku);
+  return selectPrice(standalone ?? variant.prices, criteria, at) ?? null;
 }
 
 interface AttributeArgs {
@@ -89,7 +112,7 @@ function rawAttributes(variant: ProductVariant, args: AttributeArgs): Attribute[
 }
 
 export const variantResolvers = {
-  price: (variant: ProductVariant, args: PriceArgs, context: GraphQLContext): Price | null => selectedPrice(variant, args, context),
+  price: (variant: ProductVariant, args: PriceArgs, context: GraphQLContext): Promise<Price | SelectablePrice | null> => selectedPrice(variant, args, context),
   attributesRaw: (variant: ProductVariant, args: AttributeArgs): Attribute[] => rawAttributes(variant, args),
 };
 

@@ -1,5 +1,5 @@
 import type { Queryable } from '@herald/store';
-import { allVariants, type Price, type Product } from '../products/product.js';
+import { allVariants, PRODUCT_TYPE_ID, type Price, type Product } from '../products/product.js';
 import type { PriceCriteria } from '../shared/price-selection.js';
 import type { TypedMoney } from '../shared/typed-money.js';
 import { STANDALONE_PRICE_TYPE_ID, type StandalonePrice } from '../standalone-prices/standalone-price.js';
@@ -76,4 +76,52 @@ export async function standalonePriceBook(source: StandalonePriceSource): Promis
     bySku.set(doc.sku, prices);
   }
   return { pricesOf: (sku) => (sku === undefined ? [] : (bySku.get(sku) ?? [])) };
+}
+
+/** One jsonpath naming every SKU in either data version of a product (JSON string literals are valid jsonpath strings). */
+function anyDataSkuPath(skus: readonly string[]): string {
+  const tests = skus.map((sku) => JSON.stringify(sku)).flatMap((value) => [`@.masterVariant.sku == ${value}`, `@.variants[*].sku == ${value}`]);
+  return `$.masterData.* ? (${tests.join(' || ')})`;
+}
+
+/** Which of `skus` belong to a `Standalone` product (current or staged data: a SKU is unique among both). */
+async function skusOfStandaloneProducts(db: Queryable, projectKey: string, skus: readonly string[]): Promise<Set<string>> {
+  const found = await db.query<{ doc: Product }>(
+    `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @> '{"priceMode": "Standalone"}'::jsonb AND doc @? $3::jsonpath`,
+    [projectKey, PRODUCT_TYPE_ID, anyDataSkuPath(skus)],
+  );
+  const wanted = new Set(skus);
+  const standalone = new Set<string>();
+  for (const { doc } of found.rows) {
+    for (const data of [doc.masterData.current, doc.masterData.staged]) {
+      for (const { sku } of allVariants(data)) if (sku !== undefined && wanted.has(sku)) standalone.add(sku);
+    }
+  }
+  return standalone;
+}
+
+/**
+ * For callers that see variants without their product (GraphQL's ProductVariant.price): the
+ * active StandalonePrices, in every currency, of those of `skus` that belong to a `Standalone`
+ * product; a SKU of an `Embedded` product (or of none) is absent. Two queries for any number of SKUs.
+ */
+export async function standalonePricesOfSkus(
+  db: Queryable,
+  projectKey: string,
+  skus: readonly string[],
+): Promise<ReadonlyMap<string, readonly SelectablePrice[]>> {
+  const bySku = new Map<string, SelectablePrice[]>();
+  if (skus.length === 0) return bySku;
+  const [standalone, found] = await Promise.all([
+    skusOfStandaloneProducts(db, projectKey, skus),
+    db.query<{ doc: StandalonePrice }>(
+      `SELECT doc FROM resources
+        WHERE project_key = $1 AND type_id = $2 AND doc ->> 'sku' = ANY($3::text[]) AND doc @> '{"active": true}'::jsonb
+        ORDER BY doc ->> 'createdAt', id`,
+      [projectKey, STANDALONE_PRICE_TYPE_ID, skus],
+    ),
+  ]);
+  for (const sku of standalone) bySku.set(sku, []);
+  for (const { doc } of found.rows) bySku.get(doc.sku)?.push(standaloneAsPrice(doc));
+  return bySku;
 }
