@@ -37,8 +37,9 @@ function storePrices<P extends SelectablePrice>(prices: readonly P[], store: Sto
 /**
  * The prices `price` is selected among: the variant's (store-projected) Embedded Prices, or for a
  * `Standalone` product its SKU's StandalonePrices, projected by the store and discounted alike.
+ * Exported for the search's `scopedPrice`, which selects the same way.
  */
-function candidatePrices(product: Product, variant: ProductVariant, options: ProjectionOptions, pricing: ProjectionPricing): readonly SelectablePrice[] {
+export function priceCandidates(product: Product, variant: ProductVariant, options: ProjectionOptions, pricing: ProjectionPricing): readonly SelectablePrice[] {
   if (product.priceMode !== 'Standalone') return variant.prices;
   const prices = pricing.standalone.pricesOf(variant.sku);
   const inStore = options.store === undefined ? prices : storePrices(prices, options.store);
@@ -49,7 +50,7 @@ function projectVariant(product: Product, variant: ProductVariant, options: Proj
   const prices = options.store === undefined ? variant.prices : storePrices(variant.prices, options.store);
   const projected: ProjectedVariant = { ...variant, prices };
   if (options.price !== undefined) {
-    const price = selectPrice(candidatePrices(product, projected, options, pricing), options.price, now);
+    const price = selectPrice(priceCandidates(product, projected, options, pricing), options.price, now);
     if (price !== undefined) projected.price = price;
   }
   return projected;
