@@ -6,7 +6,7 @@
  * - (c) a product projection page with price selection (`priceCurrency=EUR&priceCountry=DE`,
  *   a `where` on a field, sort, limit 20): p50/p99; a `/product-projections/search` page with a
  *   filter and a facet: p50/p99, once narrowed in SQL (`filter.query` on a SKU term) and once not
- *   (`filter` with a facet reads every candidate into the process);
+ *   (`filter` with a facet: every hit's search terms are read, only the page's products);
  * - (d) cart creates/s with 5 line items by SKU, priced from the catalogue.
  * Writes run 8 at a time (closed loop, keep-alive); reads one at a time. Usage:
  *   npm run bench catalogue                      (10,000 products)
@@ -262,7 +262,7 @@ ${writeRow('(a) `POST /stores`', stores)} | — |
 ${writeRow(`(b) \`POST /products\`, ${VARIANTS} variants each`, products)} | — |
 ${readRow('(c) `GET /product-projections?priceCurrency=EUR&priceCountry=DE&where=description(en = "Group 42")&sort=key asc&limit=20`', projectionTotal, projection)} | p99 < 30 ms |
 ${readRow('(c) `GET /product-projections/search`, `filter.query` on 3 SKUs (narrowed in SQL), a terms facet, price selection', narrowedTotal, narrowed)} | — |
-${readRow('(c) `GET /product-projections/search`, `filter` on an attribute with a terms facet (every product read into the process), price selection', fullTotal, full)} | — |
+${readRow('(c) `GET /product-projections/search`, `filter` on an attribute with a terms facet (no narrowing `filter.query`), price selection', fullTotal, full)} | — |
 ${writeRow('(d) `POST /carts`, 5 line items by SKU', carts)} | — |
 | Cart-by-SKU creates / store creates | ${fmt(ratio, 1)} % | ≥ 50 % |
 `);
