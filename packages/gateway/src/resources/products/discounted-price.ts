@@ -13,19 +13,20 @@ import type { Price, Product, ProductData, ProductVariant } from './product.js';
 import { dataToChange, isStaged } from './staging.js';
 
 /** A DiscountedPriceDraft with its ProductDiscount loaded (the checks need both). */
-interface ExternalDiscount {
+export interface ExternalDiscount {
   discount: ProductDiscount;
   draft: Record<string, unknown>;
 }
 
 /**
- * ProductSetDiscountedPriceAction.discounted: "The referenced ProductDiscount must have the Type
- * `external`, be active" (isActive and valid now); absent or null removes the discounted price.
+ * ProductSetDiscountedPriceAction.discounted (and StandalonePriceSetDiscountedPriceAction's): "The
+ * referenced ProductDiscount must have the Type `external`, be active" (isActive and valid now);
+ * absent or null removes the discounted price. `at`: the draft's field name.
  */
-async function externalDiscount(value: unknown, load: Load): Promise<ExternalDiscount | undefined> {
+export async function externalDiscount(value: unknown, load: Load, at = 'discounted'): Promise<ExternalDiscount | undefined> {
   if (value === undefined || value === null) return undefined;
-  const draft = asDraft(value, "'discounted' DiscountedPriceDraft");
-  const field = 'discounted.discount';
+  const draft = asDraft(value, `'${at}' DiscountedPriceDraft`);
+  const field = `${at}.discount`;
   const discount = await loadReferenced<ProductDiscount>(load, PRODUCT_DISCOUNT_TYPE_ID, identifierLocator(draft.discount, field, PRODUCT_DISCOUNT_TYPE_ID));
   if (discount.value.type !== 'external') {
     throw invalidInput(`The ProductDiscount '${discount.id}' is of type '${discount.value.type}', not 'external'.`, { field });

@@ -1,5 +1,6 @@
 import { invalidInput, type Reference } from '@herald/model';
-import { identifierLocator, loadReferenced, type Load } from '../shared/references.js';
+import { externalDiscount } from '../products/discounted-price.js';
+import type { Load } from '../shared/references.js';
 import type { DiscountedPrice, StagedStandalonePrice } from './standalone-price.js';
 import { typedMoneyIn } from '../shared/typed-money.js';
 
@@ -11,17 +12,17 @@ function asObject(value: unknown, field: string, what: string): Record<string, u
 }
 
 /**
- * A DiscountedPriceDraft: its `discount` must be an existing external ProductDiscount
- * (StandalonePriceSetDiscountedPriceAction). Herald has no product discounts yet, so every
- * reference is a 400 ReferencedResourceNotFound until it does.
+ * A DiscountedPriceDraft: its `discount` must be an existing, active ProductDiscount of type
+ * `external` (StandalonePriceSetDiscountedPriceAction; the products' check). Not checked yet: that
+ * the discount's predicate matches the price's product.
  */
 export async function discountedPrice(load: Load, value: unknown, field: string, currency: string): Promise<DiscountedPrice | undefined> {
   if (value === undefined || value === null) return undefined;
-  const draft = asObject(value, field, 'DiscountedPrice: {"value": {…}, "discount": {"typeId": "product-discount", "id": "…"}}');
-  const money = typedMoneyIn(draft.value, `${field}.value`, currency);
-  const locator = identifierLocator(draft.discount, `${field}.discount`, PRODUCT_DISCOUNT_TYPE_ID);
-  const discount = await loadReferenced(load, PRODUCT_DISCOUNT_TYPE_ID, locator);
-  const reference: Reference<'product-discount'> = { typeId: PRODUCT_DISCOUNT_TYPE_ID, id: discount.id };
+  asObject(value, field, 'DiscountedPrice: {"value": {…}, "discount": {"typeId": "product-discount", "id": "…"}}');
+  const external = await externalDiscount(value, load, field);
+  if (external === undefined) return undefined;
+  const money = typedMoneyIn(external.draft.value, `${field}.value`, currency);
+  const reference: Reference<'product-discount'> = { typeId: PRODUCT_DISCOUNT_TYPE_ID, id: external.discount.id };
   return { value: money, discount: reference };
 }
 
