@@ -20,7 +20,7 @@ const discountDraft = (key: string, value: Json, extra: Json = {}): Json => ({
 describe('discounted standalone prices', { timeout: 60_000 }, () => {
   let gateway: TestGateway;
   let admin: Caller;
-  const discounts: Record<string, Json> = {};
+  const discounts = {} as Record<'external' | 'relative' | 'inactive', Json>;
 
   beforeAll(async () => {
     gateway = await startTestGateway({ projects: [P] });
@@ -44,15 +44,15 @@ describe('discounted standalone prices', { timeout: 60_000 }, () => {
   });
 
   it.each([
-    ['a relative discount', 'relative'],
-    ['an inactive external discount', 'inactive'],
+    ['a relative discount', 'relative' as const],
+    ['an inactive external discount', 'inactive' as const],
   ])('refuses %s with 400 InvalidInput naming discounted.discount, in the draft and in the action', async (_, which) => {
-    const draft = await admin.post(`/${P}/standalone-prices`, { sku: `sp-${which}`, value: eur(1000), discounted: discounted(discounts[which] as Json) });
+    const draft = await admin.post(`/${P}/standalone-prices`, { sku: `sp-${which}`, value: eur(1000), discounted: discounted(discounts[which]) });
     expect(draft.body).toMatchObject({ statusCode: 400, errors: [{ code: 'InvalidInput', field: 'discounted.discount' }] });
     const price = await admin.ok(`/${P}/standalone-prices`, { sku: `sp-${which}-2`, value: eur(1000) }, 201);
     const action = await admin.post(`/${P}/standalone-prices/${price.id as string}`, {
       version: price.version,
-      actions: [{ action: 'setDiscountedPrice', discounted: discounted(discounts[which] as Json) }],
+      actions: [{ action: 'setDiscountedPrice', discounted: discounted(discounts[which]) }],
     });
     expect(action.body).toMatchObject({ statusCode: 400, errors: [{ code: 'InvalidInput', field: 'discounted.discount' }] });
   });

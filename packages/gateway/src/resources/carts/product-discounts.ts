@@ -29,8 +29,10 @@ async function discountItem(item: LineItem, discounts: readonly ProductDiscount[
   const product = await reads.load<Product>(PRODUCT_TYPE_ID, { id: item.productId });
   const variant = product === undefined ? undefined : allVariants(product.masterData.current).find((each) => each.id === item.variant.id);
   if (product === undefined || variant === undefined) return;
-  // The line item's price is a copy of the selected Price (its `value` the quantity's tier): the discount applies to that value.
-  const price = item.price as Price;
+  // The line item's price is a copy of the selected Price (its `value` the quantity's tier): the
+  // discount applies to that value; an external discount to the value set on the catalogue's Price.
+  const set = variant.prices.find((candidate) => candidate.id === item.price.id)?.discounted;
+  const price = { ...(item.price as Price), ...(set === undefined ? {} : { discounted: set }) };
   const discounted = discountedPriceFor(discounts, product, variant, price, now, { keys: await predicateKeys(reads, product) });
   if (discounted !== undefined) item.price.discounted = discounted;
 }

@@ -83,9 +83,19 @@ function discountedAmount(discount: ProductDiscount, price: CentPrecisionMoney):
       return money === undefined ? undefined : Math.max(0, price.centAmount - money.centAmount);
     }
     case 'external':
-      // Set explicitly by clients (ProductSetDiscountedPriceAction), never matched automatically.
+      // Set on the price by clients (ProductSetDiscountedPriceAction): see externalAmount.
       return undefined;
   }
+}
+
+/**
+ * An `external` discount applies with the value a client set on the price for it
+ * (ProductSetDiscountedPriceAction / StandalonePriceSetDiscountedPriceAction), while it is active
+ * and its predicate matches; it never computes a value of its own.
+ */
+function externalAmount(discount: ProductDiscount, price: Price): number | undefined {
+  const { discounted } = price;
+  return discounted !== undefined && discounted.discount.id === discount.id ? discounted.value.centAmount : undefined;
 }
 
 /**
@@ -107,7 +117,7 @@ export function discountedPriceFor(
   const ordered = [...productDiscounts].sort((a, b) => compareSortOrders(b.sortOrder, a.sortOrder));
   for (const discount of ordered) {
     if (!discount.isActive || !isValidAt(discount, now)) continue;
-    const amount = discountedAmount(discount, price.value);
+    const amount = discount.value.type === 'external' ? externalAmount(discount, price) : discountedAmount(discount, price.value);
     if (amount === undefined || !compiledPredicate(discount.predicate, 'product').test(subject)) continue;
     return { value: centPrecision(price.value.currencyCode, amount), discount: { typeId: 'product-discount', id: discount.id } };
   }
