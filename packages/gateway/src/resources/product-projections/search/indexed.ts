@@ -1,6 +1,7 @@
 import type { DocumentStore } from '@herald/store';
 import { PRODUCT_TYPE_ID, type Product } from '../../products/product.js';
 import { priceDiscounter } from '../discounting.js';
+import { standalonePriceBook } from '../standalone-pricing.js';
 import type { ProjectionOptions } from '../options.js';
 import { indexedPath } from '../search-index/terms.js';
 import type { FilterExpression } from './expression.js';
@@ -110,8 +111,10 @@ async function presentPage(search: IndexedSearch, page: readonly IndexedHit[]): 
     const product = read.get(hit.id);
     return product === undefined ? [] : [{ product, matching: hit.matching }];
   });
-  const discounter = await priceDiscounter({ documents, projectKey, products: hits.map(({ product }) => product), staged: options.staged, now });
-  return hits.map((hit) => answer(hit, request, { options, now, discounter }));
+  const products = hits.map(({ product }) => product);
+  const discounter = await priceDiscounter({ documents, projectKey, products, staged: options.staged, now });
+  const standalone = await standalonePriceBook({ db: documents.db, projectKey, products, staged: options.staged, criteria: options.price });
+  return hits.map((hit) => answer(hit, request, { options, now, discounter, standalone }));
 }
 
 export async function indexedSearch(search: IndexedSearch): Promise<SearchResponse> {

@@ -1,8 +1,10 @@
-import type { Product } from '../../products/product.js';
+import type { Price, Product } from '../../products/product.js';
 import type { ProductProjection } from '../../products/projection.js';
 import type { PriceDiscounter } from '../discounting.js';
 import type { ProjectionOptions } from '../options.js';
-import { presentProjection, selectedPrice } from '../present.js';
+import { presentProjection, priceCandidates } from '../present.js';
+import { selectPrice } from '../../shared/price-selection.js';
+import { NO_STANDALONE_PRICES, type StandalonePriceBook } from '../standalone-pricing.js';
 import type { FilterExpression } from './expression.js';
 import { facetResults, type FacetHit } from './facets.js';
 import { matchingVariants, productMatches, variantMatches, type FilterContext } from './filters.js';
@@ -28,11 +30,15 @@ export interface Hit extends SortedHit {
   matching: ReadonlySet<number>;
 }
 
-/** What scopes a search's prices: the request's options, its instant, its product discounts. */
+/**
+ * What scopes a search's prices: the request's options, its instant, its product discounts, and the
+ * StandalonePrices of its `Standalone` products (standalone-pricing.ts; none read without price selection).
+ */
 export interface Pricing {
   options: ProjectionOptions;
   now: Date;
   discounter: PriceDiscounter;
+  standalone?: StandalonePriceBook;
 }
 
 /**
@@ -40,11 +46,12 @@ export interface Pricing {
  * the discounted value when a Product Discount applies (then `scopedPriceDiscounted` is true), as
  * the reference's price-selecting search answers (ProductVariant.raml, ScopedPrice.raml).
  */
-function withScopedPrice(product: Product, variant: SearchVariant, { options, now, discounter }: Pricing): SearchVariant {
+function withScopedPrice(product: Product, variant: SearchVariant, { options, now, discounter, standalone = NO_STANDALONE_PRICES }: Pricing): SearchVariant {
   if (options.price === undefined) return variant;
-  const selected = selectedPrice(variant.prices, options.price, now);
+  // Embedded Prices, or a Standalone product's StandalonePrices (those come discounted already).
+  const selected = selectPrice(priceCandidates(product, variant, options, { discounter, standalone }), options.price, now);
   if (selected === undefined) return variant;
-  const price = discounter.discount(product, variant, selected);
+  const price = product.priceMode === 'Standalone' ? selected : discounter.discount(product, variant, selected as Price);
   const scopedPrice = { ...price, currentValue: price.discounted?.value ?? price.value };
   return { ...variant, price, scopedPrice, scopedPriceDiscounted: price.discounted !== undefined };
 }
@@ -68,7 +75,7 @@ function passes(projection: ProductProjection, filters: readonly FilterExpressio
 
 /** The answered projection of a hit: the request's projection, scoped prices and matching variants marked. */
 export function answer(hit: Pick<Hit, 'product' | 'matching'>, request: SearchRequest, pricing: Pricing): ProductProjection {
-  const projection = presentProjection(hit.product, pricing.options, pricing.now, pricing.discounter);
+  const projection = presentProjection(hit.product, pricing.options, pricing.now, pricing.discounter, pricing.standalone);
   const mark = (variant: SearchVariant): SearchVariant => {
     const scoped = withScopedPrice(hit.product, variant, pricing);
     return request.markMatchingVariants ? { ...scoped, isMatchingVariant: hit.matching.has(variant.id) } : scoped;

@@ -2,6 +2,7 @@ import type { Clock } from '@herald/model';
 import type { DocumentStore } from '@herald/store';
 import type { AuthContext } from '../../../auth/types.js';
 import { priceDiscounter } from '../discounting.js';
+import { standalonePriceBook } from '../standalone-pricing.js';
 import { projectionOptions, type RawQuery } from '../options.js';
 import { answersFromIndex, indexedSearch } from './indexed.js';
 import { candidateProducts, categorySubtrees } from './narrowing.js';
@@ -35,5 +36,7 @@ export async function searchProjections({ documents, clock, projectKey, query, a
   const now = clock.now();
   // One read of the discounts for every candidate: filters and sorts on scopedPrice see discounted values.
   const discounter = await priceDiscounter({ documents, projectKey, products, staged: options.staged, now });
-  return runSearch(products, parsed, { options, now, discounter }, context);
+  // …and one read of the candidates' StandalonePrices (Standalone products, with price selection only).
+  const standalone = await standalonePriceBook({ db: documents.db, projectKey, products, staged: options.staged, criteria: options.price });
+  return runSearch(products, parsed, { options, now, discounter, standalone }, context);
 }
