@@ -1,44 +1,36 @@
 /**
  * Issue 28: the ProductType rules that depend on products (reference: ProductTypeRemoveEnumValuesAction
  * "if the Attribute is required, the operation returns an EnumValueIsUsed error"; deleting a
- * ProductType that products use is a ReferenceExists). Herald has no products endpoint yet, so
- * the products are written through the store's public DocumentStore, in the reference's Product
- * shape (types/product/Product.raml: masterData.current/staged, masterVariant, variants,
- * attributes {name, value}): the contract the products slice stores its documents in.
+ * ProductType that products use is a ReferenceExists), with products made through `/products`;
+ * removed values of an attribute that is not required leave the products (products/follow-product-type.ts).
  */
-import { DocumentStore } from '@herald/store';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { attribute } from './drafts.js';
 
 const P = 'product-type-usage';
+const colours = ['red', 'green', 'blue', 'white'].map((key) => ({ key, label: key }));
 
-/** A Product of `productTypeId` whose staged master variant (and current variants) hold `attributes`. */
-function product(productTypeId: string, staged: Json[], currentVariants: Json[] = []): Json {
-  const data = (master: Json[], variants: Json[][]) => ({
-    name: { en: 'P' },
-    slug: { en: `p-${Math.random().toString(36).slice(2)}` },
-    categories: [],
-    masterVariant: { id: 1, attributes: master },
-    variants: variants.map((attributes, index) => ({ id: index + 2, attributes })),
-  });
+/** A ProductDraft of the type `key` whose master variant holds `attributes`. */
+function product(key: string, productTypeKey: string, attributes: Json[]): Json {
   return {
-    productType: { typeId: 'product-type', id: productTypeId },
-    masterData: { published: false, hasStagedChanges: true, current: data([], [currentVariants]), staged: data(staged, []) },
+    key,
+    productType: { typeId: 'product-type', key: productTypeKey },
+    name: { en: key },
+    slug: { en: key },
+    masterVariant: { sku: `${key}-1`, attributes },
   };
 }
 
 describe('ProductType rules that depend on its products', { timeout: 60_000 }, () => {
   let gateway: TestGateway;
   let admin: Caller;
-  let documents: DocumentStore;
   let productType: Json;
 
   beforeAll(async () => {
     gateway = await startTestGateway({ projects: [P] });
-    admin = await callerWith(gateway, P, ['manage_product_types']);
-    documents = new DocumentStore(gateway.db);
+    admin = await callerWith(gateway, P, ['manage_product_types', 'manage_products']);
     productType = await admin.ok(
       `/${P}/product-types`,
       {
@@ -46,24 +38,30 @@ describe('ProductType rules that depend on its products', { timeout: 60_000 }, (
         name: 'Shirts',
         description: 'With colours',
         attributes: [
-          attribute('colour', { name: 'enum', values: ['red', 'green', 'blue', 'white'].map((key) => ({ key, label: key })) }, { isRequired: true }),
+          attribute('colour', { name: 'enum', values: colours }, { isRequired: true }),
           attribute('sizes', { name: 'set', elementType: { name: 'lenum', values: ['s', 'm', 'l'].map((key) => ({ key, label: { en: key } })) } }),
         ],
       },
       201,
     );
-    await documents.create(
-      { projectKey: P },
-      'product',
-      product(productType.id as string, [
-        { name: 'colour', value: { key: 'red', label: 'red' } },
-        { name: 'sizes', value: [{ key: 's', label: { en: 's' } }] },
-      ]),
+    await admin.ok(
+      `/${P}/product-types`,
+      { key: 'mugs', name: 'Mugs', description: 'Also coloured', attributes: [attribute('colour', { name: 'enum', values: colours })] },
+      201,
     );
-    // An enum value given as its key (as drafts send it), in a variant of the current data.
-    await documents.create({ projectKey: P }, 'product', product(productType.id as string, [], [{ name: 'colour', value: 'green' }]));
+    await admin.ok(
+      `/${P}/products`,
+      product('red-shirt', 'shirts', [
+        { name: 'colour', value: 'red' },
+        { name: 'sizes', value: ['s'] },
+      ]),
+      201,
+    );
+    // Green only in the current data: published green, then staged red.
+    const green = await admin.ok(`/${P}/products`, { ...product('green-shirt', 'shirts', [{ name: 'colour', value: 'green' }]), publish: true }, 201);
+    await admin.update(`/${P}/products/${green.id as string}`, green.version, [{ action: 'setAttribute', sku: 'green-shirt-1', name: 'colour', value: 'red' }]);
     // Another ProductType's product with the same attribute name does not count.
-    await documents.create({ projectKey: P }, 'product', product('another-type', [{ name: 'colour', value: { key: 'blue', label: 'blue' } }]));
+    await admin.ok(`/${P}/products`, product('blue-mug', 'mugs', [{ name: 'colour', value: 'blue' }]), 201);
   }, 120_000);
   afterAll(() => gateway?.close());
 
@@ -85,10 +83,14 @@ describe('ProductType rules that depend on its products', { timeout: 60_000 }, (
     expect(productType.attributes[0].type.values.map((value: Json) => value.key)).toEqual(['red', 'green']);
   });
 
-  it('removes used values of an attribute that is not required (the products lose them: the products slice)', async () => {
+  it('removes used values of an attribute that is not required: the products lose them', async () => {
     const answer = await update([{ action: 'removeEnumValues', attributeName: 'sizes', keys: ['s'] }]);
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     productType = answer.body;
+    const shirt = await admin.read(`/${P}/products/key=red-shirt`);
+    for (const data of [shirt.masterData.current, shirt.masterData.staged]) {
+      expect(data.masterVariant.attributes.find((each: Json) => each.name === 'sizes')?.value ?? []).toEqual([]);
+    }
   });
 
   it('refuses to delete a ProductType that products use (400 ReferenceExists)', async () => {
