@@ -7,7 +7,8 @@ import type { RequestContext } from '../shared/context.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
 import { selectPrice, unitPriceForQuantity, type PriceCriteria } from '../shared/price-selection.js';
 import { referencedResourceNotFound } from '../shared/references.js';
-import { STANDALONE_PRICE_TYPE_ID, type StandalonePrice } from '../standalone-prices/standalone-price.js';
+import { activeStandalonePrices } from '../standalone-prices/active-prices.js';
+import type { StandalonePrice } from '../standalone-prices/standalone-price.js';
 import type { LineItemPrice } from './cart.js';
 
 /*
@@ -100,12 +101,11 @@ export async function findCatalogueVariant(reads: CatalogueReads, locator: Produ
   return { product, variant: variantOf(product, locator, field) };
 }
 
-async function standalonePricesOf(reads: CatalogueReads, sku: string, currency: string): Promise<StandalonePrice[]> {
-  const found = await reads.db.query<{ doc: StandalonePrice }>(
-    `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @> $3::jsonb ORDER BY doc ->> 'createdAt', id LIMIT 500`,
-    [reads.projectKey, STANDALONE_PRICE_TYPE_ID, JSON.stringify({ sku, active: true, value: { currencyCode: currency } })],
-  );
-  return found.rows.map((row) => row.doc);
+/** At most this many StandalonePrices of one SKU are read for a line item (a bound on one read). */
+const STANDALONE_PRICES_PER_SKU = 500;
+
+function standalonePricesOf(reads: CatalogueReads, sku: string, currency: string): Promise<StandalonePrice[]> {
+  return activeStandalonePrices(reads.db, reads.projectKey, [sku], { currency, limit: STANDALONE_PRICES_PER_SKU });
 }
 
 /** A StandalonePrice as the Price a line item holds (its HighPrecisionMoney answers with its rounded centAmount). */

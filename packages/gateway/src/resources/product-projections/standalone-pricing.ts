@@ -2,7 +2,9 @@ import type { Queryable } from '@herald/store';
 import { allVariants, PRODUCT_TYPE_ID, type Price, type Product } from '../products/product.js';
 import type { PriceCriteria } from '../shared/price-selection.js';
 import type { TypedMoney } from '../shared/typed-money.js';
-import { STANDALONE_PRICE_TYPE_ID, type StandalonePrice } from '../standalone-prices/standalone-price.js';
+import { activeStandalonePrices } from '../standalone-prices/active-prices.js';
+import type { StandalonePrice } from '../standalone-prices/standalone-price.js';
+import { skuPathIn } from '../products/sku-lookup.js';
 
 /*
  * Price selection of `Standalone` products (ProductPriceModeEnum: "Composable Commerce uses
@@ -63,14 +65,9 @@ function standaloneSkus({ products, staged }: StandalonePriceSource): string[] {
 export async function standalonePriceBook(source: StandalonePriceSource): Promise<StandalonePriceBook> {
   const skus = standaloneSkus(source);
   if (source.criteria === undefined || skus.length === 0) return NO_STANDALONE_PRICES;
-  const found = await source.db.query<{ doc: StandalonePrice }>(
-    `SELECT doc FROM resources
-      WHERE project_key = $1 AND type_id = $2 AND doc ->> 'sku' = ANY($3::text[]) AND doc @> $4::jsonb
-      ORDER BY doc ->> 'createdAt', id`,
-    [source.projectKey, STANDALONE_PRICE_TYPE_ID, skus, JSON.stringify({ active: true, value: { currencyCode: source.criteria.currency } })],
-  );
+  const found = await activeStandalonePrices(source.db, source.projectKey, skus, { currency: source.criteria.currency });
   const bySku = new Map<string, SelectablePrice[]>();
-  for (const { doc } of found.rows) {
+  for (const doc of found) {
     const prices = bySku.get(doc.sku) ?? [];
     prices.push(standaloneAsPrice(doc));
     bySku.set(doc.sku, prices);
@@ -78,17 +75,11 @@ export async function standalonePriceBook(source: StandalonePriceSource): Promis
   return { pricesOf: (sku) => (sku === undefined ? [] : (bySku.get(sku) ?? [])) };
 }
 
-/** One jsonpath naming every SKU in either data version of a product (JSON string literals are valid jsonpath strings). */
-function anyDataSkuPath(skus: readonly string[]): string {
-  const tests = skus.map((sku) => JSON.stringify(sku)).flatMap((value) => [`@.masterVariant.sku == ${value}`, `@.variants[*].sku == ${value}`]);
-  return `$.masterData.* ? (${tests.join(' || ')})`;
-}
-
 /** Which of `skus` belong to a `Standalone` product (current or staged data: a SKU is unique among both). */
 async function skusOfStandaloneProducts(db: Queryable, projectKey: string, skus: readonly string[]): Promise<Set<string>> {
   const found = await db.query<{ doc: Product }>(
     `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @> '{"priceMode": "Standalone"}'::jsonb AND doc @? $3::jsonpath`,
-    [projectKey, PRODUCT_TYPE_ID, anyDataSkuPath(skus)],
+    [projectKey, PRODUCT_TYPE_ID, skuPathIn('*', skus)],
   );
   const wanted = new Set(skus);
   const standalone = new Set<string>();
@@ -112,16 +103,8 @@ export async function standalonePricesOfSkus(
 ): Promise<ReadonlyMap<string, readonly SelectablePrice[]>> {
   const bySku = new Map<string, SelectablePrice[]>();
   if (skus.length === 0) return bySku;
-  const [standalone, found] = await Promise.all([
-    skusOfStandaloneProducts(db, projectKey, skus),
-    db.query<{ doc: StandalonePrice }>(
-      `SELECT doc FROM resources
-        WHERE project_key = $1 AND type_id = $2 AND doc ->> 'sku' = ANY($3::text[]) AND doc @> '{"active": true}'::jsonb
-        ORDER BY doc ->> 'createdAt', id`,
-      [projectKey, STANDALONE_PRICE_TYPE_ID, skus],
-    ),
-  ]);
+  const [standalone, found] = await Promise.all([skusOfStandaloneProducts(db, projectKey, skus), activeStandalonePrices(db, projectKey, skus)]);
   for (const sku of standalone) bySku.set(sku, []);
-  for (const { doc } of found.rows) bySku.get(doc.sku)?.push(standaloneAsPrice(doc));
+  for (const doc of found) bySku.get(doc.sku)?.push(standaloneAsPrice(doc));
   return bySku;
 }

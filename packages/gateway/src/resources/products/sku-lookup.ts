@@ -7,7 +7,7 @@ import { allVariants, PRODUCT_TYPE_ID, type Product } from './product.js';
  * `@?` and `@>` are answered by the GIN index on `doc` (the jsonpath shape of uniqueness.ts).
  */
 export async function productWithCurrentSku(db: Queryable, projectKey: string, sku: string, { published = false } = {}): Promise<Product | undefined> {
-  const found = await db.query<{ doc: Product }>(`${productsWithSkusSql(published)} LIMIT 1`, [projectKey, PRODUCT_TYPE_ID, currentSkuPath([sku])]);
+  const found = await db.query<{ doc: Product }>(`${productsWithSkusSql(published)} LIMIT 1`, [projectKey, PRODUCT_TYPE_ID, skuPathIn('current', [sku])]);
   return found.rows[0]?.doc;
 }
 
@@ -28,7 +28,7 @@ export async function productsWithCurrentSkus(
   const found = await db.query<{ doc: Product }>(`${productsWithSkusSql(published)} LIMIT ${wanted.size}`, [
     projectKey,
     PRODUCT_TYPE_ID,
-    currentSkuPath([...wanted]),
+    skuPathIn('current', [...wanted]),
   ]);
   for (const { doc } of found.rows) {
     for (const { sku } of allVariants(doc.masterData.current)) if (sku !== undefined && wanted.has(sku) && !bySku.has(sku)) bySku.set(sku, doc);
@@ -41,8 +41,11 @@ function productsWithSkusSql(published: boolean): string {
   return `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @? $3::jsonpath${publishedOnly}`;
 }
 
-/** One jsonpath over the current data naming every SKU (JSON string literals are valid jsonpath strings). */
-function currentSkuPath(skus: readonly string[]): string {
+/**
+ * One jsonpath naming every SKU in the current data (`current`) or in either data version (`*`):
+ * JSON string literals are valid jsonpath strings, and the GIN index on `doc` answers the `||`.
+ */
+export function skuPathIn(data: 'current' | '*', skus: readonly string[]): string {
   const tests = skus.map((sku) => JSON.stringify(sku)).flatMap((value) => [`@.masterVariant.sku == ${value}`, `@.variants[*].sku == ${value}`]);
-  return `$.masterData.current ? (${tests.join(' || ')})`;
+  return `$.masterData.${data} ? (${tests.join(' || ')})`;
 }
