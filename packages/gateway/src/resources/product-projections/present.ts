@@ -1,6 +1,6 @@
 import type { Price, Product, ProductVariant } from '../products/product.js';
 import { projectionOf, type ProductProjection } from '../products/projection.js';
-import { selectPrice, type PriceCriteria } from '../shared/price-selection.js';
+import { selectPrice } from '../shared/price-selection.js';
 import { discountedVariant, type PriceDiscounter } from './discounting.js';
 import type { Store } from '../stores/store.js';
 import { localeFilter, projectLocales } from './locales.js';
@@ -54,11 +54,6 @@ function projectVariant(product: Product, variant: ProductVariant, options: Proj
     if (price !== undefined) projected.price = price;
   }
   return projected;
-}
-
-/** The reference's price selection (resources/shared/price-selection.ts). */
-export function selectedPrice(prices: readonly Price[], criteria: PriceCriteria, now: Date): Price | undefined {
-  return selectPrice(prices, criteria, now);
 }
 
 /**
