@@ -114,6 +114,10 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'BusinessUnitCustomFieldRemoved',
     'BusinessUnitCustomTypeSet',
     'BusinessUnitCustomTypeRemoved',
+    'BusinessUnitCustomerGroupAssignmentAdded',
+    'BusinessUnitCustomerGroupAssignmentRemoved',
+    'BusinessUnitCustomerGroupAssignmentsSet',
+    'BusinessUnitTypeSet',
   ],
   'quote-request': ['QuoteRequestCreated', 'QuoteRequestStateChanged', 'QuoteRequestStateTransition', 'QuoteRequestDeleted', 'QuoteRequestCustomerChanged'],
   customer: [

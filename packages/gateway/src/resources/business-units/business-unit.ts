@@ -1,4 +1,5 @@
 import type { BaseResource, CustomFields, KeyReference, Reference } from '@herald/model';
+import type { CustomerGroupAssignment } from '../customers/customer.js';
 import type { AddressTextField } from '../shared/address.js';
 
 export const BUSINESS_UNIT_TYPE_ID = 'business-unit';
@@ -70,6 +71,11 @@ export interface BusinessUnit extends BaseResource {
   /** The Company at the top; a Company's is itself. */
   topLevelUnit: BusinessUnitKeyReference;
   custom?: CustomFields;
+  /**
+   * The reference's BusinessUnit.customerGroupAssignments (beta): considered in line item price
+   * selection "if provided (non-null)", so absent and empty differ (customer-groups.ts).
+   */
+  customerGroupAssignments?: CustomerGroupAssignment[];
 }
 
 export function businessUnitReference(key: string): BusinessUnitKeyReference {

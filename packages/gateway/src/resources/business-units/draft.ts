@@ -5,6 +5,7 @@ import type { RequestContext } from '../shared/context.js';
 import { customFromDraft } from '../shared/custom-fields.js';
 import { asDraft, validKey, type Draft } from '../shared/validation.js';
 import { addressFromInput, addressList, newAddressId } from '../shared/owned-addresses.js';
+import { groupAssignmentList } from '../customers/group-assignments.js';
 import { assertUniqueAddressKeys } from './address.js';
 import { associatesFromDrafts, customerReference } from './associates.js';
 import {
@@ -173,9 +174,13 @@ function statusOf(draft: Draft, origin: DraftOrigin, projectStatus: BusinessUnit
   return draft.status;
 }
 
-/** MyBusinessUnitDraft has no `stores` and no `associates` (§2.2); sending them is a mistake, not a no-op. */
+/**
+ * MyBusinessUnitDraft has no `stores` and no `associates` (§2.2), nor the reference's
+ * `customerGroupAssignments` (a customer must not choose its own price groups); sending them is a
+ * mistake, not a no-op.
+ */
 function refuseClientOnlyFields(draft: Draft): void {
-  for (const field of ['stores', 'associates'] as const) {
+  for (const field of ['stores', 'associates', 'customerGroupAssignments'] as const) {
     if (draft[field] !== undefined && draft[field] !== null) {
       throw invalidInput(`A MyBusinessUnitDraft has no '${field}' (§2.2).`, { field });
     }
@@ -224,5 +229,9 @@ export async function businessUnitFromDraft(
   if (contactEmail !== undefined) fields.contactEmail = contactEmail;
   const custom = await customFromDraft(draft.custom, BUSINESS_UNIT_TYPE_ID, ctx);
   if (custom !== undefined) fields.custom = custom;
+  // BusinessUnitDraft.customerGroupAssignments: kept only when given (absent is "not provided").
+  if (draft.customerGroupAssignments !== undefined && draft.customerGroupAssignments !== null) {
+    fields.customerGroupAssignments = await groupAssignmentList(ctx.load, draft.customerGroupAssignments);
+  }
   return fields;
 }

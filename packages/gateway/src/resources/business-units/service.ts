@@ -12,9 +12,14 @@ import { businessUnitFromDraft, type BusinessUnitFields } from './draft.js';
 import { hasChildren, propagateAncestry, sameAncestry, type Ancestry } from './hierarchy.js';
 import { myBusinessUnitAssociateRoleOnCreation, myBusinessUnitStatusOnCreation } from './project-settings.js';
 import { modeActions } from './modes.js';
+import { customerGroupAssignmentActions } from './customer-groups.js';
+import { unitTypeActions } from './unit-type.js';
 
-/** API clients' actions: §4.3's members and the reference's REST-only mode actions. */
-const clientActions = { ...businessUnitActions, ...modeActions };
+/**
+ * API clients' actions: §4.3's members and the reference's REST-only ones (modes, customer group
+ * assignments, unit type).
+ */
+const clientActions = { ...businessUnitActions, ...modeActions, ...customerGroupAssignmentActions, ...unitTypeActions };
 
 /**
  * Who acts: an API client (`manage_business_units`, `view_business_units`), or a customer through

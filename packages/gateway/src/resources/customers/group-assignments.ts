@@ -57,39 +57,75 @@ async function removedGroupId(load: Load, value: unknown): Promise<string> {
   return (await loadReferenced<CustomerGroup>(load, CUSTOMER_GROUP_TYPE_ID, locator)).id;
 }
 
-const sameGroups = (a: readonly CustomerGroupAssignment[], b: readonly CustomerGroupAssignment[]): boolean =>
-  a.length === b.length && a.every((assignment, index) => assignment.customerGroup.id === b[index]?.customerGroup.id);
+/** Two lists (or two absent ones) naming the same groups in the same order. */
+function sameGroups(a: readonly CustomerGroupAssignment[] | undefined, b: readonly CustomerGroupAssignment[] | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return a.length === b.length && a.every((assignment, index) => assignment.customerGroup.id === b[index]?.customerGroup.id);
+}
+
+function definedLists(lists: Record<string, CustomerGroupAssignment[] | undefined>): Record<string, CustomerGroupAssignment[]> {
+  return Object.fromEntries(Object.entries(lists).filter((entry): entry is [string, CustomerGroupAssignment[]] => entry[1] !== undefined));
+}
+
+/** What holds group assignments: a Customer (always a list) or a BusinessUnit (optional list). */
+interface GroupAssignee {
+  customerGroupAssignments?: CustomerGroupAssignment[];
+}
+
+/** How one resource names its assignment actions' messages and itself in errors. */
+interface AssigneeVocabulary {
+  /** In error messages: "The customer is assigned …". */
+  noun: string;
+  /** Prefix of the message types: '' (Customer…) or 'BusinessUnit'. */
+  messagePrefix: '' | 'BusinessUnit';
+  /**
+   * CustomerSetCustomerGroupAssignmentsAction requires the list; the BusinessUnit action's is
+   * optional, and leaving it out removes the field (BusinessUnit.raml: assignments are considered
+   * in price selection "if provided (non-null)").
+   */
+  listRequired: boolean;
+}
 
 /**
- * The reference's CustomerAdd/RemoveCustomerGroupAssignmentAction and
- * CustomerSetCustomerGroupAssignmentsAction, with their messages (types/message/
- * CustomerGroupAssignment{Added,Removed,sSet}). The reference names no error for adding a group
- * already assigned or removing one that is not: Herald refuses both with 400 InvalidOperation
- * rather than answering a new version that changed nothing. Setting the same list again changes
- * nothing and produces no message.
+ * The reference's Add/RemoveCustomerGroupAssignment and SetCustomerGroupAssignments actions of a
+ * Customer or a BusinessUnit, with their messages (types/message/CustomerGroupAssignment{Added,
+ * Removed,sSet}, BusinessUnitCustomerGroupAssignment{Added,Removed,sSet}). The reference names no
+ * error for adding a group already assigned or removing one that is not: Herald refuses both with
+ * 400 InvalidOperation rather than answering a new version that changed nothing. Setting the same
+ * list again changes nothing and produces no message.
  */
-export const groupAssignmentActions: ActionHandlers<Customer> = {
-  async addCustomerGroupAssignment(customer, action, { reader }): Promise<MessagePayload[]> {
-    const customerGroupAssignment = await assignmentFromDraft(reader.get, action.customerGroupAssignment, 'customerGroupAssignment');
-    if (isAssigned(customer.customerGroupAssignments, customerGroupAssignment.customerGroup)) {
-      throw invalidOperation(`The customer is assigned to the customer group '${customerGroupAssignment.customerGroup.id}' already.`);
-    }
-    customer.customerGroupAssignments = [...customer.customerGroupAssignments, customerGroupAssignment];
-    return [{ type: 'CustomerGroupAssignmentAdded', customerGroupAssignment }];
-  },
-  async removeCustomerGroupAssignment(customer, action, { reader }): Promise<MessagePayload[]> {
-    const groupId = await removedGroupId(reader.get, action.customerGroup);
-    const removed = customer.customerGroupAssignments.find((assignment) => assignment.customerGroup.id === groupId);
-    if (removed === undefined) throw invalidOperation(`The customer is not assigned to the customer group '${groupId}'.`);
-    customer.customerGroupAssignments = customer.customerGroupAssignments.filter((assignment) => assignment !== removed);
-    return [{ type: 'CustomerGroupAssignmentRemoved', customerGroupAssignment: removed }];
-  },
-  async setCustomerGroupAssignments(customer, action, { reader }): Promise<MessagePayload[]> {
-    if (action.customerGroupAssignments === undefined || action.customerGroupAssignments === null) throw requiredField('customerGroupAssignments');
-    const customerGroupAssignments = await groupAssignmentList(reader.get, action.customerGroupAssignments);
-    const oldCustomerGroupAssignments = customer.customerGroupAssignments;
-    if (sameGroups(customerGroupAssignments, oldCustomerGroupAssignments)) return [];
-    customer.customerGroupAssignments = customerGroupAssignments;
-    return [{ type: 'CustomerGroupAssignmentsSet', customerGroupAssignments, oldCustomerGroupAssignments }];
-  },
-};
+export function groupAssignmentActionsFor<T extends GroupAssignee>({ noun, messagePrefix, listRequired }: AssigneeVocabulary): ActionHandlers<T> {
+  const type = (name: string): string => `${messagePrefix}Customer${name}`;
+  return {
+    async addCustomerGroupAssignment(assignee, action, { reader }): Promise<MessagePayload[]> {
+      const customerGroupAssignment = await assignmentFromDraft(reader.get, action.customerGroupAssignment, 'customerGroupAssignment');
+      const current = assignee.customerGroupAssignments ?? [];
+      if (isAssigned(current, customerGroupAssignment.customerGroup)) {
+        throw invalidOperation(`The ${noun} is assigned to the customer group '${customerGroupAssignment.customerGroup.id}' already.`);
+      }
+      assignee.customerGroupAssignments = [...current, customerGroupAssignment];
+      return [{ type: type('GroupAssignmentAdded'), customerGroupAssignment }];
+    },
+    async removeCustomerGroupAssignment(assignee, action, { reader }): Promise<MessagePayload[]> {
+      const groupId = await removedGroupId(reader.get, action.customerGroup);
+      const current = assignee.customerGroupAssignments ?? [];
+      const removed = current.find((assignment) => assignment.customerGroup.id === groupId);
+      if (removed === undefined) throw invalidOperation(`The ${noun} is not assigned to the customer group '${groupId}'.`);
+      assignee.customerGroupAssignments = current.filter((assignment) => assignment !== removed);
+      return [{ type: type('GroupAssignmentRemoved'), customerGroupAssignment: removed }];
+    },
+    async setCustomerGroupAssignments(assignee, action, { reader }): Promise<MessagePayload[]> {
+      const listed = action.customerGroupAssignments !== undefined && action.customerGroupAssignments !== null;
+      if (!listed && listRequired) throw requiredField('customerGroupAssignments');
+      const customerGroupAssignments = listed ? await groupAssignmentList(reader.get, action.customerGroupAssignments) : undefined;
+      const oldCustomerGroupAssignments = assignee.customerGroupAssignments;
+      if (sameGroups(customerGroupAssignments, oldCustomerGroupAssignments)) return [];
+      if (customerGroupAssignments === undefined) delete assignee.customerGroupAssignments;
+      else assignee.customerGroupAssignments = customerGroupAssignments;
+      // Either list may be absent on a BusinessUnit, and so in its message (both fields optional).
+      return [{ type: type('GroupAssignmentsSet'), ...definedLists({ customerGroupAssignments, oldCustomerGroupAssignments }) }];
+    },
+  };
+}
+
+export const groupAssignmentActions = groupAssignmentActionsFor<Customer>({ noun: 'customer', messagePrefix: '', listRequired: true });
