@@ -74,23 +74,20 @@ function address(value: unknown, path: string): unknown {
   return custom === undefined || custom === null ? rest : { ...rest, custom: customDraft(custom, `${path}.custom`) };
 }
 
+/** `set<Part>CustomType` / `set<Part>CustomField` of any part (setCustomType, setAddressCustomType, setDeliveryCustomType, …). */
+const CUSTOM_TYPE_MEMBER = /^set\w*CustomType$/;
+const CUSTOM_FIELD_MEMBER = /^set\w*CustomField$/;
+
 /** The REST fields of one member, from its GraphQL input. */
 function restFields(member: string, input: InputObject, path: string): InputObject {
-  switch (member) {
-    case 'setCustomType':
-    case 'setAddressCustomType': {
-      const { type: _type, typeId: _typeId, typeKey: _typeKey, fields, ...rest } = input;
-      return { ...rest, type: typeIdentifier(input, path), fields: customFieldValues(fields, `${path}.fields`) };
-    }
-    case 'setCustomField':
-    case 'setAddressCustomField':
-      return { ...input, value: decodeJson(input.value, `${path}.value`) };
-    case 'addAddress':
-    case 'changeAddress':
-      return { ...input, address: address(input.address, `${path}.address`) };
-    default:
-      return input;
+  if (CUSTOM_TYPE_MEMBER.test(member)) {
+    const { type: _type, typeId: _typeId, typeKey: _typeKey, fields, ...rest } = input;
+    return { ...rest, type: typeIdentifier(input, path), fields: customFieldValues(fields, `${path}.fields`) };
   }
+  if (CUSTOM_FIELD_MEMBER.test(member)) return { ...input, value: decodeJson(input.value, `${path}.value`) };
+  // Every action's `address` (addAddress, setShippingAddress, addItemShippingAddress, addDelivery, …) may carry a CustomFieldsDraft.
+  if (isObject(input.address)) return { ...input, address: address(input.address, `${path}.address`) };
+  return input;
 }
 
 /** A list of GraphQL update-action inputs as REST update actions, under REST's cap on their number. */

@@ -6,6 +6,7 @@ import { productTypeDefs } from './products.js';
 import { projectTypeDefs } from './project.js';
 import { negotiationTypeDefs } from './negotiation.js';
 import { negotiationMutationTypeDefs } from './negotiation-mutations.js';
+import { orderUpdateTypeDefs } from './order-updates.js';
 import { productSelectionTypeDefs } from './product-selections.js';
 
 /**
@@ -90,5 +91,6 @@ export const typeDefs = [
   rootTypeDefs,
   negotiationTypeDefs,
   negotiationMutationTypeDefs,
+  orderUpdateTypeDefs,
   productSelectionTypeDefs,
 ].join('\n');
