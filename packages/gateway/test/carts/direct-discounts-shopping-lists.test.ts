@@ -153,7 +153,8 @@ describe('direct discounts and shopping lists in carts', { timeout: 60_000 }, ()
         field: 'discounts[0].target.type',
       });
       const gift = { type: 'giftLineItem', product: { typeId: 'product', id: lamp.id }, variantId: 1 };
-      expect(await refused(cart, set([{ value: gift }]))).toMatchObject({ code: 'InvalidInput', field: 'discounts[0].value' });
+      // DirectDiscountDraft.target: "If `value` is set to `giftLineItem`, this must not be set" (the gift itself: gift-line-items.test.ts).
+      expect(await refused(cart, set([{ value: gift, target: everyLineItem }]))).toMatchObject({ code: 'InvalidInput', field: 'discounts[0].target' });
     });
 
     it('never together with discount codes; the project’s cart discounts do not apply while a cart has direct discounts', async () => {

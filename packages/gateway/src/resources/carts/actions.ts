@@ -30,6 +30,7 @@ import { customShippingActions } from './custom-shipping.js';
 import { recurrenceInfoActions } from './recurrence-info.js';
 import { directDiscountActions } from './direct-discounts.js';
 import { shoppingListActions } from './shopping-list-items.js';
+import { withGiftRules } from './gift-line-items.js';
 
 /*
  * Cart update actions (the reference's CartUpdateAction and MyCartUpdateAction, where Herald holds
@@ -82,10 +83,11 @@ function onlyWhileActive(handlers: ActionHandlers<Cart>): ActionHandlers<Cart> {
  * Every cart change ends with the cart settled (settle.ts): `Platform` prices selected again
  * ("MatchingPriceNotFound can be returned as a failed response to all update actions on Carts"),
  * the shipping rate, the tax rates and the totals; in ExternalAmount, amounts made stale dropped.
+ * Gift line items' rules apply to every action (gift-line-items.ts withGiftRules).
  */
 function settledAfter(handlers: ActionHandlers<Cart>): ActionHandlers<Cart> {
   return Object.fromEntries(
-    Object.entries(handlers).map(([name, handler]) => [
+    Object.entries(withGiftRules(handlers)).map(([name, handler]) => [
       name,
       async (cart: Cart, action: Parameters<typeof handler>[1], scope: Parameters<typeof handler>[2]) => {
         const before = totalsOf(cart);

@@ -115,7 +115,8 @@ export interface LineItem extends ItemEngineFields {
   quantity: number;
   price: LineItemPrice;
   priceMode: LineItemPriceMode;
-  lineItemMode: 'Standard';
+  /** `GiftLineItem`: added by a gift cart discount (gift-line-items.ts). */
+  lineItemMode: 'Standard' | 'GiftLineItem';
   totalPrice: CentPrecisionMoney;
   taxRate?: ItemTaxRate;
   taxedPrice?: TaxedItemPrice;
@@ -169,8 +170,7 @@ export type { DirectDiscount } from './direct-discounts.js';
 
 /**
  * A Cart with the fields of the reference's Cart type that Herald can hold. `shipping` (the
- * shipping methods of a `Multiple` cart) and `refusedGifts` (gift discounts) stay empty: Herald
- * prices `Single` shipping only (`shippingInfo`) and adds no gift line items.
+ * shipping methods of a `Multiple` cart) stays empty: Herald prices `Single` shipping only (`shippingInfo`).
  */
 export interface Cart extends BaseResource {
   key?: string;
@@ -221,7 +221,8 @@ export interface Cart extends BaseResource {
   taxCalculationMode: TaxCalculationMode;
   shippingMode: ShippingMode;
   shipping: never[];
-  refusedGifts: never[];
+  /** The gift discounts whose gift line item was removed (gift-line-items.ts): they no longer apply to the cart. */
+  refusedGifts: Array<Reference<'cart-discount'>>;
   shippingRateInput?: ShippingRateInput;
   /** The custom fields of a custom shipping method (CartSetCustomShippingMethodAction.custom). */
   shippingCustomFields?: CustomFields;

@@ -38,9 +38,8 @@ async function directDiscount(value: unknown, field: string, load: Load): Promis
   try {
     const discountValue = await cartDiscountValue(draft.value, load, 'value');
     const target = draft.target === undefined || draft.target === null ? undefined : cartDiscountTarget(draft.target).target;
+    // DirectDiscountDraft.target: "If `value` is set to `giftLineItem`, this must not be set" (its gift: gift-line-items.ts).
     assertValueFitsTarget(discountValue, target);
-    // A gift needs a gift line item added to the cart, which Herald's carts do not do (cart.ts refusedGifts).
-    if (discountValue.type === 'giftLineItem') throw invalidInput('A giftLineItem Direct Discount is not supported by Herald.', { field: 'value' });
     return { id: randomUUID(), value: discountValue, ...(target === undefined ? {} : { target }) };
   } catch (error) {
     throw underField(error, field);
@@ -84,6 +83,9 @@ export const directDiscountActions: ActionHandlers<Cart> = {
     }
     const discounts: DirectDiscount[] = [];
     for (const [index, value] of list.entries()) discounts.push(await directDiscount(value, `discounts[${index}]`, ctx.load));
+    // The replaced Direct Discounts' refused gifts go with them (gift-line-items.ts).
+    const replaced = new Set(cart.directDiscounts.map((discount) => discount.id));
+    cart.refusedGifts = cart.refusedGifts.filter((reference) => !replaced.has(reference.id));
     cart.directDiscounts = discounts;
   },
 };

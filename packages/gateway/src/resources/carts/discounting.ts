@@ -1,7 +1,13 @@
 import type { PredicateSubject } from '../../predicates/index.js';
 import { CART_DISCOUNT_TYPE_ID, type CartDiscount } from '../cart-discounts/cart-discount.js';
 import { activeDiscounts } from '../discounts/active-discounts.js';
-import { applyCartDiscounts, type CartDiscountOutcome, type DiscountableItem, type DiscountCodeUsage } from '../discounts/cart-pricing.js';
+import {
+  applyCartDiscounts,
+  type CartDiscountOutcome,
+  type DiscountableCart,
+  type DiscountableItem,
+  type DiscountCodeUsage,
+} from '../discounts/cart-pricing.js';
 import { DISCOUNT_CODE_TYPE_ID, type DiscountCode } from '../discount-codes/discount-code.js';
 import { centPrecision } from '../shared/money.js';
 import { cartPredicateSubject } from '../shipping-methods/cart-predicate.js';
@@ -9,18 +15,24 @@ import type { Cart, CustomLineItem, DiscountCodeInfo, LineItem } from './cart.js
 import type { CatalogueReads } from './catalogue.js';
 import { asCartDiscount } from './direct-discounts.js';
 import { discountCodeByText } from './discount-codes.js';
+import { giftOffers, isGift, placeGifts, unavailableGifts } from './gift-line-items.js';
 import { applyProductDiscounts, unitPriceOf } from './product-discounts.js';
+import { assignPlatformRates } from './taxes.js';
 
 /*
  * The discounts of a cart, recomputed at every write (types/cart/Cart.raml, LineItem
  * discountedPricePerQuantity, DiscountOnTotalPrice, DiscountCodeInfo): first the Product Discounts
  * and the undiscounted totals (before shipping and tax rates are looked up), then the project's
  * active Cart Discounts and the cart's codes by discounts/cart-pricing.ts. Cart Discounts created or
- * changed since the cart's last write apply at its next one.
+ * changed since the cart's last write apply at its next one. Gift line items follow the gift
+ * discounts that applied (gift-line-items.ts).
  */
 
-/** Units of an ExternalTotal line item are not discounted: "Cart Discounts are deactivated" for them (LineItemPriceMode.raml). */
-const discountable = (item: LineItem): boolean => item.priceMode !== 'ExternalTotal';
+/**
+ * Units of an ExternalTotal line item are not discounted: "Cart Discounts are deactivated" for them
+ * (LineItemPriceMode.raml). A gift line item is its own discount's only: "the totalPrice is always 0".
+ */
+const discountable = (item: LineItem): boolean => item.priceMode !== 'ExternalTotal' && !isGift(item);
 
 /**
  * Product Discounts applied (unless `productDiscounts` is false: a Frozen cart keeps its prices) and
@@ -30,7 +42,9 @@ export async function undiscountedCart(cart: Cart, reads: CatalogueReads, now: D
   if (productDiscounts) await applyProductDiscounts(cart, reads, now);
   const currency = cart.totalPrice.currencyCode;
   for (const item of cart.lineItems) {
-    item.discountedPricePerQuantity = [];
+    // A gift keeps the discount that gave it (gift-line-items.ts giftDiscountId) until the discounts are applied again.
+    if (isGift(item)) item.totalPrice = centPrecision(currency, 0);
+    else item.discountedPricePerQuantity = [];
     if (discountable(item)) item.totalPrice = centPrecision(currency, unitPriceOf(item) * item.quantity);
   }
   for (const item of cart.customLineItems) {
@@ -86,18 +100,23 @@ function itemOf<T extends LineItem | CustomLineItem>(item: T, subject: Predicate
   return { id: item.id, quantity: item.quantity, unitPrice, fields: subject };
 }
 
-/** The cart as the engine reads it: discountable items at their (product-discounted) unit prices. */
-function discountableCart(cart: Cart, codeIds: readonly string[]): Parameters<typeof applyCartDiscounts>[0] {
-  const subject = cartPredicateSubject(cart);
+/**
+ * The cart as the engine reads it: discountable items at their (product-discounted) unit prices.
+ * Cart predicates do not see gift line items: a gift could otherwise keep its own discount matching.
+ */
+function discountableCart(cart: Cart, codeIds: readonly string[], excludedDiscountIds: readonly string[]): DiscountableCart {
+  const bought = cart.lineItems.filter((item) => !isGift(item));
+  const subject = cartPredicateSubject({ ...cart, lineItems: bought });
   const lineSubjects = subject.lineItems as PredicateSubject[];
   return {
     currency: cart.totalPrice.currencyCode,
     ...(cart.store === undefined ? {} : { storeKey: cart.store.key }),
     fields: subject,
-    lineItems: cart.lineItems.flatMap((item, index) => (discountable(item) ? [itemOf(item, lineSubjects[index] ?? {}, unitPriceOf(item))] : [])),
+    lineItems: bought.flatMap((item, index) => (discountable(item) ? [itemOf(item, lineSubjects[index] ?? {}, unitPriceOf(item))] : [])),
     customLineItems: cart.customLineItems.map((item) => itemOf(item, item as unknown as PredicateSubject, item.money.centAmount)),
     ...(cart.shippingInfo === undefined ? {} : { shippingPrice: cart.shippingInfo.price.centAmount }),
     discountCodeIds: codeIds,
+    excludedDiscountIds,
   };
 }
 
@@ -148,35 +167,44 @@ function asDirectReferences(cart: Cart): void {
   retype(cart.discountOnTotalPrice?.includedDiscounts);
 }
 
-/** "A Cart with Direct Discounts" has only them as its cart discounts (and no codes: CartSetDirectDiscountsAction). */
-function applyDirectDiscounts(cart: Cart, now: Date): void {
-  const outcome = applyCartDiscounts(discountableCart(cart, []), cart.directDiscounts.map(asCartDiscount), [], now);
+/** The cart's discounts (with its codes, or its Direct Discounts) applied, and its gift line items following them. */
+async function applyDiscounts(
+  cart: Cart,
+  reads: CatalogueReads,
+  now: Date,
+  applicable: {
+    discounts: readonly CartDiscount[];
+    codes: readonly DiscountCode[];
+    codeIds: readonly string[];
+    usage?: ReadonlyMap<string, DiscountCodeUsage>;
+  },
+): Promise<void> {
+  const { discounts, codes } = applicable;
+  const offers = await giftOffers(cart, discounts, reads);
+  const engineCart = discountableCart(cart, applicable.codeIds, unavailableGifts(cart, discounts, offers));
+  const outcome = applyCartDiscounts(engineCart, discounts, codes, now, applicable.usage);
   writeOutcome(cart, outcome);
+  // A new gift gets its tax rate as every line item has (settle.ts assigned the others before discounting).
+  if (placeGifts(cart, outcome.giftLineItems, offers)) await assignPlatformRates(cart, reads);
+}
+
+/** "A Cart with Direct Discounts" has only them as its cart discounts (and no codes: CartSetDirectDiscountsAction). */
+async function applyDirectDiscounts(cart: Cart, reads: CatalogueReads, now: Date): Promise<void> {
+  await applyDiscounts(cart, reads, now, { discounts: cart.directDiscounts.map(asCartDiscount), codes: [], codeIds: [] });
   asDirectReferences(cart);
 }
 
 /** The project's Cart Discounts and the cart's codes applied to the undiscounted cart (undiscountedCart ran first). */
 export async function discountCart(cart: Cart, reads: CatalogueReads, now: Date): Promise<void> {
   if (cart.directDiscounts.length > 0) {
-    applyDirectDiscounts(cart, now);
+    await applyDirectDiscounts(cart, reads, now);
     return;
   }
   const infos = await currentCodeInfos(cart, reads);
   const active = await activeDiscounts<CartDiscount>(reads.db, reads.projectKey, CART_DISCOUNT_TYPE_ID);
   cart.discountCodes = infos;
-  if (active.length === 0 && infos.length === 0) return;
   const codes = await codesOf(reads, infos);
   const discounts = await discountsOf(reads, codes, active);
   const usage = await codeUsage(reads, codes, cart.customerId);
-  const outcome = applyCartDiscounts(
-    discountableCart(
-      cart,
-      infos.map((info) => info.discountCode.id),
-    ),
-    discounts,
-    codes,
-    now,
-    usage,
-  );
-  writeOutcome(cart, outcome);
+  await applyDiscounts(cart, reads, now, { discounts, codes, codeIds: infos.map((info) => info.discountCode.id), usage });
 }

@@ -128,9 +128,9 @@ export function assertUniqueItemKeys(cart: Pick<Cart, 'lineItems' | 'customLineI
 }
 
 /**
- * `addLineItem` for a product the cart already holds (same product, variant, sku, channels and
- * price mode, neither with custom fields or a key) increases that item's quantity, as the platform
- * does; the price sent (or selected) last becomes the item's price. Returns the item that holds
+ * `addLineItem` for a product the cart already holds (same product, variant, sku, channels, price
+ * mode and LineItemMode, neither with custom fields or a key) increases that item's quantity, as the
+ * platform does (a gift line item "won't be merged when adding the same Line Item", LineItemMode.raml); the price sent (or selected) last becomes the item's price. Returns the item that holds
  * the added quantity (a `Platform` price is selected again for it: its tier may change).
  */
 export function mergeLineItem(items: LineItem[], added: LineItem): LineItem {
@@ -140,6 +140,7 @@ export function mergeLineItem(items: LineItem[], added: LineItem): LineItem {
       item.variant.id === added.variant.id &&
       item.variant.sku === added.variant.sku &&
       item.priceMode === added.priceMode &&
+      item.lineItemMode === added.lineItemMode &&
       item.distributionChannel?.id === added.distributionChannel?.id &&
       item.supplyChannel?.id === added.supplyChannel?.id &&
       item.custom === undefined &&
@@ -183,7 +184,9 @@ export function recalculate(cart: Cart): void {
   else cart.totalLineItemQuantity = count;
   const currency = cart.totalPrice.currencyCode;
   // The shipping's and the total's cart discounts (discounting.ts) count: `totalPrice` is what the cart costs.
-  const shipping = cart.shippingInfo === undefined ? [] : [cart.shippingInfo.discountedPrice?.value ?? cart.shippingInfo.price];
+  // A `Multiple` cart's every Shipping counts (multi-shipping.ts).
+  const infos = [...(cart.shippingInfo === undefined ? [] : [cart.shippingInfo]), ...cart.shipping.map((entry) => entry.shippingInfo)];
+  const shipping = infos.map((info) => info.discountedPrice?.value ?? info.price);
   const gross = sum(currency, [...cart.lineItems.map((item) => item.totalPrice), ...cart.customLineItems.map((item) => item.totalPrice), ...shipping]);
   cart.totalPrice = centPrecision(currency, gross.centAmount - (cart.discountOnTotalPrice?.discountedAmount.centAmount ?? 0));
   applyTaxes(cart);

@@ -5,6 +5,7 @@ import { findCatalogueVariant, selectLineItemPrice, type CatalogueReads } from '
 import { catalogueFields, priceCriteria } from './line-item-draft.js';
 import { recalculate } from './line-items.js';
 import { discountCart, undiscountedCart } from './discounting.js';
+import { isGift } from './gift-line-items.js';
 import { refreshShipping } from './shipping.js';
 import { assignPlatformRates } from './taxes.js';
 
@@ -20,6 +21,8 @@ import { assignPlatformRates } from './taxes.js';
  * (CartRecalculateAction). A product gone or unpublished since keeps the item as it was.
  */
 export async function repriceLineItem(cart: Cart, item: LineItem, reads: CatalogueReads, updateProductData = false): Promise<void> {
+  // A gift line item is priced with its discount (gift-line-items.ts): a gift without a price goes, it fails no update.
+  if (isGift(item)) return;
   if (item.priceMode !== 'Platform' && !updateProductData) return;
   const found = await findCatalogueVariant(reads, { productId: item.productId, variantId: item.variant.id }, 'lineItems');
   if (found instanceof ApiError) return;

@@ -33,6 +33,8 @@ export interface DiscountableCart {
   shippingPrice?: number;
   /** The ids of the discount codes added to the cart, in the order they were added. */
   discountCodeIds: readonly string[];
+  /** Discounts that do not apply to this cart whatever their predicates: its refused gifts and gifts it cannot be given (carts/gift-line-items.ts). */
+  excludedDiscountIds?: readonly string[];
 }
 
 export interface DiscountedLineItemPrice {
@@ -200,9 +202,10 @@ function cartSubject(cart: DiscountableCart): PredicateSubject {
   return { currency: cart.currency, ...cart.fields, lineItems: items(cart.lineItems), customLineItems: items(cart.customLineItems) };
 }
 
-/** Active, valid now, for the cart's store (`stores` empty: every cart), its cart predicate matching. */
+/** Active, valid now, for the cart's store (`stores` empty: every cart), its cart predicate matching, not excluded. */
 function eligible(discount: CartDiscount, cart: DiscountableCart, subject: PredicateSubject, now: Date): boolean {
   if (!discount.isActive || !isValidAt(discount, now)) return false;
+  if (cart.excludedDiscountIds?.includes(discount.id) === true) return false;
   if (discount.stores.length > 0 && !discount.stores.some((store) => store.key === cart.storeKey)) return false;
   return cartPredicateHolds(discount.cartPredicate, subject);
 }

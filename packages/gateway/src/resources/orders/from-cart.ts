@@ -68,7 +68,7 @@ export function copiedFromCart(cart: Cart): OrderFields {
     // The cart's discounted prices (line items' discountedPricePerQuantity, shipping's discountedPrice) come along with them.
     discountCodes: copy.discountCodes,
     directDiscounts: copy.directDiscounts,
-    refusedGifts: [],
+    refusedGifts: copy.refusedGifts ?? [],
     orderState: 'Open',
     syncInfo: [],
     returnInfo: [],

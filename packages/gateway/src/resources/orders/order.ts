@@ -158,7 +158,8 @@ export interface Order extends BaseResource {
   discountCodes: DiscountCodeInfo[];
   discountOnTotalPrice?: DiscountOnTotalPrice;
   directDiscounts: DirectDiscount[];
-  refusedGifts: never[];
+  /** The cart's refused gift discounts (carts/gift-line-items.ts). */
+  refusedGifts: Array<Reference<'cart-discount'>>;
   country?: string;
   locale?: string;
   origin: CartOrigin | 'Quote';
