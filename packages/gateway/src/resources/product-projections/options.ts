@@ -43,22 +43,41 @@ function localeParam(query: RawQuery): string[] | undefined {
   return locales.length === 0 ? undefined : locales;
 }
 
-/** priceCountry, priceCustomerGroup and priceChannel "can be used only in conjunction with the priceCurrency parameter". */
+/** The reference bounds a customer's assignments at 500; a request names at most as many groups. */
+const MAX_PRICE_CUSTOMER_GROUPS = 500;
+
+/** priceCustomerGroupAssignments (traits/price-selecting.raml): repeated, one CustomerGroup id each. */
+function priceCustomerGroupAssignments(query: RawQuery): string[] | undefined {
+  const ids = repeated(query, 'priceCustomerGroupAssignments');
+  if (ids.length === 0) return undefined;
+  if (ids.length > MAX_PRICE_CUSTOMER_GROUPS || ids.some((id) => id.trim() === '')) {
+    throw invalidInput(`'priceCustomerGroupAssignments' must name 1 to ${MAX_PRICE_CUSTOMER_GROUPS} customer group ids.`, {
+      parameter: 'priceCustomerGroupAssignments',
+    });
+  }
+  return ids;
+}
+
+/**
+ * priceCountry, priceCustomerGroup, priceCustomerGroupAssignments and priceChannel "can be used
+ * only in conjunction with the priceCurrency parameter".
+ */
 function priceParams(query: RawQuery): PriceCriteria | undefined {
   const currency = single(query, 'priceCurrency');
   const country = single(query, 'priceCountry');
   const customerGroupId = single(query, 'priceCustomerGroup');
+  const customerGroupIds = priceCustomerGroupAssignments(query);
   const channelId = single(query, 'priceChannel');
   if (currency === undefined) {
-    const dependent = Object.entries({ priceCountry: country, priceCustomerGroup: customerGroupId, priceChannel: channelId }).find(
-      ([, value]) => value !== undefined,
-    );
+    const dependents = { priceCountry: country, priceCustomerGroup: customerGroupId, priceCustomerGroupAssignments: customerGroupIds, priceChannel: channelId };
+    const dependent = Object.entries(dependents).find(([, value]) => value !== undefined);
     if (dependent !== undefined) throw invalidInput(`The parameter '${dependent[0]}' can only be used with 'priceCurrency'.`, { parameter: dependent[0] });
     return undefined;
   }
   const criteria: PriceCriteria = { currency: currencyCode(currency, 'priceCurrency') };
   if (country !== undefined) criteria.country = countryCode(country, 'priceCountry');
   if (customerGroupId !== undefined) criteria.customerGroupId = customerGroupId;
+  if (customerGroupIds !== undefined) criteria.customerGroupIds = customerGroupIds;
   if (channelId !== undefined) criteria.channelId = channelId;
   return criteria;
 }

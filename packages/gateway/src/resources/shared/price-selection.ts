@@ -9,11 +9,18 @@
  * customer group + channel + country, customer group + channel, customer group + country,
  * customer group, channel + country, channel, country, then a price with none of them. Within one
  * level, a price with validity dates (valid now) wins over one without.
+ *
+ * Several customer groups (priceCustomerGroupAssignments, a buyer's customerGroupAssignments): a
+ * price of any of them matches at the customer group levels, so the fallback order still picks the
+ * most specific level that has a price; when that level holds prices of several of the groups, the
+ * lowest wins ("the better of the prices", the reference's fallback logic for multiple Customer
+ * Groups), its discounted value when it has one.
  */
 
 /** What price selection reads of a Price or a StandalonePrice. */
 export interface SelectablePrice {
-  value: { currencyCode: string };
+  value: SelectableMoney;
+  discounted?: { value: SelectableMoney };
   country?: string;
   customerGroup?: { id: string };
   channel?: { id: string };
@@ -21,12 +28,28 @@ export interface SelectablePrice {
   validUntil?: string;
 }
 
-/** The selection's inputs (the query parameters priceCurrency, priceCountry, priceCustomerGroup, priceChannel). */
+/** What selection reads of an amount: the currency, and the amount to compare prices of several groups. */
+interface SelectableMoney {
+  currencyCode: string;
+  centAmount?: number;
+  fractionDigits?: number;
+}
+
+/** The selection's inputs (the query parameters priceCurrency, priceCountry, priceCustomerGroup, priceCustomerGroupAssignments, priceChannel). */
 export interface PriceCriteria {
   currency: string;
   country?: string;
   customerGroupId?: string;
+  /** Any of these groups (with `customerGroupId`, if given): the multiple Customer Groups rule above. */
+  customerGroupIds?: readonly string[];
   channelId?: string;
+}
+
+/** The groups the criteria name, each once. */
+function groupsOf(criteria: PriceCriteria): ReadonlySet<string> {
+  const groups = new Set(criteria.customerGroupIds ?? []);
+  if (criteria.customerGroupId !== undefined) groups.add(criteria.customerGroupId);
+  return groups;
 }
 
 function isValidAt(price: SelectablePrice, now: Date): boolean {
@@ -42,11 +65,11 @@ function dimensionMatches(scoped: string | undefined, wanted: string | undefined
   return scoped === undefined || scoped === wanted;
 }
 
-function matches(price: SelectablePrice, criteria: PriceCriteria, now: Date): boolean {
+function matches(price: SelectablePrice, criteria: PriceCriteria, groups: ReadonlySet<string>, now: Date): boolean {
   return (
     price.value.currencyCode === criteria.currency &&
     dimensionMatches(price.country, criteria.country) &&
-    dimensionMatches(price.customerGroup?.id, criteria.customerGroupId) &&
+    (price.customerGroup === undefined || groups.has(price.customerGroup.id)) &&
     dimensionMatches(price.channel?.id, criteria.channelId) &&
     isValidAt(price, now)
   );
@@ -63,14 +86,29 @@ function specificity(price: SelectablePrice): number {
   return level * 2 + (dated ? 1 : 0);
 }
 
-/** The price the reference's price selection picks, or undefined when no price matches; ties go to the first listed. */
+/** The amount a buyer pays at quantity 1, comparable across fraction digits (undefined: not comparable). */
+function amountOf(price: SelectablePrice): number | undefined {
+  const { centAmount, fractionDigits } = price.discounted?.value ?? price.value;
+  return centAmount === undefined ? undefined : centAmount / 10 ** (fractionDigits ?? 2);
+}
+
+function cheaper(price: SelectablePrice, than: SelectablePrice): boolean {
+  const [amount, other] = [amountOf(price), amountOf(than)];
+  return amount !== undefined && other !== undefined && amount < other;
+}
+
+/**
+ * The price the reference's price selection picks, or undefined when no price matches; ties go to
+ * the first listed, except between prices of several of the criteria's groups (the lowest).
+ */
 export function selectPrice<P extends SelectablePrice>(prices: readonly P[], criteria: PriceCriteria, now: Date): P | undefined {
+  const groups = groupsOf(criteria);
   let best: P | undefined;
   let bestRank = -1;
   for (const price of prices) {
-    if (!matches(price, criteria, now)) continue;
+    if (!matches(price, criteria, groups, now)) continue;
     const rank = specificity(price);
-    if (rank > bestRank) {
+    if (rank > bestRank || (rank === bestRank && groups.size > 1 && best !== undefined && cheaper(price, best))) {
       best = price;
       bestRank = rank;
     }
