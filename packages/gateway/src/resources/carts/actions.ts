@@ -27,6 +27,7 @@ import { mySettingsActions, settingsActions } from './settings-actions.js';
 import { cartPartCustomFieldActions } from './part-custom-fields.js';
 import { cartStateActions, guardedByCartState } from './cart-states.js';
 import { customShippingActions } from './custom-shipping.js';
+import { multiShippingActions } from './multi-shipping.js';
 import { recurrenceInfoActions } from './recurrence-info.js';
 import { directDiscountActions } from './direct-discounts.js';
 import { shoppingListActions } from './shopping-list-items.js';
@@ -191,6 +192,7 @@ export const cartActions: ActionHandlers<Cart> = onlyWhileActive(
     ...cartPartCustomFieldActions,
     ...cartStateActions,
     ...customShippingActions,
+    ...multiShippingActions,
     ...recurrenceInfoActions,
     ...directDiscountActions,
     ...shoppingListActions,

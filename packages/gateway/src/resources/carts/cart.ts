@@ -8,6 +8,7 @@ import type { CartLock, FreezeStrategy } from './cart-states.js';
 import type { DirectDiscount } from './direct-discounts.js';
 import type { RecurrenceInfo } from './recurrence-info.js';
 import type { CartShippingInfo } from './shipping.js';
+import type { CartShipping, MethodTaxedPrice, MethodTaxRate } from './multi-shipping.js';
 import type { ItemTaxRate, TaxedItemPrice, TaxedPrice } from './taxed-price.js';
 
 /**
@@ -58,8 +59,10 @@ export interface DiscountedPriceForQuantity {
  */
 export interface ItemEngineFields {
   discountedPricePerQuantity: DiscountedPriceForQuantity[];
-  taxedPricePortions: never[];
-  perMethodTaxRate: never[];
+  /** MethodTaxedPrice per shipping of a `Multiple` cart (multi-shipping-taxes.ts). */
+  taxedPricePortions: MethodTaxedPrice[];
+  /** MethodTaxRate per shipping of a `Multiple` cart (multi-shipping-taxes.ts). */
+  perMethodTaxRate: MethodTaxRate[];
   state: never[];
 }
 
@@ -220,7 +223,8 @@ export interface Cart extends BaseResource {
   taxRoundingMode: TaxRoundingMode;
   taxCalculationMode: TaxCalculationMode;
   shippingMode: ShippingMode;
-  shipping: never[];
+  /** The shippings of a `Multiple` cart (multi-shipping.ts). */
+  shipping: CartShipping[];
   /** The gift discounts whose gift line item was removed (gift-line-items.ts): they no longer apply to the cart. */
   refusedGifts: Array<Reference<'cart-discount'>>;
   shippingRateInput?: ShippingRateInput;

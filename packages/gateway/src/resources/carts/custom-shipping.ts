@@ -6,6 +6,7 @@ import { asDraft, optionalString } from '../shared/validation.js';
 import { taxCategoryReference } from '../shipping-methods/fields.js';
 import { shippingRateDraft } from '../shipping-methods/zone-rates.js';
 import type { Cart } from './cart.js';
+import { shippingInfoNamed } from './multi-shipping.js';
 import { ratePrice, type EstimatedDelivery } from './shipping.js';
 import { assertExternalTaxMode } from './tax-actions.js';
 import { externalTaxRate } from './taxes.js';
@@ -18,7 +19,7 @@ import { externalTaxRate } from './taxes.js';
  */
 
 /** EstimatedDelivery.raml: "When both `from` and `until` are set, `until` must be equal to or later than `from`." */
-function estimatedDelivery(value: unknown, field: string): EstimatedDelivery | undefined {
+export function estimatedDelivery(value: unknown, field: string): EstimatedDelivery | undefined {
   if (value === undefined || value === null) return undefined;
   const draft = asDraft(value, `'${field}' EstimatedDelivery`);
   const from = optionalInstant(draft.from, `${field}.from`);
@@ -34,7 +35,7 @@ function assertSingleWithAddress(cart: Cart): void {
   if (cart.shippingAddress === undefined) throw invalidOperation('The cart needs a shipping address before a custom shipping method can be set.');
 }
 
-function shippingRateInCartCurrency(cart: Cart, value: unknown, ctx: Parameters<typeof shippingRateDraft>[2]): ReturnType<typeof shippingRateDraft> {
+export function shippingRateInCartCurrency(cart: Cart, value: unknown, ctx: Parameters<typeof shippingRateDraft>[2]): ReturnType<typeof shippingRateDraft> {
   const rate = shippingRateDraft(value, 'shippingRate', ctx);
   if (rate.price.currencyCode !== cart.totalPrice.currencyCode) {
     throw invalidInput(`'shippingRate.price' must be in the cart's currency ${cart.totalPrice.currencyCode}.`, {
@@ -69,17 +70,13 @@ export const customShippingActions: ActionHandlers<Cart> = {
     if (custom === undefined) delete cart.shippingCustomFields;
     else cart.shippingCustomFields = custom;
   },
-  /** CartEstimatedDeliverySetMessage: the window set (absent when removed); `shippingKey` only for `Multiple` carts. */
+  /** CartEstimatedDeliverySetMessage: the window set (absent when removed) and, for a `Multiple` cart, the `shippingKey`. */
   setEstimatedDelivery(cart, action) {
-    if (cart.shippingMode === 'Single' && action.shippingKey !== undefined && action.shippingKey !== null) {
-      throw invalidOperation("'shippingKey' can only be given for a cart with the 'Multiple' shipping mode.");
-    }
-    if (cart.shippingMode === 'Multiple') throw invalidOperation(`The cart has no shipping with the key '${String(action.shippingKey)}'.`);
-    const info = cart.shippingInfo;
-    if (info === undefined) throw invalidOperation('The cart has no shipping method to estimate the delivery of.');
+    const info = shippingInfoNamed(cart, action.shippingKey, 'setEstimatedDelivery');
     const delivery = estimatedDelivery(action.estimatedDelivery, 'estimatedDelivery');
     if (delivery === undefined) delete info.estimatedDelivery;
     else info.estimatedDelivery = delivery;
-    return [{ type: 'CartEstimatedDeliverySet', ...(delivery === undefined ? {} : { estimatedDelivery: delivery }) }];
+    const key = cart.shippingMode === 'Multiple' ? { shippingKey: action.shippingKey } : {};
+    return [{ type: 'CartEstimatedDeliverySet', ...key, ...(delivery === undefined ? {} : { estimatedDelivery: delivery }) }];
   },
 };

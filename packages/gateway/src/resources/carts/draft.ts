@@ -24,6 +24,7 @@ import { draftReads, withSkusReadAhead } from './catalogue.js';
 import { addDiscountCode } from './discount-codes.js';
 import { settleCart } from './settle.js';
 import { setShippingMethod } from './shipping.js';
+import { shippingsFromDraft } from './multi-shipping.js';
 import { assertExternalTaxMode } from './tax-actions.js';
 import { externalTaxRate } from './taxes.js';
 import { optionalCustomerGroupReference } from '../customer-groups/reference.js';
@@ -210,6 +211,7 @@ async function pricedContent(cart: Cart, draft: Draft, ctx: RequestContext): Pro
     assertExternalTaxMode(cart, 'externalTaxRateForShippingMethod');
     cart.shippingInfo.taxRate = externalTaxRate(draft.externalTaxRateForShippingMethod, 'externalTaxRateForShippingMethod');
   }
+  await shippingsFromDraft(cart, draft, ctx, reads);
   await settleCart(cart, reads, { reprice: false });
 }
 

@@ -7,7 +7,8 @@ import { findItem, quantity } from './line-items.js';
 
 /*
  * Multiple shipping addresses (the reference's `itemShippingAddresses` and ItemShippingDetails):
- * line items and custom line items split their quantity over addresses of the cart, by key.
+ * line items and custom line items split their quantity over addresses of the cart, by key, and in
+ * a `Multiple` cart over its Shippings by `shippingMethodKey` (multi-shipping.ts).
  * Carts have no messages for these actions in the reference.
  */
 
@@ -69,7 +70,13 @@ export function revalidateShippingDetails(cart: Pick<Cart, 'lineItems' | 'custom
   }
 }
 
-/** An ItemShippingDetailsDraft whose every target names one of the cart's item shipping addresses. */
+/** The first target's `shippingMethodKey` that names no Shipping of the cart (a `Single` cart has none to name). */
+function unknownShippingMethodKey(cart: Cart, targets: readonly ItemShippingTarget[]): string | undefined {
+  const keys = new Set(cart.shipping.map((shipping) => shipping.shippingKey));
+  return targets.find((target) => target.shippingMethodKey !== undefined && !keys.has(target.shippingMethodKey))?.shippingMethodKey;
+}
+
+/** An ItemShippingDetailsDraft whose every target names one of the cart's item shipping addresses, and of its Shippings where it names one. */
 function shippingDetails(cart: Cart, value: unknown, subject: 'LineItem' | 'CustomLineItem', item: LineItem | CustomLineItem): ItemShippingDetails {
   const targets = targetsOf(value);
   const keys = new Set(cart.itemShippingAddresses.map((entry) => entry.key));
@@ -77,6 +84,9 @@ function shippingDetails(cart: Cart, value: unknown, subject: 'LineItem' | 'Cust
   if (unknown !== undefined) {
     throw invalidItemShippingDetails(subject, item.id, `The address key '${unknown.addressKey}' is not one of the cart's itemShippingAddresses.`);
   }
+  const method = unknownShippingMethodKey(cart, targets);
+  if (method !== undefined)
+    throw invalidItemShippingDetails(subject, item.id, `The shippingMethodKey '${method}' is not the key of one of the cart's shippings.`);
   return details(targets, item.quantity);
 }
 
@@ -118,6 +128,8 @@ function appliedDeltas(
   refuse: (message: string) => ApiError,
 ): ItemShippingTarget[] {
   const keys = new Set(cart.itemShippingAddresses.map((entry) => entry.key));
+  const method = unknownShippingMethodKey(cart, deltas);
+  if (method !== undefined) throw refuse(`The shippingMethodKey '${method}' is not the key of one of the cart's shippings.`);
   const targets = current.map((target) => ({ ...target }));
   for (const delta of deltas) {
     if (!keys.has(delta.addressKey)) throw refuse(`The address key '${delta.addressKey}' is not one of the cart's itemShippingAddresses.`);

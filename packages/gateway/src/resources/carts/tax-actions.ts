@@ -4,6 +4,7 @@ import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js'
 import { asDraft, optionalString, type Draft } from '../shared/validation.js';
 import type { Cart, CustomLineItem, LineItem, TaxMode } from './cart.js';
 import { findItem } from './line-items.js';
+import { shippingInfoNamed } from './multi-shipping.js';
 import { externalTaxRate } from './taxes.js';
 import type { ItemTaxRate, TaxedItemPrice, TaxPortion } from './taxed-price.js';
 
@@ -77,9 +78,9 @@ function itemTaxAmount(kind: ItemKind): ActionHandler<Cart> {
   };
 }
 
-function shippingInfoOf(cart: Cart, action: string): NonNullable<Cart['shippingInfo']> {
-  if (cart.shippingInfo === undefined) throw invalidOperation(`'${action}' needs a shipping method on the cart.`);
-  return cart.shippingInfo;
+/** The cart's shipping method, or a `Multiple` cart's Shipping the action names by `shippingKey` (multi-shipping.ts). */
+function shippingInfoOf(cart: Cart, action: Draft, name: string): NonNullable<Cart['shippingInfo']> {
+  return shippingInfoNamed(cart, action.shippingKey, name);
 }
 
 /** TaxPortionDraft: `rate` 0..1, `amount` Money in the cart's currency, `name` optional. */
@@ -105,13 +106,13 @@ export const taxActions: ActionHandlers<Cart> = {
   setCustomLineItemTaxRate: itemTaxRate('customLineItems'),
   setShippingMethodTaxRate(cart, action) {
     assertExternalTaxMode(cart, 'setShippingMethodTaxRate');
-    setOrRemoveRate(shippingInfoOf(cart, 'setShippingMethodTaxRate'), action.externalTaxRate, 'externalTaxRate');
+    setOrRemoveRate(shippingInfoOf(cart, action, 'setShippingMethodTaxRate'), action.externalTaxRate, 'externalTaxRate');
   },
   setLineItemTaxAmount: itemTaxAmount('lineItems'),
   setCustomLineItemTaxAmount: itemTaxAmount('customLineItems'),
   setShippingMethodTaxAmount(cart, action) {
     assertTaxMode(cart, 'ExternalAmount', 'setShippingMethodTaxAmount');
-    const info = shippingInfoOf(cart, 'setShippingMethodTaxAmount');
+    const info = shippingInfoOf(cart, action, 'setShippingMethodTaxAmount');
     setOrRemoveAmount(info, action.externalTaxAmount, info.price);
   },
   /** CartSetCartTotalTaxAction: the gross as given; net the cart's total, tax the difference. */

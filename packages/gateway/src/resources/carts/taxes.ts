@@ -8,6 +8,7 @@ import { divideRoundingHalfEven } from '../discounts/rounding.js';
 import { centPrecision } from '../shared/money.js';
 import type { Cart, CustomLineItem, LineItem } from './cart.js';
 import { unitPriceOf } from './product-discounts.js';
+import { applyPerShippingTaxes, assignPerShippingRates } from './multi-shipping-taxes.js';
 import type { CatalogueReads } from './catalogue.js';
 import { cartTaxedPrice, taxedItemPrice, type ItemTaxRate, type TaxableAmount, type TaxedItemPrice } from './taxed-price.js';
 
@@ -25,7 +26,7 @@ import { cartTaxedPrice, taxedItemPrice, type ItemTaxRate, type TaxableAmount, t
 
 type TaxedItem = LineItem | CustomLineItem;
 
-function amountOf(item: TaxedItem, currency: string): TaxableAmount {
+export function amountOf(item: TaxedItem, currency: string): TaxableAmount {
   const totalCents = item.totalPrice.centAmount;
   if ('productId' in item) {
     // ExternalTotal sets the total independently of the unit price: there is no unit to tax.
@@ -81,6 +82,11 @@ export function applyTaxes(cart: Cart): void {
   if (cart.taxMode === 'ExternalAmount') return;
   if (cart.taxMode === 'Disabled') {
     clearTaxes(cart, false);
+    return;
+  }
+  if (cart.shippingMode === 'Multiple') {
+    applyPerShippingTaxes(cart);
+    discountTotalTaxes(cart);
     return;
   }
   const currency = cart.totalPrice.currencyCode;
@@ -163,14 +169,14 @@ function missingTaxRate(category: TaxCategory, country: string, state: string | 
   });
 }
 
-/** The TaxRate a category gives the cart's shipping address, as an item holds it. */
-async function rateOf(
+/** The TaxRate a category gives the cart's shipping address (or a `Multiple` cart's shipping's), as an item holds it. */
+export async function rateOf(
   reads: CatalogueReads,
   category: Reference<'tax-category'> | undefined,
   cart: Cart,
   cache: Map<string, TaxCategory | undefined>,
+  address = cart.shippingAddress,
 ): Promise<ItemTaxRate | undefined> {
-  const address = cart.shippingAddress;
   if (category === undefined || address === undefined) return undefined;
   if (!cache.has(category.id)) cache.set(category.id, await reads.load<TaxCategory>(TAX_CATEGORY_TYPE_ID, { id: category.id }));
   const found = cache.get(category.id);
@@ -181,7 +187,7 @@ async function rateOf(
   return structuredClone(rate);
 }
 
-async function productTaxCategory(reads: CatalogueReads, item: LineItem): Promise<Reference<'tax-category'> | undefined> {
+export async function productTaxCategory(reads: CatalogueReads, item: LineItem): Promise<Reference<'tax-category'> | undefined> {
   const product = await reads.load<Product>(PRODUCT_TYPE_ID, { id: item.productId });
   return product?.taxCategory;
 }
@@ -194,6 +200,7 @@ function setRate(item: { taxRate?: ItemTaxRate }, rate: ItemTaxRate | undefined)
 /** Platform TaxMode: every item's rate from its TaxCategory for the shipping address (TaxMode.raml `Platform`). */
 export async function assignPlatformRates(cart: Cart, reads: CatalogueReads, shippingCategory?: Reference<'tax-category'>): Promise<void> {
   if (cart.taxMode !== 'Platform') return;
+  if (cart.shippingMode === 'Multiple') return assignPerShippingRates(cart, reads);
   if (cart.shippingAddress === undefined) {
     // "the taxRate of Line Items is set automatically once a shipping address is set" (LineItem.raml).
     clearTaxes(cart, false);

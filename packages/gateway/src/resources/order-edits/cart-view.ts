@@ -35,6 +35,8 @@ const SHARED_FIELDS = [
   'shippingMode',
   'shippingRateInput',
   'shippingCustomFields',
+  // A `Multiple` order's Shippings (with their deliveries): cart actions price and tax them (carts/multi-shipping.ts).
+  'shipping',
   'customerGroup',
   'customerId',
   'customerEmail',

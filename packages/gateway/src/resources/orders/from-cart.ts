@@ -34,6 +34,26 @@ const owns = (cart: Cart, buyer: Buyer): boolean => ('customerId' in buyer ? car
 const isOrderable = (cart: Cart): boolean => cart.cartState === 'Active' || cart.cartState === 'Frozen';
 const notOrderable = (cart: Cart) => invalidOperation(`The cart '${cart.id}' is ${cart.cartState}; only an Active or Frozen cart can be ordered.`);
 
+/**
+ * Reference: "The Cart must have a shipping address set, regardless of the TaxMode." A `Multiple`
+ * cart's addresses are its Shippings' (Cart.shippingAddress is for the `Single` mode), so it needs a Shipping.
+ */
+function assertShippingAddress(cart: Cart): void {
+  if (cart.shippingMode === 'Multiple') {
+    if (cart.shipping.length === 0)
+      throw invalidOperation(`The cart '${cart.id}' has no shipping; an order can only be created from a Multiple cart with one.`);
+    return;
+  }
+  if (cart.shippingAddress === undefined) {
+    throw invalidOperation(`The cart '${cart.id}' has no shipping address; an order can only be created from a cart with one.`);
+  }
+}
+
+/** A `Multiple` cart's Shippings as the order's (reference Order.shipping): each ShippingInfo with its deliveries. */
+function orderShipping(shipping: Cart['shipping']): Order['shipping'] {
+  return shipping.map((entry) => ({ ...entry, shippingInfo: { ...entry.shippingInfo, deliveries: entry.shippingInfo.deliveries ?? [] } }));
+}
+
 /** The carts an order can be made from (reference resources/orders.raml "Create Order"). */
 function assertOrderable(cart: Cart, version: number): void {
   if (cart.version !== version) throw concurrentModification(cart.version, version);
@@ -41,10 +61,7 @@ function assertOrderable(cart: Cart, version: number): void {
   if (cart.origin === 'Quote') {
     throw invalidOperation(`The cart '${cart.id}' is the quotation cart of a staged quote; order its quote instead (POST /orders/quotes).`);
   }
-  if (cart.shippingAddress === undefined) {
-    // Reference: "The Cart must have a shipping address set, regardless of the TaxMode."
-    throw invalidOperation(`The cart '${cart.id}' has no shipping address; an order can only be created from a cart with one.`);
-  }
+  assertShippingAddress(cart);
   assertShippingMatches(cart);
 }
 
@@ -63,7 +80,7 @@ export function copiedFromCart(cart: Cart): OrderFields {
     taxCalculationMode: copy.taxCalculationMode,
     inventoryMode: copy.inventoryMode,
     shippingMode: copy.shippingMode ?? 'Single',
-    shipping: [],
+    shipping: orderShipping(copy.shipping),
     itemShippingAddresses: copy.itemShippingAddresses,
     // The cart's discounted prices (line items' discountedPricePerQuantity, shipping's discountedPrice) come along with them.
     discountCodes: copy.discountCodes,

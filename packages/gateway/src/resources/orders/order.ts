@@ -86,11 +86,20 @@ export interface Delivery {
 export interface ShippingInfo {
   shippingMethodName: string;
   price: CentPrecisionMoney;
-  shippingRate: { price: CentPrecisionMoney; tiers: never[] };
+  shippingRate: { price: CentPrecisionMoney; tiers: unknown[] };
   shippingMethodState: 'MatchesCart' | 'DoesNotMatchCart';
   deliveries: Delivery[];
   /** Reference ShippingInfo.estimatedDelivery (OrderSetEstimatedDeliveryAction). */
   estimatedDelivery?: EstimatedDelivery;
+}
+
+/** Reference Shipping: one shipping of a `Multiple` order, copied from its cart (orders/from-cart.ts). */
+export interface OrderShipping {
+  shippingKey: string;
+  shippingInfo: ShippingInfo;
+  shippingAddress: Address;
+  shippingRateInput?: ShippingRateInput;
+  shippingCustomFields?: CustomFields;
 }
 
 export const RETURN_SHIPMENT_STATES = ['Advised', 'Returned', 'BackInStock', 'Unusable'] as const;
@@ -149,7 +158,7 @@ export interface Order extends BaseResource {
   billingAddress?: Address;
   shippingAddress?: Address;
   shippingMode: ShippingMode;
-  shipping: never[];
+  shipping: OrderShipping[];
   shippingInfo?: ShippingInfo;
   /** Reference Order.shippingCustomFields: the `Single` shipping method's custom fields (setShippingCustomType). */
   shippingCustomFields?: CustomFields;

@@ -1,0 +1,123 @@
+import { divideRoundingHalfEven } from '../discounts/rounding.js';
+import type { TaxCategory } from '../tax-categories/tax-category.js';
+import type { Cart, CustomLineItem, LineItem } from './cart.js';
+import type { CatalogueReads } from './catalogue.js';
+import type { MethodTaxedPrice } from './multi-shipping.js';
+import { amountOf, productTaxCategory, rateOf } from './taxes.js';
+import { cartTaxedPrice, taxedItemPrice, type ItemTaxRate, type TaxableAmount, type TaxedItemPrice } from './taxed-price.js';
+
+/*
+ * Taxes of a cart with the `Multiple` ShippingMode (Cart.raml taxedPrice, taxedShippingPrice;
+ * LineItem.perMethodTaxRate, taxedPricePortions; MethodTaxRate, MethodTaxedPrice):
+ * - each Shipping's ShippingInfo is taxed for the Shipping's address;
+ * - an item has a TaxRate per Shipping (`perMethodTaxRate`: its TaxCategory's rate for the
+ *   Shipping's address in the `Platform` TaxMode; in `External` the item's external rate serves
+ *   every Shipping), and the units its `shippingDetails` targets send with a Shipping
+ *   (`shippingMethodKey`) are taxed at that rate (`taxedPricePortions`);
+ * - "all Line Items and Custom Line Items must be fully distributed between the Shipping Methods
+ *   (via `shippingDetails`), otherwise `taxedPrice` is not automatically set" (Cart.raml).
+ * `taxedShippingPrice` is the "Sum of the `taxedPrice` field of ShippingInfo across all Shipping
+ * Methods"; the cart has no `shippingInfo` of its own.
+ */
+
+type TaxedItem = LineItem | CustomLineItem;
+
+/** `Platform` TaxMode: the Shippings' and the items' rates per Shipping, from their TaxCategories for each Shipping's address. */
+export async function assignPerShippingRates(cart: Cart, reads: CatalogueReads): Promise<void> {
+  const cache = new Map<string, TaxCategory | undefined>();
+  for (const shipping of cart.shipping) {
+    const rate = await rateOf(reads, shipping.shippingInfo.taxCategory, cart, cache, shipping.shippingAddress);
+    if (rate === undefined) delete shipping.shippingInfo.taxRate;
+    else shipping.shippingInfo.taxRate = rate;
+  }
+  const categories = new Map<string, Awaited<ReturnType<typeof productTaxCategory>>>();
+  for (const item of cart.lineItems) categories.set(item.id, await productTaxCategory(reads, item));
+  for (const item of [...cart.lineItems, ...cart.customLineItems]) {
+    const category = 'productId' in item ? categories.get(item.id) : item.taxCategory;
+    delete item.taxRate;
+    item.perMethodTaxRate = [];
+    for (const shipping of cart.shipping) {
+      const taxRate = await rateOf(reads, category, cart, cache, shipping.shippingAddress);
+      item.perMethodTaxRate.push({ shippingMethodKey: shipping.shippingKey, ...(taxRate === undefined ? {} : { taxRate }) });
+    }
+  }
+}
+
+/** The units of an item each Shipping takes (ItemShippingTarget.shippingMethodKey), in the order of the cart's shippings. */
+function unitsPerShipping(cart: Cart, item: TaxedItem): Array<{ key: string; quantity: number }> {
+  return cart.shipping
+    .map((shipping) => ({
+      key: shipping.shippingKey,
+      quantity: (item.shippingDetails?.targets ?? [])
+        .filter((target) => target.shippingMethodKey === shipping.shippingKey)
+        .reduce((total, target) => total + target.quantity, 0),
+    }))
+    .filter((entry) => entry.quantity > 0);
+}
+
+/** The item's rate for a Shipping: its `perMethodTaxRate` entry, else (External TaxMode) its own `taxRate`. */
+function rateFor(item: TaxedItem, key: string): ItemTaxRate | undefined {
+  return item.perMethodTaxRate.find((entry) => entry.shippingMethodKey === key)?.taxRate ?? item.taxRate;
+}
+
+/**
+ * What the units sent with one Shipping are taxed on: their share of the item's total (the last
+ * share of a fully distributed item takes what the rounded others leave, so the shares add up to
+ * the total). Undiscounted units keep their unit price for UnitPriceLevel.
+ */
+function shareOf(item: TaxedItem, amount: TaxableAmount, quantity: number, sharedBefore: number, last: boolean): TaxableAmount {
+  const totalCents = last ? amount.totalCents - sharedBefore : divideRoundingHalfEven(amount.totalCents * quantity, item.quantity);
+  const unit = amount.unit !== undefined && item.discountedPricePerQuantity.length === 0 ? { unit: { cents: amount.unit.cents, quantity } } : {};
+  return { currency: amount.currency, totalCents, ...unit };
+}
+
+/** An item's `taxedPricePortions`, and its `taxedPrice` when its every unit goes with a Shipping that has a rate for it. */
+function taxItem(cart: Cart, item: TaxedItem): TaxedItemPrice | undefined {
+  const amount = amountOf(item, cart.totalPrice.currencyCode);
+  const units = unitsPerShipping(cart, item);
+  const distributed = units.reduce((total, entry) => total + entry.quantity, 0) === item.quantity;
+  let sharedBefore = 0;
+  item.taxedPricePortions = units.map((entry, index): MethodTaxedPrice => {
+    const share = shareOf(item, amount, entry.quantity, sharedBefore, distributed && index === units.length - 1);
+    sharedBefore += share.totalCents;
+    const rate = rateFor(item, entry.key);
+    const taxedPrice = rate === undefined ? undefined : taxedItemPrice(share, rate, cart.taxCalculationMode, cart.taxRoundingMode);
+    return { shippingMethodKey: entry.key, ...(taxedPrice === undefined ? {} : { taxedPrice }) };
+  });
+  const taxed = item.taxedPricePortions.flatMap((portion) => (portion.taxedPrice === undefined ? [] : [portion.taxedPrice]));
+  if (!distributed || taxed.length < units.length) {
+    delete item.taxedPrice;
+    return undefined;
+  }
+  item.taxedPrice = cartTaxedPrice(amount.currency, taxed);
+  return item.taxedPrice;
+}
+
+/** Each Shipping's taxed price, on its discounted price where a cart discount applies (ShippingInfo.discountedPrice). */
+function taxShippings(cart: Cart): TaxedItemPrice[] | undefined {
+  const currency = cart.totalPrice.currencyCode;
+  let complete = true;
+  const taxed = cart.shipping.flatMap(({ shippingInfo: info }) => {
+    if (info.taxRate === undefined) {
+      delete info.taxedPrice;
+      complete = false;
+      return [];
+    }
+    const totalCents = (info.discountedPrice?.value ?? info.price).centAmount;
+    info.taxedPrice = taxedItemPrice({ currency, totalCents }, info.taxRate, 'LineItemLevel', cart.taxRoundingMode);
+    return [info.taxedPrice];
+  });
+  return complete ? taxed : undefined;
+}
+
+/** Taxed prices of a `Multiple` cart from the rates its items and Shippings hold (pure; taxes.ts applyTaxes calls it). */
+export function applyPerShippingTaxes(cart: Cart): void {
+  const currency = cart.totalPrice.currencyCode;
+  const items = [...cart.lineItems, ...cart.customLineItems].map((item) => taxItem(cart, item));
+  const shippings = taxShippings(cart);
+  delete cart.taxedShippingPrice;
+  if (shippings !== undefined && shippings.length > 0) cart.taxedShippingPrice = cartTaxedPrice(currency, shippings);
+  const taxedItems = items.flatMap((taxed) => (taxed === undefined ? [] : [taxed]));
+  if (shippings === undefined || taxedItems.length < items.length) delete cart.taxedPrice;
+  else cart.taxedPrice = cartTaxedPrice(currency, [...taxedItems, ...shippings]);
+}
