@@ -236,6 +236,22 @@ describe('gift line items', { timeout: 120_000 }, () => {
     expect(giftsOf(none)).toEqual([]);
   });
 
+  it('a sign-in merging an anonymous cart does not merge the two gifts; the next write keeps one', async () => {
+    await giftDiscount('lineItemCount(sku = "shirt-l") > 0');
+    const credentials = { email: 'merge@example.com', password: 'correct horse battery staple' };
+    const { customer } = await admin.ok(`/${P}/customers`, credentials, 201);
+    const own = await admin.ok(`/${P}/carts`, { currency: 'EUR', customerId: customer.id, lineItems: [{ sku: 'shirt-l' }] }, 201);
+    const anonymous = await admin.ok(`/${P}/carts`, { currency: 'EUR', anonymousId: 'anon-merge', lineItems: [{ sku: 'shirt-l' }] }, 201);
+    expect([giftsOf(own).length, giftsOf(anonymous).length]).toEqual([1, 1]);
+    const signedIn = await admin.ok(`/${P}/login`, { ...credentials, anonymousCart: { typeId: 'cart', id: anonymous.id } });
+    expect(signedIn.cart.id).toBe(own.id);
+    expect(bought(signedIn.cart)).toMatchObject([{ variant: { sku: 'shirt-l' }, quantity: 2 }]);
+    expect(giftsOf(signedIn.cart).every((gift) => gift.quantity === 1)).toBe(true);
+    const next = await update(signedIn.cart, [{ action: 'recalculate' }]);
+    expect(giftsOf(next)).toMatchObject([{ variant: { sku: 'mug-1' }, quantity: 1, totalPrice: money(0) }]);
+    expect(next.totalPrice).toEqual(money(2200));
+  });
+
   it('sends the cart’s change notification for the write that added the gift', async () => {
     await giftDiscount(withShirt('notify@example.com'));
     const queue = await subscribedQueue(sqs, admin, P, 'cart');

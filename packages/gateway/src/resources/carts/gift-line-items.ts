@@ -101,13 +101,27 @@ function discountedToZero(item: LineItem, discount: Reference<'cart-discount'>, 
 }
 
 /**
+ * Removes the gifts of discounts not `given` any more, and all but the first of one discount's (a
+ * cart merged at sign-in, sign-in-carts.ts, may hold the anonymous cart's gift as well).
+ */
+function dropStaleGifts(cart: Cart, given: ReadonlySet<string>): void {
+  const kept = new Set<string>();
+  cart.lineItems = cart.lineItems.filter((item) => {
+    if (!isGift(item)) return true;
+    const discountId = giftDiscountId(item) ?? '';
+    if (!given.has(discountId) || kept.has(discountId)) return false;
+    kept.add(discountId);
+    return true;
+  });
+}
+
+/**
  * The cart's gift line items made to follow the discounts that applied (`gifts`, from
  * discounts/cart-pricing.ts): a gift whose discount no longer applies goes, a new one is added,
  * a present one is priced again (a Frozen cart keeps its prices). Returns whether a gift was added.
  */
 export function placeGifts(cart: Cart, gifts: readonly GiftLineItem[], offers: ReadonlyMap<string, GiftOffer>): boolean {
-  const given = new Set(gifts.map((gift) => gift.discount.id));
-  cart.lineItems = cart.lineItems.filter((item) => !isGift(item) || given.has(giftDiscountId(item) ?? ''));
+  dropStaleGifts(cart, new Set(gifts.map((gift) => gift.discount.id)));
   const currency = cart.totalPrice.currencyCode;
   let added = false;
   for (const gift of gifts) {

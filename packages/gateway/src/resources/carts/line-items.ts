@@ -128,10 +128,11 @@ export function assertUniqueItemKeys(cart: Pick<Cart, 'lineItems' | 'customLineI
 }
 
 /**
- * `addLineItem` for a product the cart already holds (same product, variant, sku, channels, price
- * mode and LineItemMode, neither with custom fields or a key) increases that item's quantity, as the
- * platform does (a gift line item "won't be merged when adding the same Line Item", LineItemMode.raml); the price sent (or selected) last becomes the item's price. Returns the item that holds
- * the added quantity (a `Platform` price is selected again for it: its tier may change).
+ * `addLineItem` for a product the cart already holds (same product, variant, sku, channels and
+ * price mode, both `Standard`, neither with custom fields or a key) increases that item's
+ * quantity, as the platform does (a gift line item "won't be merged when adding the same Line
+ * Item", LineItemMode.raml); the price sent (or selected) last becomes the item's price. Returns
+ * the item that holds the added quantity (a `Platform` price is selected again for it: its tier may change).
  */
 export function mergeLineItem(items: LineItem[], added: LineItem): LineItem {
   const existing = items.find(
@@ -140,7 +141,8 @@ export function mergeLineItem(items: LineItem[], added: LineItem): LineItem {
       item.variant.id === added.variant.id &&
       item.variant.sku === added.variant.sku &&
       item.priceMode === added.priceMode &&
-      item.lineItemMode === added.lineItemMode &&
+      item.lineItemMode === 'Standard' &&
+      added.lineItemMode === 'Standard' &&
       item.distributionChannel?.id === added.distributionChannel?.id &&
       item.supplyChannel?.id === added.supplyChannel?.id &&
       item.custom === undefined &&
