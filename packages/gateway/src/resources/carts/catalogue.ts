@@ -9,6 +9,7 @@ import { selectPrice, unitPriceForQuantity, type PriceCriteria } from '../shared
 import { referencedResourceNotFound } from '../shared/references.js';
 import { activeStandalonePrices } from '../standalone-prices/active-prices.js';
 import type { StandalonePrice } from '../standalone-prices/standalone-price.js';
+import { buyerGroupIds, type Buyer } from './buyer-groups.js';
 import type { LineItemPrice } from './cart.js';
 
 /*
@@ -146,13 +147,44 @@ function matchingPriceNotFound(product: Product, variant: ProductVariant, criter
   });
 }
 
+/** The criteria of a cart's line item: with the buyer whose group assignments price it (buyer-groups.ts). */
+export interface LineItemPriceCriteria extends PriceCriteria {
+  buyer?: Buyer;
+}
+
+/** The buyer's groups, read once per CatalogueReads (one request or update), not once per line item. */
+const buyerGroupsRead = new WeakMap<CatalogueReads, Map<string, Promise<string[] | undefined>>>();
+
+function buyerGroupsOf(reads: CatalogueReads, buyer: Buyer): Promise<string[] | undefined> {
+  let read = buyerGroupsRead.get(reads);
+  if (read === undefined) buyerGroupsRead.set(reads, (read = new Map()));
+  const key = `${buyer.customerId ?? ''}\u0000${buyer.businessUnit?.key ?? ''}`;
+  let groups = read.get(key);
+  if (groups === undefined) read.set(key, (groups = buyerGroupIds(reads.load, buyer)));
+  return groups;
+}
+
+/** PriceCriteria with the buyer's groups in place of the buyer. */
+async function withBuyerGroups(reads: CatalogueReads, { buyer, ...criteria }: LineItemPriceCriteria): Promise<PriceCriteria> {
+  if (buyer === undefined) return criteria;
+  const customerGroupIds = await buyerGroupsOf(reads, buyer);
+  return customerGroupIds === undefined ? criteria : { ...criteria, customerGroupIds };
+}
+
 /**
  * The Price a `Platform` line item pays: selected among the variant's embedded prices, or among the
  * SKU's active StandalonePrices when the product's `priceMode` is `Standalone`
- * (ProductPriceModeEnum), with `value` the tier the quantity reaches (PriceTier.raml).
+ * (ProductPriceModeEnum), with `value` the tier the quantity reaches (PriceTier.raml). A buyer's
+ * customer group assignments price with any of their groups (buyer-groups.ts).
  */
-export async function selectLineItemPrice(reads: CatalogueReads, found: CatalogueVariant, criteria: PriceCriteria, quantity: number): Promise<LineItemPrice> {
+export async function selectLineItemPrice(
+  reads: CatalogueReads,
+  found: CatalogueVariant,
+  lineItemCriteria: LineItemPriceCriteria,
+  quantity: number,
+): Promise<LineItemPrice> {
   const { product, variant } = found;
+  const criteria = await withBuyerGroups(reads, lineItemCriteria);
   const candidates: ReadonlyArray<StandalonePrice | Price> =
     product.priceMode === 'Standalone' ? (variant.sku === undefined ? [] : await standalonePricesOf(reads, variant.sku, criteria.currency)) : variant.prices;
   const selected = selectPrice(candidates, criteria, new Date());

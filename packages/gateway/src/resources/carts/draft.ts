@@ -28,6 +28,7 @@ import { shippingsFromDraft } from './multi-shipping.js';
 import { assertExternalTaxMode } from './tax-actions.js';
 import { externalTaxRate } from './taxes.js';
 import { optionalCustomerGroupReference } from '../customer-groups/reference.js';
+import { pricesWithAssignments } from './buyer-groups.js';
 import type { Customer } from '../customers/customer.js';
 import { currencyCode } from '../shared/money.js';
 import { cartDeleteDays } from './retention.js';
@@ -217,12 +218,17 @@ async function pricedContent(cart: Cart, draft: Draft, ctx: RequestContext): Pro
 
 /**
  * CartDraft.customerGroup, else the customer's: "If the Customer referenced in customerId belongs
- * to a Customer Group then customerGroup is set automatically" (CartDraft.raml).
+ * to a Customer Group then customerGroup is set automatically" (CartDraft.raml); none when the
+ * buyer prices with customer group assignments (buyer-groups.ts).
  */
 export async function assignCustomerGroup(cart: Cart, value: unknown, ctx: Pick<RequestContext, 'load'>): Promise<void> {
   const named = await optionalCustomerGroupReference(ctx.load, value, 'customerGroup');
   if (named !== undefined) {
     cart.customerGroup = named;
+    return;
+  }
+  if (await pricesWithAssignments(ctx.load, cart)) {
+    delete cart.customerGroup;
     return;
   }
   const customer = cart.customerId === undefined ? undefined : await ctx.load<Customer>('customer', { id: cart.customerId });

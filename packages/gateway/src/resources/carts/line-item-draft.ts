@@ -4,11 +4,10 @@ import { CHANNEL_TYPE_ID } from '../channels/channel.js';
 import type { RequestContext } from '../shared/context.js';
 import { customFromDraft } from '../shared/custom-fields.js';
 import { moneyInCurrency, multiply, type CentPrecisionMoney } from '../shared/money.js';
-import type { PriceCriteria } from '../shared/price-selection.js';
 import { identifierLocator, loadReferenced } from '../shared/references.js';
 import { asDraft, localizedString, optionalKey, optionalString, type Draft } from '../shared/validation.js';
 import { INVENTORY_MODES, type Cart, type LineItem, type LineItemPrice } from './cart.js';
-import { findCatalogueVariant, selectLineItemPrice, type CatalogueReads, type CatalogueVariant } from './catalogue.js';
+import { findCatalogueVariant, selectLineItemPrice, type CatalogueReads, type CatalogueVariant, type LineItemPriceCriteria } from './catalogue.js';
 import { engineFields, NO_PRODUCT_TYPE, productIdForSku, quantity } from './line-items.js';
 import { externalTaxRate } from './taxes.js';
 
@@ -22,14 +21,18 @@ import { externalTaxRate } from './taxes.js';
  */
 
 /** What of the cart decides a line item's price (Line Item price selection). */
-export type PricingCart = Pick<Cart, 'totalPrice' | 'country' | 'shippingAddress' | 'customerGroup' | 'taxMode'>;
+export type PricingCart = Pick<Cart, 'totalPrice' | 'country' | 'shippingAddress' | 'customerGroup' | 'taxMode' | 'customerId' | 'businessUnit'>;
 
-/** The selection criteria: the cart's currency, its country (else the shipping address's), customer group and the item's channel. */
-export function priceCriteria(cart: PricingCart, distributionChannel: Reference<'channel'> | undefined): PriceCriteria {
-  const criteria: PriceCriteria = { currency: cart.totalPrice.currencyCode };
+/**
+ * The selection criteria: the cart's currency, its country (else the shipping address's), customer
+ * group (else its buyer's group assignments, buyer-groups.ts) and the item's channel.
+ */
+export function priceCriteria(cart: PricingCart, distributionChannel: Reference<'channel'> | undefined): LineItemPriceCriteria {
+  const criteria: LineItemPriceCriteria = { currency: cart.totalPrice.currencyCode };
   const country = cart.country ?? cart.shippingAddress?.country;
   if (country !== undefined) criteria.country = country;
   if (cart.customerGroup !== undefined) criteria.customerGroupId = cart.customerGroup.id;
+  else if (cart.customerId !== undefined || cart.businessUnit !== undefined) criteria.buyer = { customerId: cart.customerId, businessUnit: cart.businessUnit };
   if (distributionChannel !== undefined) criteria.channelId = distributionChannel.id;
   return criteria;
 }
