@@ -85,9 +85,32 @@ function restFields(member: string, input: InputObject, path: string): InputObje
     return { ...rest, type: typeIdentifier(input, path), fields: customFieldValues(fields, `${path}.fields`) };
   }
   if (CUSTOM_FIELD_MEMBER.test(member)) return { ...input, value: decodeJson(input.value, `${path}.value`) };
+  return restDraftFields(input, path);
+}
+
+/** `[{locale, value}]` (LocalizedStringItemInputType) as a REST LocalizedString. */
+function localizedString(items: readonly unknown[]): Record<string, unknown> {
+  return Object.fromEntries(items.filter(isObject).map((item) => [item.locale, item.value]));
+}
+
+/** ShippingRateInputDraft `{Classification: {key}}` / `{Score: {score}}` as REST's `{type, …}` (types/cart/ShippingRateInputDraft.raml). */
+function shippingRateInput(value: InputObject): InputObject {
+  const [variant, fields] = Object.entries(value).find(([, member]) => isObject(member)) ?? [];
+  return variant === undefined ? value : { type: variant, ...(fields as InputObject) };
+}
+
+/** The fields of an action's input whose GraphQL form differs from the REST draft's. */
+function restDraftFields(input: InputObject, path: string): InputObject {
+  const fields: Record<string, unknown> = { ...input };
   // Every action's `address` (addAddress, setShippingAddress, addItemShippingAddress, addDelivery, …) may carry a CustomFieldsDraft.
-  if (isObject(input.address)) return { ...input, address: address(input.address, `${path}.address`) };
-  return input;
+  if (isObject(input.address)) fields.address = address(input.address, `${path}.address`);
+  if (isObject(input.shippingAddress)) fields.shippingAddress = address(input.shippingAddress, `${path}.shippingAddress`);
+  if (Array.isArray(input.deliveries))
+    fields.deliveries = input.deliveries.map((item, index) => (isObject(item) ? restDraftFields(item, `${path}.deliveries[${index}]`) : item));
+  if (isObject(input.custom)) fields.custom = customDraft(input.custom, `${path}.custom`);
+  if (Array.isArray(input.name)) fields.name = localizedString(input.name);
+  if (isObject(input.shippingRateInput)) fields.shippingRateInput = shippingRateInput(input.shippingRateInput);
+  return fields;
 }
 
 /** A list of GraphQL update-action inputs as REST update actions, under REST's cap on their number. */

@@ -1,6 +1,6 @@
 /**
- * §4.3 "Other GraphQL additions": `setBusinessUnit` on Cart and My Cart update actions. Herald's
- * GraphQL subset exposes carts only as far as business units need them. Beyond what the spec
+ * §4.3 "Other GraphQL additions": `setBusinessUnit` on Cart and My Cart update actions (with
+ * every other cart action, cart-updates.ts). The Cart type shows what business units need. Beyond what the spec
  * fixes, the fields are the official schema's: `cartState` a CartState, `store` the Store with
  * `storeRef` its KeyReference, and `businessUnitRef` beside the spec's KeyReference `businessUnit`
  * (the official schema's `businessUnit` is the BusinessUnit; §2.2 fixes it as a KeyReference).
@@ -28,19 +28,5 @@ export const cartTypeDefs = /* GraphQL */ `
     storeRef: KeyReference
     createdAt: DateTime!
     lastModifiedAt: DateTime!
-  }
-
-  input SetCartBusinessUnit {
-    businessUnit: ResourceIdentifierInput!
-  }
-
-  "Exactly one member per action."
-  input CartUpdateAction {
-    setBusinessUnit: SetCartBusinessUnit
-  }
-
-  "Exactly one member per action; the acting customer must be an associate of the unit."
-  input MyCartUpdateAction {
-    setBusinessUnit: SetCartBusinessUnit
   }
 `;

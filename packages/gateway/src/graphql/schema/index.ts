@@ -1,5 +1,6 @@
 import { associateRoleTypeDefs } from './associate-roles.js';
 import { businessUnitTypeDefs } from './business-units.js';
+import { cartUpdateTypeDefs } from './cart-updates.js';
 import { cartTypeDefs } from './carts.js';
 import { commonTypeDefs } from './common.js';
 import { productTypeDefs } from './products.js';
@@ -86,6 +87,7 @@ export const typeDefs = [
   associateRoleTypeDefs,
   businessUnitTypeDefs,
   cartTypeDefs,
+  cartUpdateTypeDefs,
   productTypeDefs,
   projectTypeDefs,
   rootTypeDefs,
