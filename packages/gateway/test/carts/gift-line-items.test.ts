@@ -162,6 +162,22 @@ describe('gift line items', { timeout: 120_000 }, () => {
     expect(order.totalPrice).toEqual(money(900));
   });
 
+  it('an order edit that removes the gift refuses it on the order (Order.refusedGifts)', async () => {
+    const discount = await giftDiscount(withShirt('edit@example.com'));
+    const given = await cart('edit@example.com');
+    const order = await admin.ok(`/${P}/orders`, { cart: { typeId: 'cart', id: given.id }, version: given.version }, 201);
+    const edit = await admin.ok(
+      `/${P}/order-edits`,
+      { resource: { typeId: 'order', id: order.id }, stagedActions: [{ action: 'removeLineItem', lineItemId: giftsOf(order)[0].id }] },
+      201,
+    );
+    await admin.ok(`/${P}/order-edits/${edit.id}/apply`, { editVersion: edit.version, resourceVersion: order.version });
+    const edited = await admin.read(`/${P}/orders/${order.id}`);
+    expect(giftsOf(edited)).toEqual([]);
+    expect(edited.refusedGifts).toEqual([{ typeId: 'cart-discount', id: discount.id }]);
+    expect(edited.totalPrice).toEqual(money(900));
+  });
+
   it('a gift brought by a discount code comes and goes with the code; StopAfterThisDiscount before it keeps it out', async () => {
     const discount = await giftDiscount(withShirt('code@example.com'), { requiresDiscountCode: true });
     const code = await admin.ok(`/${P}/discount-codes`, { code: 'GIFT', cartDiscounts: [{ typeId: 'cart-discount', id: discount.id }] }, 201);

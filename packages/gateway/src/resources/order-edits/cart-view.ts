@@ -26,6 +26,8 @@ const SHARED_FIELDS = [
   'discountCodes',
   'discountOnTotalPrice',
   'directDiscounts',
+  // Removing a gift line item refuses its discount on the order too (Order.refusedGifts; carts/gift-line-items.ts).
+  'refusedGifts',
   'paymentInfo',
   'taxMode',
   'priceRoundingMode',
