@@ -272,6 +272,55 @@ describe('carts with the Multiple shipping mode', { timeout: 60_000 }, () => {
       expect(changed.shipping[0].shippingInfo.taxRate).toMatchObject({ amount: 0.05 });
       expect(changed.taxedShippingPrice).toMatchObject(taxed(included(490, 0.05)));
       expect((await refused(changed, { action: 'setShippingMethodTaxRate', externalTaxRate: rate(0.05, 'DE') })).code).toBe('InvalidOperation');
+
+      // setLineItemTaxRate with a shippingKey sets the item's MethodTaxRate for that shipping, which taxes its units there.
+      const perMethod = await update(changed, [
+        { action: 'setLineItemTaxRate', lineItemId: cart.lineItems[0].id, shippingKey: 'home', externalTaxRate: rate(0.25, 'DE') },
+      ]);
+      expect(perMethod.lineItems[0].perMethodTaxRate).toEqual([{ shippingMethodKey: 'home', taxRate: expect.objectContaining({ amount: 0.25 }) }]);
+      expect(perMethod.lineItems[0].taxedPrice).toMatchObject(taxed(included(3000, 0.25)));
+      const unkeyed = { action: 'setLineItemTaxRate', lineItemId: cart.lineItems[0].id, externalTaxRate: rate(0.25, 'DE') };
+      expect((await refused(perMethod, unkeyed)).code).toBe('InvalidOperation');
+      expect(await refused(perMethod, { ...unkeyed, shippingKey: 'nope' })).toMatchObject({ code: 'InvalidInput', field: 'shippingKey' });
+    });
+  });
+
+  describe('cart discounts and freezing', () => {
+    it('a cart discount on shipping discounts each shipping; the totals and taxes use the discounted prices', async () => {
+      const email = 'multi-discount@example.com';
+      const discount = await admin.ok(
+        `/${P}/cart-discounts`,
+        {
+          name: { en: 'Shipping 2 off' },
+          value: { type: 'absolute', money: [eur(200)] },
+          target: { type: 'shipping' },
+          cartPredicate: `customerEmail = "${email}"`,
+          sortOrder: '0.5',
+        },
+        201,
+      );
+      const cart = await distribute(await admin.ok(`/${P}/carts`, draft({ customerEmail: email }), 201));
+      const portion = (centAmount: number) => ({ discount: { typeId: 'cart-discount', id: discount.id }, discountedAmount: money(centAmount) });
+      expect(cart.shipping.map((entry: Json) => entry.shippingInfo.discountedPrice)).toEqual([
+        { value: money(290), includedDiscounts: [portion(200)] },
+        { value: money(500), includedDiscounts: [portion(200)] },
+      ]);
+      expect(cart.totalPrice).toEqual(money(3000 + 290 + 500));
+      expect(cart.taxedShippingPrice).toMatchObject(taxed(included(290, DE_RATE), included(500, FR_RATE)));
+      expect(cart.taxedPrice.totalGross).toEqual(cart.totalPrice);
+    });
+
+    it('a HardFreeze cart refuses adding and removing shipping methods', async () => {
+      const frozen = await update(await admin.ok(`/${P}/carts`, draft(), 201), [{ action: 'freezeCart', strategy: 'HardFreeze' }]);
+      const add = {
+        action: 'addCustomShippingMethod',
+        shippingKey: 'x',
+        shippingMethodName: 'X',
+        shippingRate: { price: eur(1) },
+        shippingAddress: address('DE'),
+      };
+      expect((await refused(frozen, add)).code).toBe('InvalidOperation');
+      expect((await refused(frozen, { action: 'removeShippingMethod', shippingKey: 'home' })).code).toBe('InvalidOperation');
     });
   });
 

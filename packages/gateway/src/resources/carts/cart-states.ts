@@ -45,7 +45,17 @@ const REFUSED_WHEN_FROZEN = new Set([
  * `HardFreeze` also refuses a new shipping method (CartState) and "also freezes Cart Discounts,
  * Discount Codes, and Shipping Methods" (FreezeStrategy): the cart's codes and direct discounts stay.
  */
-const REFUSED_WHEN_HARD_FROZEN = new Set(['setShippingMethod', 'setCustomShippingMethod', 'addDiscountCode', 'removeDiscountCode', 'setDirectDiscounts']);
+const REFUSED_WHEN_HARD_FROZEN = new Set([
+  'setShippingMethod',
+  'setCustomShippingMethod',
+  // A `Multiple` cart's Shipping Methods (multi-shipping.ts) are frozen alike.
+  'addShippingMethod',
+  'addCustomShippingMethod',
+  'removeShippingMethod',
+  'addDiscountCode',
+  'removeDiscountCode',
+  'setDirectDiscounts',
+]);
 
 function assertAllowedWhileFrozen(cart: Cart, name: string): void {
   if (cart.cartState !== 'Frozen') return;

@@ -52,6 +52,7 @@ export async function undiscountedCart(cart: Cart, reads: CatalogueReads, now: D
     item.totalPrice = centPrecision(currency, item.money.centAmount * item.quantity);
   }
   if (cart.shippingInfo !== undefined) delete cart.shippingInfo.discountedPrice;
+  for (const shipping of cart.shipping) delete shipping.shippingInfo.discountedPrice;
   delete cart.discountOnTotalPrice;
 }
 
@@ -115,6 +116,7 @@ function discountableCart(cart: Cart, codeIds: readonly string[], excludedDiscou
     lineItems: bought.flatMap((item, index) => (discountable(item) ? [itemOf(item, lineSubjects[index] ?? {}, unitPriceOf(item))] : [])),
     customLineItems: cart.customLineItems.map((item) => itemOf(item, item as unknown as PredicateSubject, item.money.centAmount)),
     ...(cart.shippingInfo === undefined ? {} : { shippingPrice: cart.shippingInfo.price.centAmount }),
+    ...(cart.shippingMode === 'Multiple' ? { shippingPrices: cart.shipping.map((shipping) => shipping.shippingInfo.price.centAmount) } : {}),
     discountCodeIds: codeIds,
     excludedDiscountIds,
   };
@@ -130,6 +132,10 @@ function writeOutcome(cart: Cart, outcome: CartDiscountOutcome): void {
   }
   const shipping = outcome.shipping?.discountedPrice;
   if (shipping !== undefined && cart.shippingInfo !== undefined) cart.shippingInfo.discountedPrice = shipping;
+  outcome.shippings?.forEach((each, index) => {
+    const info = cart.shipping[index]?.shippingInfo;
+    if (info !== undefined && each.discountedPrice !== undefined) info.discountedPrice = each.discountedPrice;
+  });
   if (outcome.discountOnTotalPrice !== undefined) cart.discountOnTotalPrice = outcome.discountOnTotalPrice;
   cart.discountCodes = outcome.discountCodes;
 }
@@ -164,6 +170,7 @@ function asDirectReferences(cart: Cart): void {
     for (const portion of item.discountedPricePerQuantity) retype(portion.discountedPrice.includedDiscounts);
   }
   retype(cart.shippingInfo?.discountedPrice?.includedDiscounts);
+  for (const shipping of cart.shipping) retype(shipping.shippingInfo.discountedPrice?.includedDiscounts);
   retype(cart.discountOnTotalPrice?.includedDiscounts);
 }
 

@@ -1,8 +1,9 @@
+import { invalidOperation } from '@herald/model';
 import { divideRoundingHalfEven } from '../discounts/rounding.js';
 import type { TaxCategory } from '../tax-categories/tax-category.js';
 import type { Cart, CustomLineItem, LineItem } from './cart.js';
 import type { CatalogueReads } from './catalogue.js';
-import type { MethodTaxedPrice } from './multi-shipping.js';
+import { shippingNamed, type MethodTaxedPrice, type MethodTaxRate } from './multi-shipping.js';
 import { amountOf, productTaxCategory, rateOf } from './taxes.js';
 import { cartTaxedPrice, taxedItemPrice, type ItemTaxRate, type TaxableAmount, type TaxedItemPrice } from './taxed-price.js';
 
@@ -41,6 +42,27 @@ export async function assignPerShippingRates(cart: Cart, reads: CatalogueReads):
       item.perMethodTaxRate.push({ shippingMethodKey: shipping.shippingKey, ...(taxRate === undefined ? {} : { taxRate }) });
     }
   }
+}
+
+/**
+ * Where CartSet(Custom)LineItemTaxRateAction puts an external rate: on the item in a `Single` cart;
+ * in a `Multiple` one on its MethodTaxRate for the Shipping `shippingKey` names ("required for
+ * Carts with `Multiple` ShippingMode"). A `Single` cart has no Shipping to name (InvalidOperation,
+ * as for the other actions with a `shippingKey`).
+ */
+export function itemRateHolder(cart: Cart, item: TaxedItem, shippingKey: unknown): { taxRate?: ItemTaxRate } {
+  const given = shippingKey !== undefined && shippingKey !== null;
+  if (cart.shippingMode !== 'Multiple') {
+    if (given) throw invalidOperation("'shippingKey' can only be given for a cart with the 'Multiple' shipping mode.");
+    return item;
+  }
+  if (!given) throw invalidOperation("'shippingKey' is required to set an item's tax rate on a cart with the 'Multiple' shipping mode.");
+  const { shippingKey: key } = shippingNamed(cart, shippingKey);
+  const known = item.perMethodTaxRate.find((entry) => entry.shippingMethodKey === key);
+  if (known !== undefined) return known;
+  const added: MethodTaxRate = { shippingMethodKey: key };
+  item.perMethodTaxRate.push(added);
+  return added;
 }
 
 /** The units of an item each Shipping takes (ItemShippingTarget.shippingMethodKey), in the order of the cart's shippings. */

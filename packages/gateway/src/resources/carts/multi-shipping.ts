@@ -188,9 +188,10 @@ async function addCustomShipping(cart: Cart, draft: Draft, place: DraftPlace, fa
   await addShipping(cart, draft, common, info, place);
 }
 
-/** Targets that named a removed shipping go with it: their units are no longer distributed to a shipping. */
+/** Targets and item rates that named a removed shipping go with it: their units are no longer distributed to a shipping. */
 function forgetShippingMethodKey(cart: Cart, key: string): void {
   for (const item of [...cart.lineItems, ...cart.customLineItems]) {
+    item.perMethodTaxRate = item.perMethodTaxRate.filter((entry) => entry.shippingMethodKey !== key);
     for (const target of item.shippingDetails?.targets ?? []) if (target.shippingMethodKey === key) delete target.shippingMethodKey;
   }
 }

@@ -5,6 +5,7 @@ import { asDraft, optionalString, type Draft } from '../shared/validation.js';
 import type { Cart, CustomLineItem, LineItem, TaxMode } from './cart.js';
 import { findItem } from './line-items.js';
 import { shippingInfoNamed } from './multi-shipping.js';
+import { itemRateHolder } from './multi-shipping-taxes.js';
 import { externalTaxRate } from './taxes.js';
 import type { ItemTaxRate, TaxedItemPrice, TaxPortion } from './taxed-price.js';
 
@@ -40,7 +41,7 @@ function setOrRemoveRate(holder: { taxRate?: ItemTaxRate }, value: unknown, fiel
 function itemTaxRate(kind: ItemKind): ActionHandler<Cart> {
   return (cart, action) => {
     assertExternalTaxMode(cart, action.action);
-    setOrRemoveRate(itemOf(cart, kind, action), action.externalTaxRate, 'externalTaxRate');
+    setOrRemoveRate(itemRateHolder(cart, itemOf(cart, kind, action), action.shippingKey), action.externalTaxRate, 'externalTaxRate');
   };
 }
 

@@ -31,6 +31,8 @@ export interface DiscountableCart {
   customLineItems: readonly DiscountableItem[];
   /** The shipping price in minor units, when the cart has shipping. */
   shippingPrice?: number;
+  /** The price of each Shipping of a `Multiple` cart (Cart.shipping), in its order; each is discounted on its own. */
+  shippingPrices?: readonly number[];
   /** The ids of the discount codes added to the cart, in the order they were added. */
   discountCodeIds: readonly string[];
   /** Discounts that do not apply to this cart whatever their predicates: its refused gifts and gifts it cannot be given (carts/gift-line-items.ts). */
@@ -61,6 +63,8 @@ export interface CartDiscountOutcome {
   lineItems: ItemOutcome[];
   customLineItems: ItemOutcome[];
   shipping?: { price: CentPrecisionMoney; discountedPrice?: DiscountedLineItemPrice };
+  /** Per Shipping of a `Multiple` cart, in the order of `shippingPrices`. */
+  shippings?: Array<{ price: CentPrecisionMoney; discountedPrice?: DiscountedLineItemPrice }>;
   discountOnTotalPrice?: {
     discountedAmount: CentPrecisionMoney;
     includedDiscounts: Array<{ discount: Reference<'cart-discount'>; discountedAmount: CentPrecisionMoney }>;
@@ -77,6 +81,8 @@ interface Work {
   lineUnits: Unit[][];
   customUnits: Unit[][];
   shippingUnit?: Unit;
+  /** A `Multiple` cart's Shippings (DiscountableCart.shippingPrices). */
+  shippingUnits: Unit[];
   totalDiscounts: Array<{ discountId: string; amount: number }>;
   gifts: GiftLineItem[];
 }
@@ -125,7 +131,7 @@ function multiBuyUnits(units: readonly Unit[], target: Extract<CartDiscountTarge
 }
 
 function subtotal(work: Work): number {
-  const units = [...work.lineUnits.flat(), ...work.customUnits.flat(), ...(work.shippingUnit === undefined ? [] : [work.shippingUnit])];
+  const units = [...work.lineUnits.flat(), ...work.customUnits.flat(), ...(work.shippingUnit === undefined ? [] : [work.shippingUnit]), ...work.shippingUnits];
   return units.reduce((sum, unit) => sum + remainingOf(unit), 0) - work.totalDiscounts.reduce((sum, each) => sum + each.amount, 0);
 }
 
@@ -153,7 +159,10 @@ function applyDiscount(work: Work, discount: CartDiscount): boolean {
     case 'customLineItems':
       return applyValue(value, matchingUnits(cart.customLineItems, work.customUnits, target.predicate, 'customLineItem'), id, cart.currency, false);
     case 'shipping':
-      return work.shippingUnit === undefined ? false : applyValue(value, [work.shippingUnit], id, cart.currency, true);
+      // CartDiscountShippingCostTarget: each Shipping's cost is discounted as a `Single` cart's is.
+      return [...(work.shippingUnit === undefined ? [] : [work.shippingUnit]), ...work.shippingUnits]
+        .map((unit) => applyValue(value, [unit], id, cart.currency, true))
+        .some(Boolean);
     case 'totalPrice':
       return applyToTotal(work, discount);
     case 'multiBuyLineItems':
@@ -238,8 +247,16 @@ export function applyCartDiscounts(
     .filter((discount) => eligible(discount, cart, subject, now) && (!discount.requiresDiscountCode || broughtByCode(discount)))
     .sort((a, b) => compareSortOrders(b.sortOrder, a.sortOrder));
 
-  const work: Work = { cart, lineUnits: cart.lineItems.map(unitsOf), customUnits: cart.customLineItems.map(unitsOf), totalDiscounts: [], gifts: [] };
+  const work: Work = {
+    cart,
+    lineUnits: cart.lineItems.map(unitsOf),
+    customUnits: cart.customLineItems.map(unitsOf),
+    shippingUnits: [],
+    totalDiscounts: [],
+    gifts: [],
+  };
   if (cart.shippingPrice !== undefined) work.shippingUnit = { price: cart.shippingPrice, portions: [] };
+  work.shippingUnits = (cart.shippingPrices ?? []).map((price) => ({ price, portions: [] }));
   const applied: CartDiscount[] = [];
   let stoppedAt = candidates.length;
   for (const [index, discount] of candidates.entries()) {
@@ -256,6 +273,10 @@ export function applyCartDiscounts(
     if (own.length > 0 && own.every((discount) => stopped.has(discount.id))) states.set(code.id, 'ApplicationStoppedByPreviousDiscount');
   }
   return outcome(work, applied, states);
+}
+
+function shippingOutcome(unit: Unit, currency: string): NonNullable<CartDiscountOutcome['shipping']> {
+  return { price: centPrecision(currency, unit.price), ...(unit.portions.length > 0 ? { discountedPrice: priceOf(unit, currency) } : {}) };
 }
 
 function outcome(work: Work, applied: readonly CartDiscount[], states: ReadonlyMap<string, DiscountCodeState>): CartDiscountOutcome {
@@ -276,6 +297,7 @@ function outcome(work: Work, applied: readonly CartDiscount[], states: ReadonlyM
       ...(shipping.portions.length > 0 ? { discountedPrice: priceOf(shipping, currency) } : {}),
     };
   }
+  if (cart.shippingPrices !== undefined) result.shippings = work.shippingUnits.map((unit) => shippingOutcome(unit, currency));
   if (work.totalDiscounts.length > 0) {
     const amount = work.totalDiscounts.reduce((sum, each) => sum + each.amount, 0);
     result.discountOnTotalPrice = {
