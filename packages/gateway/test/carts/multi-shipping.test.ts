@@ -240,6 +240,28 @@ describe('carts with the Multiple shipping mode', { timeout: 60_000 }, () => {
     });
   });
 
+  describe('deliveries of a shipping', () => {
+    it("a shipping takes DeliveryDrafts of the cart's items, validated as an order's; the order keeps them", async () => {
+      const cart = await admin.ok(`/${P}/carts`, draft({ shipping: [], customShipping: [] }), 201);
+      const lamp = cart.lineItems[0].id as string;
+      const delivery = { key: 'first', items: [{ id: lamp, quantity: 2 }], parcels: [{ key: 'box', items: [{ id: lamp, quantity: 2 }] }] };
+      const add = { action: 'addShippingMethod', shippingKey: 'home', shippingMethod: standard, shippingAddress: address('DE'), deliveries: [delivery] };
+      const shipped = await update(cart, [add]);
+      expect(shipped.shipping[0].shippingInfo.deliveries).toEqual([
+        expect.objectContaining({ key: 'first', items: [{ id: lamp, quantity: 2 }], parcels: [expect.objectContaining({ key: 'box' })] }),
+      ]);
+      const unknownItem = { ...add, shippingKey: 'other', deliveries: [{ items: [{ id: 'nope', quantity: 1 }] }] };
+      expect(await refused(shipped, unknownItem)).toMatchObject({ code: 'InvalidInput', field: 'deliveries[0].items[0].id' });
+      const takenKey = { ...add, shippingKey: 'other', deliveries: [{ key: 'first', items: [] }] };
+      expect((await refused(shipped, takenKey)).field).toBe('deliveries[0].key');
+
+      const order = await admin.ok(`/${P}/orders`, { cart: { typeId: 'cart', id: cart.id }, version: shipped.version }, 201);
+      expect(order.shipping[0].shippingInfo.deliveries).toEqual(shipped.shipping[0].shippingInfo.deliveries);
+      const removed = await admin.update(`/${P}/orders/${order.id}`, order.version, [{ action: 'removeDelivery', deliveryKey: 'first' }]);
+      expect(removed.shipping[0].shippingInfo.deliveries).toEqual([]);
+    });
+  });
+
   describe('actions that name a shipping by shippingKey', () => {
     it('setEstimatedDelivery sets the window of that shipping (CartEstimatedDeliverySet with the shippingKey)', async () => {
       const cart = await admin.ok(`/${P}/carts`, draft(), 201);

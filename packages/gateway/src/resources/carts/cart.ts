@@ -172,8 +172,8 @@ export interface DiscountOnTotalPrice {
 export type { DirectDiscount } from './direct-discounts.js';
 
 /**
- * A Cart with the fields of the reference's Cart type that Herald can hold. `shipping` (the
- * shipping methods of a `Multiple` cart) stays empty: Herald prices `Single` shipping only (`shippingInfo`).
+ * A Cart with the fields of the reference's Cart type that Herald can hold: a `Single` cart's
+ * shipping method is `shippingInfo` (shipping.ts), a `Multiple` cart's are `shipping` (multi-shipping.ts).
  */
 export interface Cart extends BaseResource {
   key?: string;

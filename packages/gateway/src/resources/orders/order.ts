@@ -135,8 +135,8 @@ export interface ReturnInfo {
 
 /**
  * Reference Order, with the fields Herald can fill: copied from the cart or quote it was made
- * from, then changed by the order's update actions (states, deliveries, returns, …). `shipping`
- * and `refusedGifts` stay empty (no shipping methods or cart discounts in Herald).
+ * from, then changed by the order's update actions (states, deliveries, returns, …); `shipping`
+ * holds the Shippings of an order made from a `Multiple` cart.
  */
 export interface Order extends BaseResource {
   orderNumber?: string;
