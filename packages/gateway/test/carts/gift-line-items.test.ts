@@ -124,6 +124,22 @@ describe('gift line items', { timeout: 120_000 }, () => {
     ]);
     expect(giftsOf(withMug)).toMatchObject([{ id: gift.id, quantity: 1, totalPrice: money(0) }]);
     expect(withMug.totalPrice).toEqual(money(1400));
+
+    // "All other updates … can be used": an external price is what the gift's discount takes off.
+    const external = await update(withMug, [{ action: 'setLineItemPrice', lineItemId: gift.id, externalPrice: { currencyCode: 'EUR', centAmount: 300 } }]);
+    const [priced] = giftsOf(external);
+    expect(priced).toMatchObject({ priceMode: 'ExternalPrice', price: { value: money(300) }, totalPrice: money(0) });
+    expect(priced.discountedPricePerQuantity[0].discountedPrice.includedDiscounts[0].discountedAmount).toEqual(money(300));
+    expect((await update(external, [{ action: 'recalculate' }])).lineItems.find((item: Json) => item.id === gift.id).price.value).toEqual(money(300));
+  });
+
+  it('cart predicates do not see gift line items: a gift cannot make its own discount stop (or keep) applying', async () => {
+    await giftDiscount('customerEmail = "alone@example.com" and lineItemCount(1 = 1) = 1');
+    const given = await cart('alone@example.com');
+    expect(given.lineItems).toHaveLength(2);
+    const again = await update(given, [{ action: 'recalculate' }]);
+    expect(giftsOf(again)).toHaveLength(1);
+    expect(again.lineItems).toHaveLength(2);
   });
 
   it('removing the gift refuses it: refusedGifts names the discount, which no longer applies to the cart', async () => {

@@ -118,7 +118,7 @@ function dropStaleGifts(cart: Cart, given: ReadonlySet<string>): void {
 /**
  * The cart's gift line items made to follow the discounts that applied (`gifts`, from
  * discounts/cart-pricing.ts): a gift whose discount no longer applies goes, a new one is added,
- * a present one is priced again (a Frozen cart keeps its prices). Returns whether a gift was added.
+ * a present `Platform` one is priced again (a Frozen cart keeps its prices). Returns whether a gift was added.
  */
 export function placeGifts(cart: Cart, gifts: readonly GiftLineItem[], offers: ReadonlyMap<string, GiftOffer>): boolean {
   dropStaleGifts(cart, new Set(gifts.map((gift) => gift.discount.id)));
@@ -132,7 +132,8 @@ export function placeGifts(cart: Cart, gifts: readonly GiftLineItem[], offers: R
       item = newGiftItem(offer);
       cart.lineItems.push(item);
       added = true;
-    } else if (cart.cartState !== 'Frozen') {
+    } else if (cart.cartState !== 'Frozen' && item.priceMode === 'Platform') {
+      // An external price set on the gift (setLineItemPrice: "all other updates … can be used") stays.
       item.price = offer.price;
     }
     discountedToZero(item, gift.discount, currency);
