@@ -161,7 +161,11 @@ const GIFT_GUARDS: Readonly<Record<string, (item: LineItem, action: UpdateAction
   },
 };
 
-/** A gift line item the action removed: its discount goes into `refusedGifts` and no longer applies to the cart. */
+/**
+ * A gift line item the action removed: its discount goes into `refusedGifts` and no longer applies
+ * to the cart. refusedGifts holds CartDiscountReferences; a Direct Discount's gift (a cart discount
+ * of this cart only, DirectDiscount.raml) is named by its id there too, until setDirectDiscounts replaces it.
+ */
 function refuseRemovedGifts(cart: Cart, giftsBefore: readonly LineItem[]): void {
   const present = new Set(cart.lineItems.map((item) => item.id));
   for (const gift of giftsBefore) {
