@@ -115,6 +115,14 @@ describe('carts priced with customer group assignments', { timeout: 60_000 }, ()
     const created = await cart({ customerId: buyer.id, businessUnit: { typeId: 'business-unit', key: unit.key } });
     expect(created).not.toHaveProperty('customerGroup');
     expect(priceOf(created)).toBe(850);
+    // setBusinessUnit to that unit drops the customer's group and reprices with the unit's.
+    const before = await cart({ customerId: buyer.id });
+    expect(before.customerGroup.id).toBe(gold.id);
+    const moved = await admin.update(`${CARTS}/${before.id}`, before.version as number, [
+      { action: 'setBusinessUnit', businessUnit: { typeId: 'business-unit', key: unit.key } },
+    ]);
+    expect(moved).not.toHaveProperty('customerGroup');
+    expect(priceOf(moved)).toBe(850);
     // Provided but empty: no group at all.
     const none = await admin.ok(`/${P}/business-units`, { key: 'none', name: 'None', unitType: 'Company', customerGroupAssignments: [] }, 201);
     expect(priceOf(await cart({ customerId: buyer.id, businessUnit: { typeId: 'business-unit', key: none.key } }))).toBe(1000);

@@ -4,6 +4,7 @@ import { invalidInput, invalidOperation } from '@herald/model';
 import { customFieldActions } from '../shared/custom-fields.js';
 import type { ActionHandlers } from '../shared/update-actions.js';
 import { countryCode, optionalAddress } from '../shared/address.js';
+import { unitProvidesAssignments } from './buyer-groups.js';
 import { CART_CUSTOM_FIELDS_TYPE_ID, type Cart, type LineItem } from './cart.js';
 import { assignCustomerGroup, existingCustomerId } from './draft.js';
 import { assertUniqueItemKeys, customLineItemFromDraft, findItem, mergeLineItem, quantity, recalculate } from './line-items.js';
@@ -162,6 +163,8 @@ const buyerActions: ActionHandlers<Cart> = {
     }
     cart.businessUnit = await keyReference(reader.get, 'business-unit', action.businessUnit, 'businessUnit');
     await requireBusinessUnitBuyer(readerLookup(reader), ctx.projectKey, cart.businessUnit, ctx.auth);
+    // A unit with customer group assignments prices the cart with them (buyer-groups.ts).
+    if (await unitProvidesAssignments(reader.get, cart.businessUnit)) delete cart.customerGroup;
   },
   /** CartAddDiscountCodeAction: the code's state and prices follow in the settle step. */
   async addDiscountCode(cart, action, { ctx, reader }) {

@@ -28,12 +28,21 @@ type Load = RequestContext['load'];
 
 const idsOf = (assignments: ReadonlyArray<{ customerGroup: { id: string } }>): string[] => assignments.map((assignment) => assignment.customerGroup.id);
 
+/** The groups of the unit's assignments, or undefined when it provides none. */
+async function unitGroupIds(load: Load, businessUnit: KeyReference<'business-unit'>): Promise<string[] | undefined> {
+  const unit = await load<BusinessUnit>('business-unit', { key: businessUnit.key });
+  return unit?.customerGroupAssignments === undefined ? undefined : idsOf(unit.customerGroupAssignments);
+}
+
+/** Whether the cart's business unit provides assignments: then they price it, not the customer's group. */
+export async function unitProvidesAssignments(load: Load, businessUnit: KeyReference<'business-unit'>): Promise<boolean> {
+  return (await unitGroupIds(load, businessUnit)) !== undefined;
+}
+
 /** The groups of the buyer's assignments, or undefined when neither the unit nor the customer has any. */
 export async function buyerGroupIds(load: Load, buyer: Buyer): Promise<string[] | undefined> {
-  if (buyer.businessUnit !== undefined) {
-    const unit = await load<BusinessUnit>('business-unit', { key: buyer.businessUnit.key });
-    if (unit?.customerGroupAssignments !== undefined) return idsOf(unit.customerGroupAssignments);
-  }
+  const unitGroups = buyer.businessUnit === undefined ? undefined : await unitGroupIds(load, buyer.businessUnit);
+  if (unitGroups !== undefined) return unitGroups;
   if (buyer.customerId === undefined) return undefined;
   const customer = await load<Customer>('customer', { id: buyer.customerId });
   const assignments = customer?.customerGroupAssignments ?? [];
