@@ -180,6 +180,10 @@ describe('carts with the Multiple shipping mode', { timeout: 60_000 }, () => {
       const queue = await subscribedQueue(sqs, admin, P, 'cart');
       const cart = await admin.ok(`/${P}/carts`, draft({ shipping: [], customShipping: [] }), 201);
       expect(cart.shipping).toEqual([]);
+      // Empty and without a Shipping: no address to tax for, as a Single cart without shippingAddress.
+      const empty = await admin.ok(`/${P}/carts`, draft({ shipping: [], customShipping: [], lineItems: [] }), 201);
+      expect(empty).not.toHaveProperty('taxedPrice');
+      expect(empty).not.toHaveProperty('taxedShippingPrice');
       const window = { from: '2030-01-02T08:00:00.000Z', until: '2030-01-03T18:00:00.000Z' };
       const added = await update(cart, [
         { action: 'addShippingMethod', shippingKey: 'home', shippingMethod: standard, shippingAddress: address('FR'), estimatedDelivery: window },
@@ -304,6 +308,36 @@ describe('carts with the Multiple shipping mode', { timeout: 60_000 }, () => {
       const unkeyed = { action: 'setLineItemTaxRate', lineItemId: cart.lineItems[0].id, externalTaxRate: rate(0.25, 'DE') };
       expect((await refused(perMethod, unkeyed)).code).toBe('InvalidOperation');
       expect(await refused(perMethod, { ...unkeyed, shippingKey: 'nope' })).toMatchObject({ code: 'InvalidInput', field: 'shippingKey' });
+    });
+  });
+
+  describe('ExternalAmount tax mode', () => {
+    it('setLineItemTaxAmount with a shippingKey sets the amount of the units sent with that shipping; the item sums them', async () => {
+      const cart = await distribute(await admin.ok(`/${P}/carts`, draft({ taxMode: 'ExternalAmount' }), 201));
+      const lineItemId = cart.lineItems[0].id as string;
+      const amount = (shippingKey: string, totalGross: number) => ({
+        action: 'setLineItemTaxAmount',
+        lineItemId,
+        shippingKey,
+        externalTaxAmount: { totalGross: eur(totalGross), taxRate: { name: 'ext', amount: 0.19, country: 'DE' } },
+      });
+      const home = await update(cart, [amount('home', 2380)]);
+      // Two of the three lamps go with `home`: their net is 2 × 10.00.
+      expect(home.lineItems[0].taxedPricePortions).toEqual([
+        { shippingMethodKey: 'home', taxedPrice: expect.objectContaining({ totalNet: money(2000), totalGross: money(2380), totalTax: money(380) }) },
+      ]);
+      expect(home.lineItems[0].perMethodTaxRate).toEqual([{ shippingMethodKey: 'home', taxRate: expect.objectContaining({ amount: 0.19 }) }]);
+      expect(home.lineItems[0]).not.toHaveProperty('taxedPrice');
+      const both = await update(home, [amount('office', 1200)]);
+      expect(both.lineItems[0].taxedPricePortions.map((portion: Json) => portion.shippingMethodKey)).toEqual(['home', 'office']);
+      expect(both.lineItems[0].taxedPrice).toMatchObject({ totalNet: money(3000), totalGross: money(3580), totalTax: money(580) });
+
+      const unkeyed = { ...amount('home', 1), shippingKey: undefined };
+      expect((await refused(both, unkeyed)).code).toBe('InvalidOperation');
+      // A price change drops the amounts, which "must be set again" (TaxMode.raml ExternalAmount).
+      const changed = await update(both, [{ action: 'changeLineItemQuantity', lineItemId, quantity: 4 }]);
+      expect(changed.lineItems[0].taxedPricePortions).toEqual([]);
+      expect(changed.lineItems[0]).not.toHaveProperty('taxedPrice');
     });
   });
 

@@ -1,5 +1,6 @@
 import { invalidOperation } from '@herald/model';
 import { divideRoundingHalfEven } from '../discounts/rounding.js';
+import { centPrecision, type CentPrecisionMoney } from '../shared/money.js';
 import type { TaxCategory } from '../tax-categories/tax-category.js';
 import type { Cart, CustomLineItem, LineItem } from './cart.js';
 import type { CatalogueReads } from './catalogue.js';
@@ -56,7 +57,14 @@ export function itemRateHolder(cart: Cart, item: TaxedItem, shippingKey: unknown
     if (given) throw invalidOperation("'shippingKey' can only be given for a cart with the 'Multiple' shipping mode.");
     return item;
   }
-  if (!given) throw invalidOperation("'shippingKey' is required to set an item's tax rate on a cart with the 'Multiple' shipping mode.");
+  return methodTaxRate(cart, item, shippingKey);
+}
+
+/** The item's MethodTaxRate for the Shipping `shippingKey` names in a `Multiple` cart (added when it has none). */
+function methodTaxRate(cart: Cart, item: TaxedItem, shippingKey: unknown): MethodTaxRate {
+  if (shippingKey === undefined || shippingKey === null) {
+    throw invalidOperation("'shippingKey' is required to set an item's tax on a cart with the 'Multiple' shipping mode.");
+  }
   const { shippingKey: key } = shippingNamed(cart, shippingKey);
   const known = item.perMethodTaxRate.find((entry) => entry.shippingMethodKey === key);
   if (known !== undefined) return known;
@@ -93,26 +101,70 @@ function shareOf(item: TaxedItem, amount: TaxableAmount, quantity: number, share
   return { currency: amount.currency, totalCents, ...unit };
 }
 
-/** An item's `taxedPricePortions`, and its `taxedPrice` when its every unit goes with a Shipping that has a rate for it. */
-function taxItem(cart: Cart, item: TaxedItem): TaxedItemPrice | undefined {
+/** What the units each Shipping takes of an item are taxed on, and whether every unit goes with a Shipping. */
+function sharesOf(cart: Cart, item: TaxedItem): { shares: Array<{ key: string; amount: TaxableAmount }>; distributed: boolean } {
   const amount = amountOf(item, cart.totalPrice.currencyCode);
   const units = unitsPerShipping(cart, item);
   const distributed = units.reduce((total, entry) => total + entry.quantity, 0) === item.quantity;
   let sharedBefore = 0;
-  item.taxedPricePortions = units.map((entry, index): MethodTaxedPrice => {
+  const shares = units.map((entry, index) => {
     const share = shareOf(item, amount, entry.quantity, sharedBefore, distributed && index === units.length - 1);
     sharedBefore += share.totalCents;
-    const rate = rateFor(item, entry.key);
-    const taxedPrice = rate === undefined ? undefined : taxedItemPrice(share, rate, cart.taxCalculationMode, cart.taxRoundingMode);
-    return { shippingMethodKey: entry.key, ...(taxedPrice === undefined ? {} : { taxedPrice }) };
+    return { key: entry.key, amount: share };
   });
+  return { shares, distributed };
+}
+
+/** The item's `taxedPrice`: the sum of its portions once every unit goes with a Shipping and each portion is taxed. */
+function sumPortions(cart: Cart, item: TaxedItem, distributed: boolean, shippingCount: number): TaxedItemPrice | undefined {
   const taxed = item.taxedPricePortions.flatMap((portion) => (portion.taxedPrice === undefined ? [] : [portion.taxedPrice]));
-  if (!distributed || taxed.length < units.length) {
+  if (!distributed || taxed.length < shippingCount) {
     delete item.taxedPrice;
     return undefined;
   }
-  item.taxedPrice = cartTaxedPrice(amount.currency, taxed);
+  item.taxedPrice = cartTaxedPrice(cart.totalPrice.currencyCode, taxed);
   return item.taxedPrice;
+}
+
+/** An item's `taxedPricePortions`, and its `taxedPrice` when its every unit goes with a Shipping that has a rate for it. */
+function taxItem(cart: Cart, item: TaxedItem): TaxedItemPrice | undefined {
+  const { shares, distributed } = sharesOf(cart, item);
+  item.taxedPricePortions = shares.map(({ key, amount }): MethodTaxedPrice => {
+    const rate = rateFor(item, key);
+    const taxedPrice = rate === undefined ? undefined : taxedItemPrice(amount, rate, cart.taxCalculationMode, cart.taxRoundingMode);
+    return { shippingMethodKey: key, ...(taxedPrice === undefined ? {} : { taxedPrice }) };
+  });
+  return sumPortions(cart, item, distributed, shares.length);
+}
+
+/** An ExternalTaxAmountDraft read against the net it taxes (tax-actions.ts), or undefined to remove the amount. */
+export type ExternalAmountFor = ((net: CentPrecisionMoney) => { taxRate: ItemTaxRate; taxedPrice: TaxedItemPrice }) | undefined;
+
+/**
+ * CartSet(Custom)LineItemTaxAmountAction with the `shippingKey` of a `Multiple` cart (ExternalAmount
+ * TaxMode): the amount of the units the item sends with that Shipping (its MethodTaxedPrice, net
+ * their share of the item's total) and its rate (MethodTaxRate); the item's `taxedPrice` is the sum
+ * once every unit goes with a Shipping that has one.
+ */
+export function setShippingTaxAmount(cart: Cart, item: TaxedItem, shippingKey: unknown, amountFor: ExternalAmountFor): void {
+  const holder = methodTaxRate(cart, item, shippingKey);
+  const key = holder.shippingMethodKey;
+  const { shares, distributed } = sharesOf(cart, item);
+  const share = shares.find((entry) => entry.key === key);
+  const others = item.taxedPricePortions.filter((portion) => portion.shippingMethodKey !== key);
+  if (amountFor === undefined || share === undefined) {
+    if (amountFor !== undefined) throw invalidOperation(`The item sends no units with the shipping '${key}': set its shippingDetails first.`);
+    delete holder.taxRate;
+    item.taxedPricePortions = others;
+  } else {
+    const { taxRate, taxedPrice } = amountFor(centPrecision(share.amount.currency, share.amount.totalCents));
+    holder.taxRate = taxRate;
+    const order = shares.map((entry) => entry.key);
+    item.taxedPricePortions = [...others, { shippingMethodKey: key, taxedPrice }].sort(
+      (a, b) => order.indexOf(a.shippingMethodKey) - order.indexOf(b.shippingMethodKey),
+    );
+  }
+  sumPortions(cart, item, distributed, shares.length);
 }
 
 /** Each Shipping's taxed price, on its discounted price where a cart discount applies (ShippingInfo.discountedPrice). */
@@ -140,6 +192,7 @@ export function applyPerShippingTaxes(cart: Cart): void {
   delete cart.taxedShippingPrice;
   if (shippings !== undefined && shippings.length > 0) cart.taxedShippingPrice = cartTaxedPrice(currency, shippings);
   const taxedItems = items.flatMap((taxed) => (taxed === undefined ? [] : [taxed]));
-  if (shippings === undefined || taxedItems.length < items.length) delete cart.taxedPrice;
+  // Without a Shipping the cart has no address to be taxed for, as a `Single` cart without `shippingAddress`.
+  if (shippings === undefined || shippings.length === 0 || taxedItems.length < items.length) delete cart.taxedPrice;
   else cart.taxedPrice = cartTaxedPrice(currency, [...taxedItems, ...shippings]);
 }

@@ -5,7 +5,7 @@ import { asDraft, optionalString, type Draft } from '../shared/validation.js';
 import type { Cart, CustomLineItem, LineItem, TaxMode } from './cart.js';
 import { findItem } from './line-items.js';
 import { shippingInfoNamed } from './multi-shipping.js';
-import { itemRateHolder } from './multi-shipping-taxes.js';
+import { itemRateHolder, setShippingTaxAmount } from './multi-shipping-taxes.js';
 import { externalTaxRate } from './taxes.js';
 import type { ItemTaxRate, TaxedItemPrice, TaxPortion } from './taxed-price.js';
 
@@ -75,6 +75,12 @@ function itemTaxAmount(kind: ItemKind): ActionHandler<Cart> {
   return (cart, action) => {
     assertTaxMode(cart, 'ExternalAmount', action.action);
     const item = itemOf(cart, kind, action);
+    if (cart.shippingMode === 'Multiple') {
+      const value = action.externalTaxAmount;
+      const amountFor = value === undefined || value === null ? undefined : (net: CentPrecisionMoney) => externalAmount(value, 'externalTaxAmount', net);
+      setShippingTaxAmount(cart, item, action.shippingKey, amountFor);
+      return;
+    }
     setOrRemoveAmount(item, action.externalTaxAmount, item.totalPrice);
   };
 }
@@ -143,6 +149,9 @@ export function dropStaleTaxAmounts(cart: Cart, before: { itemTotals: Map<string
     if (before.itemTotals.get(item.id) !== item.totalPrice.centAmount) {
       delete item.taxRate;
       delete item.taxedPrice;
+      // A `Multiple` cart's amounts per Shipping (multi-shipping-taxes.ts) are stale alike.
+      item.taxedPricePortions = [];
+      item.perMethodTaxRate = [];
     }
   }
   if (before.totalCents !== cart.totalPrice.centAmount) delete cart.taxedPrice;
