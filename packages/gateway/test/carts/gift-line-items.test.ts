@@ -266,6 +266,16 @@ describe('gift line items', { timeout: 120_000 }, () => {
     expect(direct.totalPrice).toEqual(money(900));
     const none = await update(direct, [{ action: 'setDirectDiscounts', discounts: [] }]);
     expect(giftsOf(none)).toEqual([]);
+
+    // Refused, it stays out until setDirectDiscounts replaces the list, which drops the refusal with the discount.
+    const again = await update(none, [{ action: 'setDirectDiscounts', discounts: [{ value: mugGift() }] }]);
+    const refusing = await update(again, [{ action: 'removeLineItem', lineItemId: giftsOf(again)[0].id }]);
+    expect(refusing.refusedGifts).toEqual([{ typeId: 'cart-discount', id: again.directDiscounts[0].id }]);
+    const recalculated = await update(refusing, [{ action: 'recalculate' }]);
+    expect(giftsOf(recalculated)).toEqual([]);
+    const replaced = await update(recalculated, [{ action: 'setDirectDiscounts', discounts: [{ value: mugGift() }] }]);
+    expect(replaced.refusedGifts).toEqual([]);
+    expect(giftsOf(replaced)).toHaveLength(1);
   });
 
   it('a sign-in merging an anonymous cart does not merge the two gifts; the next write keeps one', async () => {
