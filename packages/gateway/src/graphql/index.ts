@@ -4,6 +4,8 @@ import type { FastifyInstance } from 'fastify';
 import type { HeraldConfig } from '../config/config.js';
 import type { BusinessUnitService } from '../resources/business-units/service.js';
 import type { ProjectActions } from '../resources/projects/routes.js';
+import { searchIndexingActions } from '../resources/projects/search-indexing.js';
+import { projectSettingsActions } from '../resources/projects/settings-actions.js';
 import { registerGraphql } from './plugin.js';
 import { projectSettings } from './project-settings.js';
 
@@ -14,7 +16,7 @@ export interface GraphqlApiDeps {
   projects: ProjectStore;
   /** The gateway's project cache: GraphQL's settings updates refresh it. */
   projectCache: { get(projectKey: string): Promise<Project | undefined>; remember(project: Project): void };
-  /** The project update actions of `POST /{projectKey}`; GraphQL's `updateProject` applies the same. */
+  /** The feature modules' project actions (app.ts); `updateProject` applies them with the project's own, as `POST /{projectKey}` does. */
   projectActions: ProjectActions;
   /** Price selection's "now" in product queries; the system clock unless the app passes its own. */
   clock?: Clock;
@@ -22,10 +24,12 @@ export interface GraphqlApiDeps {
 
 /** The GraphQL endpoint (business units, carts, project settings) with its GraphiQL page in development mode. */
 export function registerGraphqlApi(app: FastifyInstance, deps: GraphqlApiDeps, config: Pick<HeraldConfig, 'mode' | 'projects'>): void {
-  const { documents, businessUnits, projects, projectCache, projectActions, clock = systemClock } = deps;
+  const { documents, businessUnits, projects, projectCache, clock = systemClock } = deps;
+  // The table of resources/projects/routes.ts: the reference's own project actions, then the feature modules'.
+  const actions: ProjectActions = { ...projectSettingsActions, ...searchIndexingActions, ...deps.projectActions };
   registerGraphql(
     app,
-    { documents, businessUnits, clock, projectSettings: projectSettings({ projects, documents, cache: projectCache, actions: projectActions }) },
+    { documents, businessUnits, clock, projectSettings: projectSettings({ projects, documents, cache: projectCache, actions }) },
     { mode: config.mode, defaultProjectKey: config.projects[0] ?? '' },
   );
 }

@@ -4,16 +4,24 @@
  * The REST action tables are walked as the routes use them; the GraphQL inputs are read by
  * introspection. An action a new REST module adds without its GraphQL member fails here.
  * Resources without a GraphQL update mutation in Herald (customers, products, order edits, …)
- * are not compared; nor is ProjectSettingsUpdateAction, whose members §4.3 fixes.
+ * are not compared. The project's REST table is the union app.ts composes.
  */
+import { plainSecretBox } from '@herald/delivery';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { externalOAuthActions } from '../../src/oauth/external/settings.js';
 import { associateRoleDefinition } from '../../src/resources/associate-roles/definition.js';
 import { businessUnitActions, myBusinessUnitActions } from '../../src/resources/business-units/actions.js';
+import { businessUnitProjectActions } from '../../src/resources/business-units/project-settings.js';
 import { customerGroupAssignmentActions } from '../../src/resources/business-units/customer-groups.js';
 import { modeActions } from '../../src/resources/business-units/modes.js';
 import { unitTypeActions } from '../../src/resources/business-units/unit-type.js';
 import { cartActions, myCartActions } from '../../src/resources/carts/actions.js';
+import { cartsProjectActions } from '../../src/resources/carts/retention.js';
+import { messagesProjectActions } from '../../src/resources/messages/configuration.js';
 import { createOrderActions } from '../../src/resources/orders/actions.js';
+import { environmentProjectActions } from '../../src/resources/projects/environment.js';
+import { searchIndexingActions } from '../../src/resources/projects/search-indexing.js';
+import { projectSettingsActions } from '../../src/resources/projects/settings-actions.js';
 import { myQuoteRequestActions, quoteRequestActions } from '../../src/resources/quote-requests/actions.js';
 import { myQuoteActions, quoteActions } from '../../src/resources/quotes/actions.js';
 import { stagedQuoteActions } from '../../src/resources/staged-quotes/actions.js';
@@ -35,6 +43,18 @@ const COMPARED: readonly (readonly [graphqlInput: string, restActions: object])[
   ['StagedQuoteUpdateAction', stagedQuoteActions],
   ['QuoteUpdateAction', quoteActions],
   ['MyQuoteUpdateAction', myQuoteActions],
+  [
+    'ProjectSettingsUpdateAction',
+    {
+      ...projectSettingsActions,
+      ...searchIndexingActions,
+      ...messagesProjectActions,
+      ...cartsProjectActions,
+      ...externalOAuthActions(plainSecretBox),
+      ...businessUnitProjectActions,
+      ...environmentProjectActions,
+    },
+  ],
 ];
 
 /**

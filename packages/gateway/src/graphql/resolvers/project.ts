@@ -13,7 +13,7 @@ export const projectQueryResolvers = {
 };
 
 export const projectMutationResolvers = {
-  /** §4.3 project settings: `changeMyBusinessUnitStatusOnCreation`, through the project's own update path. */
+  /** §4.3 `changeMyBusinessUnitStatusOnCreation` and every other project action of REST, through the project's own update path. */
   updateProject(_root: unknown, args: { version: number; actions: readonly InputObject[] }, context: GraphQLContext): Promise<Project> {
     requireScope(context.auth, 'manage_project_settings');
     return context.services.projectSettings.update(context.request, expectedVersion(args.version), restActions(args.actions));
