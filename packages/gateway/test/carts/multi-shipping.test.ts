@@ -159,6 +159,16 @@ describe('carts with the Multiple shipping mode', { timeout: 60_000 }, () => {
       expect(item.taxedPrice).toMatchObject(taxed(homeUnits, officeUnits));
       expect(cart.taxedPrice).toMatchObject(taxed(homeUnits, officeUnits, included(490, DE_RATE), included(700, FR_RATE)));
       expect(cart.taxedPrice.totalGross).toEqual(cart.totalPrice);
+
+      // The Disabled tax mode takes every per-shipping tax away.
+      const disabled = await update(cart, [{ action: 'changeTaxMode', taxMode: 'Disabled' }]);
+      expect(disabled).not.toHaveProperty('taxedPrice');
+      expect(disabled).not.toHaveProperty('taxedShippingPrice');
+      expect(disabled.shipping.map((entry: Json) => [entry.shippingInfo.taxRate, entry.shippingInfo.taxedPrice])).toEqual([
+        [undefined, undefined],
+        [undefined, undefined],
+      ]);
+      expect(disabled.lineItems[0]).toMatchObject({ perMethodTaxRate: [], taxedPricePortions: [] });
     });
 
     it('refuses shippings on a Single cart, a duplicate key, a missing address and a method without a rate there', async () => {

@@ -65,6 +65,13 @@ function clearTaxes(cart: Cart, keepRates: boolean): void {
   for (const item of [...cart.lineItems, ...cart.customLineItems]) {
     if (!keepRates) delete item.taxRate;
     delete item.taxedPrice;
+    // A `Multiple` cart's per-Shipping taxes (multi-shipping-taxes.ts) go alike.
+    if (!keepRates) item.perMethodTaxRate = [];
+    item.taxedPricePortions = [];
+  }
+  for (const { shippingInfo } of cart.shipping) {
+    if (!keepRates) delete shippingInfo.taxRate;
+    delete shippingInfo.taxedPrice;
   }
   if (cart.shippingInfo !== undefined) {
     if (!keepRates) delete cart.shippingInfo.taxRate;
