@@ -12,9 +12,9 @@ import {
 } from '@herald/model';
 import { sqlState, UNIQUE_VIOLATION, type Database, type Queryable, type QueryOptions } from '../database/types.js';
 import { appendEvents, eventInserts, prepareEvents } from '../outbox/append.js';
-import { compileQuery, parsePaging, TOTAL_CAP } from '../query/index.js';
+import { runPagedQuery, type QueryRequest } from './paged-query.js';
 import { columnOfKeyInDocument } from '../query/columns.js';
-import type { PagedQueryResponse, QueryParameters } from '../query/types.js';
+import type { PagedQueryResponse } from '../query/types.js';
 import { ByIdBatcher } from '../reads/by-id-batcher.js';
 import type { DeleteOptions, Locator, ServerFields, TransactionReader, UpdateOptions, UpdateResult, WriteContext } from './types.js';
 import { CUSTOM_OBJECT_TYPE_ID, lookupKey, userProvidedIdentifiers } from './identifiers.js';
@@ -105,12 +105,6 @@ interface LockedRow<D> {
 interface ReadRow<D> extends LockedRow<D> {
   /** The transaction that wrote this row version: any later write or re-creation changes it. */
   row_version: string;
-}
-
-export interface QueryRequest extends QueryParameters {
-  limit?: string | number;
-  offset?: string | number;
-  withTotal?: string | boolean;
 }
 
 /**
@@ -485,53 +479,6 @@ export class DocumentStore {
     }
     return duplicateField('key', doc?.key);
   }
-}
-
-/** Shared by the resource and the Messages API queries: scope conditions + compiled predicates. */
-export async function runPagedQuery<D>(
-  db: Queryable,
-  table: 'resources' | 'messages',
-  scope: readonly string[],
-  scopeParams: readonly unknown[],
-  request: QueryRequest,
-): Promise<PagedQueryResponse<D>> {
-  const paging = parsePaging({ limit: request.limit, offset: request.offset, withTotal: request.withTotal });
-  const compiled = compileQuery(
-    { where: request.where ?? [], vars: request.vars ?? {}, sort: request.sort ?? [], columns: request.columns, fieldRoot: request.fieldRoot },
-    scopeParams.length + 1,
-  );
-  const where = `${scope.join(' AND ')} AND (${compiled.whereSql})`;
-  const params = [...scopeParams, ...compiled.params];
-  // §4.4.4: with a filtering predicate the total is an estimate capped at the maximum offset.
-  // The count binds only the scope and predicate values (a prefix of the page's parameters).
-  const countSql = compiled.filtered
-    ? `SELECT count(*)::int AS total FROM (SELECT 1 FROM ${table} r WHERE ${where} LIMIT ${TOTAL_CAP}) capped`
-    : `SELECT count(*)::int AS total FROM ${table} r WHERE ${where}`;
-  // The total travels with the page as an uncorrelated subquery (run once, as an InitPlan): one
-  // round trip instead of two, and the outermost ORDER BY still orders the page.
-  const columns = paging.withTotal ? `r.doc, (${countSql}) AS total` : 'r.doc';
-  const limitParam = params.length + 1;
-  const page = await db.query<{ doc: D; total?: number }>(
-    `SELECT ${columns} FROM ${table} r WHERE ${where} ORDER BY ${compiled.orderBySql} LIMIT $${limitParam} OFFSET $${limitParam + 1}`,
-    [...params, paging.limit, paging.offset],
-  );
-  const response: PagedQueryResponse<D> = {
-    limit: paging.limit,
-    offset: paging.offset,
-    count: page.rows.length,
-    results: page.rows.map((row) => row.doc),
-  };
-  if (paging.withTotal) response.total = await totalOf(db, page.rows, paging.offset, countSql, params.slice(0, scopeParams.length + compiled.whereParamCount));
-  return response;
-}
-
-/** The page's total; an empty page past the first has none to carry, so it is counted on its own. */
-async function totalOf(db: Queryable, rows: ReadonlyArray<{ total?: number }>, offset: number, countSql: string, countParams: unknown[]): Promise<number> {
-  const carried = rows[0]?.total;
-  if (carried !== undefined) return carried;
-  if (offset === 0) return 0;
-  const counted = await db.query<{ total: number }>(countSql, countParams);
-  return counted.rows[0]?.total ?? 0;
 }
 
 function locatorCondition(locator: Locator): { column: 'id' | 'key'; value: string } {

@@ -14,7 +14,7 @@ export type { CompiledQuery, PagedQueryResponse, Paging, QueryParameters } from 
 export type { FieldRoot } from './columns.js';
 export type * from './ast.js';
 export { parsePredicate, type Variables } from './parser.js';
-export { parseSort, type SortExpression, type SortDirection } from './sort.js';
+export { parseSort, type SortExpression, type SortDirection, type SortTerm } from './sort.js';
 export { parsePaging, type RawPaging, TOTAL_CAP, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from './paging.js';
 export { MAX_PREDICATE_LENGTH, MAX_NESTING_DEPTH, MAX_LIST_VALUES, MAX_WHERE_PARAMETERS, MAX_SORT_PARAMETERS } from './limits.js';
 
@@ -33,11 +33,12 @@ export function compileQuery(query: QueryParameters, firstParam: number): Compil
   const budget = { remaining: MAX_QUERY_VALUES };
   const clauses = where.map((predicate) => compilePredicate(parsePredicate(predicate, query.vars ?? {}, budget), params, query.columns, query.fieldRoot));
   const whereParamCount = params.values.length;
-  const orderBySql = compileSort(query.sort ?? [], params, query.columns, query.fieldRoot);
+  const orderTerms = compileSort(query.sort ?? [], params, query.columns, query.fieldRoot);
   return {
     whereParamCount,
     whereSql: clauses.length === 0 ? 'TRUE' : clauses.map((clause) => `(${clause})`).join(' AND '),
-    orderBySql,
+    orderBySql: orderTerms.map(({ sql, order }) => `${sql} ${order}`).join(', '),
+    orderTerms,
     params: params.values,
     filtered: clauses.length > 0,
   };

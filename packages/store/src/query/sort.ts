@@ -47,7 +47,13 @@ export function parseSort(value: string): SortExpression {
 }
 
 /** The ORDER BY list (without the keywords) for the `sort` parameters, ending with the tie-breaker. */
-export function compileSort(values: readonly string[], params: SqlParameters, columns: ColumnLookup = columnOf, roots: FieldRoot = atDocumentRoot): string {
+/** One ORDER BY term: the value sorted by, and how (`ASC`, `DESC NULLS FIRST`, …). */
+export interface SortTerm {
+  sql: string;
+  order: string;
+}
+
+export function compileSort(values: readonly string[], params: SqlParameters, columns: ColumnLookup = columnOf, roots: FieldRoot = atDocumentRoot): SortTerm[] {
   if (values.length > MAX_SORT_PARAMETERS) {
     throw invalidInput(`At most ${MAX_SORT_PARAMETERS} sort parameters are allowed.`, { parameter: 'sort' });
   }
@@ -56,19 +62,19 @@ export function compileSort(values: readonly string[], params: SqlParameters, co
   const sortsById = expressions.some(({ path }) => path.length === 1 && path[0] === 'id');
   if (!sortsById) {
     const lastDirection = expressions.at(-1)?.direction ?? 'asc';
-    terms.push(`r.id ${lastDirection.toUpperCase()}`);
+    terms.push({ sql: 'r.id', order: lastDirection.toUpperCase() });
   }
-  return terms.join(', ');
+  return terms;
 }
 
-function sortTerm({ path, direction }: SortExpression, params: SqlParameters, columns: ColumnLookup, roots: FieldRoot): string {
+function sortTerm({ path, direction }: SortExpression, params: SqlParameters, columns: ColumnLookup, roots: FieldRoot): SortTerm {
   const column = path.length === 1 ? columns(path[0] as string) : undefined;
   // PostgreSQL's defaults (ASC NULLS LAST, DESC NULLS FIRST) are what we want; stating nothing
   // keeps the terms identical to the index definitions.
-  if (column !== undefined) return `${column.sql} ${direction.toUpperCase()}`;
+  if (column !== undefined) return { sql: column.sql, order: direction.toUpperCase() };
   // Path segments are bound, not inlined; NULLIF makes JSON null sort like a missing value.
   const value = [...roots(path[0] as string), ...path].reduce((sql, segment) => `${sql} -> ${params.add(segment)}::text`, 'r.doc');
-  return `NULLIF(${value}, 'null'::jsonb) ${direction === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS FIRST'}`;
+  return { sql: `NULLIF(${value}, 'null'::jsonb)`, order: direction === 'asc' ? 'ASC NULLS LAST' : 'DESC NULLS FIRST' };
 }
 
 function sortError(value: string, reason: string): ApiError {

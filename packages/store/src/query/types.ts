@@ -1,3 +1,4 @@
+import type { SortTerm } from './sort.js';
 import type { ColumnLookup, FieldRoot } from './columns.js';
 /**
  * The contract between the document store and the query compiler.
@@ -26,6 +27,8 @@ export interface CompiledQuery {
   whereSql: string;
   /** The ORDER BY list without the keywords; always ends with a unique tie-breaker (`r.id`). */
   orderBySql: string;
+  /** The same list, term by term (a query may sort by the values elsewhere than on `r`). */
+  orderTerms: SortTerm[];
   /** Values for $firstParam, $firstParam+1, … in order of appearance: the predicate's first. */
   params: unknown[];
   /** How many of `params` belong to `whereSql` (a count query binds only those). */

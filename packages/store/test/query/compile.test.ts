@@ -28,7 +28,14 @@ const compile = (query: QueryParameters, first = 3) => compileQuery(query, first
 
 describe('compileQuery', () => {
   it('answers TRUE, unfiltered and ordered by id without parameters', () => {
-    expect(compile({})).toEqual({ whereSql: 'TRUE', orderBySql: 'r.id ASC', params: [], whereParamCount: 0, filtered: false });
+    expect(compile({})).toEqual({
+      whereSql: 'TRUE',
+      orderBySql: 'r.id ASC',
+      orderTerms: [{ sql: 'r.id', order: 'ASC' }],
+      params: [],
+      whereParamCount: 0,
+      filtered: false,
+    });
   });
 
   it('numbers placeholders from firstParam in order of appearance, where before sort', () => {
