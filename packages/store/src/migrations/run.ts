@@ -14,6 +14,7 @@ import { uniqueValues } from './012-unique-values.js';
 import { discountCodeClaims } from './013-discount-code-claims.js';
 import { gatewayUniqueClaims } from './014-gateway-unique-claims.js';
 import { searchTerms } from './015-search-terms.js';
+import { lz4Documents } from './016-lz4-documents.js';
 
 interface Migration {
   id: number;
@@ -38,6 +39,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 13, name: 'discount-code-claims', sql: discountCodeClaims },
   { id: 14, name: 'gateway-unique-claims', sql: gatewayUniqueClaims },
   { id: 15, name: 'search-terms', sql: searchTerms },
+  { id: 16, name: 'lz4-documents', sql: lz4Documents },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */
