@@ -59,6 +59,7 @@ function projectVariant(product: Product, variant: ProductVariant, options: Proj
 /**
  * The ProductProjection a request answers for `product` (options.ts). Prices are discounted before
  * the selection, so the selected `price` carries its `discounted` too (ProductVariant.price).
+ * `product` must be the request's own (as every document read is): the projection shares its data.
  */
 export function presentProjection(
   product: Product,
@@ -68,7 +69,7 @@ export function presentProjection(
   standalone: StandalonePriceBook = NO_STANDALONE_PRICES,
 ): ProductProjection {
   const pricing: ProjectionPricing = { discounter, standalone };
-  let projection = projectionOf(product, { staged: options.staged });
+  let projection = projectionOf(product, { staged: options.staged, share: true });
   projection.masterVariant = discountedVariant(discounter, product, projection.masterVariant);
   projection.variants = projection.variants.map((variant) => discountedVariant(discounter, product, variant));
   if (options.store !== undefined || options.price !== undefined) {
