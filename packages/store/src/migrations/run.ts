@@ -15,6 +15,7 @@ import { discountCodeClaims } from './013-discount-code-claims.js';
 import { gatewayUniqueClaims } from './014-gateway-unique-claims.js';
 import { searchTerms } from './015-search-terms.js';
 import { lz4Documents } from './016-lz4-documents.js';
+import { ginPendingList } from './017-gin-pending-list.js';
 
 interface Migration {
   id: number;
@@ -40,6 +41,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 14, name: 'gateway-unique-claims', sql: gatewayUniqueClaims },
   { id: 15, name: 'search-terms', sql: searchTerms },
   { id: 16, name: 'lz4-documents', sql: lz4Documents },
+  { id: 17, name: 'gin-pending-list', sql: ginPendingList },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */
