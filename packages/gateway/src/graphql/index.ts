@@ -3,9 +3,7 @@ import type { DocumentStore, Project, ProjectStore } from '@herald/store';
 import type { FastifyInstance } from 'fastify';
 import type { HeraldConfig } from '../config/config.js';
 import type { BusinessUnitService } from '../resources/business-units/service.js';
-import type { ProjectActions } from '../resources/projects/routes.js';
-import { searchIndexingActions } from '../resources/projects/search-indexing.js';
-import { projectSettingsActions } from '../resources/projects/settings-actions.js';
+import { allProjectActions, type ProjectActions } from '../resources/projects/routes.js';
 import { registerGraphql } from './plugin.js';
 import { projectSettings } from './project-settings.js';
 
@@ -25,8 +23,7 @@ export interface GraphqlApiDeps {
 /** The GraphQL endpoint (business units, carts, project settings) with its GraphiQL page in development mode. */
 export function registerGraphqlApi(app: FastifyInstance, deps: GraphqlApiDeps, config: Pick<HeraldConfig, 'mode' | 'projects'>): void {
   const { documents, businessUnits, projects, projectCache, clock = systemClock } = deps;
-  // The table of resources/projects/routes.ts: the reference's own project actions, then the feature modules'.
-  const actions: ProjectActions = { ...projectSettingsActions, ...searchIndexingActions, ...deps.projectActions };
+  const actions = allProjectActions(deps.projectActions);
   registerGraphql(
     app,
     { documents, businessUnits, clock, projectSettings: projectSettings({ projects, documents, cache: projectCache, actions }) },

@@ -13,9 +13,13 @@ export type ProjectActions = ActionHandlers<Project>;
 
 const VIEW = ['view_project_settings', 'manage_project_settings'];
 
+/** Every project action, REST's and GraphQL's: the reference's own first; a feature module's action of the same name wins. */
+export function allProjectActions(featureActions: ProjectActions): ProjectActions {
+  return { ...projectSettingsActions, ...searchIndexingActions, ...featureActions };
+}
+
 export function registerProjectRoutes(app: FastifyInstance, deps: ResourceDeps, cache: ProjectCache, actions: ProjectActions): void {
-  // The reference's own project actions first; a feature module's action of the same name wins.
-  const all: ProjectActions = { ...projectSettingsActions, ...searchIndexingActions, ...actions };
+  const all = allProjectActions(actions);
   app.get('/:projectKey', { config: { auth: { anyOf: VIEW } } }, async (request) =>
     request.project === undefined ? undefined : presentProject(request.project),
   );
