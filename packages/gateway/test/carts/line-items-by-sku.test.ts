@@ -2,6 +2,8 @@
  * A cart draft's line items by SKU are looked up together (carts/catalogue.ts withSkusReadAhead,
  * one query for all of them): each item still gets its own product and variant, the items of one
  * product their own variants, and every SKU the catalogue lacks the error of that item alone.
+ * SKUs are found through their unique-value claims; one without a claim (a product stored before
+ * claims existed) through the documents themselves.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
@@ -39,6 +41,15 @@ describe('cart drafts with several line items by SKU', { timeout: 60_000 }, () =
     ]);
     expect(cart.lineItems[0].price.value).toMatchObject(eur(1100));
     expect(cart.lineItems[2].price.value).toMatchObject(eur(1000));
+  });
+
+  it('finds a SKU whose claim is missing (stored before claims) next to claimed ones', async () => {
+    await gateway.db.query(`DELETE FROM unique_values WHERE project_key = $1 AND field = 'sku' AND value = 'mug-1'`, [P]);
+    const cart = await admin.ok(`/${P}/carts`, { currency: 'EUR', lineItems: [{ sku: 'shirt-m' }, { sku: 'mug-1' }] }, 201);
+    expect(cart.lineItems.map((item: Json) => [item.productId, item.variant.sku])).toEqual([
+      [catalogue.shirt.id, 'shirt-m'],
+      [catalogue.mug.id, 'mug-1'],
+    ]);
   });
 
   it.each([

@@ -4,16 +4,22 @@ import { allVariants, PRODUCT_TYPE_ID, type Product } from './product.js';
 /**
  * The product whose current data has a variant with `sku` (line items of carts and shopping lists
  * resolve against the current projection); `published` also requires the product to be published.
- * `@?` and `@>` are answered by the GIN index on `doc` (the jsonpath shape of uniqueness.ts).
  */
 export async function productWithCurrentSku(db: Queryable, projectKey: string, sku: string, { published = false } = {}): Promise<Product | undefined> {
-  const found = await db.query<{ doc: Product }>(`${productsWithSkusSql(published)} LIMIT 1`, [projectKey, PRODUCT_TYPE_ID, skuPathIn('current', [sku])]);
-  return found.rows[0]?.doc;
+  return (await productsWithCurrentSkus(db, projectKey, [sku], { published })).get(sku);
 }
 
 /**
- * The products of several SKUs in one query (a cart draft's line items): each SKU maps to the
- * product whose current data has it, and SKUs no product has are absent from the map.
+ * The products of several SKUs (a cart draft's line items): each SKU maps to the product whose
+ * current data has it, and SKUs no product has are absent from the map.
+ *
+ * First through the SKUs' unique-value claims (products/uniqueness.ts): an index probe per SKU
+ * and a read of the claiming products, whatever the plan of the moment. The jsonpath on `doc`
+ * answers only the SKUs that finds no current product for (a claim names the oldest of two
+ * products stored with one SKU before claims existed, migration 012): the GIN index answers it,
+ * but a planner that believes the products' table small (their documents live in TOAST) scans
+ * it instead, decompressing every product: a cart create took 5 ms of database time at 300
+ * products, where the claims take a fraction of a millisecond at any size.
  */
 export async function productsWithCurrentSkus(
   db: Queryable,
@@ -24,21 +30,43 @@ export async function productsWithCurrentSkus(
   const wanted = new Set(skus);
   const bySku = new Map<string, Product>();
   if (wanted.size === 0) return bySku;
+  // The claimed ids first (an InitPlan), then the products by id: no condition on `doc` here,
+  // which a planner could answer by decompressing every product; `published` is checked below.
+  const claimed = await db.query<{ doc: Product }>(
+    `SELECT r.doc FROM resources r
+      WHERE r.project_key COLLATE "C" = $1 AND r.type_id COLLATE "C" = $2 AND r.id COLLATE "C" = ANY (ARRAY(
+        SELECT u.resource_id FROM unique_values u
+         WHERE u.project_key = $1 AND u.type_id = $2 AND u.field = 'sku' AND u.value = ANY ($3::text[])))`,
+    [projectKey, PRODUCT_TYPE_ID, [...wanted]],
+  );
+  mapCurrentSkus(
+    claimed.rows.filter(({ doc }) => !published || doc.masterData.published),
+    wanted,
+    bySku,
+  );
+  const unresolved = [...wanted].filter((sku) => !bySku.has(sku));
+  if (unresolved.length === 0) return bySku;
   // A SKU is unique among products, so there are at most as many products as SKUs.
-  const found = await db.query<{ doc: Product }>(`${productsWithSkusSql(published)} LIMIT ${wanted.size}`, [
+  const scanned = await db.query<{ doc: Product }>(`${productsWithSkusSql(published)} LIMIT ${unresolved.length}`, [
     projectKey,
     PRODUCT_TYPE_ID,
-    skuPathIn('current', [...wanted]),
+    skuPathIn('current', unresolved),
   ]);
-  for (const { doc } of found.rows) {
-    for (const { sku } of allVariants(doc.masterData.current)) if (sku !== undefined && wanted.has(sku) && !bySku.has(sku)) bySku.set(sku, doc);
-  }
+  mapCurrentSkus(scanned.rows, new Set(unresolved), bySku);
   return bySku;
 }
 
+const PUBLISHED = `doc @> '{"masterData": {"published": true}}'::jsonb`;
+
+/** Maps each of `wanted` that a product's current data has to that product (the first found). */
+function mapCurrentSkus(rows: ReadonlyArray<{ doc: Product }>, wanted: ReadonlySet<string>, bySku: Map<string, Product>): void {
+  for (const { doc } of rows) {
+    for (const { sku } of allVariants(doc.masterData.current)) if (sku !== undefined && wanted.has(sku) && !bySku.has(sku)) bySku.set(sku, doc);
+  }
+}
+
 function productsWithSkusSql(published: boolean): string {
-  const publishedOnly = published ? ` AND doc @> '{"masterData": {"published": true}}'::jsonb` : '';
-  return `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @? $3::jsonpath${publishedOnly}`;
+  return `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @? $3::jsonpath${published ? ` AND ${PUBLISHED}` : ''}`;
 }
 
 /**
