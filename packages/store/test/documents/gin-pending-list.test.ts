@@ -1,7 +1,8 @@
 import type { BaseResource } from '@herald/model';
-import { createIsolatedDatabase, testDatabaseUrls } from '@herald/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentStore, openDatabase, type Database } from '../../src/index.js';
+import { testDatabaseUrls } from '@herald/testkit';
+import { describe, expect, it } from 'vitest';
+import { DocumentStore } from '../../src/index.js';
+import { useIsolatedDatabase } from '../support/isolated-database.js';
 
 /**
  * Migration 017: writes queue their index entries in a small GIN pending list (64 kB) instead of
@@ -9,26 +10,15 @@ import { DocumentStore, openDatabase, type Database } from '../../src/index.js';
  * its write is acknowledged, whether its entries are pending or merged.
  */
 describe.each(testDatabaseUrls())('GIN pending list on %s', (serverUrl) => {
-  let db: Database;
-  let drop: () => Promise<void>;
-
-  beforeAll(async () => {
-    const isolated = await createIsolatedDatabase(serverUrl);
-    drop = isolated.drop;
-    db = await openDatabase(isolated.url);
-  });
-  afterAll(async () => {
-    await db.close();
-    await drop();
-  });
+  const database = useIsolatedDatabase(serverUrl);
 
   it('keeps a pending list of at most 64 kB on the documents index', async () => {
-    const index = await db.query<{ options: string[] }>(`SELECT reloptions AS options FROM pg_class WHERE relname = 'resources_doc_idx'`);
+    const index = await database().query<{ options: string[] }>(`SELECT reloptions AS options FROM pg_class WHERE relname = 'resources_doc_idx'`);
     expect(index.rows[0]?.options).toEqual(expect.arrayContaining(['fastupdate=on', 'gin_pending_list_limit=64']));
   });
 
   it('finds each document by a predicate right after its write, across merges of the list', async () => {
-    const store = new DocumentStore(db, { now: () => new Date() });
+    const store = new DocumentStore(database(), { now: () => new Date() });
     // Enough entries (40 line items of several fields each) to fill and merge the list many times.
     const lineItems = (n: number) => Array.from({ length: 40 }, (_, item) => ({ id: `li-${n}-${item}`, sku: `sku-${n}-${item}`, quantity: item + 1 }));
     for (let n = 0; n < 60; n++) {

@@ -1,7 +1,8 @@
 import type { BaseResource } from '@herald/model';
-import { createIsolatedDatabase, testDatabaseUrls } from '@herald/testkit';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DocumentStore, openDatabase, type Database } from '../../src/index.js';
+import { testDatabaseUrls } from '@herald/testkit';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DocumentStore } from '../../src/index.js';
+import { useIsolatedDatabase } from '../support/isolated-database.js';
 
 interface Thing extends BaseResource {
   key: string;
@@ -15,8 +16,7 @@ interface Thing extends BaseResource {
  * Pages, totals and order must be what a full sort of the matches gives, on every driver.
  */
 describe.each(testDatabaseUrls())('paged queries on %s', (serverUrl) => {
-  let db: Database;
-  let drop: () => Promise<void>;
+  const database = useIsolatedDatabase(serverUrl);
   let store: DocumentStore;
   const colours = ['red', 'green', 'blue'];
   // 30 things: rank descending with the index, so that sorting by rank differs from creation order.
@@ -25,15 +25,8 @@ describe.each(testDatabaseUrls())('paged queries on %s', (serverUrl) => {
   const reds = things.filter(({ colour }) => colour === 'red');
 
   beforeAll(async () => {
-    const isolated = await createIsolatedDatabase(serverUrl);
-    drop = isolated.drop;
-    db = await openDatabase(isolated.url);
-    store = new DocumentStore(db, { now: () => new Date() });
+    store = new DocumentStore(database(), { now: () => new Date() });
     for (const thing of things) await store.create<Thing>({ projectKey: 'p1' }, 'thing', thing as unknown as Thing);
-  });
-  afterAll(async () => {
-    await db.close();
-    await drop();
   });
 
   it('pages the matches of a predicate in the requested order, with their exact total', async () => {
@@ -65,7 +58,7 @@ describe.each(testDatabaseUrls())('paged queries on %s', (serverUrl) => {
 
   it('past the cap: total 10000, and the page still comes from every match in order', async () => {
     // 10,010 more red things, written straight into the table (the API would take minutes).
-    await db.query(
+    await database().query(
       `INSERT INTO resources (project_key, type_id, id, key, version, created_at, last_modified_at, doc)
        SELECT 'p2', 'thing', id, id, 1, now(), now(), jsonb_build_object('id', id, 'key', id, 'version', 1, 'rank', n, 'colour', 'red')
        FROM generate_series(1, 10010) AS n, LATERAL (SELECT 'bulk-' || lpad(n::text, 5, '0') AS id) named`,
