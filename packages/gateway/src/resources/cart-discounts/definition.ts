@@ -12,6 +12,7 @@ import { identifierLocator, loadReferenced, type Load } from '../shared/referenc
 import { asDraft, optionalKey } from '../shared/validation.js';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { CART_DISCOUNT_TYPE_ID, STACKING_MODES, type CartDiscount, type CartDiscountTarget, type RecurringOrderScope } from './cart-discount.js';
+import { assertRoomForActive, assertRoomForNew, countsAgainstLimits } from './limits.js';
 import { storeActions, storeReferences } from './stores.js';
 import { assertValueFitsTarget, cartDiscountTarget } from './target.js';
 import { cartDiscountValue, enumField } from './value.js';
@@ -96,6 +97,7 @@ async function fromDraft(body: unknown, ctx: RequestContext, documents: Document
   const custom = await customFromDraft(draft.custom, CART_DISCOUNT_TYPE_ID, ctx);
   if (custom !== undefined) fields.custom = custom;
   await assertSortOrderFree(documents.db, ctx.projectKey, CART_DISCOUNT_TYPE_ID, sortOrder);
+  await assertRoomForNew(documents.db, ctx.projectKey, fields);
   return fields;
 }
 
@@ -123,7 +125,7 @@ export function cartDiscountDefinition(documents: DocumentStore): ResourceDefini
     actions: {
       ...describedActions<CartDiscount>(),
       ...validityActions<CartDiscount>(),
-      ...storeActions,
+      ...storeActions(documents.db),
       ...customFieldActions<CartDiscount>(CART_DISCOUNT_TYPE_ID, { messages: false }),
       changeName(discount, action) {
         discount.name = requiredLocalized(action.name, 'name');
@@ -151,8 +153,15 @@ export function cartDiscountDefinition(documents: DocumentStore): ResourceDefini
         if (sortOrder !== discount.sortOrder) await assertSortOrderFree(documents.db, ctx.projectKey, CART_DISCOUNT_TYPE_ID, sortOrder, discount.id);
         discount.sortOrder = sortOrder;
       },
-      changeRequiresDiscountCode(discount, action) {
+      async changeIsActive(discount, action, { ctx }) {
+        const counted = countsAgainstLimits(discount);
+        discount.isActive = requiredBoolean(action.isActive, 'isActive');
+        if (!counted) await assertRoomForActive(documents.db, ctx.projectKey, discount, discount.id);
+      },
+      async changeRequiresDiscountCode(discount, action, { ctx }) {
+        const counted = countsAgainstLimits(discount);
         discount.requiresDiscountCode = requiredBoolean(action.requiresDiscountCode, 'requiresDiscountCode');
+        if (!counted) await assertRoomForActive(documents.db, ctx.projectKey, discount, discount.id);
       },
       changeStackingMode(discount, action) {
         if (action.stackingMode === undefined || action.stackingMode === null) throw requiredField('stackingMode');
