@@ -144,8 +144,9 @@ describe('GET /{projectKey}/shipping-methods/matching-*', { timeout: 60_000 }, (
       method('us-vip', usRate(200), { predicate: 'customerEmail = "vip@example.com" and totalPrice > "10.00 USD"' }),
       201,
     );
-    // Stored as given before predicates were evaluated: text that is no cart predicate matches no cart.
-    await admin.ok(`/${P}/shipping-methods`, method('us-unreadable', usRate(300), { predicate: 'not a (( predicate' }), 201);
+    // Stored before predicates were compiled when written: text that is no cart predicate matches no cart.
+    const unreadable = await admin.ok(`/${P}/shipping-methods`, method('us-unreadable', usRate(300), { predicate: '1 = 1' }), 201);
+    await gateway.db.query(`UPDATE resources SET doc = jsonb_set(doc, '{predicate}', '"not a (( predicate"') WHERE id = $1`, [unreadable.id]);
     const usItem = (sku: string, centAmount: number): Json => lineItem(sku, centAmount, 1, { externalPrice: usd(centAmount) });
     const matches = await admin.ok(
       `/${P}/carts`,

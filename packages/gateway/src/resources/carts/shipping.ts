@@ -3,6 +3,7 @@ import type { Address } from '../shared/address.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
 import { centPrecision } from '../shared/money.js';
 import { identifierLocator, loadReferenced } from '../shared/references.js';
+import { cartPredicateSubject, predicateAdmits } from '../shipping-methods/cart-predicate.js';
 import { matchingTier } from '../shipping-methods/matching.js';
 import { SHIPPING_METHOD_TYPE_ID, type ShippingMethod, type ShippingRate } from '../shipping-methods/shipping-method.js';
 import { ZONE_TYPE_ID, type Zone } from '../zones/zone.js';
@@ -18,7 +19,7 @@ import type { Delivery } from '../orders/order.js';
  * and of each Shipping of a `Multiple` one (multi-shipping.ts):
  * the method's ShippingRate in the cart's currency for the Zone of the shipping address, its
  * tier for the cart and `freeAbove` (types/shipping-method/ShippingRate.raml), kept up to date as
- * the cart changes. Predicates are not evaluated: a method with one is refused.
+ * the cart changes. A method's cart predicate (ShippingMethod.predicate) must hold for the cart too.
  */
 
 /** The reference's EstimatedDelivery: the window a shipment is expected to arrive in. */
@@ -80,6 +81,17 @@ function doesNotMatch(method: ShippingMethod, reason: string): ApiError {
   return new ApiError(400, { code: 'ShippingMethodDoesNotMatchCart', message: `The shipping method '${method.id}' does not match the cart: ${reason}.` });
 }
 
+/**
+ * A method's cart predicate against the cart as it is: ShippingMethodDoesNotMatchCart, whose
+ * message the reference gives as "The predicate does not match the cart." (error type), also when
+ * choosing a method (the actions' own text says InvalidOperation; the error type is the specific one).
+ */
+function predicateMismatch(method: ShippingMethod, cart: Cart): ApiError | undefined {
+  // Most methods have no predicate: the cart's predicate subject is built only for those that do.
+  if (method.predicate === undefined || predicateAdmits(method.predicate, cartPredicateSubject(cart))) return undefined;
+  return new ApiError(400, { code: 'ShippingMethodDoesNotMatchCart', message: `The predicate does not match the cart (shipping method '${method.id}').` });
+}
+
 /** Where a shipping goes and how its tier is chosen: the cart's own (`Single`) or one Shipping's (`Multiple`). */
 export interface ShippingDestination {
   address: Address | undefined;
@@ -88,9 +100,14 @@ export interface ShippingDestination {
 
 const singleDestination = (cart: Cart): ShippingDestination => ({ address: cart.shippingAddress, shippingRateInput: cart.shippingRateInput });
 
-/** The rate a method has for the address's zone in the cart's currency, or the reason it does not match. */
+/**
+ * The rate a method has for the address's zone in the cart's currency, or the reason it does not
+ * match: no address, its predicate fails, or no rate for that zone and currency.
+ */
 async function rateForAddress(reads: CatalogueReads, method: ShippingMethod, cart: Cart, address: Address | undefined): Promise<ShippingRate | ApiError> {
   if (address === undefined) return doesNotMatch(method, 'the cart has no shipping address');
+  const mismatch = predicateMismatch(method, cart);
+  if (mismatch !== undefined) return mismatch;
   const zone = await zoneOfAddress(reads, address.country, address.state);
   const zoneRate = zone === undefined ? undefined : method.zoneRates.find((candidate) => candidate.zone.id === zone.id);
   const rate = zoneRate?.shippingRates.find((candidate) => candidate.price.currencyCode === cart.totalPrice.currencyCode);
@@ -99,14 +116,13 @@ async function rateForAddress(reads: CatalogueReads, method: ShippingMethod, car
 
 /**
  * The InvalidOperation cases every way of choosing a method shares (CartSetShippingMethodAction,
- * CartAddShippingMethodAction): active, the cart's store, no predicate.
+ * CartAddShippingMethodAction): active, the cart's store. Its predicate is checked with its rate (rateForAddress).
  */
 function assertUsable(method: ShippingMethod, cart: Cart): void {
   if (!method.active) throw invalidOperation(`The shipping method '${method.id}' is not active.`);
   if (method.stores.length > 0 && !method.stores.some((store) => store.key === cart.store?.key)) {
     throw invalidOperation(`The shipping method '${method.id}' is not available in the cart's store.`);
   }
-  if (method.predicate !== undefined) throw invalidOperation(`The shipping method '${method.id}' has a predicate, which Herald does not evaluate yet.`);
 }
 
 /** CartSetShippingMethodAction: "the Cart must have the `Single` ShippingMode and a `shippingAddress`". */
@@ -149,7 +165,7 @@ export async function setShippingMethod(cart: Cart, identifier: unknown, reads: 
 
 /**
  * One ShippingInfo after a change of the cart: the method's rate for the destination as it is now.
- * A method that no longer matches (another zone, deleted, deactivated) keeps its last price and is
+ * A method that no longer matches (another zone, its predicate fails, deleted, deactivated) keeps its last price and is
  * marked `DoesNotMatchCart` (ShippingMethodState), which an order refuses.
  */
 async function refreshInfo(info: CartShippingInfo, cart: Cart, destination: ShippingDestination, reads: CatalogueReads): Promise<void> {

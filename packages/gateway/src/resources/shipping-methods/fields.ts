@@ -1,12 +1,12 @@
 import { invalidInput, requiredField, type LocalizedString, type Reference } from '@herald/model';
+import { predicateField } from '../discounts/predicate-field.js';
 import { identifierLocator, loadReferenced, type Load } from '../shared/references.js';
-import { localizedString, optionalString } from '../shared/validation.js';
+import { localizedString } from '../shared/validation.js';
 import type { TaxCategory } from '../tax-categories/tax-category.js';
 import { TAX_CATEGORY_TYPE_ID } from '../tax-categories/tax-category.js';
 
 /** The reference states no length for names and texts; these bounds only keep documents reasonable. */
 export const MAX_NAME_LENGTH = 4096;
-export const MAX_PREDICATE_LENGTH = 4096;
 
 /** ShippingMethodDraft.taxCategory (required; changeTaxCategory alike): an existing TaxCategory, referenced by id. */
 export async function taxCategoryReference(load: Load, value: unknown, field: string): Promise<Reference<'tax-category'>> {
@@ -26,14 +26,10 @@ export function booleanField(value: unknown, field: string): boolean {
 }
 
 /**
- * ShippingMethodDraft.predicate: a "Valid Cart predicate". The text is stored as given (non-blank,
- * bounded); matching-cart evaluates it against the cart (cart-predicate.ts), matching-location
- * disqualifies methods that have one.
+ * ShippingMethodDraft.predicate and setPredicate: a "Valid Cart predicate" (ShippingMethod.raml),
+ * compiled when written as cart discounts' cartPredicate is: a malformed one is 400 InvalidInput
+ * naming its position. Carts and matching-cart evaluate it (cart-predicate.ts).
  */
 export function optionalPredicate(value: unknown): string | undefined {
-  const predicate = optionalString(value, 'predicate', MAX_PREDICATE_LENGTH);
-  if (predicate !== undefined && predicate.trim() === '') {
-    throw invalidInput("'predicate' must not be blank.", { field: 'predicate', invalidValue: predicate });
-  }
-  return predicate;
+  return value === undefined || value === null ? undefined : predicateField(value, 'predicate', 'cart');
 }
