@@ -2,6 +2,7 @@ import type { DocumentStore } from '@herald/store';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { repeated } from '../../http/query-params.js';
 import { allVariants, PRODUCT_TYPE_ID, type Product } from '../products/product.js';
+import { followProducts } from './follow-products.js';
 import type { ShoppingList, ShoppingListLineItem } from './shopping-list.js';
 
 /*
@@ -48,20 +49,21 @@ function expandItem(item: ShoppingListLineItem, product: Product | undefined, wa
 }
 
 /**
- * Adds `variant` / `productSlug` to the line items of every shopping list answered by the routes
- * registered on `scope`, when the request's `expand` names them. The payload is the handler's own
- * copy (expanded or freshly read), never a stored document.
+ * On every shopping list answered by the routes registered on `scope`: the line items follow their
+ * products (follow-products.ts), and get `variant` / `productSlug` when the request's `expand`
+ * names them. The payload is the handler's own copy (expanded or freshly read), never a stored
+ * document.
  */
 export function installLineItemExpansion(scope: FastifyInstance, documents: DocumentStore): void {
   scope.addHook('preSerialization', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     if (reply.statusCode >= 300) return payload;
-    const want = wanted(request);
-    if (!want.variant && !want.productSlug) return payload;
-    const lists = listsIn(payload);
-    const ids = lists.flatMap((list) => list.lineItems.map((item) => item.productId));
+    const items = listsIn(payload).flatMap((list) => list.lineItems);
+    if (items.length === 0) return payload;
     const projectKey = (request.params as { projectKey: string }).projectKey;
-    const products = await documents.getMany<Product>(projectKey, PRODUCT_TYPE_ID, ids);
-    for (const item of lists.flatMap((list) => list.lineItems)) expandItem(item, products.get(item.productId), want);
+    const products = await documents.getMany<Product>(projectKey, PRODUCT_TYPE_ID, [...new Set(items.map((item) => item.productId))]);
+    await followProducts(items, products, documents.db, projectKey);
+    const want = wanted(request);
+    if (want.variant || want.productSlug) for (const item of items) expandItem(item, products.get(item.productId), want);
     return payload;
   });
 }

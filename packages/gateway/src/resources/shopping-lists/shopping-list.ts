@@ -7,9 +7,10 @@ export const TEXT_LINE_ITEM_CUSTOM_TYPE_ID = 'shopping-list-text-line-item';
 
 /**
  * The reference's ShoppingListLineItem (types/shopping-list/ShoppingListLineItem.raml). `name`,
- * `productType` and `published` are copied from the product when the item is added; `variant` and
- * `productSlug` are not stored: they are read from the product when expanded (expansion.ts).
- * Without `variantId` the item follows the product's master variant.
+ * `productType` and `published` are copied from the product when the item is added; `name`,
+ * `published` and `deactivatedAt` are answered from the current product (follow-products.ts);
+ * `variant` and `productSlug` are not stored: they are read from the product when expanded
+ * (expansion.ts). Without `variantId` the item follows the product's master variant.
  */
 export interface ShoppingListLineItem {
   id: string;
