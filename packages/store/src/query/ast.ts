@@ -36,7 +36,18 @@ export type FieldTest =
   | { kind: 'contains'; mode: 'any' | 'all'; values: Operand[] }
   | { kind: 'empty'; negated: boolean }
   | { kind: 'defined'; negated: boolean }
-  | { kind: 'nested'; predicate: Predicate };
+  | { kind: 'nested'; predicate: Predicate }
+  | { kind: 'withinCircle'; circle: Circle };
+
+/**
+ * `within circle(longitude, latitude, radius)` on a GeoJSON Point (Channel.geoLocation): degrees
+ * WGS84 and meters, already checked to be in range (geo.ts).
+ */
+export interface Circle {
+  longitude: number;
+  latitude: number;
+  radius: number;
+}
 
 export type Operand = StringLiteral | NumberLiteral | BooleanLiteral | VariableValue;
 

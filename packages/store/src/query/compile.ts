@@ -22,6 +22,8 @@
  * - `is empty` / `is not empty`: the value is an array with zero / at least one element; anything
  *   else (missing, a scalar) matches neither.
  * - `not(…)` is plain negation of what is inside (so it matches documents without the field).
+ * - `within circle(…)` is SQL, not jsonpath (geo.ts), and so only on a top-level field: 400 inside
+ *   a nested predicate or on a column.
  * - `:variables` arrive as strings. On columns they take the column's type (text; numeric for
  *   `version`, when the text is a JSON-style number; DateTime for timestamps), else 400. On doc
  *   fields, equality tests (`=`, `!=`, `in`, `contains`) match the JSON string with that text, and
@@ -35,9 +37,10 @@
  * turns NULL into false before negating, so a predicate and its `not(…)` always partition the rows.
  */
 import type { ApiError } from '@herald/model';
-import type { ComparisonOperator, FieldPredicate, FieldTest, Operand, Predicate } from './ast.js';
+import type { ComparisonOperator, FieldPredicate, Operand, Predicate } from './ast.js';
 import { atDocumentRoot, type Column, type ColumnLookup, columnOf, type FieldRoot } from './columns.js';
 import { predicateError } from './errors.js';
+import { withinCircleSql } from './geo.js';
 import { jsonPathString, member } from './jsonpath.js';
 import type { SqlParameters } from './parameters.js';
 import { canonicalNumber, isBetweenMicroseconds, normaliseDateTime } from './values.js';
@@ -54,10 +57,11 @@ export function compilePredicate(predicate: Predicate, params: SqlParameters, co
     case 'field': {
       const column = columns(predicate.field);
       if (column !== undefined) return compileColumnPredicate(predicate, column, params);
+      if (predicate.test.kind === 'withinCircle') return withinCircleSql([...roots(predicate.field), predicate.field], predicate.test.circle, params);
       const root = roots(predicate.field)
         .map((segment) => `.${jsonPathString(segment)}`)
         .join('');
-      return `(r.doc @? ${params.add(`$${root} ? (${docFieldCondition(predicate.field, predicate.test)})`)}::jsonpath)`;
+      return `(r.doc @? ${params.add(`$${root} ? (${docFieldCondition(predicate)})`)}::jsonpath)`;
     }
   }
 }
@@ -104,6 +108,8 @@ function compileColumnPredicate(predicate: FieldPredicate, column: Column, param
       return 'FALSE';
     case 'nested':
       throw predicateError(predicate.position, `the field "${predicate.field}" is not an object and has no fields`);
+    case 'withinCircle':
+      throw predicateError(predicate.position, `the field "${predicate.field}" is not a GeoJSON Point`);
   }
 }
 
@@ -166,11 +172,11 @@ function docCondition(predicate: Predicate): string {
       return `!(${docCondition(predicate.operand)})`;
     case 'field':
       // Inside a nested predicate every field is a doc field, including `id` or `key` of an element.
-      return docFieldCondition(predicate.field, predicate.test);
+      return docFieldCondition(predicate);
   }
 }
 
-function docFieldCondition(field: string, test: FieldTest): string {
+function docFieldCondition({ field, test, position }: FieldPredicate): string {
   const path = member(field);
   /** True when some value of the field (any element, for an array) equals one of `operands`. */
   const anyEquals = (operands: readonly Operand[]): string => {
@@ -195,6 +201,8 @@ function docFieldCondition(field: string, test: FieldTest): string {
       return `(${path}.type() == "array" && ${path}.size() ${test.negated ? '>' : '=='} 0)`;
     case 'nested':
       return `exists(${path} ? (${docCondition(test.predicate)}))`;
+    case 'withinCircle':
+      throw predicateError(position, `within circle(…) is supported on top-level fields only, not on "${field}" inside a nested predicate`);
   }
 }
 

@@ -14,6 +14,7 @@ export type { CompiledQuery, PagedQueryResponse, Paging, QueryParameters } from 
 export type { FieldRoot } from './columns.js';
 export type * from './ast.js';
 export { parsePredicate, type Variables } from './parser.js';
+export { isPointWithinCircle } from './geo.js';
 export { parseSort, type SortExpression, type SortDirection, type SortTerm } from './sort.js';
 export { parsePaging, type RawPaging, TOTAL_CAP, DEFAULT_LIMIT, MAX_LIMIT, MAX_OFFSET } from './paging.js';
 export { MAX_PREDICATE_LENGTH, MAX_NESTING_DEPTH, MAX_LIST_VALUES, MAX_WHERE_PARAMETERS, MAX_SORT_PARAMETERS } from './limits.js';

@@ -9,6 +9,7 @@
  *               | ["not"] "in" list
  *               | "contains" ("any" | "all") list
  *               | "is" ["not"] ("empty" | "defined")
+ *               | "within" "circle" "(" number "," number "," number ")"   -- see geo.ts
  *   list       := "(" operand ("," operand)* ")" | variable
  *   operand    := string | number | "true" | "false" | variable
  *   field      := name | "`" name "`"                   -- name: [A-Za-z0-9_-]+, see tokenizer.ts
@@ -19,11 +20,12 @@
  * so a hostile input cannot overflow the stack; `and`/`or` chains are loops.
  */
 import type { ApiError } from '@herald/model';
-import type { ComparisonOperator, FieldTest, Operand, Predicate, VariableValue } from './ast.js';
+import type { Circle, ComparisonOperator, FieldTest, Operand, Predicate, VariableValue } from './ast.js';
 import { predicateError, quote } from './errors.js';
+import { circleProblem } from './geo.js';
 import { MAX_LIST_VALUES, MAX_NESTING_DEPTH, MAX_PREDICATE_LENGTH, MAX_QUERY_VALUES } from './limits.js';
 import { type Token, tokenize } from './tokenizer.js';
-import { unsupportedTextReason } from './values.js';
+import { canonicalNumber, unsupportedTextReason } from './values.js';
 
 /** `var.<name>` parameters keyed by name; a repeated parameter is a list. */
 export type Variables = Readonly<Record<string, readonly string[]>>;
@@ -147,7 +149,41 @@ class Parser {
       }
       throw this.expected(negated ? '"empty" or "defined" after "is not"' : '"not", "empty" or "defined" after "is"', what);
     }
-    throw this.expected(`an operator (=, !=, <>, <, <=, >, >=), "in", "not in", "contains", "is" or "(" after the field ${quote(field)}`, token);
+    if (isKeyword(token, 'within')) {
+      this.index++;
+      return { kind: 'withinCircle', circle: this.circle() };
+    }
+    throw this.expected(`an operator (=, !=, <>, <, <=, >, >=), "in", "not in", "contains", "is", "within" or "(" after the field ${quote(field)}`, token);
+  }
+
+  /** `circle(longitude, latitude, radius)` after "within", each a number in range (geo.ts). */
+  private circle(): Circle {
+    const shape = this.peek();
+    if (!isKeyword(shape, 'circle')) throw this.expected('"circle" after "within"', shape);
+    this.index++;
+    this.expectSymbol('(');
+    const longitude = this.coordinate('longitude');
+    this.expectSymbol(',');
+    const latitude = this.coordinate('latitude');
+    this.expectSymbol(',');
+    const radius = this.coordinate('radius');
+    this.expectSymbol(')');
+    const circle = { longitude: longitude.value, latitude: latitude.value, radius: radius.value };
+    const problem = circleProblem(circle);
+    if (problem !== undefined) {
+      const position = { longitude, latitude, radius }[problem.argument].position;
+      throw predicateError(position, `within circle(longitude, latitude, radius): ${problem.reason}`);
+    }
+    return circle;
+  }
+
+  /** One number of `circle(…)`: a number literal, or a variable whose text is a number. */
+  private coordinate(name: keyof Circle): { value: number; position: number } {
+    const operand = this.scalarOperand();
+    if (operand.kind === 'number') return { value: operand.value, position: operand.position };
+    const number = operand.kind === 'variable' ? canonicalNumber(operand.value) : undefined;
+    if (number !== undefined) return { value: number.value, position: operand.position };
+    throw predicateError(operand.position, `within circle(longitude, latitude, radius) needs a number for the ${name}, but found ${describeOperand(operand)}`);
   }
 
   /** A single value: a variable here must have exactly one value. */
@@ -258,7 +294,7 @@ class Parser {
     this.index++;
   }
 
-  private expectSymbol(symbol: ')'): void {
+  private expectSymbol(symbol: '(' | ')' | ','): void {
     const token = this.peek();
     if (token.type !== 'symbol' || token.text !== symbol) throw this.expected(`"${symbol}"`, token);
     this.index++;
@@ -272,6 +308,19 @@ class Parser {
 function isKeyword(token: Token, keyword: string): boolean {
   // A quoted name is always a field name: `` `not`(…) `` is the field `not`.
   return token.type === 'identifier' && token.quoted !== true && token.text.length === keyword.length && token.text.toLowerCase() === keyword;
+}
+
+function describeOperand(operand: Operand): string {
+  switch (operand.kind) {
+    case 'string':
+      return `the string ${quote(operand.value)}`;
+    case 'boolean':
+      return String(operand.value);
+    case 'number':
+      return `the number ${operand.text}`;
+    case 'variable':
+      return `the variable :${operand.name} = ${quote(operand.value)}`;
+  }
 }
 
 function describe(token: Token): string {

@@ -110,6 +110,25 @@ describe('compileQuery', () => {
     expect(error.message).toContain(fragment);
   });
 
+  it('binds the numbers and path of within circle(…) as parameters', () => {
+    const compiled = compile({ where: ['geoLocation within circle(13.4, 52.5, 1000)'] });
+    expect(compiled.params).toEqual([
+      '$."geoLocation"."type" ? (@ == "Point")',
+      expect.stringContaining('strict $."geoLocation" ? (@."type" == "Point")."coordinates"'),
+      '13.4',
+      '52.5',
+      '1000',
+    ]);
+    expect(compiled.whereSql).not.toMatch(/13\.4|52\.5|1000|geoLocation/);
+  });
+
+  it('rejects within circle(…) on a column and inside a nested predicate with a 400', () => {
+    expect(apiError(() => compile({ where: ['key within circle(0, 0, 1)'] })).message).toContain('the field "key" is not a GeoJSON Point');
+    expect(apiError(() => compile({ where: ['supplyChannel(geoLocation within circle(0, 0, 1))'] })).message).toContain(
+      'within circle(…) is supported on top-level fields only',
+    );
+  });
+
   it('limits the number of where and sort parameters', () => {
     expect(() => compile({ where: Array.from({ length: MAX_WHERE_PARAMETERS }, () => 'a = 1') })).not.toThrow();
     apiError(() => compile({ where: Array.from({ length: MAX_WHERE_PARAMETERS + 1 }, () => 'a = 1') }));

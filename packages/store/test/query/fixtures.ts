@@ -40,6 +40,8 @@ export const ROWS: readonly Row[] = [
       ],
       // Names a Type accepts but that are no identifiers (`^[A-Za-z0-9_-]{2,36}$`).
       custom: { fields: { size: 3, color: 'red', 'my-size': 1, '2nd': 2 } },
+      // Berlin, Brandenburger Tor.
+      geoLocation: { type: 'Point', coordinates: [13.3777, 52.51628] },
     },
   },
   {
@@ -57,6 +59,8 @@ export const ROWS: readonly Row[] = [
       tags: ['x', 'y'],
       lineItems: [{ quantity: 3, name: { en: 'apple' } }],
       custom: { fields: { size: 5, color: 'blue', 'my-size': 9, '2nd': 1 } },
+      // Potsdam, about 25 km south-west of s1.
+      geoLocation: { type: 'Point', coordinates: [13.0645, 52.3906] },
     },
   },
   {
@@ -75,6 +79,8 @@ export const ROWS: readonly Row[] = [
       lineItems: [],
       note: null,
       path: 'a\\b',
+      // Berlin again, but the coordinates are no numbers.
+      geoLocation: { type: 'Point', coordinates: ['13.3777', '52.51628'] },
     },
   },
   {
@@ -90,6 +96,8 @@ export const ROWS: readonly Row[] = [
       tags: ['x'],
       lineItems: [{ quantity: 2 }, { name: { en: 'pear' } }],
       custom: { fields: { size: '3', color: 'red' } },
+      // Sydney, with an altitude (a GeoJSON position may have three numbers).
+      geoLocation: { type: 'Point', coordinates: [151.2093, -33.8688, 58] },
     },
   },
   {
@@ -105,6 +113,9 @@ export const ROWS: readonly Row[] = [
       code: 'true',
       active: 'true',
       custom: { fields: {} },
+      // Berlin's coordinates, but no Point; then out of range.
+      geoLocation: [{ type: 'Polygon', coordinates: [13.3777, 52.51628] }],
+      area: { type: 'Point', coordinates: [200, 52.51628] },
     },
   },
   {
@@ -120,6 +131,8 @@ export const ROWS: readonly Row[] = [
         { quantity: 10, name: { en: 'apple' } },
         { quantity: 1, name: { en: 'kiwi' } },
       ],
+      // Just west of the antimeridian, on the equator.
+      geoLocation: { type: 'Point', coordinates: [179.9, 0] },
     },
   },
 ];
@@ -137,6 +150,7 @@ function decoys(): Array<{ project: string; type: string; row: Row }> {
     tags: [],
     lineItems: [{ quantity: 10, name: { en: 'apple' } }],
     custom: { fields: { size: 3, color: 'red', 'my-size': 9, '2nd': 2 } },
+    geoLocation: { type: 'Point', coordinates: [13.3777, 52.51628] },
   };
   const row = (id: string, key: string): Row => ({
     id,

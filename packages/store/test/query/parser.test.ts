@@ -32,6 +32,8 @@ function showField({ field, test }: FieldPredicate): string {
       return `${field} is ${test.negated ? 'not ' : ''}defined`;
     case 'nested':
       return `${field}{${show(test.predicate)}}`;
+    case 'withinCircle':
+      return `${field} within circle(${test.circle.longitude}, ${test.circle.latitude}, ${test.circle.radius})`;
   }
 }
 
@@ -117,6 +119,12 @@ describe('operators', () => {
     expect(parse('tags contains all ("a", true)')).toBe('tags contains all ["a", true]');
     expect(parse('tags is empty or tags is not empty')).toBe('or(tags is empty, tags is not empty)');
     expect(parse('x is defined and x is not defined')).toBe('and(x is defined, x is not defined)');
+  });
+
+  it('parses within circle(longitude, latitude, radius) from numbers and numeric variables', () => {
+    expect(parse('geoLocation within circle(13.37774, 52.51627, 1000)')).toBe('geoLocation within circle(13.37774, 52.51627, 1000)');
+    expect(parse('g WITHIN Circle (-180,-90,1e-3) and key = "x"')).toBe('and(g within circle(-180, -90, 0.001), key = "x")');
+    expect(parse('g within circle(:lng, :lat, :r)', { lng: ['180'], lat: ['90'], r: ['5.5'] })).toBe('g within circle(180, 90, 5.5)');
   });
 
   it('reads keywords case-insensitively but field names case-sensitively', () => {
@@ -261,6 +269,17 @@ describe('syntax errors name the position and what was expected', () => {
     ['a contains ("x")', 11, 'expected "any" or "all"'],
     ['a is full', 5, 'expected "not", "empty" or "defined"'],
     ['a is not full', 9, 'expected "empty" or "defined"'],
+    ['a within square(0, 0, 1)', 9, 'expected "circle" after "within"'],
+    ['a within circle 0, 0, 1', 16, 'expected "("'],
+    ['a within circle(0, 0)', 20, 'expected ","'],
+    ['a within circle(0, 0, 1, 2)', 23, 'expected ")"'],
+    ['a within circle("0", 0, 1)', 16, 'needs a number for the longitude, but found the string "0"'],
+    ['a within circle(0, true, 1)', 19, 'needs a number for the latitude'],
+    ['a within circle(181, 0, 1)', 16, 'the longitude must be between -180 and 180, got 181'],
+    ['a within circle(-180.5, 0, 1)', 16, 'the longitude must be between -180 and 180'],
+    ['a within circle(0, -90.5, 1)', 19, 'the latitude must be between -90 and 90, got -90.5'],
+    ['a within circle(0, 0, 0)', 22, 'the radius (in meters) must be greater than 0, got 0'],
+    ['a within circle(0, 0, -5)', 22, 'the radius (in meters) must be greater than 0'],
     ['a = x', 4, 'expected a value'],
     ['a = 1 and not(b = 2', 19, 'expected ")"'],
     ['a.b = 1', 1, 'unexpected character "."'],
@@ -270,6 +289,12 @@ describe('syntax errors name the position and what was expected', () => {
     ['a = \u{1F600}', 4, 'unexpected character "😀"'],
   ])('%j → position %i', (input, position, fragment) => {
     expectErrorAt(input, position, fragment);
+  });
+
+  it('names a variable of circle(…) that is no number or out of range', () => {
+    expectErrorAt('a within circle(0, :lat, 1)', 19, 'needs a number for the latitude, but found the variable :lat = "north"', { lat: ['north'] });
+    expectErrorAt('a within circle(0, 0, :r)', 22, 'the radius (in meters) must be greater than 0', { r: ['-1'] });
+    expectErrorAt('a within circle(:p, 0, 1)', 16, 'has 2 values but a comparison needs exactly one', { p: ['1', '2'] });
   });
 });
 

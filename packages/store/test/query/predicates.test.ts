@@ -162,6 +162,29 @@ const PREDICATES: Record<string, PredicateCase[]> = {
     { where: 'key in ("store-1", "store-2") and name(de = "Sag hallo")', ids: ['s2'] },
     { where: 'id = "s1" or lineItems(quantity = 10)', ids: ['s1', 's6'] },
   ],
+  // Distances from the fixtures' points by the haversine formula on the mean radius 6,371,008.8 m.
+  'within circle on GeoJSON Points': [
+    // s1 is 2.93 m from the centre; s3 has the same place as strings, s5 not as a Point.
+    { where: 'geoLocation within circle(13.37774, 52.51627, 1000)', ids: ['s1'] },
+    { where: 'geoLocation within circle(13.37774, 52.51627, 3)', ids: ['s1'] },
+    { where: 'geoLocation within circle(13.37774, 52.51627, 2.9)', ids: [] },
+    // s2 (Potsdam) is 25,413 m away.
+    { where: 'geoLocation within circle(13.37774, 52.51627, 25000)', ids: ['s1'] },
+    { where: 'geoLocation WITHIN CIRCLE(13.37774, 52.51627, 26000)', ids: ['s1', 's2'] },
+    { where: 'geoLocation within circle(:lng, :lat, :r)', vars: { lng: ['13.37774'], lat: ['52.51627'], r: ['26000'] }, ids: ['s1', 's2'] },
+    { where: 'geoLocation within circle(13.37774, 52.51627, 26000) and key != "store-1"', ids: ['s2'] },
+    // A position with an altitude still is one; the centre itself is within any circle.
+    { where: 'geoLocation within circle(151.2093, -33.8688, 1)', ids: ['s4'] },
+    { where: 'geoLocation within circle(13.37774, 52.51627, 1000) or geoLocation within circle(151, -34, 30000)', ids: ['s1', 's4'] },
+    // Across the antimeridian: s6 (179.9, 0) is 22,239 m from (-179.9, 0).
+    { where: 'geoLocation within circle(-179.9, 0, 22300)', ids: ['s6'] },
+    { where: 'geoLocation within circle(-179.9, 0, 22200)', ids: [] },
+    // Half the circumference (20,015,114.4 m, from Sydney's antipode) holds every valid point.
+    { where: 'geoLocation within circle(-28.7907, 33.8688, 20015115)', ids: ['s1', 's2', 's4', 's6'] },
+    // Longitude 200 is no position: s5's area does not match the place it would wrap to.
+    { where: 'area within circle(-160, 52.51628, 1000)', ids: [] },
+    { where: 'missing within circle(0, 0, 1)', ids: [] },
+  ],
 };
 
 interface SortCase {

@@ -1,4 +1,4 @@
-import { parsePredicate, type FieldPredicate, type FieldTest, type Operand, type Predicate } from '@herald/store';
+import { isPointWithinCircle, parsePredicate, type FieldPredicate, type FieldTest, type Operand, type Predicate } from '@herald/store';
 
 /**
  * ExtensionTrigger.condition: "a valid query predicate" (reference), parsed by the store's own
@@ -83,6 +83,8 @@ function compared(test: Exclude<FieldTest, { kind: 'defined' | 'empty' | 'nested
       return test.negated ? !anyEquals(test.values) : anyEquals(test.values);
     case 'contains':
       return test.mode === 'any' ? anyEquals(test.values) : test.values.every((operand) => anyEquals([operand]));
+    case 'withinCircle':
+      return values.some((value) => isPointWithinCircle(value, test.circle));
   }
 }
 
