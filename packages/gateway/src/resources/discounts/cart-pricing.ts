@@ -4,6 +4,7 @@ import type { CartDiscount, CartDiscountTarget, CartDiscountValue } from '../car
 import type { DiscountCode } from '../discount-codes/discount-code.js';
 import { centPrecision, type CentPrecisionMoney } from '../shared/money.js';
 import { remainingOf, takeEvenly, takeFixed, takeProportionately, takeRelative, type Unit } from './cart-units.js';
+import { patternOccurrences, type Occurrence, type PatternTarget, type PatternUnit } from './pattern-units.js';
 import { cartPredicateHolds, codeStateBeforeApplication, type DiscountCodeState, type DiscountCodeUsage } from './code-states.js';
 import { divideRoundingHalfEven } from './rounding.js';
 import { compareSortOrders } from './sort-order.js';
@@ -130,6 +131,46 @@ function multiBuyUnits(units: readonly Unit[], target: Extract<CartDiscountTarge
   return chosen;
 }
 
+/**
+ * What a distributed value takes off one occurrence of a pattern target: relative "calculated from
+ * the total value of the units matching the targetPattern" (CartDiscountValueRelative.applicationMode),
+ * fixed what the target units cost above the fixed price, absolute its amount.
+ */
+function distributedAmount(value: CartDiscountValue, targetUnits: readonly Unit[], currency: string): number {
+  const total = targetUnits.reduce((sum, unit) => sum + remainingOf(unit), 0);
+  if (value.type === 'relative') return divideRoundingHalfEven(total * value.permyriad, 10_000);
+  const money = moneyIn(value, currency);
+  if (money === undefined) return 0;
+  return value.type === 'fixed' ? total - money : money;
+}
+
+/**
+ * Applies `value` to one occurrence. IndividualApplication (relative and fixed's default) applies
+ * to each target unit, "The units matching the triggerPattern are not considered"; Proportionate
+ * (absolute's default) and EvenDistribution spread the amount "among the units matching the
+ * targetPattern or triggerPattern".
+ */
+function applyToOccurrence(value: CartDiscountValue, occurrence: Occurrence, discountId: string, currency: string): boolean {
+  const mode =
+    value.type === 'giftLineItem' ? undefined : (value.applicationMode ?? (value.type === 'absolute' ? 'ProportionateDistribution' : 'IndividualApplication'));
+  if (mode === 'IndividualApplication') return applyValue(value, occurrence.target, discountId, currency, true);
+  const amount = distributedAmount(value, occurrence.target, currency);
+  if (amount <= 0) return false;
+  const units = [...occurrence.trigger, ...occurrence.target];
+  return mode === 'EvenDistribution' ? takeEvenly(units, discountId, amount) : takeProportionately(units, discountId, amount);
+}
+
+/** CartDiscountPatternTarget: the value applies to each occurrence of the pattern among the cart's units. */
+function applyPattern(work: Work, discount: CartDiscount, target: PatternTarget): boolean {
+  const { cart } = work;
+  const unitsOfItems = (items: readonly DiscountableItem[], units: readonly Unit[][], kind: PatternUnit['kind']): PatternUnit[] =>
+    items.flatMap((item, index) => (units[index] ?? []).map((unit) => ({ unit, kind, fields: item.fields })));
+  const units = [...unitsOfItems(cart.lineItems, work.lineUnits, 'lineItem'), ...unitsOfItems(cart.customLineItems, work.customUnits, 'customLineItem')];
+  return patternOccurrences(units, target)
+    .map((occurrence) => applyToOccurrence(discount.value, occurrence, discount.id, cart.currency))
+    .some(Boolean);
+}
+
 function subtotal(work: Work): number {
   const units = [...work.lineUnits.flat(), ...work.customUnits.flat(), ...(work.shippingUnit === undefined ? [] : [work.shippingUnit]), ...work.shippingUnits];
   return units.reduce((sum, unit) => sum + remainingOf(unit), 0) - work.totalDiscounts.reduce((sum, each) => sum + each.amount, 0);
@@ -175,8 +216,9 @@ function applyDiscount(work: Work, discount: CartDiscount): boolean {
         cart.currency,
         true,
       );
+    case 'pattern':
+      return applyPattern(work, discount, target);
     default:
-      // Pattern targets (Buy-and-Get) are stored and validated but not applied yet (docs/compatibility.md).
       return false;
   }
 }
