@@ -96,7 +96,7 @@ describe('shopping list line items follow their products', { timeout: 60_000 }, 
     await updateProduct(table, [{ action: 'removeVariant', id: 2, staged: false }]);
     const removedAt = await messageTime(table, 'ProductVariantDeleted');
     const read = await admin.read(`/${P}/shopping-lists/${list.id as string}?expand=lineItems[*].variant`);
-    const [removed, master] = read.lineItems as Json[];
+    const [removed, master] = read.lineItems as [Json, Json];
     expect(removed).toMatchObject({ variantId: 2, published: true, deactivatedAt: removedAt });
     expect(removed.variant).toBeUndefined();
     expect(master.deactivatedAt).toBeUndefined();

@@ -1,8 +1,10 @@
 import { invalidInput, invalidOperation } from '@herald/model';
+import { readerLookup } from '../business-units/associates.js';
 import { customFieldActions } from '../shared/custom-fields.js';
 import { identifierLocator, keyReference, loadReferenced } from '../shared/references.js';
 import type { ActionHandlers } from '../shared/update-actions.js';
 import { localizedString, optionalKey, optionalString } from '../shared/validation.js';
+import { assertCustomerIsAssociate } from './business-unit.js';
 import type { ShoppingListDeps } from './draft.js';
 import { assertSlugFree, deleteDays, slugOf } from './fields.js';
 import { itemActions } from './item-actions.js';
@@ -51,13 +53,14 @@ export function shoppingListActions(deps: ShoppingListDeps): ActionHandlers<Shop
       shoppingList.slug = slugOf(action.slug);
       await assertSlugFree(deps.db, ctx.projectKey, shoppingList.slug, shoppingList.id);
     },
-    async setCustomer(shoppingList, action, { ctx }) {
+    async setCustomer(shoppingList, action, { ctx, reader }) {
       if (absent(action.customer)) {
         delete shoppingList.customer;
         return;
       }
       const customer = await loadReferenced(ctx.load, 'customer', identifierLocator(action.customer, 'customer', 'customer'));
       shoppingList.customer = { typeId: 'customer', id: customer.id };
+      await assertCustomerIsAssociate(readerLookup(reader), ctx.projectKey, shoppingList);
     },
     /** "If the Shopping List is already associated with a Customer, an InvalidOperation error is returned." */
     setAnonymousId(shoppingList, action) {
@@ -71,10 +74,11 @@ export function shoppingListActions(deps: ShoppingListDeps): ActionHandlers<Shop
       else shoppingList.store = await keyReference(ctx.load, 'store', action.store, 'store');
     },
     /** "The Shopping List must have an existing Business Unit assigned already." */
-    async setBusinessUnit(shoppingList, action, { ctx }) {
+    async setBusinessUnit(shoppingList, action, { ctx, reader }) {
       if (shoppingList.businessUnit === undefined) throw invalidOperation('The shopping list has no business unit to change.');
       if (absent(action.businessUnit)) throw invalidInput("'businessUnit' is required.", { field: 'businessUnit' });
       shoppingList.businessUnit = await keyReference(ctx.load, 'business-unit', action.businessUnit, 'businessUnit');
+      await assertCustomerIsAssociate(readerLookup(reader), ctx.projectKey, shoppingList);
     },
   };
 }

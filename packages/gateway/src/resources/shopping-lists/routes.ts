@@ -1,5 +1,7 @@
 import type { Clock } from '@herald/model';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { associateShoppingLists } from '../as-associate/shopping-lists.js';
+import { registerInBusinessUnitRoutes } from '../as-associate/in-business-unit.js';
 import { buyerOf, type Buyer } from '../shared/buyer.js';
 import type { ResourceDeps } from '../shared/context.js';
 import type { DocumentScope } from '../shared/document-scope.js';
@@ -9,12 +11,10 @@ import { myShoppingListActions, shoppingListActions } from './actions.js';
 import { shoppingListFromDraft, type ShoppingListDeps } from './draft.js';
 import { installLineItemExpansion } from './expansion.js';
 import { scheduleShoppingListCleanup } from './retention.js';
+import { MY_SHOPPING_LIST_SCOPES, SHOPPING_LIST_SCOPES } from './scopes.js';
 import { SHOPPING_LIST_TYPE_ID, type ShoppingList } from './shopping-list.js';
 
-/** resources/shopping-lists.raml and in-store/shopping-lists-in-store.raml securedBy. */
-export const SHOPPING_LIST_SCOPES = { view: ['view_shopping_lists'], manage: ['manage_shopping_lists'] } as const;
-/** me.raml and in-store/my-carts-orders-shoppinglists-in-store.raml: `manage_my_shopping_lists`. */
-export const MY_SHOPPING_LIST_SCOPES = { view: [], manage: ['manage_my_shopping_lists'] } as const;
+export { MY_SHOPPING_LIST_SCOPES, SHOPPING_LIST_SCOPES } from './scopes.js';
 
 /** `/{projectKey}/shopping-lists`: every list of the project, for API clients. */
 export function shoppingListDefinition(deps: ShoppingListDeps): ResourceDefinition<ShoppingList> {
@@ -76,12 +76,14 @@ function registerAll(app: FastifyInstance, deps: ResourceDeps, listDeps: Shoppin
     },
     deps,
   );
+  registerInBusinessUnitRoutes(app, associateShoppingLists(listDeps), deps);
 }
 
 /**
- * Shopping lists under their four paths (the template's eight operations on `/shopping-lists`, the
- * token's buyer's lists on `/me/shopping-lists`, a store's lists and both restrictions), with the
- * line items' `variant`/`productSlug` expansion on all of them and the retention sweep.
+ * Shopping lists under their five paths (the template's eight operations on `/shopping-lists`, the
+ * token's buyer's lists on `/me/shopping-lists`, a store's lists and both restrictions, a business
+ * unit's lists as an associate), with the line items following their products and the
+ * `variant`/`productSlug` expansion on all of them, and the retention sweep.
  */
 export function registerShoppingListRoutes(app: FastifyInstance, deps: ResourceDeps, clock: Clock): void {
   const listDeps: ShoppingListDeps = { db: deps.documents.db, clock };
