@@ -4,6 +4,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, eur, type Caller, type Json } from '../carts/commerce.js';
+import { createCatalogue, createProduct, shirt } from '../product-projections/fixtures.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 const P = 'standalone-discounted';
@@ -24,7 +25,19 @@ describe('discounted standalone prices', { timeout: 60_000 }, () => {
 
   beforeAll(async () => {
     gateway = await startTestGateway({ projects: [P] });
-    admin = await callerWith(gateway, P, ['manage_standalone_prices', 'manage_product_discounts', 'view_messages']);
+    admin = await callerWith(gateway, P, [
+      'manage_standalone_prices',
+      'manage_product_discounts',
+      'view_messages',
+      'manage_products',
+      'manage_product_types',
+      'manage_categories',
+      'manage_customer_groups',
+      'manage_channels',
+    ]);
+    // The discounted price is of a variant of a published product (discounted-predicate.test.ts).
+    await createCatalogue(admin, P);
+    await createProduct(admin, P, shirt('sp', { priceMode: 'Standalone' }));
     discounts.external = await admin.ok(`/${P}/product-discounts`, discountDraft('ext', { type: 'external' }), 201);
     discounts.relative = await admin.ok(`/${P}/product-discounts`, discountDraft('relative', { type: 'relative', permyriad: 1000 }), 201);
     discounts.inactive = await admin.ok(`/${P}/product-discounts`, discountDraft('inactive-ext', { type: 'external' }, { isActive: false }), 201);

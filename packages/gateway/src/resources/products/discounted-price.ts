@@ -50,7 +50,7 @@ function discountedValue(draft: Record<string, unknown>, price: Price): Discount
 }
 
 /** The product type's and categories' keys the discount's predicate may name. */
-async function predicateKeys(product: Product, data: ProductData, load: Load): Promise<ProductPredicateKeys> {
+export async function predicateKeys(product: Product, data: ProductData, load: Load): Promise<ProductPredicateKeys> {
   const productType = (await load<BaseResource>('product-type', { id: product.productType.id }))?.key;
   const categories: Record<string, string> = {};
   for (const { id } of data.categories) {

@@ -1,6 +1,7 @@
 import { invalidOperation, type MessagePayload } from '@herald/model';
 import type { DocumentStore, ServerFields } from '@herald/store';
 import { isDeepStrictEqual } from 'node:util';
+import { updateReads } from '../carts/catalogue.js';
 import { channelReference } from '../channels/reference.js';
 import { optionalCustomerGroupReference } from '../customer-groups/reference.js';
 import { optionalDateTime } from '../inventory/fields.js';
@@ -51,12 +52,14 @@ async function priceFromDraft(body: unknown, ctx: RequestContext): Promise<Price
     key: optionalKey(draft.key),
     ...(await scopeFromDraft(draft, ctx)),
     tiers: draft.tiers === undefined || draft.tiers === null ? undefined : tierList(draft.tiers, 'tiers', currency),
-    discounted: await discountedPrice(ctx.load, draft.discounted, 'discounted', currency),
     custom: await customFromDraft(draft.custom, STANDALONE_PRICE_TYPE_ID, ctx),
     staged: stagedPrice(draft.staged, currency),
   };
   for (const [field, given] of Object.entries(optional)) if (given !== undefined) Object.assign(fields, { [field]: given });
   if (fields.tiers?.length === 0) delete fields.tiers;
+  // After the scope: the discount's predicate reads the price's country, customer group and channel.
+  const discounted = await discountedPrice(draft.discounted, 'discounted', fields, ctx);
+  if (discounted !== undefined) fields.discounted = discounted;
   assertValidityOrder(fields.validFrom, fields.validUntil);
   return fields;
 }
@@ -73,8 +76,9 @@ function valueActions(): ActionHandlers<StandalonePrice> {
       else price.value = value;
       return [{ type: 'StandalonePriceValueChanged', value, staged, ...(oldValue === undefined ? {} : { oldValue }) }];
     },
-    async setDiscountedPrice(price, action, { ctx }): Promise<MessagePayload[]> {
-      const discounted = await discountedPrice(ctx.load, action.discounted, 'discounted', price.value.currencyCode);
+    async setDiscountedPrice(price, action, { ctx, reader }): Promise<MessagePayload[]> {
+      // The update's transaction when it holds one, else the database (an optimistic update has none).
+      const discounted = await discountedPrice(action.discounted, 'discounted', price, updateReads(ctx, reader));
       if (isDeepStrictEqual(discounted, price.discounted)) return [];
       if (discounted === undefined) delete price.discounted;
       else price.discounted = discounted;

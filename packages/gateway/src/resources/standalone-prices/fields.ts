@@ -1,6 +1,6 @@
 import { invalidInput, type Reference } from '@herald/model';
 import { externalDiscount } from '../products/discounted-price.js';
-import type { Load } from '../shared/references.js';
+import { assertDiscountMatchesPrice, type PredicateReads, type PricedScope } from './discount-predicate.js';
 import type { DiscountedPrice, StagedStandalonePrice } from './standalone-price.js';
 import { typedMoneyIn } from '../shared/typed-money.js';
 
@@ -12,16 +12,17 @@ function asObject(value: unknown, field: string, what: string): Record<string, u
 }
 
 /**
- * A DiscountedPriceDraft: its `discount` must be an existing, active ProductDiscount of type
- * `external` (StandalonePriceSetDiscountedPriceAction; the products' check). Not checked yet: that
- * the discount's predicate matches the price's product.
+ * A DiscountedPriceDraft for `price`: its `discount` must be an existing, active ProductDiscount of
+ * type `external` whose predicate matches the price (StandalonePriceSetDiscountedPriceAction; the
+ * products' check), and its value is in the price's currency.
  */
-export async function discountedPrice(load: Load, value: unknown, field: string, currency: string): Promise<DiscountedPrice | undefined> {
+export async function discountedPrice(value: unknown, field: string, price: PricedScope, reads: PredicateReads): Promise<DiscountedPrice | undefined> {
   if (value === undefined || value === null) return undefined;
   asObject(value, field, 'DiscountedPrice: {"value": {…}, "discount": {"typeId": "product-discount", "id": "…"}}');
-  const external = await externalDiscount(value, load, field);
+  const external = await externalDiscount(value, reads.load, field);
   if (external === undefined) return undefined;
-  const money = typedMoneyIn(external.draft.value, `${field}.value`, currency);
+  const money = typedMoneyIn(external.draft.value, `${field}.value`, price.value.currencyCode);
+  await assertDiscountMatchesPrice(external, price, reads);
   const reference: Reference<'product-discount'> = { typeId: PRODUCT_DISCOUNT_TYPE_ID, id: external.discount.id };
   return { value: money, discount: reference };
 }
