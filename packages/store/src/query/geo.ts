@@ -11,6 +11,13 @@ import type { SqlParameters } from './parameters.js';
 /** The IUGG mean radius of the Earth, in meters. */
 const EARTH_RADIUS_METERS = 6_371_008.8;
 
+/**
+ * Degrees are rounded to this many decimals (1e-12 degrees is about 0.1 micrometer) before the
+ * trigonometry: PostgreSQL raises an underflow error when a float8 product rounds to zero from
+ * nonzero factors, which the square of the sine of a difference like 5e-324 degrees would.
+ */
+const DEGREE_DECIMALS = 12;
+
 /** Why these numbers are no circle on the globe, or undefined when they are one. */
 export function circleProblem({ longitude, latitude, radius }: Circle): { argument: keyof Circle; reason: string } | undefined {
   if (longitude < -180 || longitude > 180) return { argument: 'longitude', reason: `the longitude must be between -180 and 180, got ${longitude}` };
@@ -32,10 +39,11 @@ export function withinCircleSql(path: readonly string[], circle: Circle, params:
   const coordinates = params.add(
     `strict $${field} ? (@."type" == "Point")."coordinates" ? (@.size() >= 2 && @[0] >= -180 && @[0] <= 180 && @[1] >= -90 && @[1] <= 90)`,
   );
-  const longitude = `${params.add(String(circle.longitude))}::float8`;
-  const latitude = `${params.add(String(circle.latitude))}::float8`;
+  const longitude = `${params.add(circle.longitude.toFixed(DEGREE_DECIMALS))}::float8`;
+  const latitude = `${params.add(circle.latitude.toFixed(DEGREE_DECIMALS))}::float8`;
   const radius = `${params.add(String(circle.radius))}::float8`;
-  const distance = haversine({ longitude: '(p.c->>0)::float8', latitude: '(p.c->>1)::float8' }, { longitude, latitude });
+  const stored = (index: 0 | 1): string => `round((p.c->>${index})::numeric, ${DEGREE_DECIMALS})::float8`;
+  const distance = haversine({ longitude: stored(0), latitude: stored(1) }, { longitude, latitude });
   return `(r.doc @? ${hasPoint}::jsonpath AND EXISTS (SELECT 1 FROM jsonb_path_query(r.doc, ${coordinates}::jsonpath, '{}', true) AS p(c) WHERE ${distance} <= ${radius}))`;
 }
 

@@ -115,8 +115,8 @@ describe('compileQuery', () => {
     expect(compiled.params).toEqual([
       '$."geoLocation"."type" ? (@ == "Point")',
       expect.stringContaining('strict $."geoLocation" ? (@."type" == "Point")."coordinates"'),
-      '13.4',
-      '52.5',
+      '13.400000000000',
+      '52.500000000000',
       '1000',
     ]);
     expect(compiled.whereSql).not.toMatch(/13\.4|52\.5|1000|geoLocation/);

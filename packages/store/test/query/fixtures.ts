@@ -81,6 +81,7 @@ export const ROWS: readonly Row[] = [
       path: 'a\\b',
       // Berlin again, but the coordinates are no numbers.
       geoLocation: { type: 'Point', coordinates: ['13.3777', '52.51628'] },
+      tiny: { type: 'Point', coordinates: [1e-200, 5e-324] },
     },
   },
   {

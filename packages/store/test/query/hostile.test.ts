@@ -37,6 +37,7 @@ const FIELDS = [
   ...['id', 'key', 'version', 'createdAt', 'lastModifiedAt'],
   ...['name', 'en', 'de', 'languages', 'lineItems', 'quantity', 'custom', 'fields', 'size', 'score', 'code', 'active', 'tags'],
   ...['not', 'and', 'or', 'in', 'is', 'contains', 'empty', 'type', 'last', 'size', 'obj', 'r', 'doc', 'project_key', '_x1'],
+  ...['geoLocation', 'within', 'circle', 'coordinates'],
 ];
 
 /** Any UTF-16 code unit, so lone surrogates and NUL appear as often as anything else. */
@@ -74,6 +75,14 @@ const list = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('()', ':missing', '("a",)', '"a"') },
 );
 
+/** Around the valid ranges (longitude, latitude, radius in meters), or anything. */
+const circleArguments = fc.oneof(
+  fc
+    .tuple(fc.double({ min: -200, max: 200, noNaN: true }), fc.double({ min: -100, max: 100, noNaN: true }), fc.double({ min: -1, max: 3e7, noNaN: true }))
+    .map((numbers) => numbers.map(String)),
+  fc.array(fc.oneof(numberLiteral, value), { maxLength: 4 }),
+);
+
 const test = fc.oneof(
   {
     weight: 6,
@@ -87,6 +96,12 @@ const test = fc.oneof(
       .map(([op, l]) => `${op} ${l}`),
   },
   { weight: 2, arbitrary: fc.constantFrom('is empty', 'is not empty', 'is defined', 'IS NOT DEFINED', 'is', 'is null') },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(fc.constantFrom('within circle', 'WITHIN Circle', 'within square', 'within'), circleArguments)
+      .map(([op, args]) => `${op}(${args.join(', ')})`),
+  },
 );
 
 /** Predicates from the real grammar (mostly valid), with nesting, chains and groups. */
