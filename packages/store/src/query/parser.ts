@@ -130,7 +130,11 @@ class Parser {
     if (isKeyword(token, 'contains')) {
       this.index++;
       const mode = this.peek();
-      if (!isKeyword(mode, 'any') && !isKeyword(mode, 'all')) throw this.expected('"any" or "all" after "contains"', mode);
+      if (!isKeyword(mode, 'any') && !isKeyword(mode, 'all')) {
+        // The reference's predicates have only these two forms: a lone value is no shorthand for any.
+        const hint = mode.type === 'string' || mode.type === 'number' || mode.type === 'variable' ? ' (for one value: contains any (value))' : '';
+        throw this.expected(`"any" or "all" after "contains"${hint}`, mode);
+      }
       this.index++;
       return { kind: 'contains', mode: isKeyword(mode, 'any') ? 'any' : 'all', values: this.list() };
     }

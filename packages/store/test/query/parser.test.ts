@@ -267,6 +267,7 @@ describe('syntax errors name the position and what was expected', () => {
     ['a in "x"', 5, 'expected a list of values'],
     ['a not = 1', 6, 'expected "in"'],
     ['a contains ("x")', 11, 'expected "any" or "all"'],
+    ['roles contains "InventorySupply"', 15, 'expected "any" or "all" after "contains" (for one value: contains any (value)) but found the string'],
     ['a is full', 5, 'expected "not", "empty" or "defined"'],
     ['a is not full', 9, 'expected "empty" or "defined"'],
     ['a within square(0, 0, 1)', 9, 'expected "circle" after "within"'],
