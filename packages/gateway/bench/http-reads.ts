@@ -13,8 +13,9 @@
  * BENCH_VARIANT_SERVE=<path of another checkout's bench/_serve.ts> runs that process from other
  * code (before/after a change, side by side in the same rounds).
  */
-import { loadavg } from 'node:os';
-import { resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { runHttpLoad, type LoadResult } from '@herald/testkit';
 import { startChild } from './_child.js';
 import { startDurablePostgres } from './_durable-postgres.js';
@@ -124,7 +125,12 @@ if (variant !== undefined) {
   targets.push(await startTarget(`herald-pg-${label}`, 'herald', env, process.env.BENCH_VARIANT_SERVE ?? serveScript));
 }
 // BENCH_PGLITE=0 leaves it out (A/B runs of the PostgreSQL path).
-if (process.env.BENCH_PGLITE !== '0') targets.push(await startTarget('herald-pglite', 'herald', { ...seeded, DATABASE_URL: 'pglite://memory' }));
+// PGlite as `npm start` runs it: a data directory of its own (removed when the bench exits).
+if (process.env.BENCH_PGLITE !== '0') {
+  const dataDir = mkdtempSync(join(tmpdir(), 'herald-bench-pglite-'));
+  process.on('exit', () => rmSync(dataDir, { recursive: true, force: true }));
+  targets.push(await startTarget('herald-pglite', 'herald', { ...seeded, DATABASE_URL: `pglite://${dataDir}` }));
+}
 
 // --- alternating rounds ----------------------------------------------------------------------
 const results = new Map<string, LoadResult[]>();
@@ -177,7 +183,7 @@ ${fmt(STORES)} stores in every target (seeded by SQL in Herald, by the mock's ow
 rounds of ${ROUND_MS / 1000} s (+1 s warm-up) per target and measure, each server in its own process, one load
 generator process, keep-alive connections on loopback. Cells: median of the rounds. herald-pg: a PostgreSQL
 cluster of the bench's own with fsync, synchronous_commit and full_page_writes on (durable); herald-pglite:
-\`pglite://memory\`. The mock runs as its own server does (strict, no authentication); Herald checks a bearer token.
+a fresh data directory (\`pglite://<tmp dir>\`, as \`npm start\` keeps \`./.herald/data\`). The mock runs as its own server does (strict, no authentication); Herald checks a bearer token.
 Load average at the start of each round: ${loads.map((load) => fmt(load, 2)).join(', ')}.
 
 | measure | ${names.join(' | ')} |
