@@ -1,5 +1,6 @@
-import type { LocalizedString, Reference } from '@herald/model';
+import { invalidInput, type LocalizedString, type Reference } from '@herald/model';
 import type { Attribute, Image, Price, ProductVariant } from '../../resources/products/product.js';
+import { MAX_PRICE_CUSTOMER_GROUPS } from '../../resources/product-projections/options.js';
 import { standalonePricesOfSkus, type SelectablePrice } from '../../resources/product-projections/standalone-pricing.js';
 import { selectPrice, type PriceCriteria } from '../../resources/shared/price-selection.js';
 import type { GraphQLContext } from '../context.js';
@@ -65,6 +66,7 @@ export interface PriceArgs {
   currency: string;
   country?: string | null;
   customerGroupId?: string | null;
+  customerGroupAssignmentIds?: readonly string[] | null;
   channelId?: string | null;
   date?: string | null;
 }
@@ -86,6 +88,19 @@ function standaloneLoader(context: GraphQLContext): BatchLoader<readonly Selecta
 }
 
 /**
+ * ProductVariant.price(customerGroupAssignmentIds): REST's priceCustomerGroupAssignments, bounded
+ * alike (a price of any of the groups matches, resources/shared/price-selection.ts).
+ */
+function customerGroupAssignmentIds(ids: readonly string[]): readonly string[] {
+  if (ids.length > MAX_PRICE_CUSTOMER_GROUPS || ids.some((id) => id.trim() === '')) {
+    throw invalidInput(`'customerGroupAssignmentIds' must name at most ${MAX_PRICE_CUSTOMER_GROUPS} customer group ids, none empty.`, {
+      field: 'customerGroupAssignmentIds',
+    });
+  }
+  return ids;
+}
+
+/**
  * ProductVariant.price: the reference's price selection (resources/shared/price-selection.ts) at
  * `date`, else now, among the Embedded Prices, or the SKU's StandalonePrices when the product's
  * priceMode is `Standalone` (ProductPriceModeEnum).
@@ -94,6 +109,7 @@ async function selectedPrice(variant: ProductVariant, args: PriceArgs, context: 
   const criteria: PriceCriteria = { currency: args.currency };
   if (typeof args.country === 'string') criteria.country = args.country;
   if (typeof args.customerGroupId === 'string') criteria.customerGroupId = args.customerGroupId;
+  if (Array.isArray(args.customerGroupAssignmentIds)) criteria.customerGroupIds = customerGroupAssignmentIds(args.customerGroupAssignmentIds);
   if (typeof args.channelId === 'string') criteria.channelId = args.channelId;
   const at = typeof args.date === 'string' ? new Date(args.date) : context.services.clock.now();
   const standalone = variant.sku === undefined ? undefined : await standaloneLoader(context).load(variant.sku);

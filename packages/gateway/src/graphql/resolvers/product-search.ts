@@ -22,6 +22,7 @@ interface PriceSelectorInput {
   currency: string;
   country?: string | null;
   customerGroup?: { id: string } | null;
+  customerGroupAssignments?: ReadonlyArray<{ id: string }> | null;
   channel?: { id: string } | null;
   date?: string | null;
 }
@@ -71,6 +72,8 @@ function priceParameters(selector: PriceSelectorInput | null | undefined): RawQu
   const query: RawQuery = { priceCurrency: selector.currency };
   if (typeof selector.country === 'string') query.priceCountry = selector.country;
   if (typeof selector.customerGroup?.id === 'string') query.priceCustomerGroup = selector.customerGroup.id;
+  // REST's priceCustomerGroupAssignments checks the list (product-projections/options.ts).
+  if (Array.isArray(selector.customerGroupAssignments)) query.priceCustomerGroupAssignments = selector.customerGroupAssignments.map(({ id }) => id);
   if (typeof selector.channel?.id === 'string') query.priceChannel = selector.channel.id;
   return query;
 }

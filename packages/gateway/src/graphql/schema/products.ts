@@ -14,7 +14,8 @@ const localizedFields = (names: readonly string[], required: ReadonlySet<string>
 
 const PRODUCT_TEXT_FIELDS = localizedFields(['name', 'description', 'slug', 'metaTitle', 'metaKeywords', 'metaDescription'], new Set(['name', 'slug']));
 
-const PRICE_ARGS = 'currency: Currency!, country: Country, customerGroupId: String, channelId: String, date: DateTime';
+/** The official ProductVariant.price arguments Herald selects by (no recurrence policies). */
+const PRICE_ARGS = 'currency: Currency!, country: Country, customerGroupId: String, customerGroupAssignmentIds: [String!], channelId: String, date: DateTime';
 
 /** The price fields shared by ProductPrice (Product) and ProductPriceSearch (projections). */
 const PRICE_FIELDS = `
@@ -309,6 +310,8 @@ ${PRODUCT_TEXT_FIELDS}
     currency: Currency!
     country: Country
     customerGroup: ReferenceInput
+    "Herald's: REST's priceCustomerGroupAssignments (the official input has no such field)."
+    customerGroupAssignments: [ReferenceInput!]
     channel: ReferenceInput
     date: DateTime
   }

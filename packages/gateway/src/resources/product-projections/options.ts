@@ -44,7 +44,7 @@ function localeParam(query: RawQuery): string[] | undefined {
 }
 
 /** The reference bounds a customer's assignments at 500; a request names at most as many groups. */
-const MAX_PRICE_CUSTOMER_GROUPS = 500;
+export const MAX_PRICE_CUSTOMER_GROUPS = 500;
 
 /** priceCustomerGroupAssignments (traits/price-selecting.raml): repeated, one CustomerGroup id each. */
 function priceCustomerGroupAssignments(query: RawQuery): string[] | undefined {
