@@ -151,10 +151,14 @@ describe('the associate check of a shopping list business unit', { timeout: 60_0
 
   beforeAll(async () => {
     gateway = await startTestGateway({ projects: [P2] });
-    merchant = await apiClient(gateway, P2, [...ASSOCIATE_SCOPES, 'manage_shopping_lists']);
+    merchant = await apiClient(gateway, P2, [...ASSOCIATE_SCOPES, 'manage_shopping_lists', 'manage_stores']);
     [member, stranger] = await Promise.all([newCustomer(gateway, P2), newCustomer(gateway, P2)]);
     await merchant.ok('POST', '/business-units', { key: 'acme', name: 'ACME', unitType: 'Company', associates: [associate(member, assignment('Buyer'))] }, 201);
     await merchant.ok('POST', '/business-units', { key: 'solo', name: 'Solo', unitType: 'Company' }, 201);
+    for (const key of ['berlin', 'paris']) await merchant.ok('POST', '/stores', { key, name: { en: key } }, 201);
+    await merchant.ok('POST', '/business-units', { key: 'berlin-co', name: 'Berlin Co', unitType: 'Company', stores: [{ key: 'berlin' }] }, 201);
+    // A Division without stores of its own takes its parent's (storeMode FromParent).
+    await merchant.ok('POST', '/business-units', { key: 'berlin-east', name: 'East', unitType: 'Division', parentUnit: { key: 'berlin-co' } }, 201);
   }, SETUP_MS);
   afterAll(() => gateway?.close());
 
@@ -183,5 +187,29 @@ describe('the associate check of a shopping list business unit', { timeout: 60_0
     expectNotAssociate(toSolo, member, 'solo');
     // Nothing was written by the refused updates.
     expect((await merchant.ok('GET', path)).version).toBe(owned.version);
+  });
+
+  it("keeps a unit's list in one of the unit's stores (BusinessUnit.stores, setBusinessUnit), inherited by FromParent units", async () => {
+    const refused = await merchant.rest('POST', '/shopping-lists', { name: name('f'), store: { key: 'paris' }, businessUnit: { key: 'berlin-co' } });
+    expect(refused.status).toBe(400);
+    expect(refused.body.errors[0]).toMatchObject({ code: 'InvalidInput', field: 'businessUnit' });
+    const inherited = await merchant.rest('POST', '/shopping-lists', { name: name('g'), store: { key: 'paris' }, businessUnit: { key: 'berlin-east' } });
+    expect(inherited.body.errors[0]).toMatchObject({ code: 'InvalidInput', field: 'businessUnit' });
+    const list = await merchant.ok('POST', '/shopping-lists', { name: name('h'), store: { key: 'berlin' }, businessUnit: { key: 'berlin-east' } }, 201);
+    const path = `/shopping-lists/${list.id as string}`;
+    const toParis = await merchant.rest('POST', path, { version: list.version, actions: [{ action: 'setStore', store: { key: 'paris' } }] });
+    expect(toParis.body.errors[0]).toMatchObject({ code: 'InvalidInput', field: 'store' });
+    // A unit without stores takes lists of any store; back in berlin-co the Paris list is refused.
+    const inSolo = await merchant.ok('POST', path, {
+      version: list.version,
+      actions: [
+        { action: 'setBusinessUnit', businessUnit: { key: 'solo' } },
+        { action: 'setStore', store: { key: 'paris' } },
+      ],
+    });
+    expect(inSolo).toMatchObject({ businessUnit: { key: 'solo' }, store: { key: 'paris' } });
+    const back = await merchant.rest('POST', path, { version: inSolo.version, actions: [{ action: 'setBusinessUnit', businessUnit: { key: 'berlin-co' } }] });
+    expect(back.status).toBe(400);
+    expect(back.body.errors[0]).toMatchObject({ code: 'InvalidInput', field: 'businessUnit' });
   });
 });

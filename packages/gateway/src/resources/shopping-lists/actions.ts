@@ -4,7 +4,7 @@ import { customFieldActions } from '../shared/custom-fields.js';
 import { identifierLocator, keyReference, loadReferenced } from '../shared/references.js';
 import type { ActionHandlers } from '../shared/update-actions.js';
 import { localizedString, optionalKey, optionalString } from '../shared/validation.js';
-import { assertCustomerIsAssociate } from './business-unit.js';
+import { assertBusinessUnitRules, assertCustomerIsAssociate, assertUnitHasStore } from './business-unit.js';
 import type { ShoppingListDeps } from './draft.js';
 import { assertSlugFree, deleteDays, slugOf } from './fields.js';
 import { itemActions } from './item-actions.js';
@@ -69,16 +69,17 @@ export function shoppingListActions(deps: ShoppingListDeps): ActionHandlers<Shop
       if (anonymousId === undefined) delete shoppingList.anonymousId;
       else shoppingList.anonymousId = anonymousId;
     },
-    async setStore(shoppingList, action, { ctx }) {
+    async setStore(shoppingList, action, { ctx, reader }) {
       if (absent(action.store)) delete shoppingList.store;
       else shoppingList.store = await keyReference(ctx.load, 'store', action.store, 'store');
+      await assertUnitHasStore(readerLookup(reader), ctx.projectKey, shoppingList, 'store');
     },
-    /** "The Shopping List must have an existing Business Unit assigned already." */
+    /** "The Shopping List must have an existing Business Unit assigned already"; the unit must have access to the list's Store. */
     async setBusinessUnit(shoppingList, action, { ctx, reader }) {
       if (shoppingList.businessUnit === undefined) throw invalidOperation('The shopping list has no business unit to change.');
       if (absent(action.businessUnit)) throw invalidInput("'businessUnit' is required.", { field: 'businessUnit' });
       shoppingList.businessUnit = await keyReference(ctx.load, 'business-unit', action.businessUnit, 'businessUnit');
-      await assertCustomerIsAssociate(readerLookup(reader), ctx.projectKey, shoppingList);
+      await assertBusinessUnitRules(readerLookup(reader), ctx.projectKey, shoppingList, 'businessUnit');
     },
   };
 }

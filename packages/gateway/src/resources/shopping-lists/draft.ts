@@ -5,7 +5,7 @@ import type { RequestContext } from '../shared/context.js';
 import { customFromDraft } from '../shared/custom-fields.js';
 import { identifierLocator, keyReference, loadReferenced } from '../shared/references.js';
 import { asDraft, localizedString, optionalKey, optionalString, type Draft } from '../shared/validation.js';
-import { assertCustomerIsAssociate } from './business-unit.js';
+import { assertBusinessUnitRules } from './business-unit.js';
 import { assertSlugFree, deleteDays, slugOf } from './fields.js';
 import { addLineItem, addTextLineItem, lineItemFromDraft, textLineItemFromDraft, type ItemContext } from './line-items.js';
 import { SHOPPING_LIST_TYPE_ID, type ShoppingList } from './shopping-list.js';
@@ -92,7 +92,7 @@ export async function shoppingListFromDraft(body: unknown, ctx: RequestContext, 
   if (draft.businessUnit !== undefined && draft.businessUnit !== null) {
     list.businessUnit = await keyReference(ctx.load, 'business-unit', draft.businessUnit, 'businessUnit');
   }
-  await assertCustomerIsAssociate({ get: (_projectKey, typeId, locator) => ctx.load(typeId, locator) }, ctx.projectKey, list);
+  await assertBusinessUnitRules({ get: (_projectKey, typeId, locator) => ctx.load(typeId, locator) }, ctx.projectKey, list, 'businessUnit');
   const custom = await customFromDraft(draft.custom, SHOPPING_LIST_TYPE_ID, ctx);
   if (custom !== undefined) list.custom = custom;
   await withItems(list, draft, itemContext(ctx, deps));
