@@ -1,3 +1,5 @@
+// Not the product-types index: its ProductType definition imports the products' follow-up.
+import { innermostType, type AttributeDefinition, type AttributeType } from '../product-types/product-type.js';
 import type { UpdateAction } from '../shared/update-actions.js';
 import type { Attribute } from './product.js';
 
@@ -75,4 +77,28 @@ export function changedAttributes(attributes: readonly Attribute[], changes: rea
     (current, change) => current.flatMap((attribute) => change(attribute) ?? []),
     attributes.map((attribute) => structuredClone(attribute)),
   );
+}
+
+/** `changes` applied to every nested Attribute list of `value`, a value of `type` (sets of nested values included). */
+function changedNestedValue(type: AttributeType, value: unknown, changes: readonly AttributeChange[]): unknown {
+  if (!Array.isArray(value)) return value;
+  if (type.name === 'set') return value.map((element: unknown) => changedNestedValue(type.elementType, element, changes));
+  return changedAttributes(value as Attribute[], changes);
+}
+
+/**
+ * The changes of a nested ProductType reaching the types that nest it: each attribute of
+ * `definitions` whose type nests `nestedTypeId` (AttributeNestedType, perhaps in sets) holds Attribute
+ * lists of that type, and those follow `changes` as the nested type's own products do.
+ */
+export function nestedAttributeChanges(
+  definitions: readonly AttributeDefinition[],
+  nestedTypeId: string,
+  changes: readonly AttributeChange[],
+): AttributeChange[] {
+  return definitions.flatMap(({ name, type }) => {
+    const innermost = innermostType(type);
+    if (innermost.name !== 'nested' || innermost.typeReference.id !== nestedTypeId) return [];
+    return [onAttribute(name, (attribute) => ({ ...attribute, value: changedNestedValue(type, attribute.value, changes) }))];
+  });
 }
