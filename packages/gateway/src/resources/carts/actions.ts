@@ -33,6 +33,7 @@ import { recurrenceInfoActions } from './recurrence-info.js';
 import { directDiscountActions } from './direct-discounts.js';
 import { shoppingListActions } from './shopping-list-items.js';
 import { withGiftRules } from './gift-line-items.js';
+import { fillRequiredCartFields } from './required-fields.js';
 
 /*
  * Cart update actions (the reference's CartUpdateAction and MyCartUpdateAction, where Herald holds
@@ -73,6 +74,8 @@ function onlyWhileActive(handlers: ActionHandlers<Cart>): ActionHandlers<Cart> {
     Object.entries(guardedByCartState(handlers)).map(([name, handler]) => [
       name,
       (cart: Cart, action: Parameters<typeof handler>[1], scope: Parameters<typeof handler>[2]) => {
+        // A cart stored by an older release lacks fields the actions use (shipping, refusedGifts, …).
+        fillRequiredCartFields(cart);
         if (cart.cartState === 'Merged' || cart.cartState === 'Ordered')
           throw invalidOperation(`The cart is ${cart.cartState}: it cannot be changed any more.`);
         return handler(cart, action, scope);

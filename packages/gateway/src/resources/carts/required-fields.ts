@@ -23,6 +23,16 @@ function customLineItemWithRequiredFields(item: CustomLineItem): CustomLineItem 
   return { ...engineFields(), ...item };
 }
 
+/**
+ * The same fields filled in place on a stored cart about to be updated: the update actions (and
+ * settling) use them, and the write then stores the full shape. Nothing stored is dropped (a
+ * `{code}` discount code entry stays for discounting.ts to look up).
+ */
+export function fillRequiredCartFields(cart: Cart): void {
+  const { discountCodes } = cart;
+  Object.assign(cart, withRequiredCartFields(cart), { discountCodes });
+}
+
 export function withRequiredCartFields(cart: Cart): Cart {
   const stored: Partial<Cart> = cart;
   const lineItems = cart.lineItems.map(lineItemWithRequiredFields);

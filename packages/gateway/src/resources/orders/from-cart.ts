@@ -80,7 +80,8 @@ export function copiedFromCart(cart: Cart): OrderFields {
     taxCalculationMode: copy.taxCalculationMode,
     inventoryMode: copy.inventoryMode,
     shippingMode: copy.shippingMode ?? 'Single',
-    shipping: orderShipping(copy.shipping),
+    // A cart stored before Multiple shipping existed has no `shipping`.
+    shipping: orderShipping((copy as Partial<Cart>).shipping ?? []),
     itemShippingAddresses: copy.itemShippingAddresses,
     // The cart's discounted prices (line items' discountedPricePerQuantity, shipping's discountedPrice) come along with them.
     discountCodes: copy.discountCodes,
