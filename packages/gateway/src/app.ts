@@ -59,6 +59,7 @@ import { standalonePriceDefinition } from './resources/standalone-prices/definit
 import { registerShippingMethodRoutes } from './resources/shipping-methods/definition.js';
 import { registerProductDiscountRoutes } from './resources/product-discounts/definition.js';
 import { cartDiscountDefinition } from './resources/cart-discounts/definition.js';
+import { discountGroupDefinition } from './resources/discount-groups/definition.js';
 import { discountCodeDefinition } from './resources/discount-codes/definition.js';
 import { categoryDefinition } from './resources/categories/definition.js';
 import { productTypeDefinition } from './resources/product-types/definition.js';
@@ -203,6 +204,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, reviewDefinition, { ...resourceDeps, documents: reviewDocuments(documents) });
   registerShippingMethodRoutes(app, resourceDeps, clock);
   registerProductDiscountRoutes(app, resourceDeps);
+  registerVersionedRoutes(app, discountGroupDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, cartDiscountDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, discountCodeDefinition(documents), resourceDeps);
   registerCartRoutes(app, resourceDeps);

@@ -324,6 +324,8 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
   'product-discount': [],
   'cart-discount': ['CartDiscountCreated', 'CartDiscountDeleted', 'CartDiscountStoreAdded', 'CartDiscountStoreRemoved', 'CartDiscountStoresSet'],
   'discount-code': ['DiscountCodeCreated', 'DiscountCodeDeleted', 'DiscountCodeKeySet'],
+  // Discount groups (reference: types/message/DiscountGroup*).
+  'discount-group': ['DiscountGroupCreated', 'DiscountGroupDeleted', 'DiscountGroupIsActiveSet', 'DiscountGroupKeySet', 'DiscountGroupSortOrderSet'],
 };
 
 export function isKnownMessageType(resourceTypeId: string, type: string): boolean {

@@ -14,6 +14,7 @@ export const SUBSCRIBABLE_RESOURCE_TYPE_IDS = [
   'customer-group',
   'customer-password-token',
   'discount-code',
+  'discount-group',
   'extension',
   'inventory-entry',
   'key-value-document',

@@ -255,6 +255,7 @@ export async function seedProject(gateway: TestGateway, sqs: SqsPeer, projectKey
       sortOrder: '0.5',
     }),
   );
+  remember('discount-groups', await post('/discount-groups', { key: `${projectKey}-dg`, sortOrder: '0.6' }));
   remember(
     'discount-codes',
     await post('/discount-codes', { key: `${projectKey}-dc`, code: `${projectKey}-CODE`, cartDiscounts: [{ key: `${projectKey}-cd` }] }),

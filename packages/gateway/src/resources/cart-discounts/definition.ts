@@ -3,7 +3,7 @@ import type { DocumentStore, ServerFields } from '@herald/store';
 import type { CompiledPredicate } from '../../predicates/index.js';
 import { booleanField, describedActions, optionalLocalized, requiredBoolean, requiredLocalized } from '../discounts/common-actions.js';
 import { compiledField, predicateReferences } from '../discounts/predicate-field.js';
-import { assertSortOrderFree, sortOrderField } from '../discounts/sort-order.js';
+import { assertCartSortOrderFree, sortOrderField } from '../discounts/sort-order.js';
 import { validityActions, validityFromDraft } from '../discounts/validity.js';
 import type { RequestContext } from '../shared/context.js';
 import { customFieldActions, customFromDraft } from '../shared/custom-fields.js';
@@ -12,6 +12,7 @@ import { identifierLocator, loadReferenced, type Load } from '../shared/referenc
 import { asDraft, optionalKey } from '../shared/validation.js';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { CART_DISCOUNT_TYPE_ID, STACKING_MODES, type CartDiscount, type CartDiscountTarget, type RecurringOrderScope } from './cart-discount.js';
+import { assertTargetGroupable, discountGroupOf, type Grouping } from './discount-group.js';
 import { assertRoomForActive, assertRoomForNew, countsAgainstLimits } from './limits.js';
 import { storeActions, storeReferences } from './stores.js';
 import { assertValueFitsTarget, cartDiscountTarget } from './target.js';
@@ -38,13 +39,6 @@ async function recurringOrderScope(value: unknown, load: Load): Promise<Recurrin
   return { type, recurrencePolicies };
 }
 
-/** A DiscountGroup must exist (Herald has none yet, so every one named is ReferencedResourceNotFound). */
-async function discountGroup(value: unknown, load: Load): Promise<Reference<'discount-group'> | undefined> {
-  if (value === undefined || value === null) return undefined;
-  const group = await loadReferenced(load, 'discount-group', identifierLocator(value, 'discountGroup', 'discount-group'));
-  return { typeId: 'discount-group', id: group.id };
-}
-
 function checkedTarget(value: unknown): { target?: CartDiscountTarget; predicates: CompiledPredicate[] } {
   if (value === undefined || value === null) return { predicates: [] };
   return cartDiscountTarget(value);
@@ -64,6 +58,18 @@ function referencesOf(discount: Pick<CartDiscount, 'cartPredicate' | 'target'>):
   return predicateReferences(predicates);
 }
 
+/** CartDiscountSetDiscountGroupAction: only groupable targets join; the discount takes the group's sortOrder. */
+function joinGroup(discount: CartDiscount, group: Grouping): void {
+  assertTargetGroupable(discount.target);
+  discount.discountGroup = group.reference;
+  discount.sortOrder = group.sortOrder;
+}
+
+const groupedSortOrder = () =>
+  invalidInput("A cart discount in a discount group uses the group's sortOrder; remove it from the group (setDiscountGroup) to give it its own.", {
+    field: 'sortOrder',
+  });
+
 async function fromDraft(body: unknown, ctx: RequestContext, documents: DocumentStore): Promise<Omit<CartDiscount, ServerFields>> {
   const draft = asDraft(body, 'CartDiscountDraft');
   const name = requiredLocalized(draft.name, 'name');
@@ -71,9 +77,10 @@ async function fromDraft(body: unknown, ctx: RequestContext, documents: Document
   const cartPredicate = compiledField(draft.cartPredicate, 'cartPredicate', 'cart').source;
   const { target } = checkedTarget(draft.target);
   assertValueFitsTarget(value, target);
-  const group = await discountGroup(draft.discountGroup, ctx.load);
+  const group = await discountGroupOf(draft.discountGroup, ctx.load);
+  if (group !== undefined) assertTargetGroupable(target);
   // CartDiscountDraft.sortOrder is optional only for members of a DiscountGroup, which use the group's.
-  const sortOrder = sortOrderField(draft.sortOrder);
+  const sortOrder = group?.sortOrder ?? sortOrderField(draft.sortOrder);
   const fields: Omit<CartDiscount, ServerFields> = {
     name,
     value,
@@ -93,10 +100,10 @@ async function fromDraft(body: unknown, ctx: RequestContext, documents: Document
   if (key !== undefined) fields.key = key;
   const description = optionalLocalized(draft.description, 'description');
   if (description !== undefined) fields.description = description;
-  if (group !== undefined) fields.discountGroup = group;
+  if (group !== undefined) fields.discountGroup = group.reference;
   const custom = await customFromDraft(draft.custom, CART_DISCOUNT_TYPE_ID, ctx);
   if (custom !== undefined) fields.custom = custom;
-  await assertSortOrderFree(documents.db, ctx.projectKey, CART_DISCOUNT_TYPE_ID, sortOrder);
+  if (group === undefined) await assertCartSortOrderFree(documents.db, ctx.projectKey, sortOrder);
   await assertRoomForNew(documents.db, ctx.projectKey, fields);
   return fields;
 }
@@ -145,12 +152,15 @@ export function cartDiscountDefinition(documents: DocumentStore): ResourceDefini
         if (action.target === undefined || action.target === null) throw requiredField('target');
         const { target } = cartDiscountTarget(action.target);
         assertValueFitsTarget(discount.value, target);
+        if (discount.discountGroup !== undefined) assertTargetGroupable(target);
         discount.target = target;
         discount.references = referencesOf(discount);
       },
       async changeSortOrder(discount, action, { ctx }) {
         const sortOrder = sortOrderField(action.sortOrder);
-        if (sortOrder !== discount.sortOrder) await assertSortOrderFree(documents.db, ctx.projectKey, CART_DISCOUNT_TYPE_ID, sortOrder, discount.id);
+        // CartDiscount.sortOrder: "If the CartDiscount is part of a DiscountGroup, it uses the sort order of the DiscountGroup."
+        if (discount.discountGroup !== undefined) throw groupedSortOrder();
+        if (sortOrder !== discount.sortOrder) await assertCartSortOrderFree(documents.db, ctx.projectKey, sortOrder, discount.id);
         discount.sortOrder = sortOrder;
       },
       async changeIsActive(discount, action, { ctx }) {
@@ -168,14 +178,15 @@ export function cartDiscountDefinition(documents: DocumentStore): ResourceDefini
         discount.stackingMode = enumField(action.stackingMode, 'stackingMode', STACKING_MODES);
       },
       async setDiscountGroup(discount, action, { ctx }) {
-        const group = await discountGroup(action.discountGroup, ctx.load);
+        const group = await discountGroupOf(action.discountGroup, ctx.load);
         if (group !== undefined) {
-          discount.discountGroup = group;
+          joinGroup(discount, group);
           return;
         }
         // "Required if discountGroup is absent": leaving a group, the discount needs its own sortOrder.
         const sortOrder = sortOrderField(action.sortOrder);
-        if (sortOrder !== discount.sortOrder) await assertSortOrderFree(documents.db, ctx.projectKey, CART_DISCOUNT_TYPE_ID, sortOrder, discount.id);
+        const ownedBefore = discount.discountGroup === undefined && sortOrder === discount.sortOrder;
+        if (!ownedBefore) await assertCartSortOrderFree(documents.db, ctx.projectKey, sortOrder, discount.id);
         delete discount.discountGroup;
         discount.sortOrder = sortOrder;
       },

@@ -1,6 +1,7 @@
 import type { PredicateSubject } from '../../predicates/index.js';
 import { CART_DISCOUNT_TYPE_ID, type CartDiscount } from '../cart-discounts/cart-discount.js';
 import { activeDiscounts } from '../discounts/active-discounts.js';
+import { throughGroups } from '../discounts/best-deal.js';
 import {
   applyCartDiscounts,
   type CartDiscountOutcome,
@@ -9,6 +10,7 @@ import {
   type DiscountCodeUsage,
 } from '../discounts/cart-pricing.js';
 import { DISCOUNT_CODE_TYPE_ID, type DiscountCode } from '../discount-codes/discount-code.js';
+import { DISCOUNT_GROUP_TYPE_ID, type DiscountGroup } from '../discount-groups/discount-group.js';
 import { centPrecision } from '../shared/money.js';
 import { cartPredicateSubject } from '../shipping-methods/cart-predicate.js';
 import type { Cart, CustomLineItem, DiscountCodeInfo, LineItem } from './cart.js';
@@ -211,7 +213,8 @@ export async function discountCart(cart: Cart, reads: CatalogueReads, now: Date)
   const active = await activeDiscounts<CartDiscount>(reads.db, reads.projectKey, CART_DISCOUNT_TYPE_ID);
   cart.discountCodes = infos;
   const codes = await codesOf(reads, infos);
-  const discounts = await discountsOf(reads, codes, active);
+  const groups = await activeDiscounts<DiscountGroup>(reads.db, reads.projectKey, DISCOUNT_GROUP_TYPE_ID);
+  const discounts = throughGroups(await discountsOf(reads, codes, active), groups);
   const usage = await codeUsage(reads, codes, cart.customerId);
   await applyDiscounts(cart, reads, now, { discounts, codes, codeIds: infos.map((info) => info.discountCode.id), usage });
 }

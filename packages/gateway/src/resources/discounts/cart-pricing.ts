@@ -3,6 +3,7 @@ import { compiledPredicate, type PredicateSubject } from '../../predicates/index
 import type { CartDiscount, CartDiscountTarget, CartDiscountValue } from '../cart-discounts/cart-discount.js';
 import type { DiscountCode } from '../discount-codes/discount-code.js';
 import { centPrecision, type CentPrecisionMoney } from '../shared/money.js';
+import { applicationSteps, bestDeal } from './best-deal.js';
 import { remainingOf, takeEvenly, takeFixed, takeProportionately, takeRelative, type Unit } from './cart-units.js';
 import { patternOccurrences, type Occurrence, type PatternTarget, type PatternUnit } from './pattern-units.js';
 import { cartPredicateHolds, codeStateBeforeApplication, type DiscountCodeState, type DiscountCodeUsage } from './code-states.js';
@@ -299,22 +300,38 @@ export function applyCartDiscounts(
   };
   if (cart.shippingPrice !== undefined) work.shippingUnit = { price: cart.shippingPrice, portions: [] };
   work.shippingUnits = (cart.shippingPrices ?? []).map((price) => ({ price, portions: [] }));
+  const { applied, stopped, outbid } = applySteps(work, candidates);
+  for (const code of matchingCodes) {
+    const own = candidates.filter((discount) => code.cartDiscounts.some((reference) => reference.id === discount.id));
+    if (own.length === 0 || !own.every((discount) => stopped.has(discount.id) || outbid.has(discount.id))) continue;
+    // DiscountCodeState: ApplicationStoppedByGroupBestDeal when another discount of the group was the better deal.
+    states.set(code.id, own.some((discount) => outbid.has(discount.id)) ? 'ApplicationStoppedByGroupBestDeal' : 'ApplicationStoppedByPreviousDiscount');
+  }
+  return outcome(work, applied, states);
+}
+
+/**
+ * The candidates applied in order, a DiscountGroup's members as one step where only its best deal
+ * applies; one with StopAfterThisDiscount that changed something ends the sequence. Returns what
+ * applied, the ids stopped (after the end) and those outbid in their group.
+ */
+function applySteps(work: Work, candidates: readonly CartDiscount[]): { applied: CartDiscount[]; stopped: Set<string>; outbid: Set<string> } {
   const applied: CartDiscount[] = [];
-  let stoppedAt = candidates.length;
-  for (const [index, discount] of candidates.entries()) {
-    if (!applyDiscount(work, discount)) continue;
+  const outbid = new Set<string>();
+  const steps = applicationSteps(candidates);
+  let stoppedAt = steps.length;
+  for (const [index, step] of steps.entries()) {
+    const discount =
+      step.length === 1 ? step[0] : bestDeal([...work.lineUnits.flat(), ...work.customUnits.flat()], step, (member) => applyDiscount(work, member));
+    for (const member of step) if (member !== discount) outbid.add(member.id);
+    if (discount === undefined || !applyDiscount(work, discount)) continue;
     applied.push(discount);
     if (discount.stackingMode === 'StopAfterThisDiscount') {
       stoppedAt = index + 1;
       break;
     }
   }
-  const stopped = new Set(candidates.slice(stoppedAt).map((discount) => discount.id));
-  for (const code of matchingCodes) {
-    const own = candidates.filter((discount) => code.cartDiscounts.some((reference) => reference.id === discount.id));
-    if (own.length > 0 && own.every((discount) => stopped.has(discount.id))) states.set(code.id, 'ApplicationStoppedByPreviousDiscount');
-  }
-  return outcome(work, applied, states);
+  return { applied, stopped: new Set(steps.slice(stoppedAt).flatMap((step) => step.map((discount) => discount.id))), outbid };
 }
 
 function shippingOutcome(unit: Unit, currency: string): NonNullable<CartDiscountOutcome['shipping']> {

@@ -3,9 +3,15 @@ import type { CartDiscount } from '../cart-discounts/cart-discount.js';
 import type { DiscountCode } from '../discount-codes/discount-code.js';
 import { isValidAt } from './validity.js';
 
-/** The reference's DiscountCodeState (types/cart/DiscountCodeState.raml; Herald has no Discount Groups). */
+/** The reference's DiscountCodeState (types/cart/DiscountCodeState.raml). */
 export type DiscountCodeState =
-  'NotActive' | 'NotValid' | 'DoesNotMatchCart' | 'MatchesCart' | 'MaxApplicationReached' | 'ApplicationStoppedByPreviousDiscount';
+  | 'NotActive'
+  | 'NotValid'
+  | 'DoesNotMatchCart'
+  | 'MatchesCart'
+  | 'MaxApplicationReached'
+  | 'ApplicationStoppedByPreviousDiscount'
+  | 'ApplicationStoppedByGroupBestDeal';
 
 /** How often a code was applied (counted when orders are created); the platform keeps this, not the resource. */
 export interface DiscountCodeUsage {

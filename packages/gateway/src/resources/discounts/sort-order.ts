@@ -41,3 +41,18 @@ export async function assertSortOrderFree(db: Queryable, projectKey: string, typ
   ]);
   if (found.rows.length > 0) throw duplicateField('sortOrder', sortOrder);
 }
+
+/**
+ * "If the value is used by another Cart Discount or Discount Group, a DuplicateField error is
+ * returned" (CartDiscountDraft / DiscountGroupDraft.sortOrder): one space of sort orders for both
+ * types. A Cart Discount in a group uses the group's sort order (CartDiscount.sortOrder), so only
+ * discounts without a `discountGroup` hold one of their own. A read before the write, as above.
+ */
+export async function assertCartSortOrderFree(db: Queryable, projectKey: string, sortOrder: string, selfId?: string): Promise<void> {
+  const found = await db.query<{ id: string }>(
+    `SELECT id FROM resources WHERE project_key = $1 AND type_id IN ('cart-discount', 'discount-group') AND id <> $2 AND doc @> $3::jsonb
+       AND NOT (doc ? 'discountGroup') LIMIT 1`,
+    [projectKey, selfId ?? '', JSON.stringify({ sortOrder })],
+  );
+  if (found.rows.length > 0) throw duplicateField('sortOrder', sortOrder);
+}

@@ -28,6 +28,7 @@ const EXPANSION_VIEW_SCOPES: ReadonlyMap<string, string> = new Map([
   ['customer', 'view_customers'],
   ['customer-group', 'view_customer_groups'],
   ['discount-code', 'view_discount_codes'],
+  ['discount-group', 'view_cart_discounts'],
   ['inventory-entry', 'view_products'],
   ['order', 'view_orders'],
   ['order-edit', 'view_order_edits'],
