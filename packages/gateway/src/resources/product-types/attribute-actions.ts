@@ -48,8 +48,8 @@ function namesOfDefinitions(value: unknown): string[] {
 
 /**
  * The reference's actions on AttributeDefinitions (types/product-type/updates). Renames and removals
- * apply to products "in an eventually consistent way" in the reference; Herald applies them before
- * answering, in the definition's `afterUpdate` (products/ follows the product type's changes).
+ * apply to products "in an eventually consistent way" in the reference; Herald applies them in the
+ * update's transaction, the definition's `updatedAlongside` (products/ follows the product type's changes).
  */
 export function attributeDefinitionActions(db: Queryable): ActionHandlers<ProductType> {
   return {

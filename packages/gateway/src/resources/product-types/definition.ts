@@ -69,7 +69,8 @@ export function productTypeDefinition(documents: DocumentStore, usage: ProductTy
       ...enumActions(documents.db, usage),
     },
 
-    // Renamed, re-keyed, relabelled and removed attributes and enum values reach the products of the type.
-    afterUpdate: (productType, actions, ctx) => followProductTypeUpdate(documents, ctx, productType.id, actions),
+    // Renamed, re-keyed, relabelled and removed attributes and enum values reach the products of
+    // the type in the update's transaction: the type never commits without its products following.
+    updatedAlongside: (tx, productType, actions, ctx) => followProductTypeUpdate(documents, tx, ctx.write, productType.id, actions),
   };
 }

@@ -1,5 +1,5 @@
 import { resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
-import { type Locator, type Queryable, type ServerFields, type TransactionReader } from '@herald/store';
+import { type Locator, type Queryable, type ServerFields, type TransactionReader, type UpdateOptions } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
 import { requestContext, type RequestContext, type ResourceDeps } from './context.js';
@@ -30,6 +30,12 @@ export interface ResourceDefinition<D extends BaseResource> {
   /** Side effects that must follow a committed create, update or delete (never inside the transaction). */
   afterCreate?(doc: D, ctx: RequestContext): Promise<void> | void;
   afterUpdate?(doc: D, actions: readonly UpdateAction[], ctx: RequestContext): Promise<void>;
+  /**
+   * Writes that must commit with an update (other documents following it): run in the update's
+   * transaction `tx`, after the new version is written, not when nothing changed. Throwing rolls
+   * the update back with them (the store's `alongside`).
+   */
+  updatedAlongside?(tx: Queryable, doc: D, actions: readonly UpdateAction[], ctx: RequestContext): Promise<void>;
   afterDelete?(doc: D, ctx: RequestContext): Promise<void>;
   /**
    * Refuses a delete (throws, e.g. 400 ReferenceExists). Runs inside the delete's transaction,
@@ -81,7 +87,7 @@ export function registerVersionedRoutes<D extends BaseResource>(app: FastifyInst
       },
       // The template's actions only read (`reader.get`): no lock, two round trips; a write
       // committed meanwhile answers 409 as the lock would have.
-      { optimistic: true },
+      { optimistic: true, ...alongsideOf(definition, actions, ctx) },
     );
     await definition.afterUpdate?.(doc, actions, ctx);
     return shape(request, expansion, doc);
@@ -135,6 +141,13 @@ export function registerVersionedRoutes<D extends BaseResource>(app: FastifyInst
     app.post(path, { config: manage }, update);
     app.delete(path, { config: manage }, remove);
   }
+}
+
+/** The store's `alongside` option running the definition's `updatedAlongside`, when it has one. */
+function alongsideOf<D extends BaseResource>(definition: ResourceDefinition<D>, actions: readonly UpdateAction[], ctx: RequestContext): UpdateOptions<D> {
+  const { updatedAlongside } = definition;
+  if (updatedAlongside === undefined) return {};
+  return { alongside: (tx, _previous, next) => updatedAlongside(tx, next, actions, ctx) };
 }
 
 export function notFoundMessage(typeId: string, locator: Locator): string {
