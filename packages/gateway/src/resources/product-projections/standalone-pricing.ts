@@ -65,7 +65,7 @@ function standaloneSkus({ products, staged }: StandalonePriceSource): string[] {
 export async function standalonePriceBook(source: StandalonePriceSource): Promise<StandalonePriceBook> {
   const skus = standaloneSkus(source);
   if (source.criteria === undefined || skus.length === 0) return NO_STANDALONE_PRICES;
-  const found = await activeStandalonePrices(source.db, source.projectKey, skus, { currency: source.criteria.currency });
+  const found = await activeStandalonePrices(source.db, source.projectKey, skus, { currency: source.criteria.currency, staged: source.staged });
   const bySku = new Map<string, SelectablePrice[]>();
   for (const doc of found) {
     const prices = bySku.get(doc.sku) ?? [];

@@ -7,11 +7,23 @@ export interface ActivePriceFilter {
   currency?: string;
   /** At most this many prices in all (a bound on what one read may load). */
   limit?: number;
+  /**
+   * Answer each price as its staged changes would leave it (StandalonePrice.staged, set by
+   * changeValue with `staged: true`): what a staged product projection selects. Default: current.
+   */
+  staged?: boolean;
 }
 
 /** One jsonpath naming every SKU (JSON string literals are valid jsonpath strings). */
 function skuPath(skus: readonly string[]): string {
   return `$ ? (${skus.map((sku) => `@.sku == ${JSON.stringify(sku)}`).join(' || ')})`;
+}
+
+/** `price` with its staged changes applied, as StandalonePriceApplyStagedChangesAction applies them. */
+function asStaged(price: StandalonePrice): StandalonePrice {
+  const { staged, ...current } = price;
+  if (staged === undefined) return price;
+  return { ...current, value: staged.value, ...(staged.discounted === undefined ? {} : { discounted: staged.discounted }) };
 }
 
 /**
@@ -33,5 +45,6 @@ export async function activeStandalonePrices(
       ORDER BY doc ->> 'createdAt', id${filter.limit === undefined ? '' : ` LIMIT ${filter.limit}`}`,
     [projectKey, STANDALONE_PRICE_TYPE_ID, skuPath(skus), JSON.stringify(match)],
   );
-  return found.rows.map((row) => row.doc);
+  const prices = found.rows.map((row) => row.doc);
+  return filter.staged === true ? prices.map(asStaged) : prices;
 }
