@@ -3,6 +3,7 @@ import type { ResourceDefinition } from '../shared/versioned-routes.js';
 import { assetActions } from './asset-actions.js';
 import { dataActions } from './data-actions.js';
 import { setDiscountedPrice } from './discounted-price.js';
+import { setDefaultVariant } from './default-variant.js';
 import { productFromDraft } from './draft.js';
 import { allImageUrls, imageActions } from './image-actions.js';
 import { priceActions } from './price-actions.js';
@@ -37,6 +38,7 @@ export function productDefinition(documents: DocumentStore): ResourceDefinition<
       ...priceActions,
       ...priceCustomActions,
       setDiscountedPrice,
+      setDefaultVariant,
       ...imageActions,
       ...assetActions,
       transitionState,

@@ -69,6 +69,8 @@ export interface ProductData {
   searchKeywords: SearchKeywords;
   /** Product-level attributes (AttributeDefinition.level Product), shared by every variant. */
   attributes: Attribute[];
+  /** Set by ProductSetDefaultVariantAction in `Modular` projects only (default-variant.ts). */
+  defaultVariant?: Reference<'variant'>;
 }
 
 /** The reference's ProductCatalogData. */

@@ -6,7 +6,7 @@ import type { Product, ProductData } from './product.js';
  * data versions flattened onto the product's own fields. Pure: `/product-projections` and the
  * messages that carry a projection (ProductCreated, ProductPublished, ProductDeleted) share it.
  */
-export type ProductProjection = ProductData & {
+export type ProductProjection = Omit<ProductData, 'defaultVariant'> & {
   id: string;
   version: number;
   key?: string;
@@ -40,6 +40,8 @@ export function projectionOf(product: Product, { staged, share = false }: { stag
     createdAt: product.createdAt,
     lastModifiedAt: product.lastModifiedAt,
   };
+  // ProductProjection has no defaultVariant (ProductData has it): only a product's masterData shows it.
+  if ('defaultVariant' in projection) delete (projection as Partial<ProductData>).defaultVariant;
   if (product.key !== undefined) projection.key = product.key;
   if (product.taxCategory !== undefined) projection.taxCategory = product.taxCategory;
   if (product.state !== undefined) projection.state = product.state;

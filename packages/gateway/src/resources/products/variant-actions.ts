@@ -7,6 +7,7 @@ import { optionalKey } from '../shared/validation.js';
 import { allVariants, type Product, type ProductVariant } from './product.js';
 import { dataToChange, isStaged, variantIn } from './staging.js';
 import { assertAttributeConstraints } from './constraints.js';
+import { clearDefaultVariantIfRemoved } from './default-variant.js';
 import { assertVariantIdentifiersDistinct, definitionsAt, sku, variantFromDraft } from './variants.js';
 
 type Load = Pick<RequestContext, 'load'>;
@@ -96,6 +97,7 @@ export const variantActions: ActionHandlers<Product> = {
       const variant = variantIn(data, selection);
       if (variant.id === data.masterVariant.id) throw invalidOperation('The master variant cannot be removed; change the master variant first.');
       data.variants = data.variants.filter(({ id }) => id !== variant.id);
+      clearDefaultVariantIfRemoved(data, variant);
       removed ??= variant;
     }
     const removedImageUrls = removed === undefined ? [] : removed.images.map(({ url }) => url);
