@@ -6,15 +6,18 @@
  * publishing carries it to the current data, removing the variant clears it, and product
  * projections do not show it (ProductProjection has no defaultVariant).
  */
+import { startSqsPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
 
 const CLASSIC = 'default-variant-classic';
 const MODULAR = 'default-variant-modular';
-const SCOPES = ['manage_project', 'manage_products', 'manage_product_types'];
+const SCOPES = ['manage_project', 'manage_products', 'manage_product_types', 'manage_subscriptions'];
 
 describe('Product setDefaultVariant', { timeout: 60_000 }, () => {
+  let sqs: SqsPeer;
   let gateway: TestGateway;
   const callers: Record<string, Caller> = {};
 
@@ -43,7 +46,11 @@ describe('Product setDefaultVariant', { timeout: 60_000 }, () => {
   }
 
   beforeAll(async () => {
-    gateway = await startTestGateway({ projects: [CLASSIC, MODULAR] });
+    sqs = await startSqsPeer({ region: REGION });
+    gateway = await startTestGateway({
+      projects: [CLASSIC, MODULAR],
+      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
+    });
     for (const projectKey of [CLASSIC, MODULAR]) {
       callers[projectKey] = await callerWith(gateway, projectKey, SCOPES);
       await callers[projectKey].ok(`/${projectKey}/product-types`, { key: 'lamps', name: 'Lamps', description: 'Lamps', attributes: [] }, 201);
@@ -51,7 +58,10 @@ describe('Product setDefaultVariant', { timeout: 60_000 }, () => {
     const project = await callers[MODULAR]!.read(`/${MODULAR}`);
     await callers[MODULAR]!.update(`/${MODULAR}`, project.version as number, [{ action: 'setProductCatalogModel', productCatalogModel: 'Modular' }]);
   }, 180_000);
-  afterAll(() => gateway?.close());
+  afterAll(async () => {
+    await gateway?.close();
+    await sqs?.stop();
+  });
 
   it('is refused on a Classic project, by default and when set explicitly', async () => {
     const admin = callers[CLASSIC]!;
@@ -139,5 +149,17 @@ describe('Product setDefaultVariant', { timeout: 60_000 }, () => {
       expect(projection.masterVariant.sku).toBe('table-1');
       expect(projection).not.toHaveProperty('defaultVariant');
     }
+  });
+
+  it('delivers a ResourceUpdated change notification for it to an SQS subscription (no message: the reference has none)', async () => {
+    const admin = callers[MODULAR]!;
+    const queue = await subscribedQueue(sqs, admin, MODULAR, 'product');
+    const { url, product } = await lamp(MODULAR, 'delivered');
+    await admin.update(url, 1, [{ action: 'setDefaultVariant', variant: { key: 'delivered-v2' } }]);
+    const id = product.id as string;
+    const documents = await deliveriesAbout(sqs, queue, id, 3);
+    expect(labels(documents)).toEqual([`product:${id}:Message:ProductCreated:1`, `product:${id}:ResourceCreated:1`, `product:${id}:ResourceUpdated:2`].sort());
+    const updated = documents.map(payloadOf).find((payload) => payload.notificationType === 'ResourceUpdated');
+    expect(updated).toMatchObject({ version: 2, oldVersion: 1 });
   });
 });
