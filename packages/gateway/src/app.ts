@@ -56,6 +56,7 @@ import { paymentDefinition } from './resources/payments/definition.js';
 import { registerMyPaymentRoutes } from './resources/payments/my-payments.js';
 import { inventoryEntryDefinition } from './resources/inventory/definition.js';
 import { standalonePriceDefinition } from './resources/standalone-prices/definition.js';
+import { standalonePriceDocuments } from './resources/standalone-prices/price-documents.js';
 import { registerShippingMethodRoutes } from './resources/shipping-methods/definition.js';
 import { registerProductDiscountRoutes } from './resources/product-discounts/definition.js';
 import { cartDiscountDefinition } from './resources/cart-discounts/definition.js';
@@ -200,7 +201,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, paymentDefinition(documents), resourceDeps);
   registerMyPaymentRoutes(app, resourceDeps);
   registerVersionedRoutes(app, inventoryEntryDefinition(documents), resourceDeps);
-  registerVersionedRoutes(app, standalonePriceDefinition(documents), resourceDeps);
+  registerVersionedRoutes(app, standalonePriceDefinition(documents), { ...resourceDeps, documents: standalonePriceDocuments(documents) });
   registerVersionedRoutes(app, reviewDefinition, { ...resourceDeps, documents: reviewDocuments(documents) });
   registerShippingMethodRoutes(app, resourceDeps, clock);
   registerProductDiscountRoutes(app, resourceDeps);

@@ -1,4 +1,5 @@
 import type { DocumentStore, ServerFields } from '@herald/store';
+import { updateReads } from '../carts/catalogue.js';
 import type { FastifyInstance } from 'fastify';
 import { describedActions, requiredBoolean, requiredLocalized, optionalLocalized } from '../discounts/common-actions.js';
 import { compiledField, predicateReferences } from '../discounts/predicate-field.js';
@@ -7,6 +8,7 @@ import { validityActions, validityFromDraft } from '../discounts/validity.js';
 import type { ResourceDeps } from '../shared/context.js';
 import { asDraft, optionalKey } from '../shared/validation.js';
 import { registerVersionedRoutes, type ResourceDefinition } from '../shared/versioned-routes.js';
+import { productDiscountDocuments } from './discounted-standalone-prices.js';
 import { registerProductDiscountMatching } from './matching.js';
 import { PRODUCT_DISCOUNT_TYPE_ID, type ProductDiscount } from './product-discount.js';
 import { productDiscountValue } from './value.js';
@@ -14,8 +16,9 @@ import { productDiscountValue } from './value.js';
 /**
  * `/{projectKey}/product-discounts` (reference: resources/product-discounts.raml,
  * types/product-discount). The reference has no ProductDiscount messages: changes are notified
- * only. Nothing references a product discount in a way that refuses its delete (prices keep their
- * own DiscountedPrice), so none is checked.
+ * only, but each write changes the `discounted` of the standalone prices it discounts (with their
+ * StandalonePriceDiscountSet). Nothing references a product discount in a way that refuses its
+ * delete, so none is checked.
  */
 export function productDiscountDefinition(documents: DocumentStore): ResourceDefinition<ProductDiscount> {
   return {
@@ -58,9 +61,11 @@ export function productDiscountDefinition(documents: DocumentStore): ResourceDef
         discount.predicate = predicate.source;
         discount.references = predicateReferences([predicate]);
       },
-      async changeSortOrder(discount, action, { ctx }) {
+      async changeSortOrder(discount, action, { ctx, reader }) {
         const sortOrder = sortOrderField(action.sortOrder);
-        if (sortOrder !== discount.sortOrder) await assertSortOrderFree(documents.db, ctx.projectKey, PRODUCT_DISCOUNT_TYPE_ID, sortOrder, discount.id);
+        // Through the update's transaction: the update holds the row lock (discounted-standalone-prices.ts).
+        const { db } = updateReads(ctx, reader);
+        if (sortOrder !== discount.sortOrder) await assertSortOrderFree(db, ctx.projectKey, PRODUCT_DISCOUNT_TYPE_ID, sortOrder, discount.id);
         discount.sortOrder = sortOrder;
       },
     },
@@ -70,5 +75,6 @@ export function productDiscountDefinition(documents: DocumentStore): ResourceDef
 /** The template's eight operations and `POST /product-discounts/matching` (static path, registered first). */
 export function registerProductDiscountRoutes(app: FastifyInstance, deps: ResourceDeps): void {
   registerProductDiscountMatching(app, deps.documents);
-  registerVersionedRoutes(app, productDiscountDefinition(deps.documents), deps);
+  // Writes follow the standalone prices' platform discount in their transaction (discounted-standalone-prices.ts).
+  registerVersionedRoutes(app, productDiscountDefinition(deps.documents), { ...deps, documents: productDiscountDocuments(deps.documents) });
 }

@@ -139,7 +139,7 @@ export function standalonePriceDefinition(documents: DocumentStore): ResourceDef
       ...valueActions(),
       ...stagedActions(),
       ...tierActions,
-      ...validityActions(documents.db),
+      ...validityActions(),
       setKey(price, action): MessagePayload[] {
         const key = optionalKey(action.key);
         const oldKey = price.key;

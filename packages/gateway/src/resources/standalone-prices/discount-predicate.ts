@@ -41,12 +41,12 @@ export async function assertDiscountMatchesPrice(external: ExternalDiscount, pri
   });
 }
 
-function variantWithSku(product: Product, sku: string): ProductVariant | undefined {
+export function variantWithSku(product: Product, sku: string): ProductVariant | undefined {
   return allVariants(product.masterData.current).find((variant) => variant.sku === sku);
 }
 
 /** `customerGroup.key` and `channel.key` of the price's scope (Price field identifiers). */
-async function scopeKeys(price: PricedScope, load: Load): Promise<ProductPredicateKeys> {
+export async function scopeKeys(price: PricedScope, load: Load): Promise<ProductPredicateKeys> {
   const keyOf = async (typeId: string, id: string | undefined) => (id === undefined ? undefined : (await load<BaseResource>(typeId, { id }))?.key);
   const customerGroup = await keyOf('customer-group', price.customerGroup?.id);
   const channel = await keyOf('channel', price.channel?.id);
@@ -54,7 +54,7 @@ async function scopeKeys(price: PricedScope, load: Load): Promise<ProductPredica
 }
 
 /** The price as a product predicate reads it: a HighPrecisionMoney value by its rounded `centAmount`. */
-function asProductPrice(price: PricedScope): Price {
+export function asProductPrice(price: PricedScope): Price {
   const { country, customerGroup, channel } = price;
   return {
     id: price.id ?? '',

@@ -1,5 +1,6 @@
 import type { MessagePayload } from '@herald/model';
 import type { Queryable } from '@herald/store';
+import { updateReads } from '../carts/catalogue.js';
 import { optionalDateTime } from '../inventory/fields.js';
 import type { ActionHandlers } from '../shared/update-actions.js';
 import { assertScopeFree, assertValidityOrder } from './price-scope.js';
@@ -22,8 +23,9 @@ function boundFields(field: Bound, value: string | undefined, previous: string |
  * setValidFrom, setValidUntil and setValidFromAndUntil: the validity is part of the price scope, so
  * each change is checked against the other prices of the sku (price-scope.ts). No change, no message.
  */
-export function validityActions(db: Queryable): ActionHandlers<StandalonePrice> {
-  const setBounds = async (price: StandalonePrice, projectKey: string, bounds: Partial<Record<Bound, unknown>>) => {
+export function validityActions(): ActionHandlers<StandalonePrice> {
+  // The scope check reads through the update's transaction (its row lock: price-documents.ts).
+  const setBounds = async (price: StandalonePrice, { db, projectKey }: { db: Queryable; projectKey: string }, bounds: Partial<Record<Bound, unknown>>) => {
     const next: Record<Bound, string | undefined> = { validFrom: price.validFrom, validUntil: price.validUntil };
     for (const field of Object.keys(bounds) as Bound[]) next[field] = optionalDateTime(bounds[field], field);
     const previous = { validFrom: price.validFrom, validUntil: price.validUntil };
@@ -35,20 +37,20 @@ export function validityActions(db: Queryable): ActionHandlers<StandalonePrice> 
     return { next, previous };
   };
   return {
-    async setValidFrom(price, action, { ctx }): Promise<MessagePayload[]> {
-      const change = await setBounds(price, ctx.projectKey, { validFrom: action.validFrom });
+    async setValidFrom(price, action, { ctx, reader }): Promise<MessagePayload[]> {
+      const change = await setBounds(price, updateReads(ctx, reader), { validFrom: action.validFrom });
       return change === undefined
         ? []
         : [{ type: 'StandalonePriceValidFromSet', ...boundFields('validFrom', change.next.validFrom, change.previous.validFrom) }];
     },
-    async setValidUntil(price, action, { ctx }): Promise<MessagePayload[]> {
-      const change = await setBounds(price, ctx.projectKey, { validUntil: action.validUntil });
+    async setValidUntil(price, action, { ctx, reader }): Promise<MessagePayload[]> {
+      const change = await setBounds(price, updateReads(ctx, reader), { validUntil: action.validUntil });
       return change === undefined
         ? []
         : [{ type: 'StandalonePriceValidUntilSet', ...boundFields('validUntil', change.next.validUntil, change.previous.validUntil) }];
     },
-    async setValidFromAndUntil(price, action, { ctx }): Promise<MessagePayload[]> {
-      const change = await setBounds(price, ctx.projectKey, { validFrom: action.validFrom, validUntil: action.validUntil });
+    async setValidFromAndUntil(price, action, { ctx, reader }): Promise<MessagePayload[]> {
+      const change = await setBounds(price, updateReads(ctx, reader), { validFrom: action.validFrom, validUntil: action.validUntil });
       if (change === undefined) return [];
       return [
         {

@@ -1,0 +1,140 @@
+import { systemClock, type BaseResource, type MessagePayload } from '@herald/model';
+import type {
+  DeleteOptions,
+  DocumentStore,
+  Locator,
+  Queryable,
+  ServerFields,
+  TransactionReader,
+  UpdateOptions,
+  UpdateResult,
+  WriteContext,
+} from '@herald/store';
+import { isValidAt } from '../discounts/validity.js';
+import { platformDiscountedPrices, platformDiscounts, platformOwnsDiscounted, setPlatformDiscounted } from '../standalone-prices/platform-discount.js';
+import { readsWithin } from '../standalone-prices/price-documents.js';
+import { STANDALONE_PRICE_TYPE_ID, type StandalonePrice } from '../standalone-prices/standalone-price.js';
+import type { ProductDiscount } from './product-discount.js';
+
+/** Standalone prices read per statement while a discount write follows them (keyset pages by id). */
+const PAGE_SIZE = 500;
+
+/** Whether the platform applies the discount now (an external one never computes a value). */
+function applies(discount: ProductDiscount | undefined, now: Date): boolean {
+  return discount !== undefined && discount.isActive && discount.value.type !== 'external' && isValidAt(discount, now);
+}
+
+/** The fields a discount's effect on prices depends on (name, description and key change nothing). */
+function effect(discount: ProductDiscount | undefined): string {
+  if (discount === undefined) return '';
+  const { value, predicate, sortOrder, isActive, validFrom, validUntil } = discount;
+  return JSON.stringify([value, predicate, sortOrder, isActive, validFrom, validUntil]);
+}
+
+/** The prices whose `discounted` names the discount: the `@>` the GIN index on `doc` answers. */
+async function pricesDiscountedBy(tx: Queryable, projectKey: string, discountId: string): Promise<StandalonePrice[]> {
+  const found = await tx.query<{ doc: StandalonePrice }>('SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @> $3::jsonb', [
+    projectKey,
+    STANDALONE_PRICE_TYPE_ID,
+    JSON.stringify({ discounted: { discount: { id: discountId } } }),
+  ]);
+  return found.rows.map((row) => row.doc);
+}
+
+/** One page of the project's standalone prices after `afterId` (the primary key answers it). */
+async function pricePage(tx: Queryable, projectKey: string, afterId: string): Promise<StandalonePrice[]> {
+  const found = await tx.query<{ doc: StandalonePrice }>(
+    `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND id > $3 ORDER BY id LIMIT ${PAGE_SIZE}`,
+    [projectKey, STANDALONE_PRICE_TYPE_ID, afterId],
+  );
+  return found.rows.map((row) => row.doc);
+}
+
+/** Each price's platform `discounted` written with its StandalonePriceDiscountSet when it changed. */
+async function followPrices(joined: DocumentStore, ctx: WriteContext, tx: Queryable, prices: readonly StandalonePrice[], written: ProductDiscount | undefined) {
+  const reads = readsWithin(ctx, joined, tx);
+  const owned: StandalonePrice[] = [];
+  for (const price of prices) if (await platformOwnsDiscounted(price, reads.load, written)) owned.push(price);
+  const computed = await platformDiscountedPrices(owned, await platformDiscounts(reads), reads);
+  for (const [index, price] of owned.entries()) {
+    const next = structuredClone(price);
+    const message = setPlatformDiscounted(next, computed[index]);
+    if (message === undefined) continue;
+    const apply = (): UpdateResult<StandalonePrice> => ({ doc: next, messages: [message as MessagePayload] });
+    await joined.update<StandalonePrice>(ctx, STANDALONE_PRICE_TYPE_ID, { id: price.id }, price.version, apply);
+  }
+}
+
+/**
+ * After a discount write (`before` → `after`, either absent for a create or a delete), in its
+ * transaction: the standalone prices whose platform discount may have changed. A discount that
+ * stops applying or loses priority changes only the prices it discounts (found by index); one that
+ * starts applying or may match new prices (value, predicate, sortOrder, validity) can discount any
+ * price whose SKU a published product has, so every standalone price of the project is read, a
+ * page at a time: the predicate may name any field of the product or the price.
+ */
+export async function followDiscountWrite(
+  joined: DocumentStore,
+  ctx: WriteContext,
+  tx: Queryable,
+  before?: ProductDiscount,
+  after?: ProductDiscount,
+): Promise<void> {
+  if (effect(before) === effect(after)) return;
+  const now = systemClock.now();
+  const written = before ?? after;
+  if (written === undefined) return;
+  if (!applies(after, now)) {
+    if (applies(before, now)) await followPrices(joined, ctx, tx, await pricesDiscountedBy(tx, ctx.projectKey, written.id), before);
+    return;
+  }
+  for (let page = await pricePage(tx, ctx.projectKey, ''); page.length > 0; page = await pricePage(tx, ctx.projectKey, page[page.length - 1]?.id ?? '')) {
+    await followPrices(joined, ctx, tx, page, before);
+  }
+}
+
+/**
+ * The document store the product discount routes write through (as categories/category-documents.ts):
+ * each create, update and delete follows the standalone prices' platform discount in its own
+ * transaction (followDiscountWrite). Updates are locked, not optimistic, to run in one transaction.
+ */
+export function productDiscountDocuments(documents: DocumentStore): DocumentStore {
+  const overrides: Pick<DocumentStore, 'create' | 'update' | 'delete'> = {
+    create<D extends BaseResource>(ctx: WriteContext, typeId: string, fields: Omit<D, ServerFields>, messages?: (doc: D) => MessagePayload[]): Promise<D> {
+      return documents.db.transaction(async (tx) => {
+        const joined = documents.within(tx);
+        const created = await joined.create<D>(ctx, typeId, fields, messages);
+        await followDiscountWrite(joined, ctx, tx, undefined, created as unknown as ProductDiscount);
+        return created;
+      });
+    },
+
+    update<D extends BaseResource>(
+      ctx: WriteContext,
+      typeId: string,
+      locator: Locator,
+      expectedVersion: number,
+      apply: (current: D, reader: TransactionReader) => Promise<UpdateResult<D>> | UpdateResult<D>,
+      options: UpdateOptions<D> = {},
+    ): Promise<D> {
+      const { optimistic: _lockInstead, ...locked } = options;
+      return documents.update<D>(ctx, typeId, locator, expectedVersion, apply, {
+        ...locked,
+        alongside: async (tx, previous, next) => {
+          await locked.alongside?.(tx, previous, next);
+          await followDiscountWrite(documents.within(tx), ctx, tx, previous as unknown as ProductDiscount, next as unknown as ProductDiscount);
+        },
+      });
+    },
+
+    delete<D extends BaseResource>(ctx: WriteContext, typeId: string, locator: Locator, expectedVersion: number, options?: DeleteOptions<D>): Promise<D> {
+      return documents.db.transaction(async (tx) => {
+        const joined = documents.within(tx);
+        const deleted = await joined.delete<D>(ctx, typeId, locator, expectedVersion, options);
+        await followDiscountWrite(joined, ctx, tx, deleted as unknown as ProductDiscount, undefined);
+        return deleted;
+      });
+    },
+  };
+  return Object.assign(Object.create(documents) as DocumentStore, overrides);
+}
