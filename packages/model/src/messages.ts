@@ -60,7 +60,8 @@ export const MESSAGE_TYPES: Readonly<Record<string, readonly string[]>> = {
     'InventoryEntryReservationExpirationInMinutesSet',
   ],
   // Standalone prices (reference: types/message/StandalonePrice*; no custom field messages).
-  // StandalonePriceDiscountSet comes from product discounts, which Herald does not have yet.
+  // StandalonePriceDiscountSet: written when a product discount (or the price) changes the price's
+  // platform `discounted` (gateway standalone-prices/platform-discount.ts).
   'standalone-price': [
     'StandalonePriceCreated',
     'StandalonePriceDeleted',
