@@ -45,7 +45,7 @@ describe('standalone prices discounted by product discounts', { timeout: 60_000 
       'manage_subscriptions',
     ]);
     await createCatalogue(admin, P);
-    for (const key of ['pa', 'pb', 'pc', 'pd']) await createProduct(admin, P, shirt(key, { priceMode: 'Standalone' }));
+    for (const key of ['pa', 'pb', 'pc', 'pd', 'pe']) await createProduct(admin, P, shirt(key, { priceMode: 'Standalone' }));
   }, 180_000);
   afterAll(async () => {
     await gateway?.close();
@@ -111,6 +111,26 @@ describe('standalone prices discounted by product discounts', { timeout: 60_000 
     expect((await price(id)).discounted).toEqual(discountedBy(discount, 1500));
     await admin.update(`/${P}/product-discounts/${discount.id as string}`, discount.version, [{ action: 'changePredicate', predicate: 'sku = "nothing"' }]);
     expect((await price(id)).discounted).toBeUndefined();
+  });
+
+  it('follows sortOrder changes both ways and an amount change of the winning discount', async () => {
+    const priced = await admin.ok(`/${P}/standalone-prices`, { sku: 'pe-1', value: eur(1000) }, 201);
+    const id = priced.id as string;
+    let low = await admin.ok(`/${P}/product-discounts`, relative('low', 'pe-1', 1000, '0.61'), 201);
+    const rival = await admin.ok(`/${P}/product-discounts`, relative('rival', 'pe-1', 3000, '0.62'), 201);
+    expect((await price(id)).discounted).toEqual(discountedBy(rival, 700));
+    low = await admin.update(`/${P}/product-discounts/${low.id as string}`, low.version, [{ action: 'changeSortOrder', sortOrder: '0.63' }]);
+    expect((await price(id)).discounted).toEqual(discountedBy(low, 900));
+    low = await admin.update(`/${P}/product-discounts/${low.id as string}`, low.version, [
+      { action: 'changeValue', value: { type: 'relative', permyriad: 500 } },
+    ]);
+    expect((await price(id)).discounted).toEqual(discountedBy(low, 950));
+    await admin.update(`/${P}/product-discounts/${low.id as string}`, low.version, [{ action: 'changeSortOrder', sortOrder: '0.601' }]);
+    expect((await price(id)).discounted).toEqual(discountedBy(rival, 700));
+    // A name changes nothing a price depends on: no write.
+    const before = await price(id);
+    await admin.update(`/${P}/product-discounts/${rival.id as string}`, rival.version, [{ action: 'changeName', name: { en: 'renamed' } }]);
+    expect((await price(id)).version).toBe(before.version);
   });
 
   it('keeps the value a client set for an external discount', async () => {

@@ -10,6 +10,7 @@ import type {
   UpdateResult,
   WriteContext,
 } from '@herald/store';
+import { compareSortOrders } from '../discounts/sort-order.js';
 import { isValidAt } from '../discounts/validity.js';
 import { platformDiscountedPrices, platformDiscounts, platformOwnsDiscounted, setPlatformDiscounted } from '../standalone-prices/platform-discount.js';
 import { readsWithin } from '../standalone-prices/price-documents.js';
@@ -65,13 +66,27 @@ async function followPrices(joined: DocumentStore, ctx: WriteContext, tx: Querya
   }
 }
 
+/** The currencies an `absolute` value applies to ("will only match a price if this array contains a value with the same currency"). */
+function currencies(discount: ProductDiscount): string {
+  return discount.value.type === 'absolute' ? JSON.stringify(discount.value.money.map((money) => money.currencyCode).sort()) : discount.value.type;
+}
+
+/**
+ * Whether the discount, applying after the write, may now win on prices it did not discount
+ * before: it started applying, or matches other prices (predicate, currencies), or outranks more
+ * discounts (a higher sortOrder). A lower sortOrder or another amount changes only its own prices.
+ */
+function mayWinElsewhere(before: ProductDiscount | undefined, after: ProductDiscount, now: Date): boolean {
+  if (before === undefined || !applies(before, now)) return true;
+  return before.predicate !== after.predicate || currencies(before) !== currencies(after) || compareSortOrders(after.sortOrder, before.sortOrder) > 0;
+}
+
 /**
  * After a discount write (`before` → `after`, either absent for a create or a delete), in its
- * transaction: the standalone prices whose platform discount may have changed. A discount that
- * stops applying or loses priority changes only the prices it discounts (found by index); one that
- * starts applying or may match new prices (value, predicate, sortOrder, validity) can discount any
- * price whose SKU a published product has, so every standalone price of the project is read, a
- * page at a time: the predicate may name any field of the product or the price.
+ * transaction: the standalone prices whose platform discount may have changed. Mostly the prices
+ * it discounts (found by index). When it may win elsewhere (mayWinElsewhere), any price whose SKU a
+ * published product has can change, and the predicate may name any field of the product or the
+ * price, so every standalone price of the project is read, a page at a time.
  */
 export async function followDiscountWrite(
   joined: DocumentStore,
@@ -84,7 +99,7 @@ export async function followDiscountWrite(
   const now = systemClock.now();
   const written = before ?? after;
   if (written === undefined) return;
-  if (!applies(after, now)) {
+  if (after === undefined || !applies(after, now) || !mayWinElsewhere(before, after, now)) {
     if (applies(before, now)) await followPrices(joined, ctx, tx, await pricesDiscountedBy(tx, ctx.projectKey, written.id), before);
     return;
   }
