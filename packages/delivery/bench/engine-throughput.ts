@@ -137,6 +137,7 @@ await runWithSourceConditions(async () => {
           `INSERT INTO outbox (project_key, event_id, kind, resource_type_id, payload)
            SELECT $1, r.event_id, 'change', 'store', r.payload FROM jsonb_to_recordset($2::jsonb) AS r(event_id text, payload jsonb)`,
           [projectKey, JSON.stringify(rows.slice(from, from + 2_000))],
+          { appendsOutbox: true },
         );
       }
     });

@@ -10,6 +10,7 @@ export type { WriteContext, Locator, ServerFields, UpdateResult, UpdateOptions, 
 export { containerKey, CUSTOM_OBJECT_TYPE_ID, lookupKey, userProvidedIdentifiers } from './documents/identifiers.js';
 export type { UniqueValue, UniqueValuesOf } from './documents/unique-values.js';
 export type { SearchTerm, SearchTermsDeclaration } from './documents/search-terms.js';
+export { OUTBOX_CHANNEL, type OutboxCommits } from './outbox/commit-bell.js';
 export { appendEvents, eventInserts, prepareEvents, type EventParams, type WriteEvents } from './outbox/append.js';
 export { ProjectStore, newProject, type Project } from './projects/project-store.js';
 export * from './query/index.js';

@@ -1,8 +1,9 @@
+import { OUTBOX_CHANNEL } from '@herald/store';
 import type { Logger } from 'pino';
 import type { OutboxSignal } from './worker.js';
 
-/** The channel the `outbox_notify` trigger (migration 003) notifies on every outbox insert. */
-export const OUTBOX_CHANNEL = 'herald_outbox';
+/** The channel on which a writer notifies after committing outbox rows (store: outbox/commit-bell.ts). */
+export { OUTBOX_CHANNEL };
 
 /**
  * Connecting, and each LISTEN or UNLISTEN (instant on a server that answers). A connection whose

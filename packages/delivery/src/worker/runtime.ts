@@ -8,8 +8,9 @@ import { registerProcessMetrics } from '../metrics/process-metrics.js';
 import { DestinationPool } from '../destinations/pool.js';
 import { secretBoxFor, type SecretBox } from '../secrets/index.js';
 import type { WorkerConfig } from './config.js';
+import { outboxSignalOf } from './outbox-signal.js';
 import { listenForOutbox, type ListeningOutboxSignal } from './pg-listen.js';
-import { startDeliveryWorker, type DeliveryWorker } from './worker.js';
+import { startDeliveryWorker, type DeliveryWorker, type OutboxSignal } from './worker.js';
 
 export interface DeliveryRuntime {
   pool: DestinationPool;
@@ -55,9 +56,9 @@ export async function startDeliveryRuntime(config: WorkerConfig, deps: DeliveryR
   });
   const pool = destinationPoolFor(config, deps.logger);
   const secrets = secretBoxFor(config.secretKey);
-  let outboxSignal: ListeningOutboxSignal | undefined;
+  let listening: ListeningOutboxSignal | undefined;
   if (config.listen && parseDatabaseUrl(config.databaseUrl).driver === 'postgres') {
-    outboxSignal = await listenForOutbox(config.databaseUrl, deps.logger.child({ component: 'outbox-listen' }));
+    listening = await listenForOutbox(config.databaseUrl, deps.logger.child({ component: 'outbox-listen' }));
   }
   const worker = startDeliveryWorker(
     {
@@ -67,7 +68,7 @@ export async function startDeliveryRuntime(config: WorkerConfig, deps: DeliveryR
       registry: deps.registry,
       secrets,
       ...(deps.clock === undefined ? {} : { clock: deps.clock }),
-      ...(outboxSignal === undefined ? {} : { outboxSignal }),
+      ...withSignal(outboxSignalOf(deps.db.outboxCommits, listening)),
     },
     {
       ...(config.workerId === undefined ? {} : { workerId: config.workerId }),
@@ -93,10 +94,14 @@ export async function startDeliveryRuntime(config: WorkerConfig, deps: DeliveryR
     worker,
     async stop() {
       await worker.stop();
-      await outboxSignal?.close();
+      await listening?.close();
       await pool.closeAll();
     },
   };
+}
+
+function withSignal(outboxSignal: OutboxSignal | undefined): { outboxSignal?: OutboxSignal } {
+  return outboxSignal === undefined ? {} : { outboxSignal };
 }
 
 function deliveryPackageVersion(): string {

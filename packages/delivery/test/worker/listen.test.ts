@@ -51,6 +51,8 @@ describe('outbox LISTEN/NOTIFY on PostgreSQL', () => {
     try {
       await signal!.pause!();
       await store.create({ projectKey: 'paused' }, 'store', {});
+      // The writer notifies after its commit, asynchronously: let that NOTIFY land before listening again.
+      await database!.db.outboxCommits!.settled();
       await signal!.resume!();
       const woken = new Promise<void>((resolve) => {
         const stop = signal!.subscribe(() => {

@@ -3,17 +3,19 @@ import { join } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { asUnavailable } from './connection-failure.js';
 import { lockDataDirectory } from './data-directory-lock.js';
-import type { Database, Queryable, QueryResult } from './types.js';
+import { OutboxBell } from '../outbox/commit-bell.js';
+import type { Database, Queryable, QueryOptions, QueryResult } from './types.js';
 
 /** A statement whose files PGlite cannot read or write fails with DatabaseUnavailableError. */
-function wrap(target: PGlite | Transaction, where: string): Queryable {
+function wrap(target: PGlite | Transaction, where: string, onAppended: () => void): Queryable {
   const failed = (error: unknown): never => {
     throw asUnavailable(error, where);
   };
   return {
     // `prepare` needs nothing here: PGlite runs in-process, without a protocol round trip to save.
-    async query<Row>(sql: string, params: readonly unknown[] = []): Promise<QueryResult<Row>> {
+    async query<Row>(sql: string, params: readonly unknown[] = [], options?: QueryOptions): Promise<QueryResult<Row>> {
       const result = await target.query<Row>(sql, params as unknown[]).catch(failed);
+      if (options?.appendsOutbox === true) onAppended();
       // pg's rowCount: rows changed by INSERT/UPDATE/DELETE, rows returned by SELECT (PGlite
       // reports affectedRows 0 for a SELECT).
       return { rows: result.rows, rowCount: Math.max(result.affectedRows ?? 0, result.rows.length) };
@@ -68,12 +70,20 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
     throw error;
   }
   const where = `PGlite at ${dataDir ?? 'memory'}`;
-  const base = wrap(pg, where);
+  // One process: the in-process delivery worker is the only listener there can be.
+  const bell = new OutboxBell();
+  const base = wrap(pg, where, () => bell.ring());
   return {
     driver: 'pglite',
     query: base.query,
     exec: base.exec,
-    transaction: (work) => pg.transaction((tx) => work(wrap(tx, where))).catch(failedTransaction(where)),
+    outboxCommits: bell,
+    async transaction(work) {
+      let appended = false;
+      const result = await pg.transaction((tx) => work(wrap(tx, where, () => (appended = true)))).catch(failedTransaction(where));
+      if (appended) bell.ring();
+      return result;
+    },
     async close() {
       try {
         await pg.close();

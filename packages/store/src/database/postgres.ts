@@ -2,6 +2,7 @@ import type { Pool, PoolClient, QueryConfig } from 'pg';
 import { settlesWithin } from '@herald/model';
 import { asUnavailable } from './connection-failure.js';
 import { DatabaseUnavailableError, formatPostgresTarget, postgresTarget } from './target.js';
+import { NOTIFY_OUTBOX_SQL, OutboxBell } from '../outbox/commit-bell.js';
 import type { Database, Queryable, QueryOptions, QueryResult } from './types.js';
 
 /**
@@ -73,7 +74,7 @@ class StatementNames {
  * answer and must not run anything else (a transaction discards it). A statement that could not
  * reach the server fails with DatabaseUnavailableError (connection-failure.ts).
  */
-function wrap(target: Pool | PoolClient, server: string, statements: StatementNames, onTimeout?: (error: Error) => void): Queryable {
+function wrap(target: Pool | PoolClient, server: string, statements: StatementNames, onTimeout?: (error: Error) => void, onAppended?: () => void): Queryable {
   const run = async (config: TimedQueryConfig) => {
     try {
       return await target.query(config);
@@ -89,6 +90,7 @@ function wrap(target: Pool | PoolClient, server: string, statements: StatementNa
       if (name !== undefined) config.name = name;
       if (options?.timeoutMs !== undefined) config.query_timeout = Math.min(Math.max(1, options.timeoutMs), UNBOUNDED_MS);
       const result = await run(config);
+      if (options?.appendsOutbox === true) onAppended?.();
       return { rows: result.rows as Row[], rowCount: result.rowCount ?? result.rows.length };
     },
     async exec(sql: string): Promise<void> {
@@ -168,11 +170,15 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
     );
   }
   const statements = new StatementNames();
-  const base = wrap(pool, server, statements);
+  const bell = new OutboxBell(async () => {
+    await pool.query(NOTIFY_OUTBOX_SQL);
+  });
+  const base = wrap(pool, server, statements, undefined, () => bell.ring());
   return {
     driver: 'postgres',
     query: base.query,
     exec: base.exec,
+    outboxCommits: bell,
     async transaction(work) {
       const client = await pool.connect().catch((error: unknown) => {
         throw asUnavailable(error, server);
@@ -185,10 +191,12 @@ export async function openPostgres(url: string, options: PostgresOptions = {}): 
         connectionError = error;
       };
       client.on('error', onError);
+      let appended = false;
       try {
         await client.query('BEGIN');
-        const result = await work(wrap(client, server, statements, onError));
+        const result = await work(wrap(client, server, statements, onError, () => (appended = true)));
         await client.query('COMMIT');
+        if (appended) bell.ring();
         return result;
       } catch (error) {
         if (isQueryTimeout(error)) connectionError ??= error as Error;

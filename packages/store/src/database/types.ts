@@ -1,3 +1,5 @@
+import type { OutboxCommits } from '../outbox/commit-bell.js';
+
 export interface QueryOptions {
   /**
    * A hot statement with a fixed text (never SQL built from request input: the number of distinct
@@ -12,6 +14,11 @@ export interface QueryOptions {
    * applies (PostgreSQL: POSTGRES_DEFAULTS.queryTimeoutMs). For probes such as `/readyz`.
    */
   timeoutMs?: number;
+  /**
+   * The statement appends outbox rows: once it has committed (on its own, or with the transaction
+   * it runs in), the database's `outboxCommits` rings (outbox/commit-bell.ts).
+   */
+  appendsOutbox?: boolean;
 }
 
 /** The part of a connection that runs statements; a transaction hands one of these to its callback. */
@@ -37,6 +44,8 @@ export interface Database extends Queryable {
   readonly driver: DatabaseDriver;
   /** Runs `work` in one transaction: committed if it resolves, rolled back if it throws. */
   transaction<T>(work: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Rings after each commit that appended outbox rows; a wrapper without it leaves the wake-ups to polling. */
+  readonly outboxCommits?: OutboxCommits;
   close(): Promise<void>;
 }
 

@@ -44,6 +44,8 @@ import {
 
 /** The repository's statements have fixed texts (the column of a locator is one of two). */
 const PREPARED: QueryOptions = { prepare: true };
+/** The statements that write a document with its messages and outbox rows. */
+const WRITES_EVENTS: QueryOptions = { prepare: true, appendsOutbox: true };
 
 // Statement texts are built once: the driver finds a prepared statement by its text.
 const EVENT_PARAMS = { projectKey: 1, typeId: 2, now: 3, stored: 4, outbox: 5 } as const;
@@ -184,6 +186,7 @@ export class DocumentStore {
       query: (sql, params, options) => tx.query(sql, params, options),
       exec: (sql) => tx.exec(sql),
       transaction: (work) => work(tx),
+      ...(this.db.outboxCommits === undefined ? {} : { outboxCommits: this.db.outboxCommits }),
       close: async () => {},
     };
     return new DocumentStore(joined, this.clock, this.uniqueValues, this.searchTerms);
@@ -231,7 +234,7 @@ export class DocumentStore {
     try {
       // One statement (atomic on its own, one round trip): the document, its messages, its outbox
       // rows, the claims of its unique values and its search terms.
-      await this.db.query(CREATE_SQL[claims === undefined ? 0 : 1][terms === undefined ? 0 : 1], params, PREPARED);
+      await this.db.query(CREATE_SQL[claims === undefined ? 0 : 1][terms === undefined ? 0 : 1], params, WRITES_EVENTS);
     } catch (error) {
       throw await this.mapUniqueViolation(error, ctx.projectKey, typeId, doc, claims?.claimed);
     }
@@ -403,7 +406,7 @@ export class DocumentStore {
     if (claims !== undefined) params.push(...claimParams(claims));
     if (terms !== undefined) params.push(...termParams(terms));
     const sql = UPDATE_SQL[rowVersion === undefined ? 0 : 1]?.[claims === undefined ? 0 : 1]?.[terms === undefined ? 0 : 1] ?? '';
-    const result = await target.query<{ written: number }>(sql, params, PREPARED);
+    const result = await target.query<{ written: number }>(sql, params, WRITES_EVENTS);
     return (result.rows[0]?.written ?? 0) > 0;
   }
 

@@ -16,6 +16,7 @@ import { gatewayUniqueClaims } from './014-gateway-unique-claims.js';
 import { searchTerms } from './015-search-terms.js';
 import { lz4Documents } from './016-lz4-documents.js';
 import { ginPendingList } from './017-gin-pending-list.js';
+import { outboxNotifyAfterCommit } from './018-outbox-notify-after-commit.js';
 
 interface Migration {
   id: number;
@@ -42,6 +43,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 15, name: 'search-terms', sql: searchTerms },
   { id: 16, name: 'lz4-documents', sql: lz4Documents },
   { id: 17, name: 'gin-pending-list', sql: ginPendingList },
+  { id: 18, name: 'outbox-notify-after-commit', sql: outboxNotifyAfterCommit },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */

@@ -121,6 +121,6 @@ export async function appendEvents(
   now: string,
 ): Promise<Message[]> {
   const events = prepareEvents(ctx, typeId, doc, lastSequence, payloads, change, now);
-  await tx.query(APPEND_SQL, [ctx.projectKey, typeId, now, events.storedJson, events.outboxJson], { prepare: true });
+  await tx.query(APPEND_SQL, [ctx.projectKey, typeId, now, events.storedJson, events.outboxJson], { prepare: true, appendsOutbox: true });
   return events.messages;
 }
