@@ -12,6 +12,7 @@ import {
 } from '@herald/model';
 import { sqlState, UNIQUE_VIOLATION, type Database, type Queryable, type QueryOptions } from '../database/types.js';
 import { appendEvents, eventInserts, prepareEvents } from '../outbox/append.js';
+import { CreateBatcher } from './create-batcher.js';
 import { runPagedQuery, type QueryRequest } from './paged-query.js';
 import { columnOfKeyInDocument } from '../query/columns.js';
 import type { PagedQueryResponse } from '../query/types.js';
@@ -122,7 +123,12 @@ export class DocumentStore {
     /** Shared with every store `within` derives: a declaration holds for all writes of its type. */
     private readonly uniqueValues: UniqueValueDeclarations = new Map(),
     private readonly searchTerms: SearchTermRegistry = new SearchTermRegistry(),
-  ) {}
+  ) {
+    this.creates = new CreateBatcher(db);
+  }
+
+  /** Concurrent creates share a statement (create-batcher.ts); never inside a caller's transaction. */
+  private creates: CreateBatcher | undefined;
 
   /**
    * Declares the search terms of the documents of `typeId` (search-terms.ts): every later create,
@@ -189,7 +195,9 @@ export class DocumentStore {
       ...(this.db.outboxCommits === undefined ? {} : { outboxCommits: this.db.outboxCommits }),
       close: async () => {},
     };
-    return new DocumentStore(joined, this.clock, this.uniqueValues, this.searchTerms);
+    const store = new DocumentStore(joined, this.clock, this.uniqueValues, this.searchTerms);
+    store.creates = undefined;
+    return store;
   }
 
   async create<D extends BaseResource>(
@@ -231,10 +239,23 @@ export class DocumentStore {
     const params: unknown[] = [ctx.projectKey, typeId, now, events.storedJson, events.outboxJson, doc.id, lookupKey(typeId, doc), produced.length, doc];
     if (claims !== undefined) params.push(...claimParams(claims));
     if (terms !== undefined) params.push(...termParams(terms));
-    try {
-      // One statement (atomic on its own, one round trip): the document, its messages, its outbox
-      // rows, the claims of its unique values and its search terms.
+    // One statement (atomic on its own, one round trip): the document, its messages, its outbox
+    // rows, the claims of its unique values and its search terms.
+    const alone = async () => {
       await this.db.query(CREATE_SQL[claims === undefined ? 0 : 1][terms === undefined ? 0 : 1], params, WRITES_EVENTS);
+    };
+    try {
+      // Claims and search terms have their own statements: only the plain creates share one.
+      if (this.creates === undefined || claims !== undefined || terms !== undefined) await alone();
+      else
+        await this.creates.write({
+          projectKey: ctx.projectKey,
+          typeId,
+          rowJson: createRow(doc, typeId, now, produced.length),
+          storedJson: events.storedJson,
+          outboxJson: events.outboxJson,
+          alone,
+        });
     } catch (error) {
       throw await this.mapUniqueViolation(error, ctx.projectKey, typeId, doc, claims?.claimed);
     }
@@ -504,6 +525,11 @@ async function lockOne<D>(tx: Queryable, projectKey: string, typeId: string, loc
   const { column, value } = locatorCondition(locator);
   const result = await tx.query<LockedRow<D>>(LOCK_SQL[column], [projectKey, typeId, value], PREPARED);
   return result.rows[0];
+}
+
+/** A create's row as the batch statement reads it (create-batcher.ts). */
+function createRow(doc: BaseResource, typeId: string, now: string, messageSeq: number): string {
+  return JSON.stringify({ id: doc.id, key: lookupKey(typeId, doc), now, message_seq: messageSeq, doc });
 }
 
 function transactionReader(tx: Queryable, projectKey: string): TransactionReader {

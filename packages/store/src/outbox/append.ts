@@ -72,8 +72,11 @@ interface OutboxRow {
 export interface EventParams {
   projectKey: number;
   typeId: number;
-  /** The write's time (ISO string): `created_at` of the stored messages. */
-  now: number;
+  /**
+   * The write's time (ISO string): `created_at` of the stored messages. Absent, each message's own
+   * `createdAt` (a statement that writes several resources, each at its own time).
+   */
+  now?: number;
   stored: number;
   outbox: number;
 }
@@ -89,10 +92,11 @@ export interface EventParams {
  */
 export function eventInserts(params: EventParams, guard?: string): string {
   const when = guard === undefined ? '' : ` AND EXISTS (SELECT 1 FROM ${guard})`;
+  const createdAt = params.now === undefined ? `(e.value->'doc'->>'createdAt')::timestamptz` : `$${params.now}::timestamptz`;
   return `stored_messages AS (
     INSERT INTO messages (project_key, id, resource_type_id, resource_id, sequence_number, type, created_at, last_modified_at, doc)
     SELECT $${params.projectKey}, e.value->>'id', $${params.typeId}, e.value->>'resource_id', (e.value->>'sequence_number')::integer,
-      e.value->>'type', $${params.now}::timestamptz, $${params.now}::timestamptz, e.value->'doc'
+      e.value->>'type', ${createdAt}, ${createdAt}, e.value->'doc'
     FROM jsonb_array_elements($${params.stored}::jsonb) AS e
     WHERE true${when}),
   queued AS (
