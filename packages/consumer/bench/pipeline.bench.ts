@@ -6,7 +6,8 @@
  * Each row is the median of BENCH_ROUNDS rounds (5), after an unmeasured warm-up round on each
  * store (a long-running consumer's code is optimised by V8 long before it matters; the first
  * seconds of a cold process are not what it runs at). Each Redis round uses its own key prefix,
- * and its keys are deleted afterwards, so every round meets a server of the same size.
+ * and its keys are deleted afterwards, so every round meets a server of the same size. The rows
+ * compared with each other (the Redis row and the filtered stream's) alternate their rounds.
  */
 import { spawnSync } from 'node:child_process';
 import os from 'node:os';
@@ -161,12 +162,27 @@ function rate(round: Round): number {
 
 /** Measures `rounds` rounds after one unmeasured warm-up round; `round(index)` runs one (index -1: the warm-up). */
 async function measured(rounds: number, round: (index: number) => Promise<Round>): Promise<Row> {
-  await round(-1);
-  const results: Round[] = [];
-  for (let index = 0; index < rounds; index++) results.push(await round(index));
-  results.sort((a, b) => rate(a) - rate(b));
-  const median = results[Math.floor(results.length / 2)] as Round;
-  return { ...median, rounds, slowest: rate(results[0] as Round), fastest: rate(results[results.length - 1] as Round) };
+  return (await measuredTogether(rounds, [round]))[0] as Row;
+}
+
+/**
+ * Rows whose figures are compared with each other (the filtered stream's against the unfiltered
+ * pipeline's): each has its unmeasured warm-up round, then their measured rounds alternate (round
+ * 0 of each, round 1 of each, …), so that a change in the host's load during the run falls on all
+ * of them alike instead of on whichever row ran at the time (on this shared 2-core host, the load
+ * moved a row by more than the gap being measured).
+ */
+async function measuredTogether(rounds: number, rowRounds: readonly ((index: number) => Promise<Round>)[]): Promise<Row[]> {
+  for (const round of rowRounds) await round(-1);
+  const results: Round[][] = rowRounds.map(() => []);
+  for (let index = 0; index < rounds; index++) {
+    for (let row = 0; row < rowRounds.length; row++) (results[row] as Round[]).push(await (rowRounds[row] as (index: number) => Promise<Round>)(index));
+  }
+  return results.map((rowResults) => {
+    rowResults.sort((a, b) => rate(a) - rate(b));
+    const median = rowResults[Math.floor(rowResults.length / 2)] as Round;
+    return { ...median, rounds, slowest: rate(rowResults[0] as Round), fastest: rate(rowResults[rowResults.length - 1] as Round) };
+  });
 }
 
 /** Deletes the keys under `prefix` (SCAN + UNLINK), so that the next round meets a server of the same size. */
@@ -378,6 +394,11 @@ function redisRowWithLargerYoungGeneration(redisUrl: string): Row | undefined {
 
 /** The Redis row's rounds: each with its own key prefix, its keys deleted afterwards. */
 function measureRedis(redis: Redis, bodies: Arrivals, withMetrics = false, ordering: RoundOrdering = 'unfiltered'): Promise<Row> {
+  return measured(ROUNDS, redisRound(redis, bodies, withMetrics, ordering));
+}
+
+/** One Redis round of a row (index -1: its warm-up). */
+function redisRound(redis: Redis, bodies: Arrivals, withMetrics = false, ordering: RoundOrdering = 'unfiltered'): (index: number) => Promise<Round> {
   const name =
     ordering === 'filtered'
       ? 'RedisDedupStore, type-filtered stream (1 type in 5), ordering on (filteredMessages)'
@@ -386,14 +407,14 @@ function measureRedis(redis: Redis, bodies: Arrivals, withMetrics = false, order
         : withMetrics
           ? 'RedisDedupStore, metrics on (prom-client)'
           : 'RedisDedupStore (redis-server, loopback)';
-  return measured(ROUNDS, async (index) => {
-    const prefix = `bench-${process.pid}-${Date.now()}-${index}`;
+  return async (index) => {
+    const prefix = `bench-${process.pid}-${Date.now()}-${ordering}-${index}`;
     try {
       return await run(name, new RedisDedupStore({ redis }, { keyPrefix: prefix }), bodies, redis, withMetrics ? new Registry() : undefined, ordering);
     } finally {
       await deleteKeys(redis, prefix);
     }
-  });
+  };
 }
 
 async function main(): Promise<void> {
@@ -421,13 +442,16 @@ async function main(): Promise<void> {
     const server = external ? { url: external, stop: async () => undefined } : await startRedis();
     const redis = new Redis(server.url);
     try {
-      if (wanted.has('redis')) rows.push(await measureRedis(redis, bodies));
+      // The unfiltered pipeline and the filtered stream's rows are compared: their rounds alternate.
+      const compared: ((index: number) => Promise<Round>)[] = [];
+      if (wanted.has('redis')) compared.push(redisRound(redis, bodies));
       if (wanted.has('filtered') || wanted.has('filtered-on')) {
         const filtered = arrivals(RESOURCES * FILTER_TYPES, true);
-        rows.push(await measureRedis(redis, filtered, false, 'filtered'));
+        compared.push(redisRound(redis, filtered, false, 'filtered'));
         // filtered-on: the ordered filtered row alone (to profile it).
-        if (wanted.has('filtered')) rows.push(await measureRedis(redis, filtered, false, 'none'));
+        if (wanted.has('filtered')) compared.push(redisRound(redis, filtered, false, 'none'));
       }
+      if (compared.length > 0) rows.push(...(await measuredTogether(ROUNDS, compared)));
       if (wanted.has('metrics')) rows.push(await measureRedis(redis, bodies, true));
       if (wanted.has('floor')) {
         rows.push(
@@ -453,7 +477,7 @@ async function main(): Promise<void> {
     `\n### Parse + dedup + reorder + handler, one process (${os.cpus().length} cores ${os.cpus()[0]?.model ?? ''}, load average ${os.loadavg()[0]?.toFixed(1)}, Node ${process.version}, ${new Date().toISOString().slice(0, 10)})\n`,
   );
   console.log(
-    `${RESOURCES.toLocaleString('en-US')} resources × ${MESSAGES_PER_RESOURCE} messages (${RESOURCES_AT_A_TIME} resources interleaved at a time), 1 in ${DUPLICATE_EVERY} duplicated, shuffled in windows of ${SHUFFLE_WINDOW}, ${IN_FLIGHT.toLocaleString('en-US')} in flight, half Platform / half CloudEvents. Each row is the median of ${ROUNDS} rounds after an unmeasured warm-up round; its CPU columns are the median round's.\n`,
+    `${RESOURCES.toLocaleString('en-US')} resources × ${MESSAGES_PER_RESOURCE} messages (${RESOURCES_AT_A_TIME} resources interleaved at a time), 1 in ${DUPLICATE_EVERY} duplicated, shuffled in windows of ${SHUFFLE_WINDOW}, ${IN_FLIGHT.toLocaleString('en-US')} in flight, half Platform / half CloudEvents. Each row is the median of ${ROUNDS} rounds after an unmeasured warm-up round; its CPU columns are the median round's. The rounds of the Redis row and of the filtered stream's rows alternate, so that the host's load falls on them alike.\n`,
   );
   console.log(
     markdownTable(
