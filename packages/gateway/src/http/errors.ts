@@ -76,8 +76,21 @@ export class DatabaseOutageError extends ApiError {
   }
 }
 
+/**
+ * PostgreSQL gave up a transaction for another's sake: a deadlock (40P01, e.g. two updates that
+ * each lock the other's documents) or a serialization failure (40001). Nothing was written; the
+ * reference's answer to a concurrent write is 409 ConcurrentModification, which clients retry.
+ */
+const CONCURRENT_WRITE_CONFLICT = new Set(['40P01', '40001']);
+
 export function fromDatabaseError(error: unknown): ApiError | undefined {
   if (error instanceof DatabaseUnavailableError) return new DatabaseOutageError(error);
+  if (CONCURRENT_WRITE_CONFLICT.has(sqlState(error) ?? '')) {
+    return new ApiError(409, {
+      code: 'ConcurrentModification',
+      message: 'A concurrent write to the same resources conflicted with this request; nothing was changed. Retry it.',
+    });
+  }
   if (error instanceof ApiError || !UNSTORABLE_INPUT.has(sqlState(error) ?? '')) return undefined;
   return new ApiError(400, {
     code: 'InvalidInput',
