@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { runMigrations } from '../migrations/run.js';
+import { newDatabaseScript, runMigrations } from '../migrations/run.js';
 import { openPglite } from './pglite.js';
 import { openPostgres } from './postgres.js';
 import type { Database } from './types.js';
@@ -34,7 +34,7 @@ export async function openDatabase(url?: string): Promise<Database> {
     db = await openPostgres(location.url);
   } else {
     if (location.dataDir !== undefined) mkdirSync(location.dataDir, { recursive: true });
-    db = await openPglite(location.dataDir);
+    db = await openPglite(location.dataDir, newDatabaseScript());
   }
   try {
     await runMigrations(db);

@@ -49,18 +49,31 @@ export const MIGRATIONS: readonly Migration[] = [
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */
 const MIGRATION_LOCK_ID = 7_042_001;
 
-export async function runMigrations(db: Database): Promise<void> {
-  await db.transaction(async (tx) => {
+const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS herald_migrations (
+  id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`;
+
+/** Every migration as one script without parameters, for a database that has none yet (one transaction). */
+export function newDatabaseScript(): string {
+  const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
+  const steps = MIGRATIONS.map(
+    (migration) => `${migration.sql};\nINSERT INTO herald_migrations (id, name) VALUES (${migration.id}, ${quoted(migration.name)});`,
+  );
+  return ['BEGIN;', `${MIGRATIONS_TABLE};`, ...steps, 'COMMIT;'].join('\n');
+}
+
+/** Applies the migrations `db` lacks; answers how many it applied. */
+export async function runMigrations(db: Database): Promise<number> {
+  return db.transaction(async (tx) => {
     // Waits for another starter's migrations, however long they take (not the pool's statement bound).
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_ID], { timeoutMs: Number.POSITIVE_INFINITY });
-    await tx.query(`CREATE TABLE IF NOT EXISTS herald_migrations (
-      id integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
+    await tx.query(MIGRATIONS_TABLE);
     const applied = await tx.query<{ id: number }>('SELECT id FROM herald_migrations');
     const done = new Set(applied.rows.map((row) => row.id));
-    for (const migration of MIGRATIONS) {
-      if (done.has(migration.id)) continue;
+    const missing = MIGRATIONS.filter((migration) => !done.has(migration.id));
+    for (const migration of missing) {
       await tx.exec(migration.sql);
       await tx.query('INSERT INTO herald_migrations (id, name) VALUES ($1, $2)', [migration.id, migration.name]);
     }
+    return missing.length;
   });
 }
