@@ -53,8 +53,8 @@ interface Waiting {
  * the next; each is acknowledged only after the statement that wrote it committed.
  *
  * A statement is all or nothing. When a batch is refused by a constraint (a key another create
- * holds, in the database or in the same batch), each of its creates is written alone, so that
- * each gets its own answer; any other failure (the database unreachable) fails the whole batch,
+ * holds, in the database or in the same batch), each of its creates is written alone, in order, so
+ * that each gets its own answer; any other failure (the database unreachable) fails the whole batch,
  * whose outcome it does not know either way.
  */
 export class CreateBatcher {
@@ -104,9 +104,13 @@ export class CreateBatcher {
         WRITES_EVENTS,
       );
     } catch (error) {
-      // Class 23, integrity constraint violation: nothing was written; each create on its own.
-      if (sqlState(error)?.startsWith('23') === true) return void (await Promise.all(batch.map((waiting) => settle(waiting, waiting.create.alone()))));
-      batch.forEach((waiting) => waiting.reject(error));
+      // Class 23, integrity constraint violation: nothing was written. Each create on its own, in
+      // the order they were asked for, so that of two creates of one key the first one wins.
+      if (sqlState(error)?.startsWith('23') === true) {
+        for (const waiting of batch) await settle(waiting, waiting.create.alone());
+      } else {
+        batch.forEach((waiting) => waiting.reject(error));
+      }
       return;
     }
     batch.forEach((waiting) => waiting.resolve());
