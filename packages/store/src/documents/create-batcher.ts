@@ -1,6 +1,7 @@
 import type { Database, QueryOptions } from '../database/types.js';
 import { sqlState } from '../database/types.js';
 import { eventInserts } from '../outbox/append.js';
+import { TurnBatches } from './turn-batches.js';
 
 /**
  * One create as the batch statement takes it: the resource row, and its stored messages and outbox
@@ -58,33 +59,12 @@ interface Waiting {
  * whose outcome it does not know either way.
  */
 export class CreateBatcher {
-  private readonly open = new Map<string, Waiting[]>();
-  private flushScheduled = false;
+  private readonly batches = new TurnBatches<Waiting>((_projectKey, _typeId, batch) => void this.issue(batch), MAX_BATCH);
 
   constructor(private readonly db: Database) {}
 
   write(create: PreparedCreate): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const group = JSON.stringify([create.projectKey, create.typeId]);
-      const batch = this.open.get(group) ?? [];
-      this.open.set(group, batch);
-      batch.push({ create, resolve, reject });
-      if (batch.length >= MAX_BATCH) {
-        this.open.delete(group);
-        void this.issue(batch);
-      } else this.scheduleFlush();
-    });
-  }
-
-  private scheduleFlush(): void {
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
-    setImmediate(() => {
-      this.flushScheduled = false;
-      const batches = [...this.open.values()];
-      this.open.clear();
-      for (const batch of batches) void this.issue(batch);
-    });
+    return new Promise((resolve, reject) => this.batches.add(create.projectKey, create.typeId, { create, resolve, reject }));
   }
 
   private async issue(batch: Waiting[]): Promise<void> {
