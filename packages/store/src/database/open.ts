@@ -34,7 +34,7 @@ export async function openDatabase(url?: string): Promise<Database> {
     db = await openPostgres(location.url);
   } else {
     if (location.dataDir !== undefined) mkdirSync(location.dataDir, { recursive: true });
-    db = await openPglite(location.dataDir, newDatabaseScript());
+    db = await openPglite(location.dataDir, newDatabaseScript);
   }
   try {
     await runMigrations(db);

@@ -75,7 +75,7 @@ async function initialise(dataDir: string, startParams: string[], schema: string
  * the database is closed: a second process, or a second open in this process, gets
  * DataDirectoryInUseError instead of writing the same files.
  */
-export async function openPglite(dataDir: string | undefined, newDirectorySchema: string): Promise<Database> {
+export async function openPglite(dataDir: string | undefined, newDirectorySchema: () => string): Promise<Database> {
   const { PGlite } = await import('@electric-sql/pglite');
   const lock = dataDir === undefined ? undefined : lockDataDirectory(dataDir);
   // PostgreSQL's 128 MB of shared buffers live in PGlite's WebAssembly memory, which never shrinks;
@@ -84,7 +84,7 @@ export async function openPglite(dataDir: string | undefined, newDirectorySchema
   const startParams = [...PGlite.defaultStartParams, '-c', 'shared_buffers=32MB'];
   let pg: PGlite;
   try {
-    if (dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'))) await initialise(dataDir, startParams, newDirectorySchema);
+    if (dataDir !== undefined && !existsSync(join(dataDir, 'PG_VERSION'))) await initialise(dataDir, startParams, newDirectorySchema());
     pg = new PGlite({ dataDir, startParams });
     await pg.waitReady;
   } catch (error) {
