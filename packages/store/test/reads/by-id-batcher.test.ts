@@ -1,7 +1,8 @@
 /**
  * The by-id read batcher (issue 30): reads asked for in one turn of the event loop go out as one
  * load per project and type, each read gets its own document (or undefined), a failed load fails
- * only its own batch, and no load carries more ids than the bound.
+ * only its own batch, no load carries more ids than the bound, and while the bound of running loads
+ * of a project and type is reached, the reads asked for meanwhile wait and then go out together.
  */
 import { describe, expect, it } from 'vitest';
 import { ByIdBatcher, type LoadByIds } from '../../src/reads/by-id-batcher.js';
@@ -91,9 +92,88 @@ describe('ByIdBatcher', () => {
     expect(calls).toEqual([['a'], ['a']]);
   });
 
+  it('holds reads back while the bound of running loads is reached, then sends them in one load that starts after the running one ended', async () => {
+    let version = 1;
+    const calls: Array<readonly string[]> = [];
+    const running: Array<() => void> = [];
+    const batcher = new ByIdBatcher<number>(
+      (_projectKey, _typeId, ids) => {
+        calls.push(ids);
+        // A statement's snapshot is taken when it starts; the test decides when its answer arrives.
+        const answer = new Map(ids.map((id) => [id, version]));
+        return new Promise((resolve) => running.push(() => resolve(answer)));
+      },
+      128,
+      1,
+    );
+    const first = batcher.read('p1', 'store', 'a');
+    await nextTurn();
+    const held = [batcher.read('p1', 'store', 'b'), batcher.read('p1', 'store', 'a')];
+    await nextTurn();
+    await nextTurn();
+    expect(calls).toEqual([['a']]);
+    version = 2; // a write acknowledged while the first load ran, after the held reads were asked for
+    running.shift()?.();
+    await expect(first).resolves.toBe(1);
+    await nextTurn();
+    expect(calls).toEqual([['a'], ['b', 'a']]);
+    running.shift()?.();
+    await expect(Promise.all(held)).resolves.toEqual([2, 2]);
+  });
+
+  it('holds back only the reads of the project and type whose loads are running', async () => {
+    const calls: string[] = [];
+    const pending: Array<() => void> = [];
+    const batcher = new ByIdBatcher<string>(
+      (projectKey, typeId, ids) => {
+        calls.push(`${projectKey}/${typeId}`);
+        return new Promise((resolve) => pending.push(() => resolve(new Map(ids.map((id) => [id, `${typeId}/${id}`])))));
+      },
+      128,
+      1,
+    );
+    const store = batcher.read('p1', 'store', 'a');
+    await nextTurn();
+    const channel = batcher.read('p1', 'channel', 'a');
+    await nextTurn();
+    expect(calls).toEqual(['p1/store', 'p1/channel']);
+    pending.forEach((release) => release());
+    await expect(Promise.all([store, channel])).resolves.toEqual(['store/a', 'channel/a']);
+  });
+
+  it('goes on with held reads after a running load failed', async () => {
+    let calls = 0;
+    const releases: Array<() => void> = [];
+    const batcher = new ByIdBatcher<string>(
+      (_projectKey, _typeId, ids) => {
+        const fails = ++calls === 1;
+        return new Promise((resolve, reject) =>
+          releases.push(() => (fails ? reject(new Error('load failed')) : resolve(new Map(ids.map((id) => [id, id.toUpperCase()]))))),
+        );
+      },
+      128,
+      1,
+    );
+    const failing = batcher.read('p1', 'store', 'a');
+    await nextTurn();
+    const held = batcher.read('p1', 'store', 'b');
+    await nextTurn();
+    expect(calls).toBe(1);
+    releases.shift()?.();
+    await expect(failing).rejects.toThrow('load failed');
+    await nextTurn();
+    releases.shift()?.();
+    await expect(held).resolves.toBe('B');
+  });
+
   it('rejects a bound that is not a positive integer', () => {
     const { load } = recordingLoader({});
     expect(() => new ByIdBatcher(load, 0)).toThrow(RangeError);
     expect(() => new ByIdBatcher(load, 1.5)).toThrow(RangeError);
+    expect(() => new ByIdBatcher(load, 4, 0)).toThrow(RangeError);
   });
 });
+
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
