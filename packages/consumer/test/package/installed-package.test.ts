@@ -50,8 +50,18 @@ async function waitFor(condition: () => boolean, what: string, timeoutMs: number
   }
 }
 
+/**
+ * How long one step (packing, installing, compiling) may take before the test gives up on it. These
+ * only catch a hung step, they measure nothing: on the shared CI host at load 30–45, packing took
+ * more than 240 s and compiling the example (every declaration of @aws-sdk/client-sqs checked,
+ * `skipLibCheck: false`) 69 s, and both failed under tighter limits with nothing wrong.
+ */
+const STEP_TIMEOUT_MS = 480_000;
+/** Packing and installing, then starting the peers. */
+const SETUP_TIMEOUT_MS = 2 * STEP_TIMEOUT_MS + 60_000;
+
 function npm(args: string[], cwd: string): string {
-  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: 280_000 });
+  return execFileSync('npm', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: STEP_TIMEOUT_MS });
 }
 
 const skip = redisSkipReason();
@@ -65,10 +75,8 @@ describe.skipIf(skip !== undefined)('the packed consumer, installed into an empt
 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), 'herald-consumer-install-'));
-    const tarball = execFileSync('npx', ['tsx', 'scripts/pack.ts', join(work, 'pack')], { cwd: packageDir, encoding: 'utf8', timeout: 240_000 })
-      .trim()
-      .split('\n')
-      .pop() as string;
+    const pack = ['tsx', 'scripts/pack.ts', join(work, 'pack')];
+    const tarball = execFileSync('npx', pack, { cwd: packageDir, encoding: 'utf8', timeout: STEP_TIMEOUT_MS }).trim().split('\n').pop() as string;
     project = join(work, 'project');
     mkdirSync(project);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'sqs-service', private: true, type: 'module' }));
@@ -86,7 +94,7 @@ describe.skipIf(skip !== undefined)('the packed consumer, installed into an empt
       project,
     );
     [peer, redis] = await Promise.all([startSqsPeer(), startTestRedis()]);
-  }, 300_000);
+  }, SETUP_TIMEOUT_MS);
 
   afterAll(async () => {
     await Promise.all([peer?.stop(), redis?.stop()]);
@@ -99,7 +107,7 @@ describe.skipIf(skip !== undefined)('the packed consumer, installed into an empt
     expect(installed).toMatch(/@herald[\\/]consumer[\\/]node_modules[\\/]@herald[\\/]model/);
   });
 
-  it('compiles the README example with tsc --strict and skipLibCheck false, and the testing subpath', () => {
+  it('compiles the README example with tsc --strict and skipLibCheck false, and the testing subpath', { timeout: STEP_TIMEOUT_MS + 10_000 }, () => {
     writeFileSync(join(project, 'main.ts'), withHoldWindow(readmeExample()));
     writeFileSync(
       join(project, 'tests-helper.ts'),
@@ -122,8 +130,9 @@ describe.skipIf(skip !== undefined)('the packed consumer, installed into an empt
         files: ['main.ts', 'tests-helper.ts'],
       }),
     );
-    execFileSync(process.execPath, [join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8' });
-  }, 60_000);
+    const tsc = join(repoRoot, 'node_modules', 'typescript', 'bin', 'tsc');
+    execFileSync(process.execPath, [tsc, '-p', 'tsconfig.json'], { cwd: project, encoding: 'utf8', timeout: STEP_TIMEOUT_MS });
+  });
 
   it('runs against SQS and Redis, and on SIGTERM exits cleanly within seconds with nothing lost', async () => {
     const queueUrl = peer.createQueue('orders');
