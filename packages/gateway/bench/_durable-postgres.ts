@@ -32,7 +32,9 @@ export async function startDurablePostgres(): Promise<DurablePostgres> {
   }
   const port = await freePort();
   asClusterOwner('initdb', ['-D', dir, '-A', 'trust', '-U', 'postgres']);
-  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on -c full_page_writes=on -c max_connections=300`;
+  // BENCH_PG_STATEMENTS=1 loads pg_stat_statements (statements per write, their time and WAL bytes).
+  const statements = process.env.BENCH_PG_STATEMENTS === '1' ? ' -c shared_preload_libraries=pg_stat_statements' : '';
+  const settings = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=on -c synchronous_commit=on -c full_page_writes=on -c max_connections=300${statements}`;
   asClusterOwner('pg_ctl', ['-D', dir, '-o', settings, '-l', join(dir, 'server.log'), '-w', 'start']);
   const pid = Number(readFileSync(join(dir, 'postmaster.pid'), 'utf8').split('\n')[0]);
   return {

@@ -1,6 +1,6 @@
 /**
- * Creates under load: testkit's runHttpLoad sends only GETs, so this is its closed-loop twin for
- * POSTs (same keep-alive agent, same warm-up and percentiles), used for every target alike.
+ * Creates and updates under load: testkit's runHttpLoad sends only GETs, so this is its closed-loop
+ * twin for POSTs (same keep-alive agent, same warm-up and percentiles), used for every target alike.
  */
 import { Agent, request } from 'node:http';
 import { percentile, type LoadResult } from '@herald/testkit';
@@ -11,8 +11,12 @@ export interface PostLoadOptions {
   durationMs: number;
   warmupMs: number;
   headers: Record<string, string>;
-  /** The JSON body of request number `sequence` (unique keys for creates). */
-  body: (sequence: number) => string;
+  /** The JSON body of request number `sequence` (unique keys for creates) sent by connection `worker`. */
+  body: (sequence: number, worker: number) => string;
+  /** The path of that request (default: the URL's); asked after `body`. */
+  path?: (worker: number) => string;
+  /** Hears each answer with its body (updates track the version it answers): read only when set. */
+  answered?: (worker: number, status: number, body: string) => void;
   expectStatus: number;
 }
 
@@ -20,23 +24,30 @@ export async function runPostLoad(options: PostLoadOptions): Promise<LoadResult>
   const target = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: options.concurrency });
   let sequence = 0;
-  const once = () =>
+  const once = (worker: number) =>
     new Promise<{ status: number; ms: number }>((resolve) => {
       const started = process.hrtime.bigint();
-      const body = options.body(sequence++);
+      const body = options.body(sequence++, worker);
       const elapsed = () => Number(process.hrtime.bigint() - started) / 1e6;
       const req = request(
         {
           host: target.hostname,
           port: target.port,
           method: 'POST',
-          path: target.pathname,
+          path: options.path?.(worker) ?? target.pathname,
           headers: { ...options.headers, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
           agent,
         },
         (res) => {
-          res.resume();
-          res.on('end', () => resolve({ status: res.statusCode ?? 0, ms: elapsed() }));
+          const status = res.statusCode ?? 0;
+          const { answered } = options;
+          if (answered === undefined) res.resume();
+          let text = '';
+          if (answered !== undefined) res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => {
+            answered?.(worker, status, text);
+            resolve({ status, ms: elapsed() });
+          });
         },
       );
       req.on('error', () => resolve({ status: 0, ms: elapsed() }));
@@ -47,15 +58,15 @@ export async function runPostLoad(options: PostLoadOptions): Promise<LoadResult>
     const latencies: number[] = [];
     let errors = 0;
     const deadline = Date.now() + ms;
-    const worker = async () => {
+    const connection = async (worker: number) => {
       while (Date.now() < deadline) {
-        const { status, ms: took } = await once();
+        const { status, ms: took } = await once(worker);
         if (status !== options.expectStatus) errors++;
         latencies.push(took);
       }
     };
     const started = Date.now();
-    await Promise.all(Array.from({ length: options.concurrency }, worker));
+    await Promise.all(Array.from({ length: options.concurrency }, (_, worker) => connection(worker)));
     return { latencies, errors, elapsedMs: Date.now() - started };
   };
 

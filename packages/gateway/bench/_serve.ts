@@ -19,6 +19,7 @@ async function serveBare(): Promise<string> {
   const body = { id: '3f2b9c1e-0000-4000-8000-000000000000', version: 1, key: 'store-1', name: { en: 'Store 1' }, languages: ['en'] };
   app.get('/x', async () => body);
   app.post('/x', async (_request, reply) => reply.code(201).send(body));
+  app.post('/x/:id', async () => body);
   return app.listen({ port: 0, host: '127.0.0.1' });
 }
 

@@ -20,7 +20,7 @@ import { runHttpLoad, type LoadResult } from '@herald/testkit';
 import { startChild } from './_child.js';
 import { startDurablePostgres } from './_durable-postgres.js';
 import { clusterPssMiB, rssMiB } from './_memory.js';
-import { runPostLoad } from './_post-load.js';
+import { runPostLoad, type PostLoadOptions } from './_post-load.js';
 import { benchStoreCount, benchStoreId } from './_stores.js';
 
 const STORES = benchStoreCount();
@@ -36,9 +36,10 @@ interface Target {
   name: string;
   url: string;
   pid: number;
-  /** Path of a GET by id and of a create (the bare route answers both on /x). */
+  /** Path of a GET by id, of a create and of an update of store n (the bare route answers all on /x). */
   byIdPath: (sequence: number) => string;
   createPath: string;
+  updatePath: (n: number) => string;
   headers: Record<string, string>;
   seedSeconds: number;
   rssMiB: number;
@@ -77,25 +78,54 @@ async function startTarget(name: string, mode: 'bare' | 'mock' | 'herald', env: 
     pid: child.pid ?? 0,
     byIdPath: mode === 'bare' ? () => '/x' : storePath,
     createPath: mode === 'bare' ? '/x' : '/bench/stores',
+    updatePath: mode === 'bare' ? () => '/x/1' : (n) => `/bench/stores/${benchStoreId(n)}`,
     headers: { authorization: `Bearer ${token}` },
     seedSeconds,
     rssMiB: rssMiB(child.pid ?? 0),
   };
 }
 
-type Workload = 'get16' | 'get32' | 'create32';
+type Workload = 'get16' | 'get32' | 'create32' | 'update32';
 const WORKLOADS: Record<Workload, string> = {
   get16: 'GET by id, 16 connections',
   get32: 'GET by id, 32 connections',
   create32: 'creates, 32 connections',
+  update32: 'updates, 32 connections',
 };
 
 /** BENCH_WORKLOADS=get16,get32 measures only those (A/B runs); default all. */
 const measuredWorkloads = (process.env.BENCH_WORKLOADS?.split(',') ?? Object.keys(WORKLOADS)).filter((w): w is Workload => w in WORKLOADS);
 
+/**
+ * Updates: each connection renames stores of its own, in turn (STORES_PER_CONNECTION of them), so
+ * that no two requests ask for one version and a 409 is an error; each target updates other stores
+ * (herald-pg and its variant share one database), and every version is the one the last answer gave.
+ */
+const STORES_PER_CONNECTION = 20;
+const versions = new Map<number, number>();
+function updateLoad(target: Target, common: Omit<PostLoadOptions, 'url' | 'body' | 'expectStatus'>): Promise<LoadResult> {
+  const first = targets.indexOf(target) * common.concurrency * STORES_PER_CONNECTION + 1;
+  if (first + common.concurrency * STORES_PER_CONNECTION > STORES + 1) throw new Error(`update32 needs more stores than BENCH_STORES=${STORES}`);
+  const turns = new Array<number>(common.concurrency).fill(0);
+  const storeOf = (worker: number) => first + worker * STORES_PER_CONNECTION + (turns[worker]! % STORES_PER_CONNECTION);
+  return runPostLoad({
+    ...common,
+    url: target.url,
+    expectStatus: 200,
+    body: (sequence, worker) =>
+      JSON.stringify({ version: versions.get(storeOf(worker)) ?? 1, actions: [{ action: 'setName', name: { en: `Renamed ${sequence}` } }] }),
+    path: (worker) => target.updatePath(storeOf(worker)),
+    answered: (worker, status, body) => {
+      if (status === 200) versions.set(storeOf(worker), (JSON.parse(body) as { version: number }).version);
+      turns[worker]!++;
+    },
+  });
+}
+
 const runTag = Date.now().toString(36);
 function measure(target: Target, workload: Workload, round: number): Promise<LoadResult> {
   const common = { concurrency: workload === 'get16' ? 16 : 32, durationMs: ROUND_MS, warmupMs: WARMUP_MS, headers: target.headers };
+  if (workload === 'update32') return updateLoad(target, common);
   if (workload !== 'create32') return runHttpLoad({ ...common, url: target.url, path: target.byIdPath });
   return runPostLoad({
     ...common,
@@ -198,6 +228,7 @@ ${rows.join('\n')}
 | herald-pg / mock, GET by id at 32 | ${ratio(['herald-pg', 'get32'], ['mock', 'get32'])} | ≥ 60 % |
 | herald-pg at 32 / at 16 | ${ratio(['herald-pg', 'get32'], ['herald-pg', 'get16'])} | ≥ 100 % |
 | herald-pg / mock, creates at 32 (durable) | ${ratio(['herald-pg', 'create32'], ['mock', 'create32'])} | ≥ 50 % |
+| herald-pg / mock, updates at 32 (durable) | ${ratio(['herald-pg', 'update32'], ['mock', 'update32'])} | ≥ 50 % |
 | herald-pglite / herald-pg, GET by id at 32 | ${ratio(['herald-pglite', 'get32'], ['herald-pg', 'get32'])} | ≥ 50 % |
 ${variantRows.join('\n')}
 
