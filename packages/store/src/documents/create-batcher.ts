@@ -33,7 +33,7 @@ const BATCH_SQL = `WITH created AS (
 const WRITES_EVENTS: QueryOptions = { prepare: true, appendsOutbox: true };
 
 /** A JSON array of the elements of several JSON arrays, in their order. */
-function concatArrays(arrays: readonly string[]): string {
+export function concatArrays(arrays: readonly string[]): string {
   return `[${arrays
     .filter((array) => array !== '[]')
     .map((array) => array.slice(1, -1))

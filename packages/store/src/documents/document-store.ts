@@ -13,6 +13,7 @@ import {
 import { sqlState, UNIQUE_VIOLATION, type Database, type Queryable, type QueryOptions } from '../database/types.js';
 import { appendEvents, eventInserts, prepareEvents } from '../outbox/append.js';
 import { CreateBatcher } from './create-batcher.js';
+import { UpdateBatcher, type PreparedUpdate } from './update-batcher.js';
 import { runPagedQuery, type QueryRequest } from './paged-query.js';
 import { columnOfKeyInDocument } from '../query/columns.js';
 import type { PagedQueryResponse } from '../query/types.js';
@@ -98,6 +99,9 @@ const LOCK_SQL = byLocator((column) => `SELECT doc, message_seq FROM resources W
 // LATERAL subquery with LIMIT is planned on its own, per id, and has only the probe to choose.
 const READ_MANY_SQL = `SELECT r.doc FROM unnest($3::text[]) AS wanted(id)
   CROSS JOIN LATERAL (SELECT doc FROM resources WHERE ${locate('id', 'wanted.id')} LIMIT 1) r`;
+/** The rows optimistic updates start from, for many ids at once (as READ_MANY_SQL, one probe per id). */
+const READ_MANY_WITH_SEQUENCE_SQL = `SELECT r.doc, r.message_seq, r.xmin::text AS row_version FROM unnest($3::text[]) AS wanted(id)
+  CROSS JOIN LATERAL (SELECT doc, message_seq, xmin FROM resources WHERE ${locate('id', 'wanted.id')} LIMIT 1) r`;
 const DELETE_SQL = `DELETE FROM resources WHERE ${locate('id')}`;
 
 interface LockedRow<D> {
@@ -125,10 +129,26 @@ export class DocumentStore {
     private readonly searchTerms: SearchTermRegistry = new SearchTermRegistry(),
   ) {
     this.creates = new CreateBatcher(db);
+    this.updates = new UpdateBatcher(db);
   }
 
   /** Concurrent creates share a statement (create-batcher.ts); never inside a caller's transaction. */
   private creates: CreateBatcher | undefined;
+  /** Concurrent optimistic updates share a statement (update-batcher.ts); never inside a caller's transaction. */
+  private updates: UpdateBatcher | undefined;
+  /** The reads optimistic updates by id start from share a statement, as GETs by id do (never a cache). */
+  private readonly rowsById = new ByIdBatcher<ReadRow<BaseResource>>((projectKey, typeId, ids) => this.readManyWithSequence(projectKey, typeId, ids));
+
+  private async readManyWithSequence(projectKey: string, typeId: string, ids: readonly string[]): Promise<Map<string, ReadRow<BaseResource>>> {
+    const result = await this.db.query<ReadRow<BaseResource>>(READ_MANY_WITH_SEQUENCE_SQL, [projectKey, typeId, [...new Set(ids)]], PREPARED);
+    return new Map(result.rows.map((row) => [row.doc.id, row]));
+  }
+
+  /** The row an optimistic update starts from: by id in a shared statement, unless inside a caller's transaction. */
+  private readForUpdate<D extends BaseResource>(projectKey: string, typeId: string, locator: Locator): Promise<ReadRow<D> | undefined> {
+    if (this.updates !== undefined && 'id' in locator) return this.rowsById.read(projectKey, typeId, locator.id) as Promise<ReadRow<D> | undefined>;
+    return readOneWithSequence<D>(this.db, projectKey, typeId, locator);
+  }
 
   /**
    * Declares the search terms of the documents of `typeId` (search-terms.ts): every later create,
@@ -197,6 +217,7 @@ export class DocumentStore {
     };
     const store = new DocumentStore(joined, this.clock, this.uniqueValues, this.searchTerms);
     store.creates = undefined;
+    store.updates = undefined;
     return store;
   }
 
@@ -326,7 +347,7 @@ export class DocumentStore {
     alongside: UpdateOptions<D>['alongside'],
     mayRetry: boolean,
   ): Promise<D> {
-    const read = await readOneWithSequence<D>(this.db, ctx.projectKey, typeId, locator);
+    const read = await this.readForUpdate<D>(ctx.projectKey, typeId, locator);
     if (read === undefined) throw notFound(typeId, locator);
     const current = read.doc;
     if (current.version !== expectedVersion) throw concurrentModification(current.version, expectedVersion);
@@ -339,7 +360,7 @@ export class DocumentStore {
     try {
       written =
         alongside === undefined
-          ? await this.writeUpdate(this.db, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version, derived)
+          ? await this.writeUpdate(this.db, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version, derived, true, this.updates)
           : await this.db.transaction(async (tx) => {
               const done = await this.writeUpdate(tx, ctx, typeId, current, read.message_seq, next, result.messages ?? [], read.row_version, derived);
               if (done) await alongside(tx, current, next);
@@ -399,6 +420,8 @@ export class DocumentStore {
     rowVersion: string | undefined,
     { claims, terms }: { claims: ClaimChange | undefined; terms: readonly SearchTerm[] | undefined },
     notify = true,
+    /** Shares a statement with concurrent updates of the type (conditional ones without claims or terms only). */
+    batcher?: UpdateBatcher,
   ): Promise<boolean> {
     const now = next.lastModifiedAt;
     const change: ChangeDeliveryPayload = {
@@ -427,8 +450,16 @@ export class DocumentStore {
     if (claims !== undefined) params.push(...claimParams(claims));
     if (terms !== undefined) params.push(...termParams(terms));
     const sql = UPDATE_SQL[rowVersion === undefined ? 0 : 1]?.[claims === undefined ? 0 : 1]?.[terms === undefined ? 0 : 1] ?? '';
-    const result = await target.query<{ written: number }>(sql, params, WRITES_EVENTS);
-    return (result.rows[0]?.written ?? 0) > 0;
+    const alone = async () => ((await target.query<{ written: number }>(sql, params, WRITES_EVENTS)).rows[0]?.written ?? 0) > 0;
+    if (batcher === undefined || rowVersion === undefined || claims !== undefined || terms !== undefined) return alone();
+    const row: PreparedUpdate = {
+      projectKey: ctx.projectKey,
+      typeId,
+      rowJson: updateRow(next, typeId, current.version, rowVersion, produced.length),
+      events,
+      alone,
+    };
+    return batcher.write(row);
   }
 
   /** Deletes with the expected version; returns the deleted document. */
@@ -525,6 +556,21 @@ async function lockOne<D>(tx: Queryable, projectKey: string, typeId: string, loc
   const { column, value } = locatorCondition(locator);
   const result = await tx.query<LockedRow<D>>(LOCK_SQL[column], [projectKey, typeId, value], PREPARED);
   return result.rows[0];
+}
+
+/** An update's row as the batch statement reads it (update-batcher.ts). */
+function updateRow(next: BaseResource, typeId: string, expected: number, rowVersion: string, added: number): string {
+  const row = {
+    id: next.id,
+    key: lookupKey(typeId, next),
+    version: next.version,
+    expected,
+    row_version: rowVersion,
+    now: next.lastModifiedAt,
+    added,
+    doc: next,
+  };
+  return JSON.stringify(row);
 }
 
 /** A create's row as the batch statement reads it (create-batcher.ts). */

@@ -15,6 +15,9 @@ export interface WriteEvents {
   storedJson: string;
   /** Outbox rows, messages first then the change, as JSON. */
   outboxJson: string;
+  /** How many elements the two arrays hold (a batch statement tells whose each one is). */
+  storedCount: number;
+  outboxCount: number;
 }
 
 export function prepareEvents(
@@ -55,7 +58,7 @@ export function prepareEvents(
     return { event_id: message.id, kind: 'message', message_type: message.type, payload: delivery, message_stored: messageStored };
   });
   if (change !== undefined) outbox.push({ event_id: randomUUID(), kind: 'change', message_type: null, payload: change });
-  return { messages, storedJson: JSON.stringify(stored), outboxJson: JSON.stringify(outbox) };
+  return { messages, storedJson: JSON.stringify(stored), outboxJson: JSON.stringify(outbox), storedCount: stored.length, outboxCount: outbox.length };
 }
 
 /** One outbox row as `eventInserts` reads it from the JSON array. */
@@ -82,29 +85,43 @@ export interface EventParams {
 }
 
 /**
+ * Which events a statement inserts when its resource write is conditional: a CTE name (the events
+ * only if that CTE returned a row: a conditional update that matched), or, for a statement that
+ * writes several resources, the writes that matched (`written`: a CTE returning the column `n`, the
+ * write's position in the batch) and two integer-array parameters naming the write each stored
+ * message and each outbox row belongs to, by their positions in the JSON arrays.
+ */
+export type EventGuard = string | { written: string; storedOwners: number; outboxOwners: number };
+
+function guardCondition(guard: EventGuard | undefined, owners: 'storedOwners' | 'outboxOwners'): string {
+  if (guard === undefined) return '';
+  if (typeof guard === 'string') return ` AND EXISTS (SELECT 1 FROM ${guard})`;
+  return ` AND ($${guard[owners]}::integer[])[e.n] IN (SELECT n FROM ${guard.written})`;
+}
+
+/**
  * Two data-modifying CTEs (`stored_messages`, `queued`) that insert a write's prepared events: put
  * them after the CTE that writes the resource, in one statement, which makes the resource write,
- * its messages and its outbox rows one atomic unit and one round trip. With `guard`, the events
- * are inserted only if that CTE returned a row (a conditional update that matched).
+ * its messages and its outbox rows one atomic unit and one round trip. With `guard`, only the
+ * events of writes that happened are inserted (EventGuard).
  *
  * Outbox rows are inserted in their array order (`seq` follows it): messages in sequence order,
  * then the change notification, as separate statements did before.
  */
-export function eventInserts(params: EventParams, guard?: string): string {
-  const when = guard === undefined ? '' : ` AND EXISTS (SELECT 1 FROM ${guard})`;
+export function eventInserts(params: EventParams, guard?: EventGuard): string {
   const createdAt = params.now === undefined ? `(e.value->'doc'->>'createdAt')::timestamptz` : `$${params.now}::timestamptz`;
   return `stored_messages AS (
     INSERT INTO messages (project_key, id, resource_type_id, resource_id, sequence_number, type, created_at, last_modified_at, doc)
     SELECT $${params.projectKey}, e.value->>'id', $${params.typeId}, e.value->>'resource_id', (e.value->>'sequence_number')::integer,
       e.value->>'type', ${createdAt}, ${createdAt}, e.value->'doc'
-    FROM jsonb_array_elements($${params.stored}::jsonb) AS e
-    WHERE true${when}),
+    FROM jsonb_array_elements($${params.stored}::jsonb) WITH ORDINALITY AS e(value, n)
+    WHERE true${guardCondition(guard, 'storedOwners')}),
   queued AS (
     INSERT INTO outbox (project_key, event_id, kind, resource_type_id, message_type, payload, message_stored)
     SELECT $${params.projectKey}, e.value->>'event_id', e.value->>'kind', $${params.typeId}, e.value->>'message_type', e.value->'payload',
       COALESCE((e.value->'message_stored')::boolean, true)
     FROM jsonb_array_elements($${params.outbox}::jsonb) WITH ORDINALITY AS e(value, n)
-    WHERE true${when}
+    WHERE true${guardCondition(guard, 'outboxOwners')}
     ORDER BY e.n)`;
 }
 
