@@ -2,7 +2,8 @@
  * Issue 28: a staged product projection selects the staged value of a StandalonePrice
  * (StandalonePrice.staged, set by StandalonePriceChangeValueAction with `staged: true`); the current
  * projection keeps the current value until StandalonePriceApplyStagedChangesAction applies it. On
- * /product-projections by id, key and on the list, and on /product-projections/search (both paths).
+ * /product-projections by id, key and on the list, on /product-projections/search (both paths, and
+ * its `scopedPrice` filters), and in GraphQL (`price` of staged data and of a staged search).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
@@ -87,6 +88,47 @@ describe('Staged StandalonePrices in staged product projections', { timeout: 60_
         priceSelector: { currency: "EUR" }, filters: [{ string: "variants.sku:\\"other-1\\"" }]) {
         results { masterVariant { scopedPrice { value { centAmount } } } } } }`);
       return productProjectionSearch.results[0].masterVariant.scopedPrice.value.centAmount;
+    };
+    expect(await search(true)).toBe(450);
+    expect(await search(false)).toBe(500);
+  });
+
+  it.each([
+    ['filter', 'variants.scopedPrice.value.centAmount:450'],
+    ['filter', 'variants.scopedPrice.value.centAmount:range(400 to 460)'],
+    ['filter.query', 'variants.scopedPrice.value.centAmount:450'],
+  ])('filters on the staged scopedPrice with staged=true: %s=%s', async (parameter, expression) => {
+    const keys = async (staged: boolean, filter: string): Promise<unknown[]> => {
+      const query = new URLSearchParams([
+        ['priceCurrency', 'EUR'],
+        ['staged', String(staged)],
+        ['filter.query', 'variants.sku:"other-1"'],
+        [parameter, filter],
+      ]);
+      return ((await admin.read(`${BASE}/search?${query.toString()}`)).results as Json[]).map((result) => result.key);
+    };
+    expect(await keys(true, expression)).toEqual(['other']);
+    expect(await keys(false, expression)).toEqual([]);
+    expect(await keys(false, expression.replace('450', '500').replace('400 to 460', '490 to 510'))).toEqual(['other']);
+  });
+
+  it('selects the staged value in GraphQL ProductVariant.price of staged data and of a staged search', async () => {
+    const client = await apiClient(gateway, P, ['view_products']);
+    const { product } = await client.gql(`{ product(key: "other") { masterData {
+      current { masterVariant { price(currency: "EUR") { value { centAmount } } } }
+      staged { masterVariant { price(currency: "EUR") { value { centAmount } } }
+        allVariants { price(currency: "EUR") { value { centAmount } } }
+        variant(sku: "other-1") { price(currency: "EUR") { value { centAmount } } } }
+    } } }`);
+    expect(product.masterData.current.masterVariant.price.value.centAmount).toBe(500);
+    expect(product.masterData.staged.masterVariant.price.value.centAmount).toBe(450);
+    expect(product.masterData.staged.allVariants[0].price.value.centAmount).toBe(450);
+    expect(product.masterData.staged.variant.price.value.centAmount).toBe(450);
+    const search = async (staged: boolean): Promise<unknown> => {
+      const { productProjectionSearch } = await client.gql(`{ productProjectionSearch(staged: ${String(staged)},
+        filters: [{ string: "variants.sku:\\"other-1\\"" }]) {
+        results { masterVariant { price(currency: "EUR") { value { centAmount } } } } } }`);
+      return productProjectionSearch.results[0].masterVariant.price.value.centAmount;
     };
     expect(await search(true)).toBe(450);
     expect(await search(false)).toBe(500);

@@ -30,7 +30,7 @@ import {
   rangeCountResolvers,
   rangeFacetResultResolvers,
 } from './product-search.js';
-import { productDataResolvers, productFieldResolvers, productQueryResolvers } from './products.js';
+import { productCatalogDataResolvers, productDataResolvers, productFieldResolvers, productQueryResolvers } from './products.js';
 import {
   productOfSelectionResolvers,
   productSelectionFieldResolvers,
@@ -116,6 +116,7 @@ const resolvers = {
   Quote: quoteFieldResolvers,
   Order: orderFieldResolvers,
   Product: productFieldResolvers,
+  ProductCatalogData: productCatalogDataResolvers,
   ProductData: productDataResolvers,
   ProductVariant: variantResolvers,
   ProductSearchVariant: variantResolvers,

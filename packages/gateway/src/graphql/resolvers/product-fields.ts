@@ -72,19 +72,36 @@ export interface PriceArgs {
 }
 
 /**
- * The StandalonePrices of the SKUs of `Standalone` products, batched per level of the query (a
- * variant does not know its product's priceMode): one loader per request, beside its Loaders.
+ * Marks the variants of staged data (ProductCatalogData.staged, a staged productProjectionSearch):
+ * their `price` selects among StandalonePrices as their staged changes leave them, as REST's
+ * staged projections do. A variant does not know which data it belongs to; the mark is a symbol
+ * on a shallow copy, so the stored document and the current data's variants stay unmarked.
  */
-const standaloneLoaders = new WeakMap<GraphQLContext, BatchLoader<readonly SelectablePrice[]>>();
+const STAGED = Symbol('variant of staged data');
 
-function standaloneLoader(context: GraphQLContext): BatchLoader<readonly SelectablePrice[]> {
-  let loader = standaloneLoaders.get(context);
-  if (loader === undefined) {
+export function stagedVariant<V extends ProductVariant>(variant: V): V {
+  return { ...variant, [STAGED]: true };
+}
+
+const isStaged = (variant: ProductVariant): boolean => (variant as { [STAGED]?: boolean })[STAGED] === true;
+
+/**
+ * The StandalonePrices of the SKUs of `Standalone` products, batched per level of the query (a
+ * variant does not know its product's priceMode): per request one loader for current and one for
+ * staged data, beside its Loaders.
+ */
+const standaloneLoaders = new WeakMap<GraphQLContext, Record<'current' | 'staged', BatchLoader<readonly SelectablePrice[]>>>();
+
+function standaloneLoader(context: GraphQLContext, staged: boolean): BatchLoader<readonly SelectablePrice[]> {
+  let loaders = standaloneLoaders.get(context);
+  if (loaders === undefined) {
     const { documents } = context.services;
-    loader = new BatchLoader((skus) => standalonePricesOfSkus(documents.db, context.projectKey, skus), context.readBudget);
-    standaloneLoaders.set(context, loader);
+    const loader = (stagedPrices: boolean) =>
+      new BatchLoader((skus) => standalonePricesOfSkus(documents.db, context.projectKey, skus, stagedPrices), context.readBudget);
+    loaders = { current: loader(false), staged: loader(true) };
+    standaloneLoaders.set(context, loaders);
   }
-  return loader;
+  return staged ? loaders.staged : loaders.current;
 }
 
 /**
@@ -103,7 +120,7 @@ function customerGroupAssignmentIds(ids: readonly string[]): readonly string[] {
 /**
  * ProductVariant.price: the reference's price selection (resources/shared/price-selection.ts) at
  * `date`, else now, among the Embedded Prices, or the SKU's StandalonePrices when the product's
- * priceMode is `Standalone` (ProductPriceModeEnum).
+ * priceMode is `Standalone` (ProductPriceModeEnum); staged data's as their staged changes leave them.
  */
 async function selectedPrice(variant: ProductVariant, args: PriceArgs, context: GraphQLContext): Promise<Price | SelectablePrice | null> {
   const criteria: PriceCriteria = { currency: args.currency };
@@ -112,7 +129,7 @@ async function selectedPrice(variant: ProductVariant, args: PriceArgs, context: 
   if (Array.isArray(args.customerGroupAssignmentIds)) criteria.customerGroupIds = customerGroupAssignmentIds(args.customerGroupAssignmentIds);
   if (typeof args.channelId === 'string') criteria.channelId = args.channelId;
   const at = typeof args.date === 'string' ? new Date(args.date) : context.services.clock.now();
-  const standalone = variant.sku === undefined ? undefined : await standaloneLoader(context).load(variant.sku);
+  const standalone = variant.sku === undefined ? undefined : await standaloneLoader(context, isStaged(variant)).load(variant.sku);
   return selectPrice(standalone ?? variant.prices, criteria, at) ?? null;
 }
 

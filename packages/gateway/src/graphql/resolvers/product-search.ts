@@ -6,7 +6,7 @@ import type { SearchVariant } from '../../resources/product-projections/search/s
 import type { ProductProjection } from '../../resources/products/projection.js';
 import { hasScope, insufficientScope } from '../access.js';
 import type { GraphQLContext } from '../context.js';
-import { categoryOrderHintList, localizedResolvers } from './product-fields.js';
+import { categoryOrderHintList, localizedResolvers, stagedVariant } from './product-fields.js';
 
 /**
  * `productProjectionSearch` (the official Query field): its arguments become REST's search
@@ -111,9 +111,17 @@ interface SearchResult {
   facets: FacetResultValue[];
 }
 
-function searchResult(response: SearchResponse): SearchResult {
+/** A staged projection's variants select their `price` among staged StandalonePrices (product-fields.ts). */
+const stagedProjection = (projection: ProductProjection): ProductProjection => ({
+  ...projection,
+  masterVariant: stagedVariant(projection.masterVariant),
+  variants: projection.variants.map(stagedVariant),
+});
+
+function searchResult(response: SearchResponse, staged: boolean): SearchResult {
   const facets = Object.entries(response.facets ?? {}).map(([facet, value]) => ({ facet, value }));
-  return { offset: response.offset, count: response.count, total: response.total, results: response.results, facets };
+  const results = staged ? response.results.map(stagedProjection) : response.results;
+  return { offset: response.offset, count: response.count, total: response.total, results, facets };
 }
 
 /** PriceSelectorInput.date: prices are selected at that moment instead of now. */
@@ -130,7 +138,7 @@ export const productSearchQueryResolvers = {
       query: searchQuery(args),
       auth: context.auth,
     });
-    return searchResult(response);
+    return searchResult(response, args.staged === true);
   },
 };
 

@@ -4,7 +4,7 @@ import { PRODUCT_TYPE_ID, type Product, type ProductData, type ProductVariant } 
 import { requireScope } from '../access.js';
 import type { GraphQLContext } from '../context.js';
 import { locatorOf } from '../inputs.js';
-import { categoryOrderHintList, filterVariants, localizedResolvers, type VariantFilterArgs } from './product-fields.js';
+import { categoryOrderHintList, filterVariants, localizedResolvers, stagedVariant, type VariantFilterArgs } from './product-fields.js';
 import type { QueryArgs } from './types.js';
 
 /**
@@ -91,6 +91,15 @@ export const productFieldResolvers = {
   stateRef: (product: Product): Reference | null => product.state ?? null,
   /** The SKUs of the staged data (a superset of what the current data can have once published). */
   skus: (product: Product): string[] => skusOf(allVariantsOf(product.masterData.staged)),
+};
+
+/** ProductCatalogData.staged: its variants marked as staged data's (their `price` selects staged StandalonePrices). */
+export const productCatalogDataResolvers = {
+  staged: ({ staged }: Product['masterData']): ProductData => ({
+    ...staged,
+    masterVariant: stagedVariant(staged.masterVariant),
+    variants: staged.variants.map(stagedVariant),
+  }),
 };
 
 interface VariantArgs {

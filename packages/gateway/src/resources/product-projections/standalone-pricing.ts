@@ -94,16 +94,18 @@ async function skusOfStandaloneProducts(db: Queryable, projectKey: string, skus:
 /**
  * For callers that see variants without their product (GraphQL's ProductVariant.price): the
  * active StandalonePrices, in every currency, of those of `skus` that belong to a `Standalone`
- * product; a SKU of an `Embedded` product (or of none) is absent. Two queries for any number of SKUs.
+ * product; a SKU of an `Embedded` product (or of none) is absent. `staged`: each price as its
+ * staged changes leave it, for variants of staged data. Two queries for any number of SKUs.
  */
 export async function standalonePricesOfSkus(
   db: Queryable,
   projectKey: string,
   skus: readonly string[],
+  staged: boolean,
 ): Promise<ReadonlyMap<string, readonly SelectablePrice[]>> {
   const bySku = new Map<string, SelectablePrice[]>();
   if (skus.length === 0) return bySku;
-  const [standalone, found] = await Promise.all([skusOfStandaloneProducts(db, projectKey, skus), activeStandalonePrices(db, projectKey, skus)]);
+  const [standalone, found] = await Promise.all([skusOfStandaloneProducts(db, projectKey, skus), activeStandalonePrices(db, projectKey, skus, { staged })]);
   for (const sku of standalone) bySku.set(sku, []);
   for (const doc of found) bySku.get(doc.sku)?.push(standaloneAsPrice(doc));
   return bySku;
