@@ -1,0 +1,229 @@
+/**
+ * Issue 30's PGlite memory target (RSS after 100,000 stores ≤ 400 MiB), measured as a user gets it:
+ * the gateway started as `herald serve` starts it (a new PGlite data directory, in-process
+ * delivery), BENCH_STORES stores created through `POST /{projectKey}/stores` (32 connections),
+ * then BENCH_READ_SECONDS of reads by id (32 connections). The server reports where its memory is
+ * (bench/_memory.ts memorySplit: WebAssembly, files, the rest; V8's heap and external) at start,
+ * after the creates and after the reads.
+ *
+ *   npx tsx bench/pglite-memory.ts
+ *
+ * BENCH_VARIANTS='[{"label":"before","serve":"/tmp/wt-x/packages/gateway/bench/pglite-memory.ts"},{"label":"after"}]'
+ * runs several servers (other code, `env`, node flags `nodeFlags`) in alternating rounds
+ * (BENCH_ROUNDS, default 1): each round starts every variant on a new directory in turn.
+ * `tsx bench/pglite-memory.ts serve <dir>` is the server itself.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { Agent, request } from 'node:http';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
+import { runHttpLoad } from '@herald/testkit';
+import { memorySplit, type MemorySplit } from './_memory.js';
+import { benchStoreCount, benchStoreId, seedHeraldStores } from './_stores.js';
+
+const CLIENT = 'bench-client:bench-secret-0123456789';
+
+// --- the server ---------------------------------------------------------------------------------
+
+/** Herald as `herald serve` runs it on `dataDir`; answers each line on stdin with its process.memoryUsage(). */
+async function serve(dataDir: string): Promise<void> {
+  const { loadConfig, startHerald } = await import('../src/index.js');
+  const config = loadConfig({
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: `pglite://${dataDir}`,
+    LOG_LEVEL: 'silent',
+    HERALD_PROJECTS: 'bench',
+    HERALD_BOOTSTRAP_CLIENT: CLIENT,
+    HERALD_TOKEN_RATE_LIMIT: '0',
+  });
+  const herald = await startHerald(config);
+  process.stdout.write(`${herald.url}\n`);
+  // `seed N`: stores 1..N by SQL (as http-reads.ts seeds); any other line: the memory split.
+  createInterface({ input: process.stdin }).on('line', async (line) => {
+    const seed = line.match(/^seed (\d+)$/);
+    if (seed !== null) await seedHeraldStores(herald.db, Number(seed[1]));
+    process.stdout.write(`${JSON.stringify(process.memoryUsage())}\n`);
+  });
+  process.stdin.once('end', () => void herald.stop().then(() => process.exit(0)));
+}
+
+// --- the driver ---------------------------------------------------------------------------------
+
+interface Variant {
+  label: string;
+  serve?: string;
+  /** The server's command instead of `node --import tsx <serve>` (e.g. plain node on built code); `serve <dir>` is appended. */
+  command?: string[];
+  env?: Record<string, string>;
+  nodeFlags?: string;
+}
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  measure(): Promise<MemorySplit>;
+  seed(count: number): Promise<MemorySplit>;
+}
+
+const step = (what: string) => process.stderr.write(`[pglite-memory] ${what}\n`);
+
+async function startServer(variant: Variant, dataDir: string): Promise<Server> {
+  const script = variant.serve ?? import.meta.filename;
+  const flags = (variant.nodeFlags ?? '').split(' ').filter((flag) => flag !== '');
+  const command = variant.command ?? [process.execPath, ...flags, '--import', 'tsx', '--conditions=@herald/source', script];
+  const child = spawn(command[0]!, [...command.slice(1), 'serve', dataDir], {
+    env: { ...process.env, ...variant.env },
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  process.on('exit', () => child.kill('SIGKILL'));
+  const lines: Interface = createInterface({ input: child.stdout! });
+  const nextLine = () =>
+    new Promise<string>((resolve, reject) => {
+      lines.once('line', resolve);
+      child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
+    });
+  const url = await nextLine();
+  return {
+    url,
+    child,
+    async measure() {
+      child.stdin!.write('measure\n');
+      return memorySplit(child.pid!, JSON.parse(await nextLine()) as NodeJS.MemoryUsage);
+    },
+    async seed(count) {
+      child.stdin!.write(`seed ${count}\n`);
+      return memorySplit(child.pid!, JSON.parse(await nextLine()) as NodeJS.MemoryUsage);
+    },
+  };
+}
+
+async function token(url: string): Promise<string> {
+  const response = await fetch(`${url}/oauth/token`, {
+    method: 'POST',
+    headers: { authorization: `Basic ${Buffer.from(CLIENT).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials&scope=manage_stores:bench',
+  });
+  return ((await response.json()) as { access_token: string }).access_token;
+}
+
+/** Creates stores first..last through the API, `connections` at a time; answers their ids and the rate. */
+async function createStores(url: string, bearer: string, [first, last]: [number, number], connections: number): Promise<{ ids: string[]; perSecond: number }> {
+  const target = new URL(`${url}/bench/stores`);
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  const ids: string[] = [];
+  let next = first;
+  const create = (n: number) =>
+    new Promise<void>((resolve, reject) => {
+      const body = JSON.stringify({ key: `store-${n}`, name: { en: `City ${n % 1000}` }, languages: ['en'] });
+      const headers = { authorization: `Bearer ${bearer}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) };
+      const req = request({ host: target.hostname, port: target.port, method: 'POST', path: target.pathname, headers, agent }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+        res.on('end', () => {
+          if (res.statusCode !== 201) return reject(new Error(`create ${n}: ${res.statusCode} ${text.slice(0, 300)}`));
+          ids.push((JSON.parse(text) as { id: string }).id);
+          resolve();
+        });
+      });
+      req.on('error', reject);
+      req.end(body);
+    });
+  const started = performance.now();
+  const connection = async () => {
+    while (next <= last) await create(next++);
+  };
+  await Promise.all(Array.from({ length: connections }, connection));
+  agent.destroy();
+  return { ids, perSecond: ((last - first + 1) / (performance.now() - started)) * 1000 };
+}
+
+interface Run {
+  label: string;
+  load: number;
+  atStart: MemorySplit;
+  afterCreates: MemorySplit;
+  afterReads: MemorySplit;
+  createsPerSecond: number;
+  readsPerSecond: number;
+}
+
+async function run(variant: Variant, { stores, sqlStores, readSeconds }: Plan): Promise<Run> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'herald-pglite-memory-'));
+  try {
+    const load = loadavg()[0] ?? 0;
+    step(`${variant.label}: starting on ${dataDir}`);
+    const server = await startServer(variant, dataDir);
+    const atStart = await server.measure();
+    const bearer = await token(server.url);
+    if (sqlStores > 0) step(`${variant.label}: seeding ${sqlStores} stores by SQL`);
+    if (sqlStores > 0) await server.seed(sqlStores);
+    step(`${variant.label}: creating ${stores - sqlStores} stores through the API`);
+    const created = await createStores(server.url, bearer, [sqlStores + 1, stores], 32);
+    const ids = [...Array.from({ length: sqlStores }, (_, n) => benchStoreId(n + 1)), ...created.ids];
+    const createsPerSecond = created.perSecond;
+    const afterCreates = await server.measure();
+    step(`${variant.label}: reading by id for ${readSeconds} s`);
+    const reads = await runHttpLoad({
+      url: server.url,
+      concurrency: 32,
+      durationMs: readSeconds * 1000,
+      warmupMs: 1_000,
+      headers: { authorization: `Bearer ${bearer}` },
+      path: (sequence) => `/bench/stores/${ids[(sequence * 7919) % ids.length]}`,
+    });
+    if (reads.errors > 0) throw new Error(`${variant.label}: ${reads.errors} reads failed`);
+    const afterReads = await server.measure();
+    server.child.stdin!.end();
+    await new Promise((resolve) => server.child.once('exit', resolve));
+    return { label: variant.label, load, atStart, afterCreates, afterReads, createsPerSecond, readsPerSecond: reads.requestsPerSecond };
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+const mib = (value: number) => value.toFixed(0);
+const split = (m: MemorySplit) =>
+  `${mib(m.rss)} (wasm ${mib(m.wasmRss)}/${mib(m.wasmBytes)}, heap ${mib(m.heapTotal)}, files ${mib(m.fileRss)}, other ${mib(m.otherAnonRss - m.heapTotal)})`;
+
+interface Plan {
+  stores: number;
+  /** Stores 1..sqlStores are inserted by SQL first (quicker on a loaded machine), the rest created. */
+  sqlStores: number;
+  readSeconds: number;
+}
+
+async function drive(): Promise<void> {
+  const stores = benchStoreCount();
+  const plan: Plan = {
+    stores,
+    sqlStores: stores - Number(process.env.BENCH_API_CREATES ?? stores),
+    readSeconds: Number(process.env.BENCH_READ_SECONDS ?? 10),
+  };
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+  const variants = JSON.parse(process.env.BENCH_VARIANTS ?? '[{"label":"this checkout"}]') as Variant[];
+  const runs: Run[] = [];
+  for (let round = 0; round < rounds; round++) {
+    // Each round starts at another variant, so that none always follows the same neighbour.
+    for (let i = 0; i < variants.length; i++) {
+      runs.push(await run(variants[(i + round) % variants.length]!, plan));
+      step(JSON.stringify(runs.at(-1)));
+    }
+  }
+  const how = plan.sqlStores === 0 ? 'created through the API' : `(${plan.sqlStores} inserted by SQL, then ${stores - plan.sqlStores} created through the API)`;
+  console.log(`RSS in MiB (wasm resident/accessible, V8 heap total, file-backed, other native); ${stores} stores ${how}.
+
+| variant | load | at start | after creates | after ${plan.readSeconds} s of reads | peak RSS | creates/s | reads by id/s |
+|---|---|---|---|---|---|---|---|`);
+  for (const r of runs) {
+    console.log(
+      `| ${r.label} | ${r.load.toFixed(1)} | ${split(r.atStart)} | ${split(r.afterCreates)} | ${split(r.afterReads)} | ${mib(r.afterReads.peakRss)} | ${r.createsPerSecond.toFixed(0)} | ${r.readsPerSecond.toFixed(0)} |`,
+    );
+  }
+  process.exit(0);
+}
+
+if (process.argv[2] === 'serve') await serve(process.argv[3]!);
+else await drive();
