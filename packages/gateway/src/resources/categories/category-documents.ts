@@ -1,11 +1,9 @@
-import type { BaseResource, MessagePayload } from '@herald/model';
-import type { DeleteOptions, DocumentStore, Locator, ServerFields, TransactionReader, UpdateOptions, UpdateResult, WriteContext } from '@herald/store';
+import type { DocumentStore } from '@herald/store';
 import { referencedResourceNotFound } from '../shared/references.js';
+import { withWriteFollowers } from '../shared/write-followers.js';
 import { CATEGORY_TYPE_ID, type Category } from './category.js';
 import { assertSlugUnique } from './fields.js';
 import { deleteDescendants, lockCategoryTree, placementBelow, propagatePlacement, samePlacement } from './tree.js';
-
-type CategoryFields = Omit<Category, ServerFields> & { id?: string };
 
 /** Same slug in the same locales: nothing to check again. */
 function sameSlug(a: Category, b: Category): boolean {
@@ -24,59 +22,19 @@ function sameSlug(a: Category, b: Category): boolean {
  * - delete: the subcategories go with the Category.
  */
 export function categoryDocuments(documents: DocumentStore): DocumentStore {
-  const overrides: Pick<DocumentStore, 'create' | 'update' | 'delete'> = {
-    create<D extends BaseResource>(
-      ctx: WriteContext,
-      typeId: string,
-      fields: Omit<D, ServerFields> & { id?: string },
-      messages?: (doc: D) => MessagePayload[],
-    ): Promise<D> {
-      return documents.db.transaction(async (tx) => {
-        await lockCategoryTree(tx, ctx.projectKey);
-        const joined = documents.within(tx);
-        const draft = fields as unknown as CategoryFields;
-        await assertSlugUnique(tx, ctx.projectKey, draft.slug, draft.id);
-        let placed = draft;
-        if (draft.parent !== undefined) {
-          const parent = await joined.get<Category>(ctx.projectKey, CATEGORY_TYPE_ID, { id: draft.parent.id });
-          if (parent === undefined) throw referencedResourceNotFound(CATEGORY_TYPE_ID, { id: draft.parent.id });
-          placed = { ...draft, ...placementBelow(parent) };
-        }
-        return joined.create<D>(ctx, typeId, placed as unknown as Omit<D, ServerFields>, messages);
-      });
+  return withWriteFollowers<Category>(documents, {
+    lock: lockCategoryTree,
+    async beforeCreate({ ctx, tx, joined }, draft) {
+      await assertSlugUnique(tx, ctx.projectKey, draft.slug, draft.id);
+      if (draft.parent === undefined) return { fields: draft };
+      const parent = await joined.get<Category>(ctx.projectKey, CATEGORY_TYPE_ID, { id: draft.parent.id });
+      if (parent === undefined) throw referencedResourceNotFound(CATEGORY_TYPE_ID, { id: draft.parent.id });
+      return { fields: { ...draft, ...placementBelow(parent) } };
     },
-
-    update<D extends BaseResource>(
-      ctx: WriteContext,
-      typeId: string,
-      locator: Locator,
-      expectedVersion: number,
-      apply: (current: D, reader: TransactionReader) => Promise<UpdateResult<D>> | UpdateResult<D>,
-      options: UpdateOptions<D> = {},
-    ): Promise<D> {
-      return documents.db.transaction(async (tx) => {
-        await lockCategoryTree(tx, ctx.projectKey);
-        const joined = documents.within(tx);
-        return joined.update<D>(ctx, typeId, locator, expectedVersion, apply, {
-          alongside: async (inTransaction, previous, next) => {
-            await options.alongside?.(inTransaction, previous, next);
-            const [before, after] = [previous as unknown as Category, next as unknown as Category];
-            if (!sameSlug(before, after)) await assertSlugUnique(inTransaction, ctx.projectKey, after.slug, after.id);
-            if (!samePlacement(before, after)) await propagatePlacement(joined, ctx, after);
-          },
-        });
-      });
+    async alongsideUpdate({ ctx, tx, joined }, before, after) {
+      if (!sameSlug(before, after)) await assertSlugUnique(tx, ctx.projectKey, after.slug, after.id);
+      if (!samePlacement(before, after)) await propagatePlacement(joined, ctx, after);
     },
-
-    delete<D extends BaseResource>(ctx: WriteContext, typeId: string, locator: Locator, expectedVersion: number, options?: DeleteOptions<D>): Promise<D> {
-      return documents.db.transaction(async (tx) => {
-        await lockCategoryTree(tx, ctx.projectKey);
-        const joined = documents.within(tx);
-        const deleted = await joined.delete<D>(ctx, typeId, locator, expectedVersion, options);
-        await deleteDescendants(joined, ctx, deleted as unknown as Category);
-        return deleted;
-      });
-    },
-  };
-  return Object.assign(Object.create(documents) as DocumentStore, overrides);
+    afterDelete: ({ ctx, joined }, deleted) => deleteDescendants(joined, ctx, deleted),
+  });
 }

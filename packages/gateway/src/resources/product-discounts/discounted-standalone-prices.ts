@@ -1,20 +1,11 @@
-import { systemClock, type BaseResource, type MessagePayload } from '@herald/model';
-import type {
-  DeleteOptions,
-  DocumentStore,
-  Locator,
-  Queryable,
-  ServerFields,
-  TransactionReader,
-  UpdateOptions,
-  UpdateResult,
-  WriteContext,
-} from '@herald/store';
+import { systemClock, type MessagePayload } from '@herald/model';
+import type { DocumentStore, Queryable, UpdateResult, WriteContext } from '@herald/store';
 import { compareSortOrders } from '../discounts/sort-order.js';
 import { isValidAt } from '../discounts/validity.js';
 import { platformDiscountedPrices, platformDiscounts, platformOwnsDiscounted, setPlatformDiscounted } from '../standalone-prices/platform-discount.js';
 import { readsWithin } from '../standalone-prices/price-documents.js';
 import { STANDALONE_PRICE_TYPE_ID, type StandalonePrice } from '../standalone-prices/standalone-price.js';
+import { withWriteFollowers } from '../shared/write-followers.js';
 import type { ProductDiscount } from './product-discount.js';
 
 /** Standalone prices read per statement while a discount write follows them (keyset pages by id). */
@@ -109,47 +100,15 @@ export async function followDiscountWrite(
 }
 
 /**
- * The document store the product discount routes write through (as categories/category-documents.ts):
- * each create, update and delete follows the standalone prices' platform discount in its own
- * transaction (followDiscountWrite). Updates are locked, not optimistic, to run in one transaction.
+ * The document store the product discount routes write through: each create, update and delete
+ * follows the standalone prices' platform discount in its own transaction (followDiscountWrite).
+ * Updates are locked, not optimistic, to run in one transaction.
  */
 export function productDiscountDocuments(documents: DocumentStore): DocumentStore {
-  const overrides: Pick<DocumentStore, 'create' | 'update' | 'delete'> = {
-    create<D extends BaseResource>(ctx: WriteContext, typeId: string, fields: Omit<D, ServerFields>, messages?: (doc: D) => MessagePayload[]): Promise<D> {
-      return documents.db.transaction(async (tx) => {
-        const joined = documents.within(tx);
-        const created = await joined.create<D>(ctx, typeId, fields, messages);
-        await followDiscountWrite(joined, ctx, tx, undefined, created as unknown as ProductDiscount);
-        return created;
-      });
-    },
-
-    update<D extends BaseResource>(
-      ctx: WriteContext,
-      typeId: string,
-      locator: Locator,
-      expectedVersion: number,
-      apply: (current: D, reader: TransactionReader) => Promise<UpdateResult<D>> | UpdateResult<D>,
-      options: UpdateOptions<D> = {},
-    ): Promise<D> {
-      const { optimistic: _lockInstead, ...locked } = options;
-      return documents.update<D>(ctx, typeId, locator, expectedVersion, apply, {
-        ...locked,
-        alongside: async (tx, previous, next) => {
-          await locked.alongside?.(tx, previous, next);
-          await followDiscountWrite(documents.within(tx), ctx, tx, previous as unknown as ProductDiscount, next as unknown as ProductDiscount);
-        },
-      });
-    },
-
-    delete<D extends BaseResource>(ctx: WriteContext, typeId: string, locator: Locator, expectedVersion: number, options?: DeleteOptions<D>): Promise<D> {
-      return documents.db.transaction(async (tx) => {
-        const joined = documents.within(tx);
-        const deleted = await joined.delete<D>(ctx, typeId, locator, expectedVersion, options);
-        await followDiscountWrite(joined, ctx, tx, deleted as unknown as ProductDiscount, undefined);
-        return deleted;
-      });
-    },
-  };
-  return Object.assign(Object.create(documents) as DocumentStore, overrides);
+  return withWriteFollowers<ProductDiscount>(documents, {
+    lockedUpdates: true,
+    afterCreate: ({ ctx, tx, joined }, created) => followDiscountWrite(joined, ctx, tx, undefined, created),
+    alongsideUpdate: ({ ctx, tx, joined }, previous, next) => followDiscountWrite(joined, ctx, tx, previous, next),
+    afterDelete: ({ ctx, tx, joined }, deleted) => followDiscountWrite(joined, ctx, tx, deleted, undefined),
+  });
 }

@@ -1,5 +1,6 @@
-import type { BaseResource, MessagePayload } from '@herald/model';
-import type { DocumentStore, Locator, Queryable, ServerFields, TransactionReader, UpdateOptions, UpdateResult, WriteContext } from '@herald/store';
+import type { MessagePayload } from '@herald/model';
+import type { DocumentStore, Queryable, ServerFields, WriteContext } from '@herald/store';
+import { withWriteFollowers } from '../shared/write-followers.js';
 import { platformDiscountedPrices, platformDiscounts, platformOwnsDiscounted, setPlatformDiscounted, type PlatformReads } from './platform-discount.js';
 import type { StandalonePrice } from './standalone-price.js';
 
@@ -30,42 +31,25 @@ export function readsWithin(ctx: WriteContext, documents: DocumentStore, tx: Que
 }
 
 /**
- * The document store the standalone price routes write through (as categories/category-documents.ts):
- * a create and an update compute the price's platform `discounted` (StandalonePrice.discounted "Set
- * if a matching ProductDiscount exists") in the write's transaction, with StandalonePriceDiscountSet
- * when it changes. Updates take the row lock instead of the template's optimistic write, so the
- * discounts read are the committed ones a concurrent discount write waits for.
+ * The document store the standalone price routes write through: a create and an update compute
+ * the price's platform `discounted` (StandalonePrice.discounted "Set if a matching ProductDiscount
+ * exists") in the write's transaction, with StandalonePriceDiscountSet when it changes. Updates
+ * take the row lock instead of the template's optimistic write, so the discounts read are the
+ * committed ones a concurrent discount write waits for.
  */
 export function standalonePriceDocuments(documents: DocumentStore): DocumentStore {
-  const overrides: Pick<DocumentStore, 'create' | 'update'> = {
-    create<D extends BaseResource>(ctx: WriteContext, typeId: string, fields: Omit<D, ServerFields>, messages?: (doc: D) => MessagePayload[]): Promise<D> {
-      return documents.db.transaction(async (tx) => {
-        const price = { ...(fields as unknown as PriceFields) };
-        const discountSet = await followDiscounts(price, readsWithin(ctx, documents, tx));
-        const allMessages = (doc: D) => [...(messages?.(doc) ?? []), ...discountSet];
-        return documents.within(tx).create<D>(ctx, typeId, price as unknown as Omit<D, ServerFields>, allMessages);
-      });
+  return withWriteFollowers<StandalonePrice>(documents, {
+    lockedUpdates: true,
+    async beforeCreate({ ctx, tx }, fields) {
+      const price = { ...fields };
+      return { fields: price, messages: await followDiscounts(price, readsWithin(ctx, documents, tx)) };
     },
-
-    update<D extends BaseResource>(
-      ctx: WriteContext,
-      typeId: string,
-      locator: Locator,
-      expectedVersion: number,
-      apply: (current: D, reader: TransactionReader) => Promise<UpdateResult<D>> | UpdateResult<D>,
-      options: UpdateOptions<D> = {},
-    ): Promise<D> {
-      const following = async (current: D, reader: TransactionReader): Promise<UpdateResult<D>> => {
-        const before = matchingBasis(current as unknown as StandalonePrice);
-        const result = await apply(current, reader);
-        const price = result.doc as unknown as StandalonePrice;
-        if (matchingBasis(price) === before) return result;
-        const discountSet = await followDiscounts(price, readsWithin(ctx, documents, reader.tx));
-        return { ...result, messages: [...(result.messages ?? []), ...discountSet] };
-      };
-      const { optimistic: _lockInstead, ...locked } = options;
-      return documents.update<D>(ctx, typeId, locator, expectedVersion, following, locked);
+    followApply: (ctx, apply) => async (current, reader) => {
+      const before = matchingBasis(current);
+      const result = await apply(current, reader);
+      if (matchingBasis(result.doc) === before) return result;
+      const discountSet = await followDiscounts(result.doc, readsWithin(ctx, documents, reader.tx));
+      return { ...result, messages: [...(result.messages ?? []), ...discountSet] };
     },
-  };
-  return Object.assign(Object.create(documents) as DocumentStore, overrides);
+  });
 }
