@@ -1,6 +1,6 @@
 /**
- * A cart draft's line items by SKU are looked up together (carts/catalogue.ts withSkusReadAhead,
- * one query for all of them): each item still gets its own product and variant, the items of one
+ * A cart draft's line items by SKU are looked up together (carts/catalogue-ahead.ts: one query for
+ * all of them, and for the drafts sent at the same time): each item still gets its own product and variant, the items of one
  * product their own variants, and every SKU the catalogue lacks the error of that item alone.
  * SKUs are found through their unique-value claims; one without a claim (a product stored before
  * claims existed) through the documents themselves.
@@ -50,6 +50,21 @@ describe('cart drafts with several line items by SKU', { timeout: 60_000 }, () =
       [catalogue.shirt.id, 'shirt-m'],
       [catalogue.mug.id, 'mug-1'],
     ]);
+  });
+
+  it('prices concurrent drafts each with its own items, an unknown SKU failing only its own draft', async () => {
+    const drafts = [['shirt-l', 'mug-1'], ['shirt-m'], ['mug-1', 'shirt-m', 'shirt-l'], ['nope', 'shirt-l'], ['shirt-l']];
+    const answers = await Promise.all(drafts.map((skus) => admin.post(`/${P}/carts`, { currency: 'EUR', lineItems: skus.map((sku) => ({ sku })) })));
+    expect(answers.map((answer) => answer.status)).toEqual([201, 201, 201, 400, 201]);
+    answers.forEach((answer, index) => {
+      if (answer.status !== 201) return;
+      expect(answer.body.lineItems.map((item: Json) => item.variant.sku)).toEqual(drafts[index]);
+    });
+    expect(answers[3]!.body).toMatchObject({ errors: [{ code: 'InvalidInput', field: 'lineItems[0].sku' }] });
+    // Two carts with one product's variant: each holds a line item of its own.
+    const [first, last] = [answers[0]!.body, answers[4]!.body];
+    expect(first.lineItems[0].variant).toEqual(last.lineItems[0].variant);
+    expect(first.lineItems[0].id).not.toBe(last.lineItems[0].id);
   });
 
   it.each([

@@ -1,8 +1,9 @@
-import { ApiError, invalidInput, invalidOperation, type Reference } from '@herald/model';
+import { ApiError, invalidInput, invalidOperation, type BaseResource, type Reference } from '@herald/model';
 import type { Queryable } from '@herald/store';
 import type { TransactionReader } from '@herald/store';
 import { allVariants, PRODUCT_TYPE_ID, type Price, type Product, type ProductVariant } from '../products/product.js';
-import { productsWithCurrentSkus, productWithCurrentSku } from '../products/sku-lookup.js';
+import { productWithCurrentSku } from '../products/sku-lookup.js';
+import { activeDiscounts } from '../discounts/active-discounts.js';
 import type { RequestContext } from '../shared/context.js';
 import type { CentPrecisionMoney } from '../shared/money.js';
 import { selectPrice, unitPriceForQuantity, type PriceCriteria } from '../shared/price-selection.js';
@@ -10,6 +11,7 @@ import { referencedResourceNotFound } from '../shared/references.js';
 import { activeStandalonePrices } from '../standalone-prices/active-prices.js';
 import type { StandalonePrice } from '../standalone-prices/standalone-price.js';
 import { buyerGroupIds, type Buyer } from './buyer-groups.js';
+import { readCatalogueAhead, type CatalogueAhead } from './catalogue-ahead.js';
 import type { LineItemPrice } from './cart.js';
 
 /*
@@ -22,23 +24,28 @@ export interface CatalogueReads {
   projectKey: string;
   load: RequestContext['load'];
   db: Queryable;
-  /** Published products of SKUs read ahead in one query (withSkusReadAhead); a SKU read ahead and absent has none. */
-  skus?: { readonly read: ReadonlySet<string>; readonly products: ReadonlyMap<string, Product> };
+  /** What a new cart reads before pricing, read with the other drafts of its turn (catalogue-ahead.ts). */
+  ahead?: CatalogueAhead;
 }
 
 /**
- * `reads` with the published products of `skus` read in one query: a cart draft's line items by
- * SKU then cost one round trip together instead of one each.
+ * `reads` with the published products of `skus` and the project's active discounts read ahead,
+ * in one statement with the other cart drafts of this turn: a draft's reads of the catalogue then
+ * cost one round trip together instead of one each.
  */
-export async function withSkusReadAhead(reads: CatalogueReads, skus: readonly string[]): Promise<CatalogueReads> {
-  if (skus.length < 2) return reads;
-  const products = await productsWithCurrentSkus(reads.db, reads.projectKey, skus, { published: true });
-  return { ...reads, skus: { read: new Set(skus), products } };
+export async function withCatalogueReadAhead(reads: CatalogueReads, skus: readonly string[]): Promise<CatalogueReads> {
+  return { ...reads, ahead: await readCatalogueAhead(reads.db, reads.projectKey, skus) };
 }
 
 async function publishedProductWithSku(reads: CatalogueReads, sku: string): Promise<Product | undefined> {
-  if (reads.skus?.read.has(sku) === true) return reads.skus.products.get(sku);
+  if (reads.ahead?.skus.has(sku) === true) return reads.ahead.products.get(sku);
   return productWithCurrentSku(reads.db, reads.projectKey, sku, { published: true });
+}
+
+/** Every active discount of `typeId` (ACTIVE_DISCOUNT_TYPES): as read ahead, else read now. */
+export async function activeOf<D extends BaseResource>(reads: CatalogueReads, typeId: string): Promise<D[]> {
+  const ahead = reads.ahead?.active.get(typeId);
+  return ahead === undefined ? activeDiscounts<D>(reads.db, reads.projectKey, typeId) : (ahead as D[]);
 }
 
 /** From a draft's context (no transaction open yet). */

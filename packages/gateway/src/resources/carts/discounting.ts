@@ -1,6 +1,5 @@
 import type { PredicateSubject } from '../../predicates/index.js';
 import { CART_DISCOUNT_TYPE_ID, type CartDiscount } from '../cart-discounts/cart-discount.js';
-import { activeDiscounts } from '../discounts/active-discounts.js';
 import { throughGroups } from '../discounts/best-deal.js';
 import {
   applyCartDiscounts,
@@ -14,7 +13,7 @@ import { DISCOUNT_GROUP_TYPE_ID, type DiscountGroup } from '../discount-groups/d
 import { centPrecision } from '../shared/money.js';
 import { cartPredicateSubject } from '../shipping-methods/cart-predicate.js';
 import type { Cart, CustomLineItem, DiscountCodeInfo, LineItem } from './cart.js';
-import type { CatalogueReads } from './catalogue.js';
+import { activeOf, type CatalogueReads } from './catalogue.js';
 import { asCartDiscount } from './direct-discounts.js';
 import { discountCodeByText } from './discount-codes.js';
 import { giftOffers, isGift, placeGifts, unavailableGifts } from './gift-line-items.js';
@@ -210,10 +209,10 @@ export async function discountCart(cart: Cart, reads: CatalogueReads, now: Date)
     return;
   }
   const infos = await currentCodeInfos(cart, reads);
-  const active = await activeDiscounts<CartDiscount>(reads.db, reads.projectKey, CART_DISCOUNT_TYPE_ID);
+  const active = await activeOf<CartDiscount>(reads, CART_DISCOUNT_TYPE_ID);
   cart.discountCodes = infos;
   const codes = await codesOf(reads, infos);
-  const groups = await activeDiscounts<DiscountGroup>(reads.db, reads.projectKey, DISCOUNT_GROUP_TYPE_ID);
+  const groups = await activeOf<DiscountGroup>(reads, DISCOUNT_GROUP_TYPE_ID);
   const discounts = throughGroups(await discountsOf(reads, codes, active), groups);
   const usage = await codeUsage(reads, codes, cart.customerId);
   await applyDiscounts(cart, reads, now, { discounts, codes, codeIds: infos.map((info) => info.discountCode.id), usage });

@@ -20,7 +20,7 @@ import {
 } from './cart.js';
 import { assertUniqueItemKeys, customLineItemFromDraft, emptyTotal, itemList, recalculate } from './line-items.js';
 import { lineItemFromDraft } from './line-item-draft.js';
-import { draftReads, withSkusReadAhead } from './catalogue.js';
+import { draftReads, withCatalogueReadAhead } from './catalogue.js';
 import { addDiscountCode } from './discount-codes.js';
 import { settleCart } from './settle.js';
 import { setShippingMethod } from './shipping.js';
@@ -193,7 +193,7 @@ function skusNamed(items: readonly unknown[]): string[] {
  */
 async function pricedContent(cart: Cart, draft: Draft, ctx: RequestContext): Promise<void> {
   const lineItems = itemList(draft.lineItems, 'lineItems');
-  const reads = await withSkusReadAhead(draftReads(ctx), skusNamed(lineItems));
+  const reads = await withCatalogueReadAhead(draftReads(ctx), skusNamed(lineItems));
   await assignCustomerGroup(cart, draft.customerGroup, ctx);
   for (const [index, item] of lineItems.entries()) {
     cart.lineItems.push(await lineItemFromDraft(item, `lineItems[${index}]`, cart, reads, ctx));

@@ -1,10 +1,9 @@
 import type { BaseResource } from '@herald/model';
-import { activeDiscounts } from '../discounts/active-discounts.js';
 import { discountedPriceFor, type ProductPredicateKeys } from '../discounts/product-pricing.js';
 import { PRODUCT_DISCOUNT_TYPE_ID, type ProductDiscount } from '../product-discounts/product-discount.js';
 import { allVariants, PRODUCT_TYPE_ID, type Price, type Product } from '../products/product.js';
 import type { Cart, LineItem } from './cart.js';
-import type { CatalogueReads } from './catalogue.js';
+import { activeOf, type CatalogueReads } from './catalogue.js';
 
 /*
  * Product Discounts on a cart's line items (LineItem.price.discounted): only a `Platform` item's
@@ -40,7 +39,7 @@ async function discountItem(item: LineItem, discounts: readonly ProductDiscount[
 /** Sets or clears `price.discounted` of every line item for the project's active Product Discounts at `now`. */
 export async function applyProductDiscounts(cart: Cart, reads: CatalogueReads, now: Date): Promise<void> {
   const platformItems = cart.lineItems.filter((item) => item.priceMode === 'Platform');
-  const discounts = platformItems.length === 0 ? [] : await activeDiscounts<ProductDiscount>(reads.db, reads.projectKey, PRODUCT_DISCOUNT_TYPE_ID);
+  const discounts = platformItems.length === 0 ? [] : await activeOf<ProductDiscount>(reads, PRODUCT_DISCOUNT_TYPE_ID);
   for (const item of cart.lineItems) await discountItem(item, discounts, reads, now);
 }
 

@@ -28,22 +28,43 @@ export async function productsWithCurrentSkus(
   { published = false } = {},
 ): Promise<Map<string, Product>> {
   const wanted = new Set(skus);
+  if (wanted.size === 0) return new Map();
+  const claimed = await db.query<{ doc: Product }>(CLAIMED_SKU_PRODUCTS_SQL, [projectKey, PRODUCT_TYPE_ID, [...wanted]]);
+  return withUnclaimedSkus(db, projectKey, wanted, productsBySku(claimed.rows, wanted, published), published);
+}
+
+/**
+ * The products claiming SKUs ($1 the project, $2 the product type id, $3 the SKUs): the claimed ids
+ * first (an InitPlan), then the products by id. No condition on `doc` here, which a planner could
+ * answer by decompressing every product; `published` is the caller's to check.
+ */
+export const CLAIMED_SKU_PRODUCTS_SQL = `SELECT r.doc FROM resources r
+  WHERE r.project_key COLLATE "C" = $1 AND r.type_id COLLATE "C" = $2 AND r.id COLLATE "C" = ANY (ARRAY(
+    SELECT u.resource_id FROM unique_values u
+     WHERE u.project_key = $1 AND u.type_id = $2 AND u.field = 'sku' AND u.value = ANY ($3::text[])))`;
+
+/** Each of `wanted` that the current data of one of `rows` has, mapped to that product (only published ones when asked). */
+export function productsBySku(rows: ReadonlyArray<{ doc: Product }>, wanted: ReadonlySet<string>, published: boolean): Map<string, Product> {
   const bySku = new Map<string, Product>();
-  if (wanted.size === 0) return bySku;
-  // The claimed ids first (an InitPlan), then the products by id: no condition on `doc` here,
-  // which a planner could answer by decompressing every product; `published` is checked below.
-  const claimed = await db.query<{ doc: Product }>(
-    `SELECT r.doc FROM resources r
-      WHERE r.project_key COLLATE "C" = $1 AND r.type_id COLLATE "C" = $2 AND r.id COLLATE "C" = ANY (ARRAY(
-        SELECT u.resource_id FROM unique_values u
-         WHERE u.project_key = $1 AND u.type_id = $2 AND u.field = 'sku' AND u.value = ANY ($3::text[])))`,
-    [projectKey, PRODUCT_TYPE_ID, [...wanted]],
-  );
   mapCurrentSkus(
-    claimed.rows.filter(({ doc }) => !published || doc.masterData.published),
+    rows.filter(({ doc }) => !published || doc.masterData.published),
     wanted,
     bySku,
   );
+  return bySku;
+}
+
+/**
+ * `bySku` completed by the jsonpath on `doc` for the SKUs the claims found no current product for
+ * (a claim names the oldest of two products stored with one SKU before claims existed).
+ */
+export async function withUnclaimedSkus(
+  db: Queryable,
+  projectKey: string,
+  wanted: ReadonlySet<string>,
+  bySku: Map<string, Product>,
+  published: boolean,
+): Promise<Map<string, Product>> {
   const unresolved = [...wanted].filter((sku) => !bySku.has(sku));
   if (unresolved.length === 0) return bySku;
   // A SKU is unique among products, so there are at most as many products as SKUs.

@@ -1,0 +1,117 @@
+import type { BaseResource } from '@herald/model';
+import type { Queryable } from '@herald/store';
+import { CART_DISCOUNT_TYPE_ID } from '../cart-discounts/cart-discount.js';
+import { MAX_ACTIVE } from '../discounts/active-discounts.js';
+import { DISCOUNT_GROUP_TYPE_ID } from '../discount-groups/discount-group.js';
+import { PRODUCT_DISCOUNT_TYPE_ID } from '../product-discounts/product-discount.js';
+import { PRODUCT_TYPE_ID, type Product } from '../products/product.js';
+import { CLAIMED_SKU_PRODUCTS_SQL, productsBySku, withUnclaimedSkus } from '../products/sku-lookup.js';
+
+/*
+ * What a new cart reads of the catalogue before pricing its items, read for all the cart drafts of
+ * one event-loop turn in one statement (issue 28): the published products of their SKUs and the
+ * project's active product discounts, cart discounts and discount groups. Each of those was a
+ * round trip of its own per cart, and on this loopback a round trip's socket write cost the
+ * gateway more CPU than pricing the cart.
+ *
+ * Nothing is cached: the statement is sent on the turn after the drafts asked for it, so it starts
+ * after each of their requests did and sees every write acknowledged before them, in any process
+ * (read-after-write). Carts being updated read inside their own transaction instead (catalogue.ts).
+ */
+
+/** The discount types a cart's pricing reads all active ones of (discounting.ts, product-discounts.ts). */
+export const ACTIVE_DISCOUNT_TYPES = [PRODUCT_DISCOUNT_TYPE_ID, CART_DISCOUNT_TYPE_ID, DISCOUNT_GROUP_TYPE_ID] as const;
+
+/** What one cart draft gets: its SKUs' published products (a SKU asked for and absent has none) and the active discounts by type. */
+export interface CatalogueAhead {
+  readonly skus: ReadonlySet<string>;
+  readonly products: ReadonlyMap<string, Product>;
+  readonly active: ReadonlyMap<string, BaseResource[]>;
+}
+
+/** As activeDiscounts (discounts/active-discounts.ts) reads them, one type per branch. */
+const activeBranch = (typeParam: string) =>
+  `(SELECT type_id, doc FROM resources WHERE project_key = $1 AND type_id = ${typeParam} AND doc @> '{"isActive": true}'::jsonb LIMIT ${MAX_ACTIVE})`;
+
+/** $1 the project, $2 the product type id, $3 the SKUs, $4-$6 the discount types. */
+const AHEAD_SQL = `SELECT '${PRODUCT_TYPE_ID}' AS type_id, claimed.doc FROM (${CLAIMED_SKU_PRODUCTS_SQL}) claimed
+  UNION ALL ${activeBranch('$4')} UNION ALL ${activeBranch('$5')} UNION ALL ${activeBranch('$6')}`;
+
+/** Enough drafts for every client of a busy pool; each adds its SKUs to the statement. */
+const MAX_DRAFTS = 32;
+
+interface Waiting {
+  skus: readonly string[];
+  resolve(ahead: CatalogueAhead): void;
+  reject(error: unknown): void;
+}
+
+/** The drafts waiting for the next turn, by database and project. */
+const open = new WeakMap<Queryable, Map<string, Waiting[]>>();
+
+/** The catalogue a cart draft with line items by `skus` is priced from, read together with the other drafts of this turn. */
+export function readCatalogueAhead(db: Queryable, projectKey: string, skus: readonly string[]): Promise<CatalogueAhead> {
+  return new Promise((resolve, reject) => {
+    let projects = open.get(db);
+    if (projects === undefined) {
+      projects = new Map();
+      open.set(db, projects);
+      setImmediate(() => {
+        open.delete(db);
+        for (const [key, waiting] of projects!) void issue(db, key, waiting);
+      });
+    }
+    const waiting = projects.get(projectKey) ?? [];
+    projects.set(projectKey, waiting);
+    waiting.push({ skus, resolve, reject });
+    if (waiting.length >= MAX_DRAFTS) {
+      projects.delete(projectKey);
+      void issue(db, projectKey, waiting);
+    }
+  });
+}
+
+async function issue(db: Queryable, projectKey: string, waiting: readonly Waiting[]): Promise<void> {
+  try {
+    const wanted = new Set(waiting.flatMap((each) => each.skus));
+    const found = await db.query<{ type_id: string; doc: BaseResource | Product }>(
+      AHEAD_SQL,
+      [projectKey, PRODUCT_TYPE_ID, [...wanted], ...ACTIVE_DISCOUNT_TYPES],
+      {
+        prepare: true,
+      },
+    );
+    const products = found.rows.filter((row): row is { type_id: string; doc: Product } => row.type_id === PRODUCT_TYPE_ID);
+    const bySku = await withUnclaimedSkus(db, projectKey, wanted, productsBySku(products, wanted, true), true);
+    const active = new Map<string, BaseResource[]>(ACTIVE_DISCOUNT_TYPES.map((typeId) => [typeId, []]));
+    for (const row of found.rows) active.get(row.type_id)?.push(row.doc);
+    handOut(waiting, bySku, active);
+  } catch (error) {
+    for (const each of waiting) each.reject(error);
+  }
+}
+
+/**
+ * Each draft gets documents of its own (as the by-id reads hand them out): pricing must not see
+ * another request's changes to a shared object. The first taker of a document gets it as read.
+ */
+function handOut(waiting: readonly Waiting[], bySku: ReadonlyMap<string, Product>, active: ReadonlyMap<string, BaseResource[]>): void {
+  const taken = new Set<Product>();
+  for (const [index, each] of waiting.entries()) {
+    const mine = new Map<Product, Product>();
+    const products = new Map<string, Product>();
+    for (const sku of each.skus) {
+      const product = bySku.get(sku);
+      if (product === undefined) continue;
+      let copy = mine.get(product);
+      if (copy === undefined) {
+        copy = taken.has(product) ? structuredClone(product) : product;
+        taken.add(product);
+        mine.set(product, copy);
+      }
+      products.set(sku, copy);
+    }
+    const discounts = index === 0 ? active : new Map([...active].map(([typeId, docs]) => [typeId, structuredClone(docs)]));
+    each.resolve({ skus: new Set(each.skus), products, active: discounts });
+  }
+}
