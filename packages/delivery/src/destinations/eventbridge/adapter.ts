@@ -1,5 +1,5 @@
 import type { EventBridgeDestination } from '@herald/model';
-import { lazyAwsClient } from '../aws/client.js';
+import { awsSendClientOptions, lazyAwsClient } from '../aws/client.js';
 import { classifyAwsError } from '../aws/errors.js';
 import { defineAdapter } from '../define-adapter.js';
 import type { DestinationEnvironment } from '../environment.js';
@@ -22,7 +22,7 @@ export function createEventBridgeAdapter(destination: EventBridgeDestination, en
       region: destination.region,
       ...(eventBridge.credentials === undefined ? {} : { credentials: eventBridge.credentials }),
       ...(endpoints.eventBridge === undefined ? {} : { endpoint: endpoints.eventBridge }),
-      maxAttempts: 1,
+      ...awsSendClientOptions(env.timeouts.sendMs),
     });
     return { sdk, client };
   });
@@ -39,7 +39,7 @@ export function createEventBridgeAdapter(destination: EventBridgeDestination, en
         partnerName: env.eventBridge.partnerName,
       }),
     classify: (error) => classifyAwsError(error, EVENTBRIDGE_ERROR_CODES),
-    sendRequest: async ({ sdk, client: eventBridge }, messages, signal) => {
+    sendRequest: async ({ sdk, client: eventBridge }, messages) => {
       const response = await eventBridge.send(
         new sdk.PutPartnerEventsCommand({
           Entries: messages.map(({ native }) => ({
@@ -49,7 +49,6 @@ export function createEventBridgeAdapter(destination: EventBridgeDestination, en
             Time: new Date(native.time),
           })),
         }),
-        { abortSignal: signal },
       );
       // Entries answer in request order; an entry with an ErrorCode failed, the others went through.
       return messages.map((_, index): EntryResult => {

@@ -1,5 +1,5 @@
 import type { SnsDestination } from '@herald/model';
-import { lazyAwsClient } from '../aws/client.js';
+import { awsSendClientOptions, lazyAwsClient } from '../aws/client.js';
 import { awsClientCredentials } from '../aws/credentials.js';
 import { awsBatchResults, classifyAwsError } from '../aws/errors.js';
 import { defineAdapter } from '../define-adapter.js';
@@ -23,13 +23,13 @@ export function createSnsAdapter(destination: SnsDestination, env: DestinationEn
         region: regionOfTopicArn(destination.topicArn) ?? 'us-east-1',
         ...awsClientCredentials(destination),
         ...(endpoint === undefined ? {} : { endpoint }),
-        maxAttempts: 1,
+        ...awsSendClientOptions(env.timeouts.sendMs),
       });
       return { sdk, client };
     }),
     encode: (payload, format) => encodeSns(payload, format, env),
     classify: (error) => classifyAwsError(error, SNS_ERROR_CODES),
-    sendRequest: async ({ sdk, client }, messages, signal) => {
+    sendRequest: async ({ sdk, client }, messages) => {
       const response = await client.send(
         new sdk.PublishBatchCommand({
           TopicArn: destination.topicArn,
@@ -38,7 +38,6 @@ export function createSnsAdapter(destination: SnsDestination, env: DestinationEn
             Message: message.native.message,
           })),
         }),
-        { abortSignal: signal },
       );
       return awsBatchResults(messages.length, response.Failed, SNS_ERROR_CODES);
     },

@@ -1,5 +1,5 @@
 import type { SqsDestination } from '@herald/model';
-import { lazyAwsClient } from '../aws/client.js';
+import { awsSendClientOptions, lazyAwsClient } from '../aws/client.js';
 import { awsClientCredentials } from '../aws/credentials.js';
 import { awsBatchResults, classifyAwsError } from '../aws/errors.js';
 import { isAwsHost } from '../aws/endpoint.js';
@@ -34,8 +34,7 @@ export function createSqsAdapter(destination: SqsDestination, env: DestinationEn
       ...awsClientCredentials(destination),
       ...(endpoint === undefined ? {} : { endpoint }),
       useQueueUrlAsEndpoint: false,
-      // The engine owns retrying (§6.2 retry windows); one attempt per request here.
-      maxAttempts: 1,
+      ...awsSendClientOptions(env.timeouts.sendMs),
     });
     return { sdk, client };
   });
@@ -96,13 +95,12 @@ export function createSqsAdapter(destination: SqsDestination, env: DestinationEn
     client,
     encode: (payload, format) => encodeSqs(payload, format, env),
     classify: (error) => classifyAwsError(error, SQS_ERROR_CODES),
-    sendRequest: async ({ sdk, client: sqs }, messages, signal) => {
+    sendRequest: async ({ sdk, client: sqs }, messages) => {
       const response = await sqs.send(
         new sdk.SendMessageBatchCommand({
           QueueUrl: destination.queueUrl,
           Entries: messages.map((message, index) => ({ Id: String(index), MessageBody: message.native.body })),
         }),
-        { abortSignal: signal },
       );
       return awsBatchResults(messages.length, response.Failed, SQS_ERROR_CODES);
     },
