@@ -120,7 +120,12 @@ await runWithSourceConditions(async () => {
         Object.entries(process.env).filter((entry): entry is [string, string] => entry[0].startsWith('HERALD_DELIVERY_') && entry[1] !== undefined),
       ),
     };
-    workers.push(spawnWorker({ ...env, HERALD_DELIVERY_WORKER_ID: 'bench-1' }), spawnWorker({ ...env, HERALD_DELIVERY_WORKER_ID: 'bench-2' }));
+    // Profiling the workers: BENCH_WORKER_NODE_FLAGS="--cpu-prof --cpu-prof-dir=/tmp/prof".
+    const nodeFlags = (process.env.BENCH_WORKER_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
+    workers.push(
+      spawnWorker({ ...env, HERALD_DELIVERY_WORKER_ID: 'bench-1' }, nodeFlags),
+      spawnWorker({ ...env, HERALD_DELIVERY_WORKER_ID: 'bench-2' }, nodeFlags),
+    );
     await Promise.all(workers.map((worker) => waitUntilHealthy(worker)));
 
     // 2. Throughput: a committed backlog, drained by both workers.
@@ -143,7 +148,7 @@ await runWithSourceConditions(async () => {
     });
     const backendPids = (await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((r) => r.pid);
     const workerPids = workers.map((worker) => worker.pid);
-    const before = { workers: ticks(workerPids), postgres: ticks(backendPids), peer: process.cpuUsage() };
+    const before = { workers: ticks(workerPids), postgres: ticksByPid(backendPids), peer: process.cpuUsage() };
     const drainStart = performance.now();
     await arrivalOf(new Set(rows.map((row) => row.payload.resource.id)));
     const engineRate = perSecond(BACKLOG, performance.now() - drainStart);
@@ -151,7 +156,7 @@ await runWithSourceConditions(async () => {
     const perThousand = (ms: number, count: number): string => ((ms * 1000) / count).toFixed(0);
     const engineCpu = {
       workers: (ticks(workerPids) - before.workers) * TICK_MS,
-      postgres: (ticks(backendPids) - before.postgres) * TICK_MS,
+      postgres: ticksSince(before.postgres) * TICK_MS,
       peer: cpuMs(process.cpuUsage(before.peer)),
     };
 
@@ -163,6 +168,10 @@ await runWithSourceConditions(async () => {
       histogramBefore = await latencyBuckets();
     }
     const total = RATE * SECONDS;
+    // The workers' and their backends' CPU while paced: what a steady rate costs per event (the
+    // writer's backend is not among these: it connects after this list was read).
+    const pacedBackendPids = (await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((r) => r.pid);
+    const pacedBefore = { workers: ticks(workerPids), postgres: ticksByPid(pacedBackendPids) };
     const writer = spawn(
       process.execPath,
       ['--conditions=@herald/source', '--import', 'tsx', WRITER, isolated.url, projectKey, String(RATE), String(SECONDS)],
@@ -183,6 +192,7 @@ await runWithSourceConditions(async () => {
     }
     if (committedAt.size !== total) throw new Error(`writer reported ${committedAt.size} of ${total} writes`);
     await arrivalOf(new Set(committedAt.keys()));
+    const pacedCpu = { workers: (ticks(workerPids) - pacedBefore.workers) * TICK_MS, postgres: ticksSince(pacedBefore.postgres) * TICK_MS };
     // The spy stamps each message with Date.now() as the peer accepts it (the ack follows).
     const arrivedAt = new Map<string, number>();
     for (const message of fauxqs.spy.getAllMessages()) {
@@ -220,6 +230,11 @@ await runWithSourceConditions(async () => {
           `p50 ${quantile(0.5).toFixed(1)} ms, p99 ${quantile(0.99).toFixed(1)} ms, max ${quantile(1).toFixed(1)} ms`,
           'p99 < 50 ms',
         ],
+        [
+          `CPU per 1,000 at ${RATE}/s: workers + their PostgreSQL backends`,
+          `${perThousand(pacedCpu.workers, total)} + ${perThousand(pacedCpu.postgres, total)} ms`,
+          '',
+        ],
         ["same, workers' herald_delivery_latency_seconds (committed_at → ack)", `p50 ${bucketQuantile(0.5)}, p99 ${bucketQuantile(0.99)}`, 'p99 < 50 ms'],
       ],
     );
@@ -239,14 +254,31 @@ await runWithSourceConditions(async () => {
   /** utime + stime of processes in clock ticks (Linux /proc; 0 for processes gone or elsewhere). */
   function ticks(pids: readonly number[]): number {
     let sum = 0;
+    for (const count of ticksByPid(pids).values()) sum += count;
+    return sum;
+  }
+
+  /** utime + stime per process still there, in clock ticks. */
+  function ticksByPid(pids: readonly number[]): Map<number, number> {
+    const counts = new Map<number, number>();
     for (const pid of pids) {
       try {
         const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-        sum += Number(fields[11] ?? 0) + Number(fields[12] ?? 0);
+        counts.set(pid, Number(fields[11] ?? 0) + Number(fields[12] ?? 0));
       } catch {
         // exited
       }
     }
+    return counts;
+  }
+
+  /**
+   * Ticks spent since `before` by the processes still there: a backend that ended meanwhile (an
+   * idle pool connection closed) drops out of both sides instead of making the sum negative.
+   */
+  function ticksSince(before: ReadonlyMap<number, number>): number {
+    let sum = 0;
+    for (const [pid, count] of ticksByPid([...before.keys()])) sum += count - (before.get(pid) ?? count);
     return sum;
   }
 

@@ -18,10 +18,11 @@ export interface WorkerProcess {
 
 /**
  * Runs the real `herald-delivery` entry point (src/worker/main.ts through tsx, with the workspace's
- * source condition) as a child process, configured only through its environment.
+ * source condition) as a child process, configured only through its environment. `nodeFlags` go to
+ * node itself (benches: `--cpu-prof`).
  */
-export function spawnWorker(env: Record<string, string>): WorkerProcess {
-  const child = spawn(process.execPath, ['--conditions=@herald/source', '--import', 'tsx', MAIN], {
+export function spawnWorker(env: Record<string, string>, nodeFlags: readonly string[] = []): WorkerProcess {
+  const child = spawn(process.execPath, [...nodeFlags, '--conditions=@herald/source', '--import', 'tsx', MAIN], {
     cwd: PACKAGE_DIR,
     env: {
       PATH: process.env.PATH ?? '',
