@@ -17,7 +17,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runHttpLoad, type LoadResult } from '@herald/testkit';
-import { startChild } from './_child.js';
+import type { ChildProcess } from 'node:child_process';
+import { startChild, stopChild } from './_child.js';
 import { startDurablePostgres } from './_durable-postgres.js';
 import { clusterPssMiB, rssMiB } from './_memory.js';
 import { runPostLoad, type PostLoadOptions } from './_post-load.js';
@@ -45,7 +46,7 @@ interface Target {
   rssMiB: number;
 }
 
-const children: Array<{ kill(signal: NodeJS.Signals): boolean }> = [];
+const children: ChildProcess[] = [];
 // Never leave a server behind, whatever fails below.
 process.on('exit', () => children.forEach((child) => child.kill('SIGKILL')));
 // A stopped bench (Ctrl-C, a timeout) runs the exit handlers too: servers and the cluster go with it.
@@ -241,4 +242,6 @@ Herald on PostgreSQL (the durable cluster above), ${fmt(STORES)} stores.
 | Herald / bare route, GET by id at 32 | ${ratio(['herald-pg', 'get32'], ['bare', 'get32'])} | ≥ 25 % |
 | Filtered, sorted page (\`where=name(en = "City 42") and languages contains any ("en")\`, \`sort=key desc\`, 20 of ${fmt(STORES / 1000)} matches, with total), one client | p50 ${fmt(filteredHerald.latencyMs.p50, 2)} ms, p99 ${fmt(filteredHerald.latencyMs.p99, 2)} ms, errors ${filteredHerald.errors} (the mock: p50 ${fmt(filteredMock.latencyMs.p50, 1)} ms) | p99 < 20 ms |
 `);
+// SIGTERM first: a server run with `--cpu-prof` writes its profile as it exits (SIGKILL would lose it).
+await Promise.all(children.map(stopChild));
 process.exit(0);
