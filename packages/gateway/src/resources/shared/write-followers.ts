@@ -110,21 +110,15 @@ export function withWriteFollowers<R extends BaseResource>(documents: DocumentSt
       });
     },
 
-    update<D extends BaseResource>(
-      ctx: WriteContext,
-      typeId: string,
-      locator: Locator,
-      expectedVersion: number,
-      apply: Apply<D>,
-      options: UpdateOptions<D> = {},
-    ) {
-      const followedApply = (followers.followApply?.(ctx, apply as unknown as Apply<R>) ?? apply) as unknown as Apply<D>;
-      const followed = followedOptions(documents, followers, ctx, options as unknown as UpdateOptions<R>) as unknown as UpdateOptions<D>;
+    // The parameters' types are the store's own (DocumentStore.update), as the object's type says.
+    update(ctx, typeId, locator, expectedVersion, apply, options = {}) {
+      const followedApply = (followers.followApply?.(ctx, apply as unknown as Apply<R>) ?? apply) as typeof apply;
+      const followed = followedOptions(documents, followers, ctx, options as unknown as UpdateOptions<R>) as unknown as typeof options;
       const lock = followers.lock;
-      if (lock === undefined) return documents.update<D>(ctx, typeId, locator, expectedVersion, followedApply, followed);
+      if (lock === undefined) return documents.update(ctx, typeId, locator, expectedVersion, followedApply, followed);
       return documents.db.transaction(async (tx) => {
         await lock(tx, ctx.projectKey);
-        return documents.within(tx).update<D>(ctx, typeId, locator, expectedVersion, followedApply, followed);
+        return documents.within(tx).update(ctx, typeId, locator, expectedVersion, followedApply, followed);
       });
     },
 
