@@ -138,6 +138,53 @@ describe('Product projection search from the search index', { timeout: 120_000 }
     ]);
   });
 
+  it('counts a facet without filters over every variant (a variant path) or product (a product path), never the other', async () => {
+    // `id` is a product's text id at the product and a variant's number id at each variant.
+    const page = await search(q('facet', 'variants.id counting products'), q('facet', 'id'), q('facet', 'categories.id'), 'limit=0');
+    expect(page.facets['variants.id']).toEqual({
+      type: 'terms',
+      dataType: 'number',
+      missing: 0,
+      total: 45,
+      other: 0,
+      terms: [
+        { term: 1, count: 25, productCount: 25 },
+        { term: 2, count: 13, productCount: 13 },
+        { term: 3, count: 7, productCount: 7 },
+      ],
+    });
+    expect(page.facets.id).toMatchObject({ dataType: 'text', missing: 0, total: PRODUCTS, other: 0 });
+    expect(page.facets.id.terms).toHaveLength(PRODUCTS);
+    expect(page.facets['categories.id']).toMatchObject({ missing: PRODUCTS, total: 0, terms: [] });
+  });
+
+  it('filters on a product path and a variant path together, and on several terms of one path', async () => {
+    const both = await search(
+      q('filter.query', 'key:"p04","p08","p09"'),
+      q('filter', 'variants.attributes.colour:"white","blue"'),
+      'markMatchingVariants=true',
+    );
+    expect(keys(both)).toEqual(['p04', 'p08']);
+    expect(both.results[0].variants.map((variant: Json) => variant.isMatchingVariant)).toEqual([true, true]);
+    const products = await search(q('filter.query', 'key:"p04","p09"'), q('facet', 'variants.attributes.size'));
+    expect(keys(products)).toEqual(['p04', 'p09']);
+    expect(products.facets['variants.attributes.size'].terms).toEqual([
+      { term: 34, count: 1 },
+      { term: 39, count: 1 },
+      { term: 60, count: 1 },
+      { term: 61, count: 1 },
+    ]);
+  });
+
+  it('orders by creation by default and with createdAt desc, ties by id', async () => {
+    const all = Array.from({ length: PRODUCTS }, (_, index) => key(index));
+    const pages = await Promise.all([0, 10, 20].map((offset) => search('limit=10', `offset=${offset}`)));
+    expect(pages.flatMap(keys)).toEqual(all);
+    const descending = await search('sort=createdAt desc', 'limit=5', 'offset=2');
+    expect(keys(descending)).toEqual(all.slice().reverse().slice(2, 7));
+    expect(keys(await search('sort=createdAt asc', 'limit=3', q('filter', 'variants.attributes.colour:"white"')))).toEqual(['p00', 'p02', 'p04']);
+  });
+
   it('keeps the search terms of a product in the write: created with it, gone with it', async () => {
     const created = await createProduct(
       admin,

@@ -69,7 +69,8 @@ describe('Product projection search', { timeout: 60_000 }, () => {
     ];
     for (const draft of drafts) ids[draft.key] = (await createProduct(admin, P, draft)).id;
     await createProduct(admin, P, shirt('hidden', { name: { en: 'Hidden cotton shirt' }, masterVariant: variant('hidden-red-40', 'red', 40, 100) }), false);
-  });
+    // The setup's own bound (as the other search suites have): on a shared host it outlasts a test's.
+  }, 300_000);
   afterAll(async () => {
     await gateway?.close();
   });

@@ -16,6 +16,12 @@ import { PRODUCT_TYPE_ID, type Product, type ProductData, type ProductVariant } 
  */
 export const PRODUCT_SEARCH_TERMS_VERSION = 'product-search-2';
 
+/**
+ * A path every projection has once, at unit 0, and no variant has (the catalogue flag `published`
+ * of dataTerms' view): its rows count a part's products from the path index alone.
+ */
+export const EVERY_PRODUCT_PATH = 'published';
+
 const SEGMENT = /^[A-Za-z0-9_-]+$/;
 /** Product fields that are not terms of the projection's own unit. */
 const NOT_PRODUCT_TERMS = new Set(['masterData', 'masterVariant', 'variants', 'reviewRatingStatistics', 'createdBy', 'lastModifiedBy']);

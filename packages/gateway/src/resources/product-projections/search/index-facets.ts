@@ -4,6 +4,7 @@ import { dataTypeOf, MAX_TERMS, samePath } from './facets.js';
 import { inRange } from './filters.js';
 import { inScope, rangeCondition, scopeParams, termPath, unitsPassing, valueCondition, type SqlParams, type TermScope } from './index-sql.js';
 import type { Scalar } from './values.js';
+import { EVERY_PRODUCT_PATH } from '../search-index/terms.js';
 
 /**
  * Facets (facets.ts has their semantics) counted in SQL over `search_terms`: the units of a facet
@@ -28,12 +29,26 @@ interface ValueRow {
 
 export const scalarOf = ({ kind, str, num }: ValueRow): Scalar => (kind === 'n' ? (num ?? Number(str)) : kind === 'b' ? str === 'true' : str);
 
-/** CTEs `facet_units` (the facet's units) and `facet_values` (their values at the facet's path), with the statement's parameters. */
+/**
+ * CTEs `facet_units` (the facet's units) and `facet_values` (their values at the facet's path), with
+ * the statement's parameters. Without filters every variant is a unit (a product path: every
+ * product, each having a master variant), so its values are every row at the path, read by the
+ * path's index without visiting the variants' markers.
+ */
 function facetScope(facet: FacetExpression, source: FacetSource): { params: SqlParams; ctes: string } {
   const params = scopeParams(source.scope);
   const others = source.filterFacets.filter(({ path }) => !samePath(path, facet.path));
-  const pool = unitsPassing([...source.filterQuery, ...others], params, source.subtrees);
+  const filters = [...source.filterQuery, ...others];
   const { path, variant } = termPath(facet.path);
+  if (filters.length === 0) {
+    const units = variant
+      ? `SELECT u.resource_id, u.unit FROM search_terms u WHERE ${inScope('u')} AND u.path = ''`
+      : `SELECT u.resource_id, 0 AS unit FROM search_terms u WHERE ${inScope('u')} AND u.path = '${EVERY_PRODUCT_PATH}'`;
+    const values = `SELECT t.resource_id, t.unit, t.kind, t.str, t.num FROM search_terms t
+      WHERE ${inScope('t')} AND t.path = ${params.bind(path)}::text AND t.unit ${variant ? '> 0' : '= 0'}`;
+    return { params, ctes: `WITH facet_units AS (${units}), facet_values AS (${values})` };
+  }
+  const pool = unitsPassing(filters, params, source.subtrees);
   const units = variant ? 'SELECT resource_id, unit FROM pool' : 'SELECT DISTINCT resource_id, 0 AS unit FROM pool';
   const ctes = `WITH pool AS (${pool}),
     facet_units AS (${units}),
@@ -49,13 +64,16 @@ interface TermRow extends ValueRow {
 
 async function termsFacet(facet: FacetExpression, source: FacetSource): Promise<Record<string, unknown>> {
   const { params, ctes } = facetScope(facet, source);
-  // The last row ('u') holds the units and those with a value: `missing` is the difference.
+  // Distinct values per unit, then units per product and value, then per value: hashed groups
+  // instead of count(DISTINCT …), which sorts every value row. The last row ('u') holds the units
+  // and those with a value: `missing` is the difference.
   const result = await source.db.query<TermRow>(
-    `${ctes}
-    SELECT kind, str, num, count(DISTINCT (resource_id, unit))::int AS count, count(DISTINCT resource_id)::int AS products
-      FROM facet_values GROUP BY kind, str, num
+    `${ctes},
+    per_unit AS (SELECT resource_id, unit, kind, str, num FROM facet_values GROUP BY resource_id, unit, kind, str, num),
+    per_product AS (SELECT kind, str, num, count(*) AS units FROM per_unit GROUP BY kind, str, num, resource_id)
+    SELECT kind, str, num, sum(units)::int AS count, count(*)::int AS products FROM per_product GROUP BY kind, str, num
     UNION ALL
-    SELECT 'u', NULL, NULL, (SELECT count(*) FROM facet_units)::int, (SELECT count(DISTINCT (resource_id, unit)) FROM facet_values)::int`,
+    SELECT 'u', NULL, NULL, (SELECT count(*) FROM facet_units)::int, (SELECT count(*) FROM (SELECT DISTINCT resource_id, unit FROM per_unit) v)::int`,
     params.values,
   );
   const summary = result.rows.find((row) => row.kind === 'u');
@@ -179,7 +197,9 @@ function facetResult(facet: FacetExpression, source: FacetSource): Promise<Recor
 }
 
 export async function indexedFacetResults(facets: readonly FacetExpression[], source: FacetSource): Promise<Record<string, Record<string, unknown>>> {
+  // Each facet is its own statement: they run side by side (on PostgreSQL, on as many connections).
+  const answers = await Promise.all(facets.map((facet) => facetResult(facet, source)));
   const results: Record<string, Record<string, unknown>> = {};
-  for (const facet of facets) results[facet.name] = await facetResult(facet, source);
+  for (const [index, facet] of facets.entries()) results[facet.name] = answers[index] ?? {};
   return results;
 }

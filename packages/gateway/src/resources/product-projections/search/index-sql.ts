@@ -96,8 +96,31 @@ export function unitCondition(filter: FilterExpression, params: SqlParams, subtr
   return `EXISTS (${rows}${value === undefined ? '' : ` AND ${value}`})`;
 }
 
-/** The variants (unit rows `u`) of the scope that pass every filter. */
+/**
+ * The rows `u` the units passing are drawn from. A filter on values (terms or ranges) names its
+ * rows through the path-and-value indexes, so a search reads the rows of its values (and probes
+ * each of them for the other filters) instead of probing every variant of the catalogue: a
+ * variant path's value rows are the variants with such a value (each unit once), a product path's
+ * are the products whose variants are then the units. Without one, every variant's marker.
+ */
+function unitSource(driver: FilterExpression | undefined, params: SqlParams, subtrees: ReadonlyMap<string, readonly string[]>): string {
+  const markers = (extra: string) => `SELECT u.resource_id, u.unit FROM search_terms u WHERE ${inScope('u')} AND u.path = ''${extra}`;
+  if (driver === undefined) return markers('');
+  const { path, variant } = termPath(driver.path);
+  const value = valueCondition(driver.test, 't', params, subtrees) ?? 'true';
+  const rows = `FROM search_terms t WHERE ${inScope('t')} AND t.path = ${params.bind(path)}::text AND t.unit ${variant ? '> 0' : '= 0'} AND ${value}`;
+  if (variant) return `SELECT DISTINCT t.resource_id, t.unit ${rows}`;
+  return markers(` AND u.resource_id IN (SELECT t.resource_id ${rows})`);
+}
+
+const namesValues = (filter: FilterExpression): boolean => filter.test.kind === 'terms' || filter.test.kind === 'ranges';
+
+/** The variants (rows `resource_id`, `unit`) of the scope that pass every filter. */
 export function unitsPassing(filters: readonly FilterExpression[], params: SqlParams, subtrees: ReadonlyMap<string, readonly string[]>): string {
-  const conditions = filters.map((filter) => unitCondition(filter, params, subtrees));
-  return `SELECT u.resource_id, u.unit FROM search_terms u WHERE ${inScope('u')} AND u.path = '' ${conditions.map((condition) => `AND ${condition}`).join(' ')}`;
+  // A variant path first: its rows are the units themselves, a product path's need the markers.
+  const driver = filters.find((filter) => namesValues(filter) && isVariantPath(filter.path)) ?? filters.find(namesValues);
+  const source = unitSource(driver, params, subtrees);
+  const conditions = filters.filter((filter) => filter !== driver).map((filter) => unitCondition(filter, params, subtrees));
+  if (conditions.length === 0) return source;
+  return `SELECT u.resource_id, u.unit FROM (${source}) u WHERE ${conditions.join(' AND ')}`;
 }

@@ -4,7 +4,6 @@ import { priceDiscounter } from '../discounting.js';
 import { standalonePriceBook } from '../standalone-pricing.js';
 import type { ProjectionOptions } from '../options.js';
 import { indexedPath } from '../search-index/terms.js';
-import type { FilterExpression } from './expression.js';
 import { indexedFacetResults, scalarOf } from './index-facets.js';
 import { inScope, scopeParams, termPath, unitsPassing, type TermScope } from './index-sql.js';
 import type { SearchRequest } from './request.js';
@@ -89,8 +88,35 @@ async function sortValuesOf(search: IndexedSearch, scope: TermScope, key: SortKe
   return new Map(ids.map((id) => [id, pick(values.get(id) ?? [], key.useMax ?? key.descending)]));
 }
 
+/** The sort by `createdAt` alone (the default), descending or ascending; undefined for any other sort. */
+function creationSort(keys: readonly SortKey[]): { descending: boolean } | undefined {
+  const [key, ...others] = keys;
+  const path = key?.source?.kind === 'path' ? key.source.path : undefined;
+  return others.length === 0 && path?.length === 1 && path[0] === 'createdAt' ? { descending: key?.descending ?? false } : undefined;
+}
+
+/**
+ * Hits in creation order from the resources' `created_at`, which the store writes from the same
+ * clock reading as the document's `createdAt` (ISO texts of one format order as their instants),
+ * ties by id as sort.ts breaks them: the products' rows, not a search term per hit. A hit whose
+ * product is gone since comes last (as a product without a value would; the page leaves it out).
+ */
+async function inCreationOrder(search: IndexedSearch, hits: readonly IndexedHit[], descending: boolean): Promise<IndexedHit[]> {
+  const result = await search.documents.db.query<{ id: string }>(
+    `SELECT id FROM resources WHERE project_key = $1 AND type_id = $2 AND id = ANY($3::text[])
+     ORDER BY created_at ${descending ? 'DESC' : 'ASC'}, id COLLATE "C"`,
+    [search.projectKey, PRODUCT_TYPE_ID, hits.map(({ id }) => id)],
+  );
+  const byId = new Map(hits.map((hit) => [hit.id, hit]));
+  const ordered = result.rows.flatMap(({ id }) => byId.get(id) ?? []);
+  const found = new Set(ordered.map(({ id }) => id));
+  return [...ordered, ...hits.filter(({ id }) => !found.has(id)).sort((a, b) => compareIds(a.id, b.id))];
+}
+
 async function sortHits(search: IndexedSearch, scope: TermScope, hits: IndexedHit[]): Promise<IndexedHit[]> {
   const keys = search.request.sort.length > 0 ? search.request.sort : [parseSearchSort('createdAt asc')];
+  const creation = creationSort(keys);
+  if (creation !== undefined) return inCreationOrder(search, hits, creation.descending);
   const ids = hits.map(({ id }) => id);
   for (const key of keys) {
     const values = await sortValuesOf(search, scope, key, ids);
@@ -112,27 +138,34 @@ async function presentPage(search: IndexedSearch, page: readonly IndexedHit[]): 
     return product === undefined ? [] : [{ product, matching: hit.matching }];
   });
   const products = hits.map(({ product }) => product);
-  const discounter = await priceDiscounter({ documents, projectKey, products, staged: options.staged, now });
-  const standalone = await standalonePriceBook({ db: documents.db, projectKey, products, staged: options.staged, criteria: options.price });
+  const [discounter, standalone] = await Promise.all([
+    priceDiscounter({ documents, projectKey, products, staged: options.staged, now }),
+    standalonePriceBook({ db: documents.db, projectKey, products, staged: options.staged, criteria: options.price }),
+  ]);
   return hits.map((hit) => answer(hit, request, { options, now, discounter, standalone }));
+}
+
+/** The facets of a search, or undefined without any. */
+function facetsOf(search: IndexedSearch, scope: TermScope): Promise<SearchResponse['facets']> {
+  const { documents, request } = search;
+  if (request.facets.length === 0) return Promise.resolve(undefined);
+  return indexedFacetResults(request.facets, {
+    db: documents.db,
+    scope,
+    filterQuery: request.filterQuery,
+    filterFacets: request.filterFacets,
+    subtrees: search.subtrees,
+  });
 }
 
 export async function indexedSearch(search: IndexedSearch): Promise<SearchResponse> {
   const { documents, projectKey, request, options } = search;
   await documents.ensureSearchTerms(projectKey, PRODUCT_TYPE_ID);
   const scope: TermScope = { projectKey, typeId: PRODUCT_TYPE_ID, part: options.staged ? 'staged' : 'current' };
-  const hits = await sortHits(search, scope, await hitsOf(search, scope));
+  // The facets do not depend on the hits: their statements run beside the hits' and the page's.
+  const [facets, hits] = await Promise.all([facetsOf(search, scope), hitsOf(search, scope).then((found) => sortHits(search, scope, found))]);
   const results = await presentPage(search, hits.slice(request.offset, request.offset + request.limit));
   const response: SearchResponse = { limit: request.limit, offset: request.offset, count: results.length, total: hits.length, results };
-  if (request.facets.length > 0) {
-    const facetFilters: readonly FilterExpression[] = request.filterFacets;
-    response.facets = await indexedFacetResults(request.facets, {
-      db: documents.db,
-      scope,
-      filterQuery: request.filterQuery,
-      filterFacets: facetFilters,
-      subtrees: search.subtrees,
-    });
-  }
+  if (facets !== undefined) response.facets = facets;
   return response;
 }
