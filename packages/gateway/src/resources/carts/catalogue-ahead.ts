@@ -5,7 +5,7 @@ import { MAX_ACTIVE } from '../discounts/active-discounts.js';
 import { DISCOUNT_GROUP_TYPE_ID } from '../discount-groups/discount-group.js';
 import { PRODUCT_DISCOUNT_TYPE_ID } from '../product-discounts/product-discount.js';
 import { PRODUCT_TYPE_ID, type Product } from '../products/product.js';
-import { CLAIMED_SKU_PRODUCTS_SQL, productsBySku, withUnclaimedSkus } from '../products/sku-lookup.js';
+import { CLAIMED_SKU_VARIANTS_SQL, productsBySku, withUnclaimedSkus } from '../products/sku-lookup.js';
 
 /*
  * What a new cart reads of the catalogue before pricing its items, read for all the cart drafts of
@@ -22,7 +22,12 @@ import { CLAIMED_SKU_PRODUCTS_SQL, productsBySku, withUnclaimedSkus } from '../p
 /** The discount types a cart's pricing reads all active ones of (discounting.ts, product-discounts.ts). */
 export const ACTIVE_DISCOUNT_TYPES = [PRODUCT_DISCOUNT_TYPE_ID, CART_DISCOUNT_TYPE_ID, DISCOUNT_GROUP_TYPE_ID] as const;
 
-/** What one cart draft gets: its SKUs' published products (a SKU asked for and absent has none) and the active discounts by type. */
+/**
+ * What one cart draft gets: its SKUs' published products (a SKU asked for and absent has none) and
+ * the active discounts by type. A product read through its SKU claims holds only what a line item
+ * copies (sku-lookup.ts CLAIMED_SKU_VARIANTS_SQL: its current data with the variants of the SKUs
+ * asked for and the master variant); everything else about it is loaded by id.
+ */
 export interface CatalogueAhead {
   readonly skus: ReadonlySet<string>;
   readonly products: ReadonlyMap<string, Product>;
@@ -34,7 +39,7 @@ const activeBranch = (typeParam: string) =>
   `(SELECT type_id, doc FROM resources WHERE project_key = $1 AND type_id = ${typeParam} AND doc @> '{"isActive": true}'::jsonb LIMIT ${MAX_ACTIVE})`;
 
 /** $1 the project, $2 the product type id, $3 the SKUs, $4-$6 the discount types. */
-const AHEAD_SQL = `SELECT '${PRODUCT_TYPE_ID}' AS type_id, claimed.doc FROM (${CLAIMED_SKU_PRODUCTS_SQL}) claimed
+const AHEAD_SQL = `SELECT '${PRODUCT_TYPE_ID}' AS type_id, claimed.doc FROM (${CLAIMED_SKU_VARIANTS_SQL}) claimed
   UNION ALL ${activeBranch('$4')} UNION ALL ${activeBranch('$5')} UNION ALL ${activeBranch('$6')}`;
 
 /** Enough drafts for every client of a busy pool; each adds its SKUs to the statement. */
