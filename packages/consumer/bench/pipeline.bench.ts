@@ -140,6 +140,30 @@ interface Round {
   /** From `process()` to the handler, ms, p50 / p99 of a sample of the deliveries (filtered rows). */
   readonly latencyP50?: number;
   readonly latencyP99?: number;
+  /** redis-server's commands during the round (INFO commandstats), per delivery, when measured. */
+  readonly commands?: CommandCounts;
+}
+
+/** Per command (lower case, as INFO names it): calls and microseconds inside it. */
+type CommandCounts = Map<string, { calls: number; usec: number }>;
+
+/** redis-server's counts of each command so far (INFO commandstats; commands run by scripts included). */
+async function commandCounts(redis: Redis): Promise<CommandCounts> {
+  const counts: CommandCounts = new Map();
+  for (const match of (await redis.info('commandstats')).matchAll(/cmdstat_([\w|]+):calls=(\d+),usec=(\d+)/g)) {
+    counts.set(match[1] as string, { calls: Number(match[2]), usec: Number(match[3]) });
+  }
+  return counts;
+}
+
+/** What `after` adds to `before`, divided by `deliveries`. */
+function commandsPerDelivery(before: CommandCounts, after: CommandCounts, deliveries: number): CommandCounts {
+  const result: CommandCounts = new Map();
+  for (const [name, { calls, usec }] of after) {
+    const earlier = before.get(name) ?? { calls: 0, usec: 0 };
+    if (calls > earlier.calls) result.set(name, { calls: (calls - earlier.calls) / deliveries, usec: (usec - earlier.usec) / deliveries });
+  }
+  return result;
 }
 
 /** redis-server's CPU seconds so far (INFO cpu), to charge the store's work per delivery. */
@@ -291,6 +315,7 @@ async function run(
     wake = undefined;
     resume?.();
   };
+  const commandsBefore = redis ? await commandCounts(redis) : undefined;
   const redisCpuBefore = redis ? await redisCpuSeconds(redis) : 0;
   const cpuBefore = process.cpuUsage();
   const startedAt = performance.now();
@@ -310,12 +335,13 @@ async function run(
   const seconds = (performance.now() - startedAt) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const redisMicros = redis ? (((await redisCpuSeconds(redis)) - redisCpuBefore) * 1e6) / bodies.length : undefined;
+  const commands = redis && commandsBefore ? commandsPerDelivery(commandsBefore, await commandCounts(redis), bodies.length) : undefined;
   await consumer.close();
   const nodeMicros = (cpu.user + cpu.system) / bodies.length;
   if (outOfOrder > 0) throw new Error(`${outOfOrder} deliveries reached the handler out of order without context.late, first: ${unannounced.join('; ')}`);
   latencies.sort((a, b) => a - b);
   const latency = latencies.length === 0 ? {} : { latencyP50: percentile(latencies, 0.5), latencyP99: percentile(latencies, 0.99) };
-  return { store: storeName, deliveries: bodies.length, seconds, handled, duplicates, other, late, nodeMicros, redisMicros, ...latency };
+  return { store: storeName, deliveries: bodies.length, seconds, handled, duplicates, other, late, nodeMicros, redisMicros, commands, ...latency };
 }
 
 /** The `id` of a Platform message or of a CloudEvent's data (the first `"id":"msg-` in the body). */
@@ -332,6 +358,7 @@ function messageIdOf(body: string): string {
 async function floor(store: DedupStore, bodies: Arrivals, redis: Redis): Promise<Round> {
   const BATCH = 64;
   const BATCHES_IN_FLIGHT = 16;
+  const commandsBefore = await commandCounts(redis);
   const redisCpuBefore = await redisCpuSeconds(redis);
   const cpuBefore = process.cpuUsage();
   const startedAt = performance.now();
@@ -354,8 +381,10 @@ async function floor(store: DedupStore, bodies: Arrivals, redis: Redis): Promise
   const seconds = (performance.now() - startedAt) / 1000;
   const cpu = process.cpuUsage(cpuBefore);
   const redisMicros = (((await redisCpuSeconds(redis)) - redisCpuBefore) * 1e6) / bodies.length;
+  const commands = commandsPerDelivery(commandsBefore, await commandCounts(redis), bodies.length);
   return {
     store: 'floor: parse + claim + complete only (no consumer)',
+    commands,
     deliveries: bodies.length,
     seconds,
     handled: 0,
@@ -428,7 +457,7 @@ async function main(): Promise<void> {
     }
     return;
   }
-  // BENCH_ROWS=memory,redis,metrics,floor,semi-space picks rows (e.g. to profile one); all by default.
+  // BENCH_ROWS=memory,redis,metrics,floor,floor-filtered,semi-space picks rows (e.g. to profile one); all by default.
   // filtered: the filtered stream (5 × the resources, so about as many deliveries), ordered and not;
   // filtered-on: only its ordered row.
   const wanted = new Set((process.env.BENCH_ROWS ?? 'memory,redis,filtered,metrics,floor,semi-space').split(','));
@@ -438,7 +467,7 @@ async function main(): Promise<void> {
   const external = process.env.REDIS_URL;
   if (!external && !redisAvailable()) {
     console.warn('no REDIS_URL and no redis-server on PATH: Redis row skipped');
-  } else if (['redis', 'filtered', 'filtered-on', 'metrics', 'floor', 'semi-space'].some((row) => wanted.has(row))) {
+  } else if (['redis', 'filtered', 'filtered-on', 'metrics', 'floor', 'floor-filtered', 'semi-space'].some((row) => wanted.has(row))) {
     const server = external ? { url: external, stop: async () => undefined } : await startRedis();
     const redis = new Redis(server.url);
     try {
@@ -453,17 +482,20 @@ async function main(): Promise<void> {
       }
       if (compared.length > 0) rows.push(...(await measuredTogether(ROUNDS, compared)));
       if (wanted.has('metrics')) rows.push(await measureRedis(redis, bodies, true));
-      if (wanted.has('floor')) {
-        rows.push(
-          await measured(ROUNDS, async (index) => {
-            const prefix = `bench-floor-${process.pid}-${Date.now()}-${index}`;
-            try {
-              return await floor(new RedisDedupStore({ redis }, { keyPrefix: prefix }), bodies, redis);
-            } finally {
-              await deleteKeys(redis, prefix);
-            }
-          }),
-        );
+      if (wanted.has('floor') || wanted.has('floor-filtered')) {
+        // floor-filtered: the design's floor on the filtered stream too, rounds alternating, to
+        // tell what its positions cost redis-server apart from what the consumer makes of them.
+        const streams = wanted.has('floor-filtered') ? [bodies, arrivals(RESOURCES * FILTER_TYPES, true)] : [bodies];
+        const floorRounds = streams.map((stream, streamIndex) => async (index: number) => {
+          const prefix = `bench-floor-${process.pid}-${Date.now()}-${streamIndex}-${index}`;
+          try {
+            const round = await floor(new RedisDedupStore({ redis }, { keyPrefix: prefix }), stream, redis);
+            return streamIndex === 0 ? round : { ...round, store: `${round.store}, type-filtered stream` };
+          } finally {
+            await deleteKeys(redis, prefix);
+          }
+        });
+        rows.push(...(await measuredTogether(ROUNDS, floorRounds)));
       }
       const tuned = wanted.has('semi-space') ? redisRowWithLargerYoungGeneration(server.url) : undefined;
       if (tuned) rows.push(tuned);
@@ -511,6 +543,8 @@ async function main(): Promise<void> {
       ]),
     ),
   );
+  const withCommands = rows.filter((row) => row.commands !== undefined);
+  if (withCommands.length > 0) console.log(`\n${commandTable(withCommands)}`);
   console.log('\nCPU per delivery is what a dedicated core each would turn into throughput: 1e6 / max(consumer, redis-server) µs.');
   const redisRow = rows.find((row) => row.store.startsWith('RedisDedupStore ('));
   const floorRow = rows.find((row) => row.store.startsWith('floor'));
@@ -518,6 +552,26 @@ async function main(): Promise<void> {
   const filteredOrdered = rows.find((row) => row.store.includes('ordering on'));
   const filteredUnordered = rows.find((row) => row.store.includes('ordering off'));
   if (redisRow && filteredOrdered && filteredUnordered) console.log(`\n${filteredVerdict(redisRow, filteredOrdered, filteredUnordered)}`);
+}
+
+/**
+ * redis-server's commands per delivery in each row's median round (INFO commandstats, which counts
+ * the commands scripts run too): calls, and microseconds spent in them.
+ */
+function commandTable(rows: readonly Row[]): string {
+  const names = [...new Set(rows.flatMap((row) => [...(row.commands as CommandCounts).keys()]))].filter(
+    (name) => name !== 'info' && name !== 'scan' && name !== 'unlink',
+  );
+  names.sort();
+  const header = ['Redis commands per delivery: calls / µs', ...names];
+  const lines = rows.map((row) => [
+    row.store,
+    ...names.map((name) => {
+      const count = (row.commands as CommandCounts).get(name);
+      return count === undefined ? '—' : `${count.calls.toFixed(3)} / ${count.usec.toFixed(2)}`;
+    }),
+  ]);
+  return markdownTable(header, lines);
 }
 
 /** Targets of the filtered stream: ordering adds ≤ 50 ms at p99, and keeps throughput within 10% of the unfiltered pipeline. */
