@@ -4,36 +4,31 @@
  * and key, its draft and update actions, its scopes, its messages through the outbox and their
  * delivery (with the change notifications) to an SQS subscription.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { customerClient } from '../business-units/support.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 /** Starting a gateway and signing customers up takes long on a busy machine. */
 const SETUP_MS = 180_000;
 const P = 'associate-roles';
 
 describe('AssociateRole /{projectKey}/associate-roles', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
   let viewer: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_associate_roles', 'manage_subscriptions', 'manage_business_units']);
+    setup = await startSqsGateway(P, ['manage_associate_roles', 'manage_subscriptions', 'manage_business_units']);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_associate_roles']);
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates a role with the reference defaults and reads it by id, by key and by query', async () => {
     const role = await admin.ok(

@@ -6,12 +6,13 @@
  * BusinessUnitTypeSet): validated drafts and actions, the official messages, their delivery to an
  * SQS subscription, and what the My operations may not do.
  */
-import { checkAgainstReference, startSqsPeer, type SqsPeer } from '@herald/testkit';
+import { checkAgainstReference, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, customerWithToken, type Answer, type Caller, type Json } from '../carts/commerce.js';
+import { customerWithToken, type Answer, type Caller, type Json } from '../carts/commerce.js';
 import { ACCEPTED_EXTRA_FIELDS } from '../compat/reference-extras.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'bu-group-assignments';
 const BASE = `/${P}/business-units`;
@@ -27,6 +28,7 @@ function expectError(answer: Answer, code: string, fields: Json = {}): void {
 }
 
 describe('business unit customer group assignments and unit type', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
@@ -34,19 +36,12 @@ describe('business unit customer group assignments and unit type', { timeout: 60
   let silver: Json;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_business_units', 'manage_customers', 'manage_customer_groups', 'manage_subscriptions', 'view_messages']);
+    setup = await startSqsGateway(P, ['manage_business_units', 'manage_customers', 'manage_customer_groups', 'manage_subscriptions', 'view_messages']);
+    ({ sqs, gateway, admin } = setup);
     gold = await admin.ok(`/${P}/customer-groups`, { key: 'gold', groupName: 'Gold' }, 201);
     silver = await admin.ok(`/${P}/customer-groups`, { key: 'silver', groupName: 'Silver' }, 201);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   let counter = 0;
   const company = (extra: Json = {}): Promise<Answer> => {

@@ -5,11 +5,12 @@
  * unique), every update action, the store messages, the delete refused while a discount code uses
  * the discount, and messages with change notifications delivered to an SQS subscription.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, eur, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'cart-discounts';
 const relative = { type: 'relative', permyriad: 1000 };
@@ -24,18 +25,14 @@ const draft = (sortOrder: string, extra: Json = {}): Json => ({
 });
 
 describe('CartDiscount /{projectKey}/cart-discounts', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
   let viewer: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, [
+    setup = await startSqsGateway(P, [
       'manage_cart_discounts',
       'manage_discount_codes',
       'manage_stores',
@@ -45,13 +42,11 @@ describe('CartDiscount /{projectKey}/cart-discounts', { timeout: 60_000 }, () =>
       'manage_types',
       'manage_subscriptions',
     ]);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_cart_discounts']);
     for (const key of ['berlin', 'paris']) await admin.ok(`/${P}/stores`, { key, name: { en: key } }, 201);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates a cart discount with the reference defaults and reads it by id, key, query and sort', async () => {
     const created = await admin.ok(

@@ -5,11 +5,12 @@
  * sort, and the messages (CategoryCreated, CategorySlugChanged) and change notifications delivered
  * to an SQS subscription in sequence. The tree itself (moves, cycles, deletes) is in tree.test.ts.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 import { category, ORDER_HINT } from './support.js';
 
 const SETUP_MS = 180_000;
@@ -19,18 +20,15 @@ const url = (path = '') => `/${P}/categories${path}`;
 const where = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
 
 describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
   let viewer: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P, OTHER],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_categories', 'manage_subscriptions', 'manage_types']);
+    setup = await startSqsGateway(P, ['manage_categories', 'manage_subscriptions', 'manage_types'], { projects: [P, OTHER] });
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_categories']);
     await admin.ok(
       `/${P}/types`,
@@ -53,10 +51,7 @@ describe('Category /{projectKey}/categories', { timeout: 60_000 }, () => {
       201,
     );
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates with the reference defaults and reads by id, by key and by query', async () => {
     const created = await admin.ok(url(), { key: 'hats', name: { en: 'Hats', de: 'Hüte' }, slug: { en: 'hats', de: 'huete' } }, 201);

@@ -5,11 +5,11 @@
  * refused (InvalidInput); deleting a Category deletes its subcategories. Races between writes are
  * in tree-races.test.ts (PostgreSQL).
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { eventually, labels, payloadOf, REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import type { Caller, Json } from '../carts/commerce.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { eventually, labels, payloadOf, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
 import { byKey, category } from './support.js';
 
 const SETUP_MS = 180_000;
@@ -18,27 +18,20 @@ const url = (path = '') => `/${P}/categories${path}`;
 const ref = (made: Json) => ({ typeId: 'category', id: made.id as string });
 
 describe('the category tree', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
-  let gateway: TestGateway;
   let admin: Caller;
   let queue: string;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_categories', 'manage_subscriptions']);
+    setup = await startSqsGateway(P, ['manage_categories', 'manage_subscriptions']);
+    ({ sqs, admin } = setup);
     queue = sqs.createQueue('category-tree-changes');
     await admin.ok(`/${P}/subscriptions`, { destination: sqsDestination(queue), changes: [{ resourceTypeId: 'category' }] }, 201);
     await sqs.waitForMessages(queue, 1, WAIT_MS); // the test notification
     await sqs.receiveAll(queue);
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   /** Roots r1, r2 and the chain r1 > a > b > c > d. */
   async function tree(prefix: string): Promise<Record<'r1' | 'r2' | 'a' | 'b' | 'c' | 'd', Json>> {

@@ -6,11 +6,12 @@
  * resource references the channel, and its change notifications (the reference has no Channel
  * messages) delivered to an SQS subscription in sequence.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'channels';
@@ -30,26 +31,20 @@ const ADDRESS_TYPE = {
 const BERLIN = { type: 'Point', coordinates: [13.37774, 52.51627] };
 
 describe('Channel /{projectKey}/channels', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
   let viewer: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_channels', 'manage_types', 'manage_subscriptions', 'manage_stores']);
+    setup = await startSqsGateway(P, ['manage_channels', 'manage_types', 'manage_subscriptions', 'manage_stores']);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_channels']);
     await admin.ok(`/${P}/types`, CHANNEL_TYPE, 201);
     await admin.ok(`/${P}/types`, ADDRESS_TYPE, 201);
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates a channel with the reference defaults and reads it by id, by key, by query and sorted', async () => {
     const minimal = await admin.ok(`/${P}/channels`, { key: 'warehouse-east' }, 201);

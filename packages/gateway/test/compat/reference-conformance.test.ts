@@ -1,8 +1,9 @@
 import { MESSAGE_TYPES } from '@herald/model';
-import { checkAgainstReference, startSqsPeer, type CheckOptions, type SqsPeer } from '@herald/testkit';
+import { checkAgainstReference, type CheckOptions, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { anonymousWithToken, callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
+import { anonymousWithToken, type Caller, type Json } from '../carts/commerce.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
 import { ACCEPTED_EXTRA_FIELDS } from './reference-extras.js';
 import { byId, PROJECT as P, READ_ROWS, RESOURCE_ROWS, type Made, type ResourceRow } from './reference-resources.js';
 import { deliveryViolations, labelOf, messageViolations, type Delivered } from './reference-deliveries.js';
@@ -31,6 +32,7 @@ function violations(type: string, value: unknown, label: string, options: CheckO
  * message is read back, and every delivery that reaches the SQS queues is checked.
  */
 describe('Herald against the official API reference types', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let api: Caller;
@@ -41,14 +43,10 @@ describe('Herald against the official API reference types', { timeout: 60_000 },
   const subscriptions: Record<string, Json> = {};
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({ projects: [P], delivery: { environment: { endpoints: { sqs: sqs.endpoint } } } });
-    api = await callerWith(gateway, P, ['manage_project']);
+    setup = await startSqsGateway(P, ['manage_project']);
+    ({ sqs, gateway, admin: api } = setup);
   });
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   /** The API client, or for a `/me` row its anonymous session (one per row, kept for its delete). */
   const sessions = new Map<string, Caller>();

@@ -4,12 +4,13 @@
  * container, get and delete, value predicates and expansion, the draft's 400s, the scopes, and the
  * `key-value-document` change notifications delivered to an SQS subscription.
  */
-import { checkAgainstReference, startSqsPeer, type SqsPeer } from '@herald/testkit';
+import { checkAgainstReference, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { ACCEPTED_EXTRA_FIELDS } from '../compat/reference-extras.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'custom-objects';
@@ -18,6 +19,7 @@ const violations = (type: string, value: unknown) => checkAgainstReference(type,
 const where = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
 
 describe('Custom Objects /{projectKey}/custom-objects', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
@@ -25,19 +27,12 @@ describe('Custom Objects /{projectKey}/custom-objects', { timeout: 60_000 }, () 
   let orders: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_key_value_documents', 'manage_subscriptions', 'manage_types']);
+    setup = await startSqsGateway(P, ['manage_key_value_documents', 'manage_subscriptions', 'manage_types']);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_key_value_documents']);
     orders = await callerWith(gateway, P, ['manage_orders']);
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates (201), then replaces the value as a new version (200), and reads it by container and key', async () => {
     const created = await admin.ok(`/${P}/custom-objects`, { container: 'settings', key: 'checkout', value: { steps: 3, note: null } }, 201);

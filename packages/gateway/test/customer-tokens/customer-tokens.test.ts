@@ -7,14 +7,15 @@
  * to an SQS subscription without the token's value.
  */
 import { Writable } from 'node:stream';
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteExpiredTokens } from '../../src/resources/customer-tokens/sweep.js';
 import { callerWith, Caller, type Json } from '../carts/commerce.js';
 import { ManualClock } from '../support/clock.js';
-import { customerTokenFor, startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, sqsDocuments, subscribedQueue, WAIT_MS } from '../subscriptions/support.js';
+import { customerTokenFor, type TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, sqsDocuments, subscribedQueue, WAIT_MS } from '../subscriptions/support.js';
 
 const P = 'customer-tokens';
 const MINUTE = 60_000;
@@ -43,26 +44,18 @@ async function deliveriesAboutEither(sqs: SqsPeer, queue: string, ids: readonly 
 describe('customer tokens', { timeout: 60_000 }, () => {
   const clock = new ManualClock('2025-03-01T10:00:00.000Z');
   const logs = new LogCapture();
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
   let viewer: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      clock,
-      logger: pino({ level: 'info' }, logs),
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_customers', 'manage_stores', 'manage_subscriptions']);
+    setup = await startSqsGateway(P, ['manage_customers', 'manage_stores', 'manage_subscriptions'], { clock, logger: pino({ level: 'info' }, logs) });
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_customers']);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   let counter = 0;
   const newCustomer = async (extra: Json = {}, base = `/${P}/customers`): Promise<Json> => {

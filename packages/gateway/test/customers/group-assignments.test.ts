@@ -5,12 +5,12 @@
  * drafts and actions (groups must exist, each once), the official messages in order, in the
  * Messages API and delivered to an SQS subscription, and the in-store form of the actions.
  */
-import { checkAgainstReference, startSqsPeer, type SqsPeer } from '@herald/testkit';
+import { checkAgainstReference, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, type Answer, type Caller, type Json } from '../carts/commerce.js';
+import type { Answer, Caller, Json } from '../carts/commerce.js';
 import { ACCEPTED_EXTRA_FIELDS } from '../compat/reference-extras.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'customer-group-assignments';
 const STORE = 'assign-store';
@@ -25,29 +25,22 @@ function expectError(answer: Answer, code: string, fields: Json = {}): void {
 }
 
 describe('customer group assignments', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
-  let gateway: TestGateway;
   let admin: Caller;
   let gold: Json;
   let silver: Json;
   let bronze: Json;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_customers', 'manage_customer_groups', 'manage_stores', 'manage_subscriptions', 'view_messages']);
+    setup = await startSqsGateway(P, ['manage_customers', 'manage_customer_groups', 'manage_stores', 'manage_subscriptions', 'view_messages']);
+    ({ sqs, admin } = setup);
     gold = await admin.ok(`/${P}/customer-groups`, { key: 'gold', groupName: 'Gold' }, 201);
     silver = await admin.ok(`/${P}/customer-groups`, { key: 'silver', groupName: 'Silver' }, 201);
     bronze = await admin.ok(`/${P}/customer-groups`, { key: 'bronze', groupName: 'Bronze' }, 201);
     await admin.ok(`/${P}/stores`, { key: STORE }, 201);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   let counter = 0;
   const create = (draft: Json = {}): Promise<Answer> => {

@@ -7,35 +7,30 @@
  * sessions stay (the reference revokes tokens on reset only), and CustomerPasswordUpdated with
  * `reset: false` reaches a subscription after the version's change notification.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, Caller, type Json } from '../carts/commerce.js';
-import { basicAuth, customerTokenFor, startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import { basicAuth, customerTokenFor, type TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'password-change';
 const STORE = 'pw-store';
 const OTHER_STORE = 'pw-other-store';
 
 describe('customer password change', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_customers', 'manage_stores', 'manage_subscriptions']);
+    setup = await startSqsGateway(P, ['manage_customers', 'manage_stores', 'manage_subscriptions']);
+    ({ sqs, gateway, admin } = setup);
     await admin.ok(`/${P}/stores`, { key: STORE }, 201);
     await admin.ok(`/${P}/stores`, { key: OTHER_STORE }, 201);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   let counter = 0;
   const newCustomer = async (base = `/${P}/customers`): Promise<Json> => {

@@ -5,38 +5,33 @@
  * every update action, and DiscountCodeCreated/KeySet/Deleted with the change notifications
  * delivered to an SQS subscription in sequence.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'discount-codes';
 const discounts = [{ typeId: 'cart-discount', key: 'coded' }];
 
 describe('DiscountCode /{projectKey}/discount-codes', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
   let viewer: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_discount_codes', 'manage_cart_discounts', 'manage_stores', 'manage_subscriptions']);
+    setup = await startSqsGateway(P, ['manage_discount_codes', 'manage_cart_discounts', 'manage_stores', 'manage_subscriptions']);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_discount_codes']);
     await admin.ok(`/${P}/stores`, { key: 'berlin', name: { en: 'Berlin' } }, 201);
     const base = { value: { type: 'relative', permyriad: 500 }, cartPredicate: '1 = 1', target: { type: 'shipping' }, requiresDiscountCode: true };
     await admin.ok(`/${P}/cart-discounts`, { ...base, key: 'coded', name: { en: 'Coded' }, sortOrder: '0.5', stores: [{ key: 'berlin' }] }, 201);
     await admin.ok(`/${P}/cart-discounts`, { ...base, key: 'other', name: { en: 'Other' }, sortOrder: '0.6' }, 201);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates a discount code with the reference defaults and stores derived from its cart discounts', async () => {
     const created = await admin.ok(

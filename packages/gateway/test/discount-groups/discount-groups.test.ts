@@ -5,11 +5,12 @@
  * default true), the five update actions with their messages, MaxDiscountGroupsReached, the delete
  * refused while a cart discount is in the group, and delivery to an SQS subscription.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'discount-groups';
 const where = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
@@ -24,24 +25,18 @@ const cartDiscount = (sortOrder: string, extra: Json = {}): Json => ({
 });
 
 describe('DiscountGroup /{projectKey}/discount-groups', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
   let viewer: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_cart_discounts', 'manage_subscriptions', 'view_messages']);
+    setup = await startSqsGateway(P, ['manage_cart_discounts', 'manage_subscriptions', 'view_messages']);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_cart_discounts']);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   const refused = async (url: string, body: unknown, code: string, field?: string): Promise<Json> => {
     const answer = await admin.post(url, body);

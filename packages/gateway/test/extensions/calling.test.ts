@@ -4,11 +4,12 @@
  * §4.4.10 for the correlation id). A real HTTP server on loopback and the testkit's Lambda peer
  * (through the AWS SDK) play the Extensions.
  */
-import { startLambdaPeer, startSqsPeer, type LambdaPeer, type SqsPeer } from '@herald/testkit';
+import { startLambdaPeer, type LambdaPeer, type SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { bearer, startTestGateway, type TestGateway } from '../support/gateway.js';
-import { expectError, REGION, sqsDocuments, payloadOf, subscribedQueue, eventually } from '../subscriptions/support.js';
+import type { Caller, Json } from '../carts/commerce.js';
+import { bearer, type TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { expectError, sqsDocuments, payloadOf, subscribedQueue, eventually } from '../subscriptions/support.js';
 import { startExtensionEndpoint, type ExtensionEndpoint } from './support.js';
 
 const P = 'extension-calls';
@@ -17,6 +18,7 @@ const AWS_KEY = 'AKIALAMBDACALLER0001';
 const ARN = 'arn:aws:lambda:eu-west-1:123456789012:function:cart-extension';
 
 describe('API Extensions are called before a write commits', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let lambda: LambdaPeer;
   let endpoint: ExtensionEndpoint;
@@ -25,21 +27,17 @@ describe('API Extensions are called before a write commits', { timeout: 60_000 }
   let extensions: Json[] = [];
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
     lambda = await startLambdaPeer({ accessKeyId: AWS_KEY });
     endpoint = await startExtensionEndpoint();
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
+    setup = await startSqsGateway(P, ['manage_extensions', 'manage_orders', 'manage_subscriptions', 'manage_payments', 'manage_shopping_lists'], {
       extensions: { lambda: { endpoint: lambda.endpoint } },
     });
-    admin = await callerWith(gateway, P, ['manage_extensions', 'manage_orders', 'manage_subscriptions', 'manage_payments', 'manage_shopping_lists']);
+    ({ sqs, gateway, admin } = setup);
   }, 180_000);
   afterAll(async () => {
-    await gateway?.close();
+    await setup?.close();
     await endpoint?.stop();
     await lambda?.stop();
-    await sqs?.stop();
   });
 
   /** One Extension at a time: the previous ones are deleted first. */

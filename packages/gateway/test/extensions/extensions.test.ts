@@ -5,11 +5,12 @@
  * another Extension depends on it, predicates and sort, and change notifications delivered to an SQS
  * subscription (the reference has no Extension messages).
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, expectError, labels, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, expectError, labels, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'extensions';
 const HEADER = 'Bearer ext-header-secret-4711';
@@ -27,23 +28,17 @@ const http = (path: string, authentication?: Json): Json => ({
 const cartTrigger = (extra: Json = {}): Json => ({ resourceTypeId: 'cart', actions: ['Create'], ...extra });
 
 describe('Extension /{projectKey}/extensions', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      // Sealed at rest like destination secrets.
-      delivery: { secretKey: 'extension-secrets-key-0123456789', environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_extensions', 'manage_subscriptions']);
+    // Sealed at rest like destination secrets.
+    setup = await startSqsGateway(P, ['manage_extensions', 'manage_subscriptions'], { secretKey: 'extension-secrets-key-0123456789' });
+    ({ sqs, gateway, admin } = setup);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   const updateOf = (extension: Json, actions: Json[]) => admin.post(`/${P}/extensions/${extension.id}`, { version: extension.version, actions });
 

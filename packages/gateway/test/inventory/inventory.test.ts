@@ -6,11 +6,12 @@
  * update action, its messages in order, and messages and change notifications delivered to an SQS
  * subscription in sequence.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'inventory';
@@ -23,6 +24,7 @@ const ENTRY_TYPE = {
 };
 
 describe('InventoryEntry /{projectKey}/inventory', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
@@ -30,22 +32,15 @@ describe('InventoryEntry /{projectKey}/inventory', { timeout: 60_000 }, () => {
   let supply: Json;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_products', 'manage_channels', 'manage_types', 'manage_subscriptions', 'view_messages']);
+    setup = await startSqsGateway(P, ['manage_products', 'manage_channels', 'manage_types', 'manage_subscriptions', 'view_messages']);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_products']);
     supply = await admin.ok(`/${P}/channels`, { key: 'warehouse', roles: ['InventorySupply'] }, 201);
     await admin.ok(`/${P}/channels`, { key: 'shop', roles: ['ProductDistribution'] }, 201);
     await admin.ok(`/${P}/channels`, { key: 'second-warehouse', roles: ['InventorySupply'] }, 201);
     await admin.ok(`/${P}/types`, ENTRY_TYPE, 201);
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates an entry, derives availableQuantity, and reads it by id, key, query, sort and expand', async () => {
     const entry = await admin.ok(

@@ -6,31 +6,24 @@
  *   - a message larger than 256 KiB is delivered to SQS with `payloadNotIncluded` instead of its
  *     payload, at most 262144 bytes; a small one arrives whole.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { REGION, sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
+import type { Caller, Json } from '../carts/commerce.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { sqsDestination, sqsDocuments, WAIT_MS } from '../subscriptions/support.js';
 
 const P = 'limits-sqs-size';
 
 describe('§8 SQS maximum message size (262144 bytes)', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
-  let gateway: TestGateway;
   let api: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    api = await callerWith(gateway, P, ['manage_subscriptions', 'manage_stores']);
+    setup = await startSqsGateway(P, ['manage_subscriptions', 'manage_stores']);
+    ({ sqs, admin: api } = setup);
   });
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   const total = async () => (await api.read(`/${P}/subscriptions?withTotal=true&limit=1`)).total as number;
 

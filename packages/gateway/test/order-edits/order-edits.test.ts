@@ -6,16 +6,18 @@
  * OrderEditApplied message, and §2.4: changes made through an order edit send the order no change
  * notification (the order-edit's own notifications are delivered).
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, customerWithToken, type Caller, type Json } from '../carts/commerce.js';
 import { freshOrder, messagesOf, ORDER_SELLER_SCOPES, type OrderParties } from '../orders/fixtures.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'order-edits';
 
 describe('OrderEdit /{projectKey}/order-edits and /orders/edits', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let seller: Caller;
@@ -23,19 +25,12 @@ describe('OrderEdit /{projectKey}/order-edits and /orders/edits', { timeout: 60_
   let parties: OrderParties;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    seller = await callerWith(gateway, P, [...ORDER_SELLER_SCOPES, 'manage_order_edits', 'manage_subscriptions', 'manage_payments']);
+    setup = await startSqsGateway(P, [...ORDER_SELLER_SCOPES, 'manage_order_edits', 'manage_subscriptions', 'manage_payments']);
+    ({ sqs, gateway, admin: seller } = setup);
     viewer = await callerWith(gateway, P, ['view_order_edits']);
     parties = { seller, buyer: await customerWithToken(gateway, P, seller, ['manage_my_orders']) };
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   const emailAction = (email: string) => ({ action: 'setCustomerEmail', email });
 

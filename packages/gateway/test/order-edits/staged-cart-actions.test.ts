@@ -6,13 +6,13 @@
  * messagePayloads) and `apply` give the re-priced and re-taxed order; the totals and taxes are
  * computed here independently of the gateway's code.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eur, seedCatalogue, type Catalogue } from '../carts/catalogue-fixture.js';
-import { address, callerWith, type Caller, type Json } from '../carts/commerce.js';
+import { address, type Caller, type Json } from '../carts/commerce.js';
 import { messagesOf } from '../orders/fixtures.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, REGION, subscribedQueue } from '../subscriptions/support.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'staged-cart-actions';
 const money = (centAmount: number) => ({ type: 'centPrecision', currencyCode: 'EUR', centAmount, fractionDigits: 2 });
@@ -21,27 +21,20 @@ const netOf = (gross: number) => Math.round(gross / 1.19);
 const standardMethod = { typeId: 'shipping-method', key: 'standard' };
 
 describe('order edits: staged cart actions re-price and re-tax the order', { timeout: 90_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
-  let gateway: TestGateway;
   let admin: Caller;
   let catalogue: Catalogue;
   /** The project's initial LineItemState: a new order's items, and units an edit adds, start in it. */
   let initial: Json;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_project']);
+    setup = await startSqsGateway(P, ['manage_project']);
+    ({ sqs, admin } = setup);
     catalogue = await seedCatalogue(admin, P);
     initial = await admin.ok(`/${P}/states`, { key: 'Initial', type: 'LineItemState', initial: true }, 201);
   }, 240_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   /** A German order: 2 shirts at 9.00 (the DE price), a 3.00 gift wrap taxed by the standard category, the standard shipping (4.90). */
   async function pricedOrder(draft: Json = {}): Promise<Json> {

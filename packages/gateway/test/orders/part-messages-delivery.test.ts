@@ -1,8 +1,9 @@
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, customerWithToken, type Caller } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, sqsDestination, subscribedQueue } from '../subscriptions/support.js';
+import { customerWithToken, type Caller } from '../carts/commerce.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, sqsDestination, subscribedQueue } from '../subscriptions/support.js';
 import { freshOrder, ORDER_SELLER_SCOPES } from './fixtures.js';
 
 const P = 'order-part-deliveries';
@@ -13,22 +14,19 @@ const P = 'order-part-deliveries';
  * reach an SQS subscription through the outbox like the order's other messages.
  */
 describe('orders: the new actions’ messages are delivered', { timeout: 120_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let seller: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({ projects: [P], delivery: { environment: { endpoints: { sqs: sqs.endpoint } } } });
-    seller = await callerWith(gateway, P, [...ORDER_SELLER_SCOPES, 'manage_subscriptions', 'manage_stores']);
+    setup = await startSqsGateway(P, [...ORDER_SELLER_SCOPES, 'manage_subscriptions', 'manage_stores']);
+    ({ sqs, gateway, admin: seller } = setup);
     await seller.ok(`/${P}/stores`, { key: 'berlin' }, 201);
     const fieldDefinitions = [{ name: 'note', label: { en: 'Note' }, required: false, type: { name: 'String' } }];
     await seller.ok(`/${P}/types`, { key: 'delivery-fields', name: { en: 'Delivery' }, resourceTypeIds: ['order-delivery'], fieldDefinitions }, 201);
   }, 120_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('a subscription may name the new message types', async () => {
     const types = [

@@ -4,31 +4,29 @@
  * references to existing payments, expandable; both actions send their messages, delivered to an
  * SQS subscription with the order's change notifications; an order edit stages them too.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, customerWithToken, eur, type Caller } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import { customerWithToken, eur, type Caller } from '../carts/commerce.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 import { freshOrder, messagesOf, ORDER_SELLER_SCOPES, type OrderParties } from './fixtures.js';
 
 const P = 'order-payments';
 
 describe('payments of orders', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let seller: Caller;
   let parties: OrderParties;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({ projects: [P], delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } } });
-    seller = await callerWith(gateway, P, [...ORDER_SELLER_SCOPES, 'manage_payments', 'manage_order_edits', 'manage_subscriptions']);
+    setup = await startSqsGateway(P, [...ORDER_SELLER_SCOPES, 'manage_payments', 'manage_order_edits', 'manage_subscriptions']);
+    ({ sqs, gateway, admin: seller } = setup);
     parties = { seller, buyer: await customerWithToken(gateway, P, seller, ['manage_my_orders']) };
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   const newPayment = (key: string) => seller.ok(`/${P}/payments`, { key, amountPlanned: eur(3200) }, 201);
 

@@ -4,16 +4,18 @@
  * customer or anonymous session only; no update or delete once the payment has transactions; the
  * method token masked; PaymentCreated and the payment's notifications delivered to SQS.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anonymousWithToken, callerWith, customerWithToken, eur, type Caller, type Customer, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import { anonymousWithToken, customerWithToken, eur, type Caller, type Customer, type Json } from '../carts/commerce.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'my-payments';
 const TOKEN = 'card-token-0123456789-secret';
 
 describe('MyPayment /{projectKey}/me/payments', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
@@ -21,16 +23,12 @@ describe('MyPayment /{projectKey}/me/payments', { timeout: 60_000 }, () => {
   let other: Customer;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({ projects: [P], delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } } });
-    admin = await callerWith(gateway, P, ['manage_payments', 'manage_customers', 'manage_subscriptions']);
+    setup = await startSqsGateway(P, ['manage_payments', 'manage_customers', 'manage_subscriptions']);
+    ({ sqs, gateway, admin } = setup);
     buyer = await customerWithToken(gateway, P, admin, ['manage_my_payments']);
     other = await customerWithToken(gateway, P, admin, ['manage_my_payments']);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   const draft = (extra: Json = {}): Json => ({
     amountPlanned: eur(1500),

@@ -4,11 +4,12 @@
  * official update action with the rules the reference states, its Payment* messages in order and the
  * change notifications delivered to an SQS subscription in sequence.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, eur, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'payments';
@@ -21,6 +22,7 @@ const fieldsType = (key: string, resourceTypeId: string): Json => ({
 });
 
 describe('Payment /{projectKey}/payments', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
@@ -29,12 +31,8 @@ describe('Payment /{projectKey}/payments', { timeout: 60_000 }, () => {
   const states: Record<string, string> = {};
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_payments', 'manage_types', 'manage_subscriptions', 'manage_states', 'manage_customers']);
+    setup = await startSqsGateway(P, ['manage_payments', 'manage_types', 'manage_subscriptions', 'manage_states', 'manage_customers']);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_payments']);
     for (const [key, resourceTypeId] of [
       ['payment-fields', 'payment'],
@@ -51,10 +49,7 @@ describe('Payment /{projectKey}/payments', { timeout: 60_000 }, () => {
     const created = await admin.ok(`/${P}/customers`, { email: 'payer@example.com', password: 'secret-password-1' }, 201);
     customerId = created.customer.id as string;
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates a payment from a full draft and reads it by id, by key, by query, sorted and expanded', async () => {
     const payment = await admin.ok(

@@ -5,11 +5,12 @@
  * update action, predicates and sort, `POST /matching`, and change notifications delivered to an
  * SQS subscription (the reference has no ProductDiscount messages).
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, eur, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'product-discounts';
 const where = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
@@ -23,24 +24,18 @@ const draft = (sortOrder: string, extra: Json = {}): Json => ({
 });
 
 describe('ProductDiscount /{projectKey}/product-discounts', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
   let viewer: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_product_discounts', 'manage_products', 'manage_product_types', 'manage_subscriptions']);
+    setup = await startSqsGateway(P, ['manage_product_discounts', 'manage_products', 'manage_product_types', 'manage_subscriptions']);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_product_discounts']);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates a product discount, reads it by id, key, query and sort, with the references its predicate names', async () => {
     const created = await admin.ok(

@@ -5,11 +5,12 @@
  * errors, the assignment endpoints (a selection's products, a product's selections), deletion while
  * a Store uses it, and delivery of messages and change notifications to an SQS subscription.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 import { createProduct, createProductType, enableMessages, productRef } from './support.js';
 
 const SETUP_MS = 180_000;
@@ -17,6 +18,7 @@ const P = 'product-selections';
 const where = (predicate: string): string => `where=${encodeURIComponent(predicate)}`;
 
 describe('ProductSelection /{projectKey}/product-selections', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
@@ -26,12 +28,7 @@ describe('ProductSelection /{projectKey}/product-selections', { timeout: 60_000 
   let sock: Json;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, [
+    setup = await startSqsGateway(P, [
       'manage_product_selections',
       'manage_products',
       'manage_stores',
@@ -39,6 +36,7 @@ describe('ProductSelection /{projectKey}/product-selections', { timeout: 60_000 
       'manage_subscriptions',
       'view_messages',
     ]);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_product_selections']);
     await enableMessages(gateway, P);
     await createProductType(admin, P);
@@ -46,10 +44,7 @@ describe('ProductSelection /{projectKey}/product-selections', { timeout: 60_000 
     cap = await createProduct(admin, P, 'cap');
     sock = await createProduct(admin, P, 'sock');
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   const selectionUrl = (selection: Json): string => `/${P}/product-selections/${selection.id}`;
 

@@ -5,17 +5,19 @@
  * scopes, and the change notifications delivered to an SQS subscription (the reference has no
  * ProductType messages). The update actions are in update-actions.test.ts.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 import { attribute, everyAttributeType } from './drafts.js';
 
 const SETUP_MS = 180_000;
 const P = 'product-types';
 
 describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
@@ -24,12 +26,8 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
   let dimensions: Json;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_product_types', 'manage_subscriptions']);
+    setup = await startSqsGateway(P, ['manage_product_types', 'manage_subscriptions']);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_product_types']);
     productsViewer = await callerWith(gateway, P, ['view_products']);
     dimensions = await admin.ok(
@@ -43,10 +41,7 @@ describe('ProductType /{projectKey}/product-types', { timeout: 60_000 }, () => {
       201,
     );
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates a ProductType with every AttributeType and the reference defaults; reads it by id, key and query', async () => {
     const created = await admin.ok(

@@ -5,11 +5,11 @@
  * action on a variant by id or SKU in the staged data or both, the ProductImageAdded message, and
  * what reaches an SQS subscription (fauxqs) in sequence.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { Caller, Json } from '../carts/commerce.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'product-media';
@@ -34,17 +34,13 @@ const urls = (variant: Json): string[] => (variant.images as Json[]).map((found)
 const assetKeys = (variant: Json): Array<string | undefined> => (variant.assets as Json[]).map((found) => found.key as string | undefined);
 
 describe('Product variant images and assets', { timeout: 120_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
-  let gateway: TestGateway;
   let admin: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_products', 'manage_subscriptions', 'manage_product_types', 'manage_types']);
+    setup = await startSqsGateway(P, ['manage_products', 'manage_subscriptions', 'manage_product_types', 'manage_types']);
+    ({ sqs, admin } = setup);
     await admin.ok(`/${P}/product-types`, { key: 'posters', name: 'Posters', description: 'Posters', attributes: [] }, 201);
     await admin.ok(
       `/${P}/types`,
@@ -57,10 +53,7 @@ describe('Product variant images and assets', { timeout: 120_000 }, () => {
       201,
     );
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('keeps the images and assets of variant drafts, and refuses bad ones with 400 and the official error code', async () => {
     const created = await admin.ok(

@@ -4,11 +4,11 @@
  * …SetProductAttribute…, …SetSku…, ProductLegacySetSkuAction): the staged data or both, refusals
  * with the reference's error codes, the messages in order, and what reaches an SQS subscription.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, eur, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import { eur, type Caller, type Json } from '../carts/commerce.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'product-price-extras';
@@ -35,8 +35,8 @@ const productDiscount = (key: string, sortOrder: string, extra: Json = {}): Json
 });
 
 describe('Product actions: discounted prices, price custom fields, product attributes, SKUs', { timeout: 120_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
-  let gateway: TestGateway;
   let admin: Caller;
   const discounts: Record<string, string> = {};
 
@@ -76,12 +76,7 @@ describe('Product actions: discounted prices, price custom fields, product attri
   }
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, [
+    setup = await startSqsGateway(P, [
       'manage_products',
       'manage_product_types',
       'manage_product_discounts',
@@ -89,6 +84,7 @@ describe('Product actions: discounted prices, price custom fields, product attri
       'manage_subscriptions',
       'view_messages',
     ]);
+    ({ sqs, admin } = setup);
     const attributes = [textAttribute('brand', 'Product'), textAttribute('colour', 'Variant')];
     await admin.ok(`/${P}/product-types`, { key: 'chairs', name: 'Chairs', description: 'Chairs', attributes }, 201);
     await admin.ok(
@@ -115,10 +111,7 @@ describe('Product actions: discounted prices, price custom fields, product attri
       discounts[key] = (await admin.ok(`/${P}/product-discounts`, productDiscount(key, sortOrder, extra), 201)).id as string;
     }
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('sets and removes the external discounted price of an embedded price, staged or in both data versions', async () => {
     const { url, product, masterPrice, secondPrice } = await chair('discounted');

@@ -3,12 +3,13 @@
  * types/product): drafts, current and staged data with publishing, the update actions, messages
  * and change notifications delivered to an SQS subscription (fauxqs).
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, eur, type Caller, type Json } from '../carts/commerce.js';
 import { attribute } from '../product-types/drafts.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'products';
@@ -32,6 +33,7 @@ function image(name: string): { url: string; dimensions: { w: number; h: number 
 }
 
 describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
@@ -39,12 +41,7 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
   let categoryId: string;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, [
+    setup = await startSqsGateway(P, [
       'manage_products',
       'manage_subscriptions',
       'manage_states',
@@ -54,6 +51,7 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
       'manage_product_types',
       'view_categories',
     ]);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_products']);
     await admin.ok(
       `/${P}/product-types`,
@@ -72,10 +70,7 @@ describe('Product /{projectKey}/products', { timeout: 60_000 }, () => {
     categoryId = (await admin.ok(`/${P}/categories`, { key: 'seating', name: { en: 'Seating' }, slug: { en: 'seating' } }, 201)).id;
     await admin.ok(`/${P}/tax-categories`, { key: 'standard', name: 'Standard', rates: [] }, 201);
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates a product with equal current and staged data, variant ids 1..n, and reads it by id, key and query', async () => {
     const created = await admin.ok(

@@ -4,17 +4,19 @@
  * the product's and channel's `reviewRatingStatistics` kept with each review change, and the
  * Review messages and change notifications delivered to an SQS subscription (fauxqs).
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, customerWithToken, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'reviews';
 const name = (text: string) => ({ en: text });
 
 describe('Review /{projectKey}/reviews', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
@@ -32,12 +34,7 @@ describe('Review /{projectKey}/reviews', { timeout: 60_000 }, () => {
   const productRef = (product: Json) => ({ typeId: 'product', id: product.id as string });
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, [
+    setup = await startSqsGateway(P, [
       'manage_products',
       'manage_product_types',
       'manage_states',
@@ -45,6 +42,7 @@ describe('Review /{projectKey}/reviews', { timeout: 60_000 }, () => {
       'manage_customers',
       'manage_subscriptions',
     ]);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_products']);
     await admin.ok(`/${P}/product-types`, { key: 'plain', name: 'Plain', description: 'Plain', attributes: [] }, 201);
     // An approval workflow: pending (initial, not counted) → approved (counted); rejected is not counted.
@@ -67,10 +65,7 @@ describe('Review /{projectKey}/reviews', { timeout: 60_000 }, () => {
     await admin.ok(`/${P}/channels`, { key: 'shop', roles: ['ProductDistribution'] }, 201);
     customerId = (await customerWithToken(gateway, P, admin, [])).id;
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates a review with the reference fields and reads it by id, key and query', async () => {
     const product = await newProduct();

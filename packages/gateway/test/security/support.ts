@@ -15,12 +15,13 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { Writable } from 'node:stream';
 import { parseWorkerConfig } from '@herald/delivery';
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import type { LightMyRequestResponse } from 'fastify';
 import { pino, type Level } from 'pino';
 import { expect } from 'vitest';
 import type { RouteRecord } from '../../src/auth/hook.js';
-import { basicAuth, bearer, customerTokenFor, startTestGateway, tokenFor, type TestGateway } from '../support/gateway.js';
+import { basicAuth, bearer, customerTokenFor, tokenFor, type TestGateway } from '../support/gateway.js';
+import { gatewayBesideSqsPeer } from '../support/sqs-gateway.js';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers are JSON read field by field
 export type Json = Record<string, any>;
@@ -97,12 +98,10 @@ export interface MultiWorld {
 export type ProjectWorld = Omit<World, 'gateway' | 'sqs' | 'logs' | 'close'>;
 
 /** A gateway (no in-process worker; test notifications go to a local fauxqs) and seeded projects. */
-export async function startWorld(options: WorldOptions): Promise<MultiWorld> {
-  const sqs = await startSqsPeer({ region: REGION });
+export function startWorld(options: WorldOptions): Promise<MultiWorld> {
   const logs = options.logs ?? oracleLogCapture();
-  let gateway: TestGateway | undefined;
-  try {
-    gateway = await startTestGateway({
+  return gatewayBesideSqsPeer(
+    (sqs) => ({
       projects: options.projects,
       logger: pino({ level: options.logLevel ?? 'info' }, logs),
       ...(options.worker === true ? { delivery: { environment: { endpoints: { sqs: sqs.endpoint } } } } : {}),
@@ -114,27 +113,15 @@ export async function startWorld(options: WorldOptions): Promise<MultiWorld> {
           HERALD_DELIVERY_SEND_TIMEOUT_MS: '2000',
         }),
       },
-    });
-    const projects = new Map<string, ProjectWorld>();
-    for (const projectKey of options.seed ?? options.projects.slice(0, 1)) {
-      projects.set(projectKey, await seedProject(gateway, sqs, projectKey));
-    }
-    const started = gateway;
-    return {
-      gateway: started,
-      sqs,
-      logs,
-      projects,
-      async close() {
-        await started.close();
-        await sqs.stop();
-      },
-    };
-  } catch (error) {
-    await gateway?.close();
-    await sqs.stop();
-    throw error;
-  }
+    }),
+    async (gateway, sqs) => {
+      const projects = new Map<string, ProjectWorld>();
+      for (const projectKey of options.seed ?? options.projects.slice(0, 1)) {
+        projects.set(projectKey, await seedProject(gateway, sqs, projectKey));
+      }
+      return { logs, projects };
+    },
+  );
 }
 
 async function call(gateway: TestGateway, token: string, method: 'GET' | 'POST' | 'DELETE', url: string, payload?: unknown): Promise<Json> {

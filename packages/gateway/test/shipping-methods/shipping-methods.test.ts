@@ -5,11 +5,12 @@
  * action, expand, predicates and sort, and change notifications delivered to an SQS subscription
  * (the reference has no ShippingMethod messages).
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, eur, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, subscribedQueue } from '../subscriptions/support.js';
 import { seedCatalogue, taxCategoryKey, usd, zoneKey } from './support.js';
 
 const P = 'shipping-methods';
@@ -26,6 +27,7 @@ const draft = (name: string, extra: Json = {}): Json => ({
 });
 
 describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
@@ -33,12 +35,7 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
   let catalogue: Awaited<ReturnType<typeof seedCatalogue>>;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, [
+    setup = await startSqsGateway(P, [
       'manage_shipping_methods',
       'manage_tax_categories',
       'manage_zones',
@@ -46,13 +43,11 @@ describe('ShippingMethod /{projectKey}/shipping-methods', { timeout: 60_000 }, (
       'manage_types',
       'manage_stores',
     ]);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_shipping_methods']);
     catalogue = await seedCatalogue(admin, P);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates a method with the reference defaults and reads it by id, key, query, sort and expand', async () => {
     const method = await admin.ok(

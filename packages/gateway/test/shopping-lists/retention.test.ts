@@ -4,34 +4,32 @@
  * 360 by default) is deleted, every modification starts the count again, and subscribers hear of
  * it like of any delete.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deleteExpiredShoppingLists } from '../../src/resources/shopping-lists/retention.js';
 import { callerWith, type Caller } from '../carts/commerce.js';
 import { ManualClock } from '../support/clock.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'shopping-list-retention';
 const DAY = 24 * 60 * 60 * 1000;
 const SCOPES = ['manage_shopping_lists', 'manage_project_settings', 'manage_subscriptions'];
 
 describe('Shopping lists are deleted after deleteDaysAfterLastModification days without a modification', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let clock: ManualClock;
   let gateway: TestGateway;
   let api: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
     clock = new ManualClock();
-    gateway = await startTestGateway({ projects: [P], clock, delivery: { environment: { endpoints: { sqs: sqs.endpoint } } } });
-    api = await callerWith(gateway, P, SCOPES);
+    setup = await startSqsGateway(P, SCOPES, { clock });
+    ({ sqs, gateway, admin: api } = setup);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   /** Moves the clock; tokens live two days, so a fresh one is issued. */
   async function advance(milliseconds: number): Promise<void> {

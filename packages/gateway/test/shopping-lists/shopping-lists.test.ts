@@ -4,11 +4,12 @@
  * update action, `expand`, the in-store and `/me` forms, and the messages and change notifications
  * delivered to an SQS subscription (fauxqs).
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anonymousWithToken, callerWith, customerWithToken, type Caller, type Customer, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'shopping-lists';
@@ -16,6 +17,7 @@ const where = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
 const name = (text: string) => ({ en: text });
 
 describe('ShoppingList /{projectKey}/shopping-lists', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
@@ -25,12 +27,7 @@ describe('ShoppingList /{projectKey}/shopping-lists', { timeout: 60_000 }, () =>
   let customerId: string;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, [
+    setup = await startSqsGateway(P, [
       'manage_shopping_lists',
       'manage_products',
       'manage_product_types',
@@ -39,6 +36,7 @@ describe('ShoppingList /{projectKey}/shopping-lists', { timeout: 60_000 }, () =>
       'manage_stores',
       'manage_types',
     ]);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_shopping_lists']);
     await admin.ok(`/${P}/product-types`, { key: 'furniture', name: 'Furniture', description: 'Furniture', attributes: [] }, 201);
     chair = await admin.ok(
@@ -68,10 +66,7 @@ describe('ShoppingList /{projectKey}/shopping-lists', { timeout: 60_000 }, () =>
     bea = await customerWithToken(gateway, P, admin, ['manage_my_shopping_lists']);
     customerId = bea.id;
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates a list whose line items come from the product by id, by id and variant, and by SKU; reads it by id, key and query', async () => {
     const list = await admin.ok(

@@ -3,12 +3,12 @@
  * transaction of the product discount's or the price's write, with StandalonePriceDiscountSet
  * (types/message/StandalonePriceDiscountSetMessage.raml; `discounted` absent when removed).
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, eur, type Caller, type Json } from '../carts/commerce.js';
+import { eur, type Caller, type Json } from '../carts/commerce.js';
 import { createCatalogue, createProduct, shirt } from '../product-projections/fixtures.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'standalone-platform-discounts';
 
@@ -23,17 +23,12 @@ const relative = (key: string, sku: string, permyriad: number, sortOrder: string
 });
 
 describe('standalone prices discounted by product discounts', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
-  let gateway: TestGateway;
   let admin: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, [
+    setup = await startSqsGateway(P, [
       'manage_standalone_prices',
       'manage_product_discounts',
       'view_messages',
@@ -44,13 +39,11 @@ describe('standalone prices discounted by product discounts', { timeout: 60_000 
       'manage_channels',
       'manage_subscriptions',
     ]);
+    ({ sqs, admin } = setup);
     await createCatalogue(admin, P);
     for (const key of ['pa', 'pb', 'pc', 'pd', 'pe']) await createProduct(admin, P, shirt(key, { priceMode: 'Standalone' }));
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   const price = (id: string) => admin.read(`/${P}/standalone-prices/${id}`);
   const messagesOf = async (id: string, type = 'StandalonePriceDiscountSet'): Promise<Json[]> => {

@@ -7,11 +7,12 @@
  * action with its messages in order, and messages and change notifications delivered to an SQS
  * subscription in sequence.
  */
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const SETUP_MS = 180_000;
 const P = 'standalone-prices';
@@ -26,6 +27,7 @@ const PRICE_TYPE = {
 };
 
 describe('StandalonePrice /{projectKey}/standalone-prices', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
@@ -34,12 +36,7 @@ describe('StandalonePrice /{projectKey}/standalone-prices', { timeout: 60_000 },
   let shop: Json;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, [
+    setup = await startSqsGateway(P, [
       'manage_standalone_prices',
       'manage_customer_groups',
       'manage_channels',
@@ -47,16 +44,14 @@ describe('StandalonePrice /{projectKey}/standalone-prices', { timeout: 60_000 },
       'manage_subscriptions',
       'view_messages',
     ]);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_standalone_prices']);
     group = await admin.ok(`/${P}/customer-groups`, { groupName: 'B2B', key: 'b2b' }, 201);
     shop = await admin.ok(`/${P}/channels`, { key: 'shop', roles: ['ProductDistribution'] }, 201);
     await admin.ok(`/${P}/channels`, { key: 'warehouse', roles: ['InventorySupply'] }, 201);
     await admin.ok(`/${P}/types`, PRICE_TYPE, 201);
   }, SETUP_MS);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it('creates a price with the reference defaults and reads it by id, key, query, sort and expand', async () => {
     const price = await admin.ok(

@@ -9,11 +9,12 @@
  * "Change subscriptions: every resource type", is this table in prose).
  */
 import { randomUUID } from 'node:crypto';
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { address, callerWith, customerWithToken, lineItem, type Caller, type Customer, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, payloadOf, REGION, sqsDestination, subscribedQueue } from './support.js';
+import { address, customerWithToken, lineItem, type Caller, type Customer, type Json } from '../carts/commerce.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, payloadOf, sqsDestination, subscribedQueue } from './support.js';
 
 const P = 'every-type';
 const EUR = (centAmount: number) => ({ currencyCode: 'EUR', centAmount });
@@ -337,23 +338,18 @@ const ROWS: Row[] = [
 ];
 
 describe('a change subscription to every resource type of §2.4 fires', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let world: World;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    const admin = await callerWith(gateway, P, ['manage_project']);
+    setup = await startSqsGateway(P, ['manage_project']);
+    ({ sqs, gateway } = setup);
+    const { admin } = setup;
     world = { admin, sqs, customer: await customerWithToken(gateway, P, admin, ['manage_my_orders']) };
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   it.each(ROWS.map((row) => [row.typeId, row.how, row] as const))('%s: %s', async (typeId, _how, row) => {
     const queue = await subscribedQueue(sqs, world.admin, P, typeId);

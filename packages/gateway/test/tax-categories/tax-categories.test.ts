@@ -6,35 +6,30 @@
  * subscription (the reference has no TaxCategory messages).
  */
 import { DocumentStore } from '@herald/store';
-import { startSqsPeer, type SqsPeer } from '@herald/testkit';
+import type { SqsPeer } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callerWith, type Caller, type Json } from '../carts/commerce.js';
-import { startTestGateway, type TestGateway } from '../support/gateway.js';
-import { deliveriesAbout, labels, payloadOf, REGION, subscribedQueue } from '../subscriptions/support.js';
+import type { TestGateway } from '../support/gateway.js';
+import { startSqsGateway, type SqsGateway } from '../support/sqs-gateway.js';
+import { deliveriesAbout, labels, payloadOf, subscribedQueue } from '../subscriptions/support.js';
 
 const P = 'tax-categories';
 const where = (predicate: string) => `where=${encodeURIComponent(predicate)}`;
 const rate = (country: string, amount: number, extra: Json = {}): Json => ({ name: `${country} VAT`, amount, includedInPrice: true, country, ...extra });
 
 describe('TaxCategory /{projectKey}/tax-categories', { timeout: 60_000 }, () => {
+  let setup: SqsGateway | undefined;
   let sqs: SqsPeer;
   let gateway: TestGateway;
   let admin: Caller;
   let viewer: Caller;
 
   beforeAll(async () => {
-    sqs = await startSqsPeer({ region: REGION });
-    gateway = await startTestGateway({
-      projects: [P],
-      delivery: { environment: { endpoints: { sqs: sqs.endpoint }, timeouts: { sendMs: 10_000 } } },
-    });
-    admin = await callerWith(gateway, P, ['manage_tax_categories', 'manage_subscriptions']);
+    setup = await startSqsGateway(P, ['manage_tax_categories', 'manage_subscriptions']);
+    ({ sqs, gateway, admin } = setup);
     viewer = await callerWith(gateway, P, ['view_tax_categories']);
   }, 180_000);
-  afterAll(async () => {
-    await gateway?.close();
-    await sqs?.stop();
-  });
+  afterAll(() => setup?.close());
 
   const updateOf = (category: Json, actions: Json[]) => admin.post(`/${P}/tax-categories/${category.id}`, { version: category.version, actions });
 
