@@ -9,13 +9,16 @@
  *   npx tsx bench/pglite-memory.ts
  *
  * BENCH_VARIANTS='[{"label":"before","serve":"/tmp/wt-x/packages/gateway/bench/pglite-memory.ts"},{"label":"after"}]'
- * runs several servers (other code, `env`, node flags `nodeFlags`) in alternating rounds
+ * runs several servers (other code, `env`, node flags `nodeFlags`, or `npmStart`: the built
+ * gateway of a checkout run as `npm start` runs it, without tsx) in alternating rounds
  * (BENCH_ROUNDS, default 1): each round starts every variant on a new directory in turn.
  * `tsx bench/pglite-memory.ts serve <dir>` is the server itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent, createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface, type Interface } from 'node:readline';
@@ -59,6 +62,13 @@ interface Variant {
   command?: string[];
   env?: Record<string, string>;
   nodeFlags?: string;
+  /**
+   * The root of a checkout whose gateway is built (`npm run build`): runs exactly what `npm start`
+   * runs, `node packages/gateway/dist/cli/main.js serve`, without tsx (whose loader thread and
+   * source maps hold ~100 MiB). Its stores can only be created through the API (BENCH_API_CREATES
+   * = BENCH_STORES) and V8's own figures are not asked (NaN).
+   */
+  npmStart?: string;
 }
 
 interface Server {
@@ -66,11 +76,15 @@ interface Server {
   child: ChildProcess;
   measure(): Promise<MemorySplit>;
   seed(count: number): Promise<MemorySplit>;
+  stop(): Promise<void>;
 }
+
+const exited = (child: ChildProcess) => new Promise((resolve) => child.once('exit', resolve));
 
 const step = (what: string) => process.stderr.write(`[pglite-memory] ${what}\n`);
 
 async function startServer(variant: Variant, dataDir: string): Promise<Server> {
+  if (variant.npmStart !== undefined) return startBuiltServer(variant, variant.npmStart, dataDir);
   const script = variant.serve ?? import.meta.filename;
   const flags = (variant.nodeFlags ?? '').split(' ').filter((flag) => flag !== '');
   const command = variant.command ?? [process.execPath, ...flags, '--import', 'tsx', '--conditions=@herald/source', script];
@@ -96,6 +110,58 @@ async function startServer(variant: Variant, dataDir: string): Promise<Server> {
     async seed(count) {
       child.stdin!.write(`seed ${count}\n`);
       return memorySplit(child.pid!, JSON.parse(await nextLine()) as NodeJS.MemoryUsage);
+    },
+    async stop() {
+      child.stdin!.end();
+      await exited(child);
+    },
+  };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  server.close();
+  return port;
+}
+
+/** `herald serve` from the built code under `root`, configured by its environment only. */
+async function startBuiltServer(variant: Variant, root: string, dataDir: string): Promise<Server> {
+  const port = await freePort();
+  const flags = (variant.nodeFlags ?? '').split(' ').filter((flag) => flag !== '');
+  const env = {
+    ...process.env,
+    ...variant.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATABASE_URL: `pglite://${dataDir}`,
+    LOG_LEVEL: 'warn',
+    HERALD_PROJECTS: 'bench',
+    HERALD_BOOTSTRAP_CLIENT: CLIENT,
+    HERALD_TOKEN_RATE_LIMIT: '0',
+  };
+  const child = spawn(process.execPath, [...flags, join(root, 'packages/gateway/dist/cli/main.js'), 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  process.on('exit', () => child.kill('SIGKILL'));
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`herald serve exited with ${child.exitCode}`);
+    const answered = await fetch(`${url}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (answered) break;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const noUsage = { rss: NaN, heapTotal: NaN, heapUsed: NaN, external: NaN, arrayBuffers: NaN };
+  return {
+    url,
+    child,
+    measure: async () => memorySplit(child.pid!, noUsage),
+    seed: () => Promise.reject(new Error('a server started as `npm start` is seeded through the API only (BENCH_API_CREATES)')),
+    async stop() {
+      child.kill('SIGTERM');
+      await exited(child);
     },
   };
 }
@@ -176,8 +242,7 @@ async function run(variant: Variant, { stores, sqlStores, readSeconds }: Plan): 
     });
     if (reads.errors > 0) throw new Error(`${variant.label}: ${reads.errors} reads failed`);
     const afterReads = await server.measure();
-    server.child.stdin!.end();
-    await new Promise((resolve) => server.child.once('exit', resolve));
+    await server.stop();
     return { label: variant.label, load, atStart, afterCreates, afterReads, createsPerSecond, readsPerSecond: reads.requestsPerSecond };
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
@@ -185,8 +250,11 @@ async function run(variant: Variant, { stores, sqlStores, readSeconds }: Plan): 
 }
 
 const mib = (value: number) => value.toFixed(0);
-const split = (m: MemorySplit) =>
-  `${mib(m.rss)} (wasm ${mib(m.wasmRss)}/${mib(m.wasmBytes)}, heap ${mib(m.heapTotal)}, files ${mib(m.fileRss)}, other ${mib(m.otherAnonRss - m.heapTotal)})`;
+const split = (m: MemorySplit) => {
+  // A server run as `npm start` is not asked for V8's figures: its heap is then part of "other".
+  const heap = Number.isNaN(m.heapTotal) ? 0 : m.heapTotal;
+  return `${mib(m.rss)} (wasm ${mib(m.wasmRss)}/${mib(m.wasmBytes)}, heap ${heap === 0 ? 'n/a' : mib(heap)}, files ${mib(m.fileRss)}, other ${mib(m.otherAnonRss - heap)})`;
+};
 
 interface Plan {
   stores: number;
