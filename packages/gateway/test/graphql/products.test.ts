@@ -67,7 +67,8 @@ describe('GraphQL products and product projection search', { timeout: 60_000 }, 
     ];
     for (const draft of drafts) ids[draft.key] = (await createProduct(admin, P, draft)).id;
     ids.hidden = (await createProduct(admin, P, shirt('hidden', { masterVariant: variant('hidden-red-40', 'red', 40, 100) }), false)).id;
-  });
+    // The setup's own bound (as the other catalogue suites have): on a shared host it outlasts a test's.
+  }, 300_000);
   afterAll(async () => {
     await gateway?.close();
   });
