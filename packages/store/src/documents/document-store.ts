@@ -257,6 +257,11 @@ export class DocumentStore {
     const unique = this.uniqueValuesOf(typeId, doc);
     const claims = unique === undefined ? undefined : claimsOf(unique);
     const terms = this.termsOf(typeId, doc);
+    // The project's first create of the type (in this process) records that its documents' terms
+    // are complete (deriving those stored without them), so that its first search does not derive
+    // every document written since. Not within a caller's transaction: its rollback would leave the
+    // process believing in a record that never committed.
+    if (terms !== undefined && this.creates !== undefined) await this.ensureSearchTerms(ctx.projectKey, typeId);
     const params: unknown[] = [ctx.projectKey, typeId, now, events.storedJson, events.outboxJson, doc.id, lookupKey(typeId, doc), produced.length, doc];
     if (claims !== undefined) params.push(...claimParams(claims));
     if (terms !== undefined) params.push(...termParams(terms));

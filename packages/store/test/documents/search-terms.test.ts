@@ -76,6 +76,20 @@ describe.each(testDatabaseUrls())('Search terms on %s', (serverUrl) => {
     expect((await terms()).map(({ str }) => str)).toEqual(['blue']);
   });
 
+  it("records a project's build with its first create, deriving the documents stored before it then", async () => {
+    const before = new DocumentStore(db);
+    const old = await before.create<Gadget>(ctx, 'gadget', { colours: ['white'] });
+    const gadget = await create(['red']);
+    const builds = await db.query<{ project_key: string; version: string }>('SELECT project_key, version FROM search_term_builds');
+    expect(builds.rows).toEqual([{ project_key: 'p1', version: 'v1' }]);
+    expect((await terms()).map(({ resource_id, str }) => [resource_id, str])).toEqual(
+      [
+        [old.id, 'white'],
+        [gadget.id, 'red'],
+      ].sort(([a], [b]) => (a! < b! ? -1 : 1)),
+    );
+  });
+
   it('derives the rows of documents stored before the declaration once, on ensureSearchTerms', async () => {
     const before = new DocumentStore(db);
     const old = await before.create<Gadget>(ctx, 'gadget', { colours: ['white'], size: 1 });
