@@ -40,27 +40,32 @@ function holdsNul(value: unknown): boolean {
  * them as text; they would otherwise fail in the database as a 500).
  */
 export function installRequestGuards(app: FastifyInstance): void {
-  app.addHook('onRequest', async (request) => {
-    const tooLarge = urlAndHeadersLimitError(request);
-    if (tooLarge !== undefined) throw tooLarge;
-    if (!KNOWN_HTTP_VERSIONS.has(request.raw.httpVersion)) {
-      // §8 blocks an unknown version as bad input: a 400 in the error shape (a 505 would be a 5xx).
-      throw new ApiError(400, { code: 'InvalidInput', message: `HTTP/${request.raw.httpVersion} is not supported; use HTTP/1.1.` });
+  // A callback hook: no promise and microtask per request (issue 30).
+  app.addHook('onRequest', (request, _reply, done) => done(guardError(request)));
+}
+
+/** The 4xx a request is refused with before routing, or undefined. */
+function guardError(request: FastifyRequest): ApiError | undefined {
+  const tooLarge = urlAndHeadersLimitError(request);
+  if (tooLarge !== undefined) return tooLarge;
+  if (!KNOWN_HTTP_VERSIONS.has(request.raw.httpVersion)) {
+    // §8 blocks an unknown version as bad input: a 400 in the error shape (a 505 would be a 5xx).
+    return new ApiError(400, { code: 'InvalidInput', message: `HTTP/${request.raw.httpVersion} is not supported; use HTTP/1.1.` });
+  }
+  const params = (request.params ?? {}) as Record<string, unknown>;
+  const query = (request.query ?? {}) as Record<string, unknown>;
+  if (Object.values(params).some(holdsNul) || Object.entries(query).some(([name, value]) => name.includes('\u0000') || holdsNul(value))) {
+    return new ApiError(400, { code: 'InvalidInput', message: 'The request URL contains a NUL character (%00).' });
+  }
+  if (request.headers.upgrade !== undefined) {
+    return new ApiError(400, { code: 'InvalidInput', message: 'Protocol upgrades are not supported.' });
+  }
+  if (BODYLESS_METHODS.has(request.method)) {
+    const length = request.headers['content-length'];
+    const chunked = request.headers['transfer-encoding'] !== undefined;
+    if (chunked || (length !== undefined && length !== '0')) {
+      return new ApiError(400, { code: 'InvalidInput', message: `A ${request.method} request must not have a body.` });
     }
-    const params = (request.params ?? {}) as Record<string, unknown>;
-    const query = (request.query ?? {}) as Record<string, unknown>;
-    if (Object.values(params).some(holdsNul) || Object.entries(query).some(([name, value]) => name.includes('\u0000') || holdsNul(value))) {
-      throw new ApiError(400, { code: 'InvalidInput', message: 'The request URL contains a NUL character (%00).' });
-    }
-    if (request.headers.upgrade !== undefined) {
-      throw new ApiError(400, { code: 'InvalidInput', message: 'Protocol upgrades are not supported.' });
-    }
-    if (BODYLESS_METHODS.has(request.method)) {
-      const length = request.headers['content-length'];
-      const chunked = request.headers['transfer-encoding'] !== undefined;
-      if (chunked || (length !== undefined && length !== '0')) {
-        throw new ApiError(400, { code: 'InvalidInput', message: `A ${request.method} request must not have a body.` });
-      }
-    }
-  });
+  }
+  return undefined;
 }

@@ -25,10 +25,13 @@ function isEmptyQueryPage(payload: string): boolean {
  * a single resource needs nothing: its GET twin already answers 404 for a missing one.
  */
 export function installHeadExistenceChecks(app: FastifyInstance): void {
-  app.addHook('onSend', async (request, reply, payload) => {
-    if (request.method !== 'HEAD' || reply.statusCode !== 200 || typeof payload !== 'string') return payload;
-    if (!isEmptyQueryPage(payload)) return payload;
+  // A callback hook: it runs on every response, and an async one costs a promise each time (issue 30).
+  app.addHook('onSend', (request, reply, payload, done) => {
+    if (request.method !== 'HEAD' || reply.statusCode !== 200 || typeof payload !== 'string' || !isEmptyQueryPage(payload)) {
+      done(null, payload);
+      return;
+    }
     reply.code(404);
-    return JSON.stringify(errorBody(new ApiError(404, { code: 'ResourceNotFound', message: 'No resource matches the query.' })));
+    done(null, JSON.stringify(errorBody(new ApiError(404, { code: 'ResourceNotFound', message: 'No resource matches the query.' }))));
   });
 }
