@@ -102,7 +102,6 @@ class Buffered {
 }
 
 const LANES: readonly PositionLane[] = ['m', 'c'];
-const NONE_WAITING: readonly Buffered[] = Object.freeze([]);
 const NEXT: Release = Object.freeze({ kind: 'next' });
 
 /**
@@ -137,17 +136,8 @@ class ResourceLane implements IdleLane {
   ready = false;
   /** Items that arrived while the positions were loading (made only then). */
   pending: SequencedItem[] | undefined;
-  /**
-   * The last released ordinal of each lane, and each lane's waiting deliveries (sorted by ordinal,
-   * made when the first one waits, as a one-element array). Fields, not a positions object and a
-   * record of two arrays: a type-filtered stream makes a lane for about every other delivery, and
-   * those four objects (one a 17-slot array store as soon as something was pushed) were most of
-   * what a new lane allocated.
-   */
-  positionM: number | undefined;
-  positionC: number | undefined;
-  private waitingM: Buffered[] | undefined;
-  private waitingC: Buffered[] | undefined;
+  positions: { m?: number; c?: number } = {};
+  readonly buffers: Record<PositionLane, Buffered[]> = { m: [], c: [] };
   /** The item holding the resource (handlers of one resource never run concurrently). */
   running: SequencedItem | undefined;
   /** Deadlines count from here at the earliest (moved to when a failed or deferred head is due again). */
@@ -190,58 +180,7 @@ class ResourceLane implements IdleLane {
   ) {}
 
   bufferedCount(): number {
-    return (this.waitingM?.length ?? 0) + (this.waitingC?.length ?? 0);
-  }
-
-  position(lane: PositionLane): number | undefined {
-    return lane === 'm' ? this.positionM : this.positionC;
-  }
-
-  /** Takes the store's positions over (a first read: they replace what the lane had). */
-  setPositions(positions: StreamPositions): void {
-    this.positionM = positions.m;
-    this.positionC = positions.c;
-  }
-
-  /** The lane's waiting deliveries, sorted by ordinal (an empty array when none waits). */
-  waiting(lane: PositionLane): readonly Buffered[] {
-    return (lane === 'm' ? this.waitingM : this.waitingC) ?? NONE_WAITING;
-  }
-
-  head(lane: PositionLane): Buffered | undefined {
-    return (lane === 'm' ? this.waitingM : this.waitingC)?.[0];
-  }
-
-  /** Removes and returns the lane's head (the caller knows there is one). */
-  shift(lane: PositionLane): Buffered {
-    return (lane === 'm' ? this.waitingM : this.waitingC)?.shift() as Buffered;
-  }
-
-  /** Removes and returns the lane's highest waiting delivery (the caller knows there is one). */
-  pop(lane: PositionLane): Buffered {
-    return (lane === 'm' ? this.waitingM : this.waitingC)?.pop() as Buffered;
-  }
-
-  /** Inserts at `index` of the lane's sorted waiting deliveries. */
-  insert(lane: PositionLane, index: number, buffered: Buffered): void {
-    const waiting = lane === 'm' ? this.waitingM : this.waitingC;
-    if (waiting === undefined) {
-      if (lane === 'm') this.waitingM = [buffered];
-      else this.waitingC = [buffered];
-    } else if (index === waiting.length) {
-      // Mostly appended: `splice` would allocate the (empty) array of removed items for every delivery.
-      waiting.push(buffered);
-    } else {
-      waiting.splice(index, 0, buffered);
-    }
-  }
-
-  /** Empties both lanes' waiting deliveries, returning them (messages first). */
-  takeWaiting(): Buffered[] {
-    const taken = [...this.waiting('m'), ...this.waiting('c')];
-    this.waitingM = undefined;
-    this.waitingC = undefined;
-    return taken;
+    return this.buffers.m.length + this.buffers.c.length;
   }
 
   isIdle(): boolean {
@@ -249,10 +188,8 @@ class ResourceLane implements IdleLane {
   }
 
   raise(lane: PositionLane, ordinal: number): void {
-    const current = this.position(lane);
-    if (current !== undefined && ordinal <= current) return;
-    if (lane === 'm') this.positionM = ordinal;
-    else this.positionC = ordinal;
+    const current = this.positions[lane];
+    if (current === undefined || ordinal > current) this.positions[lane] = ordinal;
   }
 }
 
@@ -417,8 +354,10 @@ export class Sequencer {
       lane.timer?.cancel();
       lane.timer = undefined;
       lane.timerDueAt = Number.POSITIVE_INFINITY;
-      const waiting = [...(lane.pending ?? []), ...lane.takeWaiting().map((buffered) => buffered.item)];
+      const waiting = [...(lane.pending ?? []), ...lane.buffers.m.map((b) => b.item), ...lane.buffers.c.map((b) => b.item)];
       lane.pending = undefined;
+      lane.buffers.m = [];
+      lane.buffers.c = [];
       for (const item of waiting) {
         rejected++;
         this.deps.reject(item, 'closing');
@@ -461,21 +400,21 @@ export class Sequencer {
    * delivery's predecessor or past it (see RECENT_FILTERED_LANES).
    */
   private claimTells(lane: ResourceLane): boolean {
-    return this.options.unknownStart === 'hold' && lane.filtered && lane.positionC === undefined && lane.waitFrom <= this.now;
+    return this.options.unknownStart === 'hold' && lane.filtered && lane.positions.c === undefined && lane.waitFrom <= this.now;
   }
 
   private load(lane: ResourceLane): void {
     this.deps.readPositions(lane.stream).then(
       (positions) => {
         this.readClock();
-        lane.setPositions(positions);
+        lane.positions = { ...positions };
         this.becomeReady(lane);
       },
       (error: unknown) => {
         this.readClock();
         if (this.options.failOpen) {
           this.deps.logger.warn({ err: error, stream: lane.stream }, 'position read failed; ordering from memory only (failOpen)');
-          lane.setPositions({});
+          lane.positions = {};
           this.becomeReady(lane);
           return;
         }
@@ -526,7 +465,7 @@ export class Sequencer {
   }
 
   private isNext(lane: ResourceLane, item: SequencedItem): boolean {
-    const position = lane.position(item.lane);
+    const position = lane.positions[item.lane];
     // Not on a cached absence: another instance may have released m1, m2 since, and m4 would
     // run before m3 (and m3 come late). Such an item waits for a refresh (see place).
     // Nor while a failed or deferred delivery of the resource may still come back (its retry time
@@ -540,7 +479,7 @@ export class Sequencer {
   /** Does a waiting delivery stand on a cached absent position that `unknownStart: 'immediate'` must read again first? */
   private needsStartCheck(lane: ResourceLane): boolean {
     if (this.options.unknownStart !== 'immediate' || lane.positionsJustRead) return false;
-    return (lane.head('m') !== undefined && lane.positionM === undefined) || (lane.head('c') !== undefined && lane.positionC === undefined);
+    return (lane.buffers.m.length > 0 && lane.positions.m === undefined) || (lane.buffers.c.length > 0 && lane.positions.c === undefined);
   }
 
   /** Is it the next of its lane once the running delivery (if in the same lane) is done? */
@@ -552,7 +491,7 @@ export class Sequencer {
 
   /** At or behind its lane's released position: a duplicate or a late arrival. */
   private isBehind(lane: ResourceLane, item: SequencedItem): boolean {
-    const position = lane.position(item.lane);
+    const position = lane.positions[item.lane];
     return position !== undefined && item.ordinal <= position;
   }
 
@@ -567,7 +506,7 @@ export class Sequencer {
         return this.deps.release(item, NEXT);
       }
     }
-    const buffer = lane.waiting(item.lane);
+    const buffer = lane.buffers[item.lane];
     const full = this.totalBuffered >= this.options.maxBuffered || lane.bufferedCount() >= this.options.maxBufferedPerResource;
     // The delivery the lane waits for is never turned away: deferred, it could come back after its
     // successors were released past it, and come late. (A lane awaits one delivery, so
@@ -579,7 +518,7 @@ export class Sequencer {
       // bufferFullMs) to the same full buffer until the gap release, then came late.
       // The highest waiting one goes back to its source instead (it is redelivered, and released
       // after this one): one out, one in, so both caps hold.
-      lane.pop(item.lane);
+      buffer.pop();
       this.totalBuffered--;
       this.deps.reject(highest.item, 'buffer-full');
     }
@@ -591,7 +530,9 @@ export class Sequencer {
     // It arrived after a successor that was already waiting: how late is what holds are made of.
     if (successor !== undefined && !behind) this.window.sample(now - successor.bufferedAt, this.arrivals - successor.arrival, now);
     const buffered = new Buffered(item, lane, now, this.arrivals);
-    lane.insert(item.lane, index, buffered);
+    // Mostly appended: `splice` would allocate the (empty) array of removed items for every delivery.
+    if (index === buffer.length) buffer.push(buffered);
+    else buffer.splice(index, 0, buffered);
     this.totalBuffered++;
     // A late one waits only for the running delivery of its resource (see pump).
     const briefly = !behind && this.holdsBriefly(lane, item);
@@ -606,16 +547,16 @@ export class Sequencer {
     if (!lane.ready || lane.running !== undefined) return;
     const now = this.now;
     for (const laneId of LANES) {
-      const head = lane.head(laneId);
+      const head = lane.buffers[laneId][0];
       if (head !== undefined && this.isBehind(lane, head.item)) {
-        lane.shift(laneId);
+        lane.buffers[laneId].shift();
         this.totalBuffered--;
         this.deps.observe.bufferWait(laneId, (now - head.bufferedAt) / 1000);
         return this.releaseLate(lane, head.item);
       }
     }
     for (const laneId of LANES) {
-      const head = lane.head(laneId);
+      const head = lane.buffers[laneId][0];
       if (head !== undefined && this.isNext(lane, head.item)) {
         lane.running = head.item;
         this.release(lane, laneId, now, NEXT);
@@ -631,8 +572,8 @@ export class Sequencer {
       this.refresh(lane);
       return;
     }
-    const head = lane.head(expired.laneId) as Buffered;
-    const lastReleasedOrdinal = lane.position(expired.laneId);
+    const head = lane.buffers[expired.laneId][0] as Buffered;
+    const lastReleasedOrdinal = lane.positions[expired.laneId];
     const gap: GapNotice = {
       reason: lastReleasedOrdinal === undefined ? 'unknown-start' : 'timeout',
       lane: expired.laneId === 'm' ? 'messages' : 'changes',
@@ -654,7 +595,7 @@ export class Sequencer {
    * filter), as does a message of an unfiltered lane (sequenceNumber − 1): those wait `maxWaitMs`.
    */
   private holdsBriefly(lane: ResourceLane, item: SequencedItem): boolean {
-    if (lane.position(item.lane) === undefined) return this.options.unknownStart === 'hold' && this.knowsEnoughFor(lane, item);
+    if (lane.positions[item.lane] === undefined) return this.options.unknownStart === 'hold' && this.knowsEnoughFor(lane, item);
     return lane.filtered && item.payload.notificationType === 'Message';
   }
 
@@ -682,7 +623,7 @@ export class Sequencer {
   /** The lane whose held head may go, if any. */
   private heldLaneDue(lane: ResourceLane, now: number): PositionLane | undefined {
     for (const laneId of LANES) {
-      const head = lane.head(laneId);
+      const head = lane.buffers[laneId][0];
       if (head !== undefined && this.holdsBriefly(lane, head.item) && this.holdOver(lane, head, now)) return laneId;
     }
     return undefined;
@@ -693,9 +634,9 @@ export class Sequencer {
    * (the claim still checks the stored position, so one another instance moved past is late).
    */
   private releaseHeld(lane: ResourceLane, laneId: PositionLane, now: number): void {
-    const head = lane.head(laneId) as Buffered;
+    const head = lane.buffers[laneId][0] as Buffered;
     lane.heldLane = laneId;
-    lane.heldFrom = lane.position(laneId);
+    lane.heldFrom = lane.positions[laneId];
     lane.heldTo = head.item.ordinal;
     lane.heldBufferedAt = head.bufferedAt;
     lane.heldArrival = head.arrival;
@@ -718,7 +659,7 @@ export class Sequencer {
   /** Hands over a delivery at or behind its lane's position, locking the resource like any other. */
   private releaseLate(lane: ResourceLane, item: SequencedItem): void {
     lane.running = item;
-    this.deps.release(item, { kind: 'late', position: lane.position(item.lane) as number });
+    this.deps.release(item, { kind: 'late', position: lane.positions[item.lane] as number });
   }
 
   /**
@@ -744,7 +685,7 @@ export class Sequencer {
       this.holdsHead++;
       held.queued = false;
       const lane = held.lane;
-      if (this.lanes.get(lane.stream) !== lane || lane.head(held.item.lane) !== held) continue;
+      if (this.lanes.get(lane.stream) !== lane || lane.buffers[held.item.lane][0] !== held) continue;
       // Out of the queue: if it cannot go now (its resource runs, a failed head is due back), its
       // lane's own timer takes over (see schedule).
       this.pump(lane);
@@ -778,7 +719,7 @@ export class Sequencer {
   }
 
   private release(lane: ResourceLane, laneId: PositionLane, now: number, how: Release): void {
-    const buffered = lane.shift(laneId);
+    const buffered = lane.buffers[laneId].shift() as Buffered;
     this.totalBuffered--;
     this.deps.observe.bufferWait(laneId, (now - buffered.bufferedAt) / 1000);
     this.deps.release(buffered.item, how);
@@ -788,7 +729,7 @@ export class Sequencer {
   private mostOverdueLane(lane: ResourceLane, now: number): { laneId: PositionLane; deadline: number; oldestAt: number } | undefined {
     let result: { laneId: PositionLane; deadline: number; oldestAt: number } | undefined;
     for (const laneId of LANES) {
-      const head = lane.head(laneId);
+      const head = lane.buffers[laneId][0];
       if (head === undefined || this.holdsBriefly(lane, head.item)) continue;
       const oldestAt = this.oldestBufferedAt(lane, laneId);
       if (oldestAt === undefined) continue;
@@ -800,7 +741,7 @@ export class Sequencer {
 
   private oldestBufferedAt(lane: ResourceLane, laneId: PositionLane): number | undefined {
     let oldest: number | undefined;
-    for (const buffered of lane.waiting(laneId)) {
+    for (const buffered of lane.buffers[laneId]) {
       if (oldest === undefined || buffered.bufferedAt < oldest) oldest = buffered.bufferedAt;
     }
     return oldest;
@@ -856,7 +797,7 @@ export class Sequencer {
       let waitsLong = false;
       const holdMs = this.window.holdMs(this.now);
       for (const laneId of LANES) {
-        const head = lane.head(laneId);
+        const head = lane.buffers[laneId][0];
         if (head === undefined) continue;
         if (this.holdsBriefly(lane, head.item)) {
           // A queued hold ends by the sequencer's hold timer, unless its wait counts from a failed
