@@ -1,31 +1,13 @@
 import { ApiError, type BaseResource } from '@herald/model';
 import { testDatabaseUrls } from '@herald/testkit';
 import { describe, expect, it } from 'vitest';
-import { DocumentStore, type Database } from '../../src/index.js';
+import { DocumentStore } from '../../src/index.js';
+import { countingWrites } from '../support/counting-writes.js';
 import { useIsolatedDatabase } from '../support/isolated-database.js';
 
 interface Thing extends BaseResource {
   key?: string;
   name: string;
-}
-
-/** The same database, counting the statements that wrote outbox rows (the writes' round trips). */
-function counting(db: Database): { db: Database; writes: () => number } {
-  let writes = 0;
-  return {
-    db: {
-      ...db,
-      driver: db.driver,
-      query: (sql, params, options) => {
-        if (options?.appendsOutbox === true) writes++;
-        return db.query(sql, params, options);
-      },
-      exec: (sql) => db.exec(sql),
-      transaction: (work) => db.transaction(work),
-      close: () => db.close(),
-    },
-    writes: () => writes,
-  };
 }
 
 /**
@@ -38,7 +20,7 @@ describe.each(testDatabaseUrls())('creates written together on %s', (serverUrl) 
   const created = (doc: Thing) => [{ type: 'ThingCreated', name: doc.name }];
 
   it('writes the creates of one turn in one statement, each with its messages and outbox rows in order', async () => {
-    const { db, writes } = counting(database());
+    const { db, writes } = countingWrites(database());
     const store = new DocumentStore(db);
     const docs = await Promise.all(Array.from({ length: 12 }, (_, n) => store.create<Thing>(ctx, 'thing', { key: `t-${n}`, name: `thing ${n}` }, created)));
     expect(writes()).toBe(1);

@@ -1,31 +1,13 @@
 import { ApiError, type BaseResource } from '@herald/model';
 import { testDatabaseUrls } from '@herald/testkit';
 import { describe, expect, it } from 'vitest';
-import { DocumentStore, type Database } from '../../src/index.js';
+import { DocumentStore } from '../../src/index.js';
+import { countingWrites } from '../support/counting-writes.js';
 import { useIsolatedDatabase } from '../support/isolated-database.js';
 
 interface Thing extends BaseResource {
   key?: string;
   name: string;
-}
-
-/** The same database, counting the statements that wrote outbox rows (the writes' round trips). */
-function counting(db: Database): { db: Database; writes: () => number } {
-  let writes = 0;
-  return {
-    db: {
-      ...db,
-      driver: db.driver,
-      query: (sql, params, options) => {
-        if (options?.appendsOutbox === true) writes++;
-        return db.query(sql, params, options);
-      },
-      exec: (sql) => db.exec(sql),
-      transaction: (work) => db.transaction(work),
-      close: () => db.close(),
-    },
-    writes: () => writes,
-  };
 }
 
 const optimistic = { optimistic: true };
@@ -52,7 +34,7 @@ describe.each(testDatabaseUrls())('updates written together on %s', (serverUrl) 
     const plain = new DocumentStore(database());
     const docs = await Promise.all(Array.from({ length: 10 }, (_, n) => plain.create<Thing>(ctx, 'thing', { key: `t-${n}`, name: `thing ${n}` })));
     await clear();
-    const { db, writes } = counting(database());
+    const { db, writes } = countingWrites(database());
     const store = new DocumentStore(db);
     const updated = await Promise.all(docs.map((doc, n) => store.update<Thing>(ctx, 'thing', { id: doc.id }, 1, renamed(`renamed ${n}`), optimistic)));
     expect(writes()).toBe(1);
