@@ -97,10 +97,10 @@ export class CreateBatcher {
   }
 }
 
-async function settle(waiting: Waiting, written: Promise<void>): Promise<void> {
+/** Answers a batched caller with the outcome of its write made alone. */
+export async function settle<T>(waiting: { resolve(value: T): void; reject(error: unknown): void }, written: Promise<T>): Promise<void> {
   try {
-    await written;
-    waiting.resolve();
+    waiting.resolve(await written);
   } catch (error) {
     waiting.reject(error);
   }

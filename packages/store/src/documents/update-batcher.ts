@@ -1,7 +1,7 @@
 import type { Database, QueryOptions } from '../database/types.js';
 import { sqlState } from '../database/types.js';
 import { eventInserts, type WriteEvents } from '../outbox/append.js';
-import { concatArrays } from './create-batcher.js';
+import { concatArrays, settle } from './create-batcher.js';
 import { TurnBatches } from './turn-batches.js';
 
 /**
@@ -100,13 +100,5 @@ export class UpdateBatcher {
       return;
     }
     batch.forEach((waiting, index) => waiting.resolve(written.has(index + 1)));
-  }
-}
-
-async function settle(waiting: Waiting, written: Promise<boolean>): Promise<void> {
-  try {
-    waiting.resolve(await written);
-  } catch (error) {
-    waiting.reject(error);
   }
 }
