@@ -1,5 +1,5 @@
 import type { BaseResource } from '@herald/model';
-import type { Queryable } from '@herald/store';
+import { TurnBatches, type Queryable } from '@herald/store';
 import { CART_DISCOUNT_TYPE_ID } from '../cart-discounts/cart-discount.js';
 import { MAX_ACTIVE } from '../discounts/active-discounts.js';
 import { DISCOUNT_GROUP_TYPE_ID } from '../discount-groups/discount-group.js';
@@ -51,29 +51,18 @@ interface Waiting {
   reject(error: unknown): void;
 }
 
-/** The drafts waiting for the next turn, by database and project. */
-const open = new WeakMap<Queryable, Map<string, Waiting[]>>();
+/** The drafts of this turn, per database, grouped by project (the store's turn scheduling). */
+const turns = new WeakMap<Queryable, TurnBatches<Waiting>>();
 
 /** The catalogue a cart draft with line items by `skus` is priced from, read together with the other drafts of this turn. */
 export function readCatalogueAhead(db: Queryable, projectKey: string, skus: readonly string[]): Promise<CatalogueAhead> {
-  return new Promise((resolve, reject) => {
-    let projects = open.get(db);
-    if (projects === undefined) {
-      projects = new Map();
-      open.set(db, projects);
-      setImmediate(() => {
-        open.delete(db);
-        for (const [key, waiting] of projects!) void issue(db, key, waiting);
-      });
-    }
-    const waiting = projects.get(projectKey) ?? [];
-    projects.set(projectKey, waiting);
-    waiting.push({ skus, resolve, reject });
-    if (waiting.length >= MAX_DRAFTS) {
-      projects.delete(projectKey);
-      void issue(db, projectKey, waiting);
-    }
-  });
+  let batches = turns.get(db);
+  if (batches === undefined) {
+    batches = new TurnBatches<Waiting>((project, _typeId, waiting) => void issue(db, project, waiting), MAX_DRAFTS);
+    turns.set(db, batches);
+  }
+  const drafts = batches;
+  return new Promise((resolve, reject) => drafts.add(projectKey, 'cart', { skus, resolve, reject }));
 }
 
 async function issue(db: Queryable, projectKey: string, waiting: readonly Waiting[]): Promise<void> {
