@@ -7,7 +7,7 @@ export { runMigrations, MIGRATIONS } from './migrations/run.js';
 export { DocumentStore } from './documents/document-store.js';
 export { runPagedQuery, type QueryRequest } from './documents/paged-query.js';
 export { TurnBatches } from './documents/turn-batches.js';
-export type { WriteContext, Locator, ServerFields, UpdateResult, UpdateOptions, TransactionReader, DeleteOptions } from './documents/types.js';
+export type { WriteContext, WriteRequest, Locator, ServerFields, UpdateResult, UpdateOptions, TransactionReader, DeleteOptions } from './documents/types.js';
 export { containerKey, CUSTOM_OBJECT_TYPE_ID, lookupKey, userProvidedIdentifiers } from './documents/identifiers.js';
 export type { UniqueValue, UniqueValuesOf } from './documents/unique-values.js';
 export type { SearchTerm, SearchTermsDeclaration } from './documents/search-terms.js';

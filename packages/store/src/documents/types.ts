@@ -10,6 +10,20 @@ export interface WriteContext {
    * appended to the outbox: subscriptions receive them even when the Messages API is off.
    */
   storeMessages?: boolean;
+  /**
+   * The request behind the write, as the layer above the store knows it. The store never reads it:
+   * it only carries it to the write hooks that wrap a DocumentStore (the gateway's API Extensions
+   * forward its correlation id and apply their actions with its token). Absent outside a request.
+   */
+  request?: WriteRequest;
+}
+
+/**
+ * See `WriteContext.request`. The layer above adds what its hooks need by declaration merging
+ * (the gateway adds the project and the token) rather than the store naming gateway types.
+ */
+export interface WriteRequest {
+  correlationId: string;
 }
 
 /** Addresses one resource by id or by key. */

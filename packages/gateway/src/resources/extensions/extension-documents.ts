@@ -11,20 +11,19 @@ import {
   type UpdateResult,
   type WriteContext,
 } from '@herald/store';
+import { newCorrelationId } from '../../http/correlation.js';
 import type { RequestContext } from '../shared/context.js';
 import { applyActions, type ActionHandlers } from '../shared/update-actions.js';
 import type { ExtensionCaller } from './calls/index.js';
 import type { ExtensionDirectory } from './directory.js';
 import { extensionUpdateActionsFailed } from './errors.js';
 import type { Extension, ExtensionAction } from './extension.js';
-import type { RequestScope } from './request-scope.js';
 import { runExtensions, type ExtensionWrite, type ReturnedActions } from './run.js';
 import type { TriggeredActions } from './triggered-actions.js';
 
 export interface ExtensionHookDeps {
   directory: ExtensionDirectory;
   caller: ExtensionCaller;
-  scope: RequestScope;
   /** The update actions of each triggered type: what Extensions' answers are applied with. */
   actions: TriggeredActions;
   /** The project, for writes outside a request (the request's own otherwise). */
@@ -76,13 +75,13 @@ export function extensionCallingDocuments(documents: DocumentStore, deps: Extens
 
   /** The request context update actions run with: the writing request's project and token. */
   const contextFor = async (ctx: WriteContext): Promise<RequestContext> => {
-    const request = deps.scope.current();
-    const project = request.project?.key === ctx.projectKey ? request.project : await deps.projects.get(ctx.projectKey);
+    const request = ctx.request;
+    const project = request?.project.key === ctx.projectKey ? request.project : await deps.projects.get(ctx.projectKey);
     if (project === undefined) throw new Error(`extension hook: project '${ctx.projectKey}' not found`);
     return {
       projectKey: ctx.projectKey,
       project,
-      auth: request.auth,
+      auth: request?.auth,
       write: ctx,
       load: (typeId, locator) => documents.get(ctx.projectKey, typeId, locator),
       db: documents.db,
@@ -113,7 +112,8 @@ export function extensionCallingDocuments(documents: DocumentStore, deps: Extens
     const reader = readerOutside(documents, ctx.projectKey);
     return runExtensions(candidates, write, {
       caller: deps.caller,
-      correlationId: deps.scope.current().correlationId,
+      // Outside a request (background writes), a correlation id of the call's own.
+      correlationId: ctx.request?.correlationId ?? newCorrelationId(),
       expand: async (resource, paths) =>
         (
           await expandReferencesInMany([resource], paths, async (typeId, ids) =>

@@ -7,7 +7,6 @@ import { ExtensionCaller, type LambdaOptions } from './calls/index.js';
 import { extensionDefinition } from './definition.js';
 import { ExtensionDirectory } from './directory.js';
 import { extensionCallingDocuments } from './extension-documents.js';
-import { RequestScope } from './request-scope.js';
 import { registerExtensionRoutes } from './routes.js';
 import { triggeredActions } from './triggered-actions.js';
 
@@ -33,15 +32,12 @@ export interface ApiExtensions {
 
 /** API Extensions (issue 29): the `/extensions` resource and the write hook that calls them. */
 export function apiExtensions(app: FastifyInstance, deps: ApiExtensionsDeps): ApiExtensions {
-  const scope = new RequestScope();
-  scope.install(app);
   const directory = new ExtensionDirectory(deps.documents, deps.clock);
   const caller = new ExtensionCaller(deps.secrets, deps.lambda);
   app.addHook('onClose', async () => caller.close());
   const documents = extensionCallingDocuments(deps.documents, {
     directory,
     caller,
-    scope,
     actions: triggeredActions(deps.documents, deps.documents.db, deps.clock),
     projects: deps.projects,
     clock: deps.clock,

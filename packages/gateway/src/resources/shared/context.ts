@@ -3,6 +3,14 @@ import type { DocumentStore, Locator, Project, ProjectStore, Queryable, WriteCon
 import type { FastifyRequest } from 'fastify';
 import type { AuthContext } from '../../auth/types.js';
 
+declare module '@herald/store' {
+  /** What the gateway's write hooks (API Extensions, §4.4.10) need of the request that writes. */
+  interface WriteRequest {
+    project: Project;
+    auth: AuthContext | undefined;
+  }
+}
+
 /** What a resource service knows about the request it serves. */
 export interface RequestContext {
   projectKey: string;
@@ -45,6 +53,9 @@ export function requestContext(request: FastifyRequest, documents: DocumentStore
       projectKey: project.key,
       storeMessages: project.messages.enabled,
       ...(initiator === undefined ? {} : { initiator }),
+      // Carried to the write hooks below the resources, which see only the WriteContext (an
+      // AsyncLocalStorage scope did this before, at the price of promise hooks on every request).
+      request: { correlationId: request.id, project, auth: request.auth },
     },
     load: (typeId, locator) => documents.get(project.key, typeId, locator),
     db: documents.db,
