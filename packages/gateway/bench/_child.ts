@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 
 /**
@@ -7,10 +9,26 @@ import { createInterface } from 'node:readline';
  */
 const serverFlags = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '');
 
+/**
+ * The Node flags the container image runs the gateway with (its `herald` wrapper in the Dockerfile),
+ * so that Herald on PostgreSQL is measured as it is deployed. `npm start` (PGlite) runs without them.
+ */
+export function containerNodeFlags(): string[] {
+  const dockerfile = readFileSync(resolve(import.meta.dirname, '../../../Dockerfile'), 'utf8');
+  const wrapper = /exec node (.*?)\s*\/app\/packages\/gateway\/dist\/cli\/main\.js/.exec(dockerfile);
+  if (wrapper === null) throw new Error('Dockerfile: the herald wrapper line was not found');
+  return wrapper[1]!.split(' ').filter((flag) => flag !== '');
+}
+
 /** Starts `tsx <script> <args>` and resolves with the first line it prints (its URL). */
-export async function startChild(script: string, args: string[], env: NodeJS.ProcessEnv): Promise<{ url: string; child: ChildProcess }> {
+export async function startChild(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  nodeFlags: readonly string[] = [],
+): Promise<{ url: string; child: ChildProcess }> {
   // node itself (not npx) so that killing the child stops the server, with tsx as a loader.
-  const child = spawn(process.execPath, [...serverFlags, '--import', 'tsx', '--conditions=@herald/source', script, ...args], {
+  const child = spawn(process.execPath, [...nodeFlags, ...serverFlags, '--import', 'tsx', '--conditions=@herald/source', script, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });

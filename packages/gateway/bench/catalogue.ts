@@ -19,7 +19,7 @@ import { resolve } from 'node:path';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
 import { percentile, runHttpLoad, type LoadResult } from '@herald/testkit';
-import { startChild, stopChild } from './_child.js';
+import { containerNodeFlags, startChild, stopChild } from './_child.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (databaseUrl === undefined || !databaseUrl.startsWith('postgres')) {
@@ -221,7 +221,8 @@ const loadNow = () =>
 
 const env = { ...process.env, DATABASE_URL: databaseUrl };
 step(`herald server (${fmt(PRODUCTS)} products of ${VARIANTS} variants)`);
-const herald = await startChild(resolve(here, '_serve.ts'), ['herald'], env);
+// As the container image runs it (its Node flags).
+const herald = await startChild(resolve(here, '_serve.ts'), ['herald'], env, containerNodeFlags());
 process.on('exit', () => herald.child.kill('SIGKILL'));
 await clean();
 const auth = `Bearer ${await token(herald.url)}`;

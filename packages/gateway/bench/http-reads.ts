@@ -18,7 +18,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { runHttpLoad, type LoadResult } from '@herald/testkit';
 import type { ChildProcess } from 'node:child_process';
-import { startChild, stopChild } from './_child.js';
+import { containerNodeFlags, startChild, stopChild } from './_child.js';
 import { startDurablePostgres } from './_durable-postgres.js';
 import { clusterPssMiB, rssMiB } from './_memory.js';
 import { runPostLoad, type PostLoadOptions } from './_post-load.js';
@@ -66,10 +66,16 @@ async function heraldToken(url: string): Promise<string> {
   return ((await response.json()) as { access_token: string }).access_token;
 }
 
-async function startTarget(name: string, mode: 'bare' | 'mock' | 'herald', env: NodeJS.ProcessEnv, script = serveScript): Promise<Target> {
+async function startTarget(
+  name: string,
+  mode: 'bare' | 'mock' | 'herald',
+  env: NodeJS.ProcessEnv,
+  script = serveScript,
+  nodeFlags: readonly string[] = [],
+): Promise<Target> {
   step(`${name}: starting${env.BENCH_STORES === undefined ? '' : ` and seeding ${fmt(STORES)} stores`}`);
   const started = performance.now();
-  const { url, child } = await startChild(script, [mode], env);
+  const { url, child } = await startChild(script, [mode], env, nodeFlags);
   children.push(child);
   const seedSeconds = (performance.now() - started) / 1000;
   const token = mode === 'herald' ? await heraldToken(url) : 'unused';
@@ -145,7 +151,8 @@ process.on('exit', () => postgres.stop());
 const targets: Target[] = [];
 targets.push(await startTarget('bare', 'bare', process.env));
 targets.push(await startTarget('mock', 'mock', seeded));
-targets.push(await startTarget('herald-pg', 'herald', { ...seeded, DATABASE_URL: postgres.url }));
+// Herald on PostgreSQL runs as the container image runs it (its Node flags); PGlite as `npm start`.
+targets.push(await startTarget('herald-pg', 'herald', { ...seeded, DATABASE_URL: postgres.url }, serveScript, containerNodeFlags()));
 const postgresPssMiB = clusterPssMiB(postgres.pid);
 const variant = process.env.BENCH_VARIANT;
 if (variant !== undefined) {
@@ -153,7 +160,7 @@ if (variant !== undefined) {
   // The same database, already seeded: a second gateway process differing only in its URL.
   const { BENCH_STORES: _seedNot, ...unseeded } = seeded;
   const env = { ...unseeded, DATABASE_URL: `${postgres.url}?${params ?? ''}` };
-  targets.push(await startTarget(`herald-pg-${label}`, 'herald', env, process.env.BENCH_VARIANT_SERVE ?? serveScript));
+  targets.push(await startTarget(`herald-pg-${label}`, 'herald', env, process.env.BENCH_VARIANT_SERVE ?? serveScript, containerNodeFlags()));
 }
 // BENCH_PGLITE=0 leaves it out (A/B runs of the PostgreSQL path).
 // PGlite as `npm start` runs it: a data directory of its own (removed when the bench exits).

@@ -66,8 +66,8 @@ describe('Dockerfile', () => {
       'herald-delivery': (readJson('packages/delivery/package.json') as { bin: Record<string, string> }).bin['herald-delivery'],
     };
     expect(bins).toEqual({ herald: './dist/cli/main.js', 'herald-delivery': './dist/worker/main.js' });
-    expect(script).toContain('exec node /app/packages/gateway/dist/cli/main.js "$@"\\n\' > /usr/local/bin/herald');
-    expect(script).toContain('exec node /app/packages/delivery/dist/worker/main.js "$@"\\n\' > /usr/local/bin/herald-delivery');
+    expect(script).toContain('exec node --max-semi-space-size=32 /app/packages/gateway/dist/cli/main.js "$@"\\n\' > /usr/local/bin/herald');
+    expect(script).toContain('exec node --max-semi-space-size=32 /app/packages/delivery/dist/worker/main.js "$@"\\n\' > /usr/local/bin/herald-delivery');
     expect(existsSync(repoPath('packages/gateway/src/cli/main.ts'))).toBe(true);
     expect(existsSync(repoPath('packages/delivery/src/worker/main.ts'))).toBe(true);
   });
