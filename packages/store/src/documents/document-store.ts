@@ -460,6 +460,7 @@ export class DocumentStore {
     const row: PreparedUpdate = {
       projectKey: ctx.projectKey,
       typeId,
+      id: next.id,
       rowJson: updateRow(next, typeId, current.version, rowVersion, produced.length),
       events,
       alone,

@@ -11,6 +11,8 @@ import { TurnBatches } from './turn-batches.js';
 export interface PreparedUpdate {
   projectKey: string;
   typeId: string;
+  /** The resource's id (also in `rowJson`). */
+  id: string;
   /** JSON of `{ id, key, version, expected, row_version, now, added, doc }` (`added`: its messages). */
   rowJson: string;
   events: Pick<WriteEvents, 'storedJson' | 'outboxJson' | 'storedCount' | 'outboxCount'>;
@@ -33,7 +35,10 @@ const BATCH_SQL = `WITH input AS (
     UPDATE resources t SET key = i.value->>'key', version = (i.value->>'version')::integer,
       last_modified_at = (i.value->>'now')::timestamptz, message_seq = t.message_seq + (i.value->>'added')::integer, doc = i.value->'doc'
     FROM input i
-    WHERE t.project_key COLLATE "C" = $1 AND t.type_id COLLATE "C" = $2 AND t.id COLLATE "C" = i.value->>'id'
+    -- The ids again as an array ($8): the rows are found through the id index. Joined on the JSON
+    -- alone, the planner guessed 100 input rows and hashed a scan of every resource of the type.
+    WHERE t.project_key COLLATE "C" = $1 AND t.type_id COLLATE "C" = $2 AND t.id COLLATE "C" = ANY($8::text[])
+      AND t.id COLLATE "C" = i.value->>'id'
       AND t.version = (i.value->>'expected')::integer AND t.xmin = (i.value->>'row_version')::xid
     RETURNING i.n),
   ${eventInserts({ projectKey: 1, typeId: 2, stored: 4, outbox: 5 }, { written: 'updated', storedOwners: 6, outboxOwners: 7 })}
@@ -88,6 +93,7 @@ export class UpdateBatcher {
           concatArrays(updates.map((update) => update.events.outboxJson)),
           owners(updates, (update) => update.events.storedCount),
           owners(updates, (update) => update.events.outboxCount),
+          updates.map((update) => update.id),
         ],
         WRITES_EVENTS,
       );

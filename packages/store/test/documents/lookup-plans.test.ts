@@ -168,4 +168,17 @@ describe.each(targets)('lookups of one resource on $name use their own index, wi
     expect(plans.length).toBeGreaterThan(0);
     for (const plan of plans) expect(plan).toMatch(/^resources_key_(query|lookup)_idx$/);
   });
+
+  it.runIf(run)('optimistic updates written together find their rows through the id index, with statistics', { timeout: 120_000 }, async () => {
+    await populate('p4', 1_500, 0);
+    await db.query('ANALYZE resources');
+    const ids = (await store.query<Thing>('p4', 'store', { where: ['key in ("store-10", "store-700", "store-1400")'], withTotal: false })).results.map(
+      (doc) => doc.id,
+    );
+    const ctx = { projectKey: 'p4' };
+    // One turn: one read of the three rows, then one UPDATE … FROM of the three. Joined only on its
+    // JSON input, the planner once hashed a scan of every store of the project.
+    const plans = await plansOf((s) => Promise.all(ids.map((id) => s.update<Thing>(ctx, 'store', { id }, 1, rename, { optimistic: true }))));
+    expect(plans).toEqual([byId, byId]);
+  });
 });
