@@ -16,11 +16,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { createInterface, type Interface } from 'node:readline';
 import { runHttpLoad } from '@herald/testkit';
 import { memorySplit, type MemorySplit } from './_memory.js';
@@ -66,7 +67,7 @@ interface Variant {
    * The root of a checkout whose gateway is built (`npm run build`): runs exactly what `npm start`
    * runs, `node packages/gateway/dist/cli/main.js serve`, without tsx (whose loader thread and
    * source maps hold ~100 MiB). Its stores can only be created through the API (BENCH_API_CREATES
-   * = BENCH_STORES) and V8's own figures are not asked (NaN).
+   * = BENCH_STORES); V8's figures come from bench/_heap-probe.mjs, preloaded with `--import`.
    */
   npmStart?: string;
 }
@@ -141,7 +142,13 @@ async function startBuiltServer(variant: Variant, root: string, dataDir: string)
     HERALD_BOOTSTRAP_CLIENT: CLIENT,
     HERALD_TOKEN_RATE_LIMIT: '0',
   };
-  const child = spawn(process.execPath, [...flags, join(root, 'packages/gateway/dist/cli/main.js'), 'serve'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+  // The probe (a few lines of plain JavaScript) answers V8's figures without tsx.
+  const probeFile = join(dataDir, '..', `${basename(dataDir)}.heap.json`);
+  const probe = ['--import', pathToFileURL(join(import.meta.dirname, '_heap-probe.mjs')).href];
+  const child = spawn(process.execPath, [...flags, ...probe, join(root, 'packages/gateway/dist/cli/main.js'), 'serve'], {
+    env: { ...env, BENCH_HEAP_PROBE_FILE: probeFile },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   process.on('exit', () => child.kill('SIGKILL'));
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
@@ -153,17 +160,33 @@ async function startBuiltServer(variant: Variant, root: string, dataDir: string)
     if (answered) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
-  const noUsage = { rss: NaN, heapTotal: NaN, heapUsed: NaN, external: NaN, arrayBuffers: NaN };
   return {
     url,
     child,
-    measure: async () => memorySplit(child.pid!, noUsage),
+    measure: async () => memorySplit(child.pid!, await askHeapProbe(child, probeFile, variant.label)),
     seed: () => Promise.reject(new Error('a server started as `npm start` is seeded through the API only (BENCH_API_CREATES)')),
     async stop() {
       child.kill('SIGTERM');
       await exited(child);
     },
   };
+}
+
+/** Asks bench/_heap-probe.mjs in `child` for process.memoryUsage() and logs V8's heap spaces. */
+async function askHeapProbe(child: ChildProcess, file: string, label: string): Promise<NodeJS.MemoryUsage> {
+  rmSync(file, { force: true });
+  child.kill('SIGUSR2');
+  for (let waited = 0; !existsSync(file); waited += 50) {
+    if (waited > 10_000) throw new Error(`${label}: the heap probe did not answer`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 50)); // the probe writes synchronously; let it finish
+  const { usage, spaces } = JSON.parse(readFileSync(file, 'utf8')) as { usage: NodeJS.MemoryUsage; spaces: Record<string, { size: number; used: number }> };
+  const inMiB = Object.entries(spaces).map(([name, space]) => `${name} ${mib(space.size / 2 ** 20)}/${mib(space.used / 2 ** 20)}`);
+  step(
+    `${label}: heap spaces (MiB size/used) ${inMiB.join(', ')}; external ${mib(usage.external / 2 ** 20)}, arrayBuffers ${mib(usage.arrayBuffers / 2 ** 20)}`,
+  );
+  return usage;
 }
 
 async function token(url: string): Promise<string> {
@@ -251,7 +274,6 @@ async function run(variant: Variant, { stores, sqlStores, readSeconds }: Plan): 
 
 const mib = (value: number) => value.toFixed(0);
 const split = (m: MemorySplit) => {
-  // A server run as `npm start` is not asked for V8's figures: its heap is then part of "other".
   const heap = Number.isNaN(m.heapTotal) ? 0 : m.heapTotal;
   return `${mib(m.rss)} (wasm ${mib(m.wasmRss)}/${mib(m.wasmBytes)}, heap ${heap === 0 ? 'n/a' : mib(heap)}, files ${mib(m.fileRss)}, other ${mib(m.otherAnonRss - heap)})`;
 };
