@@ -64,9 +64,9 @@ interface Variant {
   env?: Record<string, string>;
   nodeFlags?: string;
   /**
-   * The root of a checkout whose gateway is built (`npm run build`): runs exactly what `npm start`
-   * runs, `node packages/gateway/dist/cli/main.js serve`, without tsx (whose loader thread and
-   * source maps hold ~100 MiB). Its stores can only be created through the API (BENCH_API_CREATES
+   * The root of a checkout whose gateway is built (`npm run build`): runs exactly what its `npm
+   * start` runs, `[NAME=value …] node [flags …] packages/gateway/dist/cli/main.js serve`, without
+   * tsx (whose loader thread and source maps hold ~100 MiB). Its stores can only be created through the API (BENCH_API_CREATES
    * = BENCH_STORES); V8's figures come from bench/_heap-probe.mjs, preloaded with `--import`.
    */
   npmStart?: string;
@@ -127,12 +127,33 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-/** `herald serve` from the built code under `root`, configured by its environment only. */
+const SERVE = 'node packages/gateway/dist/cli/main.js serve';
+
+/**
+ * The environment and node flags of `npm start` in the checkout at `root`: its `start` script's
+ * last command is `[NAME=value …] node [flags …] packages/gateway/dist/cli/main.js serve`.
+ */
+function startCommand(root: string): { env: Record<string, string>; nodeFlags: string[] } {
+  const script = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const words = script.split('&&').at(-1)!.trim().split(/\s+/);
+  const env: Record<string, string> = {};
+  while (/^[A-Z_]+=/.test(words[0] ?? '')) {
+    const [name, value] = words.shift()!.split('=') as [string, string];
+    env[name] = value;
+  }
+  const nodeFlags = words.slice(1, -2);
+  if (`${words[0]} ${words.slice(-2).join(' ')}` !== SERVE) throw new Error(`${root}: npm start is not "${SERVE}" with flags: ${script}`);
+  return { env, nodeFlags };
+}
+
+/** `herald serve` from the built code under `root`, as its `npm start` runs it (environment, node flags). */
 async function startBuiltServer(variant: Variant, root: string, dataDir: string): Promise<Server> {
   const port = await freePort();
-  const flags = (variant.nodeFlags ?? '').split(' ').filter((flag) => flag !== '');
+  const start = startCommand(root);
+  const flags = [...start.nodeFlags, ...(variant.nodeFlags ?? '').split(' ').filter((flag) => flag !== '')];
   const env = {
     ...process.env,
+    ...start.env,
     ...variant.env,
     PORT: String(port),
     HOST: '127.0.0.1',
@@ -315,5 +336,71 @@ async function drive(): Promise<void> {
   process.exit(0);
 }
 
+// --- speed: the variants side by side ----------------------------------------------------------
+
+/**
+ * BENCH_MODE=speed: a flag or setting that saves memory may cost speed, and on this shared host
+ * runs minutes apart are not comparable. So every variant runs at once, each on its own new
+ * directory with BENCH_STORES stores created through the API, and BENCH_ROUNDS rounds alternate
+ * short bursts between them: BENCH_BURST_CREATES creates, then BENCH_READ_SECONDS of reads by id,
+ * at 32 connections. Reported: each variant's median rate and its memory at the end.
+ */
+async function driveSpeed(): Promise<void> {
+  const variants = JSON.parse(process.env.BENCH_VARIANTS ?? '[{"label":"this checkout"}]') as Variant[];
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+  const burst = Number(process.env.BENCH_BURST_CREATES ?? 2_000);
+  const readSeconds = Number(process.env.BENCH_READ_SECONDS ?? 5);
+  const dirs = variants.map(() => mkdtempSync(join(tmpdir(), 'herald-pglite-speed-')));
+  const servers = await Promise.all(variants.map((variant, i) => startServer(variant, dirs[i]!)));
+  const bearers = await Promise.all(servers.map((server) => token(server.url)));
+  const ids: string[][] = [];
+  for (const [i, server] of servers.entries()) {
+    step(`${variants[i]!.label}: creating ${benchStoreCount()} stores`);
+    ids.push((await createStores(server.url, bearers[i]!, [1, benchStoreCount()], 32)).ids);
+  }
+  const creates: number[][] = variants.map(() => []);
+  const reads: number[][] = variants.map(() => []);
+  let next = benchStoreCount() + 1;
+  for (let round = 0; round < rounds; round++) {
+    for (let k = 0; k < servers.length; k++) {
+      const i = (k + round) % servers.length;
+      const created = await createStores(servers[i]!.url, bearers[i]!, [next, next + burst - 1], 32);
+      next += burst;
+      ids[i]!.push(...created.ids);
+      const pool = ids[i]!;
+      const read = await runHttpLoad({
+        url: servers[i]!.url,
+        concurrency: 32,
+        durationMs: readSeconds * 1000,
+        warmupMs: 500,
+        headers: { authorization: `Bearer ${bearers[i]}` },
+        path: (sequence) => `/bench/stores/${pool[(sequence * 7919) % pool.length]}`,
+      });
+      if (read.errors > 0) throw new Error(`${variants[i]!.label}: ${read.errors} reads failed`);
+      creates[i]!.push(created.perSecond);
+      reads[i]!.push(read.requestsPerSecond);
+      step(
+        `round ${round + 1} ${variants[i]!.label}: ${created.perSecond.toFixed(0)} creates/s, ${read.requestsPerSecond.toFixed(0)} reads/s, load ${loadavg()[0]!.toFixed(1)}`,
+      );
+    }
+  }
+  const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+  console.log(`Rates side by side: ${rounds} alternating rounds of ${burst} creates then ${readSeconds} s of reads by id, 32 connections.
+
+| variant | creates/s (median; each round) | reads by id/s (median; each round) | RSS at the end | peak RSS |
+|---|---|---|---|---|`);
+  for (const [i, server] of servers.entries()) {
+    const memory = await server.measure();
+    const each = (values: number[]) => values.map((value) => value.toFixed(0)).join(', ');
+    console.log(
+      `| ${variants[i]!.label} | ${median(creates[i]!).toFixed(0)} (${each(creates[i]!)}) | ${median(reads[i]!).toFixed(0)} (${each(reads[i]!)}) | ${mib(memory.rss)} | ${mib(memory.peakRss)} |`,
+    );
+  }
+  await Promise.all(servers.map((server) => server.stop()));
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  process.exit(0);
+}
+
 if (process.argv[2] === 'serve') await serve(process.argv[3]!);
+else if (process.env.BENCH_MODE === 'speed') await driveSpeed();
 else await drive();
