@@ -1,4 +1,14 @@
 #!/usr/bin/env node
+// `npm start` (the root package.json) runs this file as
+//   node --heap-growing-percent=50 packages/gateway/dist/cli/main.js serve
+// for the memory of the embedded default, PGlite in this process (issue 30, docs/benchmarks.md
+// "PGlite's memory"): under a stream of writes V8 otherwise lets its old generation grow to up
+// to 4 times what was live after the last full collection (a live heap of ~40 MiB stood at
+// 100-170 MiB, all of it garbage). Growth by half of what is live keeps RSS ~60 MiB lower after
+// 100,000 stores, peak ~115 MiB lower, at request rates equal within this host's noise. A flag of
+// the node command line applies from the first allocation, on every platform npm runs on; a
+// `herald serve` started otherwise runs with Node's defaults.
+
 // Caught before anything else is loaded: a SIGTERM while the modules load, or while `herald serve`
 // starts, stops the process cleanly instead of killing it (see stop-signals.ts).
 import { StopSignals } from './stop-signals.js';
