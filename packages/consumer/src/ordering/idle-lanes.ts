@@ -27,7 +27,12 @@ export interface IdleLanesOptions<Lane extends IdleLane> {
  * queue), and entries of lanes active again are compacted away once they are most of it.
  */
 export class IdleLanes<Lane extends IdleLane> implements IdleQueue {
-  private lanes: Lane[] = [];
+  /**
+   * Entries in queue order; a slot the head has passed is emptied, so that a lane let go is not
+   * kept alive by the queue until it is compacted (up to a thousand lanes of a type-filtered
+   * stream lived long enough for V8 to move them to the old generation).
+   */
+  private lanes: (Lane | undefined)[] = [];
   private tickets: number[] = [];
   private head = 0;
   private lastTicket = 0;
@@ -67,6 +72,7 @@ export class IdleLanes<Lane extends IdleLane> implements IdleQueue {
     while (this.idle > this.options.capacity && this.head < this.lanes.length) {
       const lane = this.lanes[this.head] as Lane;
       const ticket = this.tickets[this.head] as number;
+      this.lanes[this.head] = undefined;
       this.head++;
       if (lane.idleIn !== this || lane.idleTicket !== ticket) continue;
       if (kept < maxKept && this.options.spare?.(lane) === true) {
