@@ -50,6 +50,7 @@ import { zoneDefinition } from './resources/zones/definition.js';
 import { customerGroupDefinition } from './resources/customer-groups/definition.js';
 import { channelDefinition } from './resources/channels/definition.js';
 import { productDefinition } from './resources/products/definition.js';
+import { productDocuments } from './resources/products/type-guard.js';
 import { registerProductProjectionRoutes } from './resources/product-projections/routes.js';
 import { registerProductSelectionRoutes } from './resources/product-selections/routes.js';
 import { paymentDefinition } from './resources/payments/definition.js';
@@ -195,7 +196,7 @@ export async function buildGateway(config: HeraldConfig, deps: GatewayDeps): Pro
   registerVersionedRoutes(app, zoneDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, customerGroupDefinition(documents), resourceDeps);
   registerVersionedRoutes(app, channelDefinition, resourceDeps);
-  registerVersionedRoutes(app, productDefinition(documents), resourceDeps);
+  registerVersionedRoutes(app, productDefinition(documents), { ...resourceDeps, documents: productDocuments(documents) });
   registerProductProjectionRoutes(app, resourceDeps, clock);
   registerProductSelectionRoutes(app, resourceDeps, clock);
   registerVersionedRoutes(app, paymentDefinition(documents), resourceDeps);

@@ -267,8 +267,12 @@ export class DocumentStore {
     if (terms !== undefined) params.push(...termParams(terms));
     // One statement (atomic on its own, one round trip): the document, its messages, its outbox
     // rows, the claims of its unique values and its search terms.
+    const statement = CREATE_SQL[claims === undefined ? 0 : 1][terms === undefined ? 0 : 1];
     const alone = async () => {
-      await this.db.query(CREATE_SQL[claims === undefined ? 0 : 1][terms === undefined ? 0 : 1], params, WRITES_EVENTS);
+      // In a caller's transaction a refused claim would abort it before the error names the value
+      // another document holds (mapUniqueViolation reads it): a savepoint keeps it readable.
+      if (this.creates === undefined && claims !== undefined) await underSavepoint(this.db, () => this.db.query(statement, params, WRITES_EVENTS));
+      else await this.db.query(statement, params, WRITES_EVENTS);
     };
     try {
       // Claims and search terms have their own statements: only the plain creates share one.
@@ -535,11 +539,23 @@ export class DocumentStore {
   ): Promise<unknown> {
     if (sqlState(error) !== UNIQUE_VIOLATION) return error;
     if (isClaimViolation(error) && doc !== undefined && claimed !== undefined && claimed.length > 0) {
-      const held = await valueHeldByOther(this.db, projectKey, typeId, doc.id, claimed);
+      const held = await valueHeldByOther(this.db, projectKey, typeId, doc.id, claimed, error);
       if (held !== undefined) return duplicateField(held.field, held.duplicateValue ?? held.value);
     }
     return duplicateField('key', doc?.key);
   }
+}
+
+/** Runs `write` under a savepoint of the current transaction, rolled back to when it fails. */
+async function underSavepoint(tx: Queryable, write: () => Promise<unknown>): Promise<void> {
+  await tx.query('SAVEPOINT herald_write');
+  try {
+    await write();
+  } catch (error) {
+    await tx.query('ROLLBACK TO SAVEPOINT herald_write');
+    throw error;
+  }
+  await tx.query('RELEASE SAVEPOINT herald_write');
 }
 
 function locatorCondition(locator: Locator): { column: 'id' | 'key'; value: string } {

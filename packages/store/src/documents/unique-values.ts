@@ -122,11 +122,22 @@ export function isClaimViolation(error: unknown): boolean {
 }
 
 /**
+ * The one of `claimed` the violation names: PostgreSQL's detail says which key of unique_values
+ * already exists (`Key (project_key, type_id, field, value)=(p, product, sku, SKU-1) already
+ * exists.`): the one it met first, not necessarily the first in the declared order.
+ */
+function claimNamedByViolation(error: unknown, projectKey: string, typeId: string, claimed: readonly UniqueValue[]): UniqueValue | undefined {
+  const detail = (error as { detail?: unknown }).detail;
+  if (typeof detail !== 'string') return undefined;
+  return claimed.find((value) => detail.includes(`=(${projectKey}, ${typeId}, ${value.field}, ${storedValue(value.value)}) already exists`));
+}
+
+/**
  * Which of `claimed` another resource holds, after the write failed with a claim violation: read
  * outside the failed write (the holder committed before the violation was reported); the first
  * in the declared order when several are. When it cannot be read (the write ran in a caller's
- * transaction, which the violation aborted) or the holder has released it since, the first new
- * value stands for them.
+ * transaction, which the violation aborted), the one the violation names; when the holder has
+ * released it since, the first new value stands for them.
  */
 export async function valueHeldByOther(
   db: Queryable,
@@ -134,6 +145,7 @@ export async function valueHeldByOther(
   typeId: string,
   resourceId: string,
   claimed: readonly UniqueValue[],
+  violation: unknown,
 ): Promise<UniqueValue | undefined> {
   const { fields, values } = arrays(claimed);
   try {
@@ -146,6 +158,6 @@ export async function valueHeldByOther(
     const taken = new Set(held.rows.map((row) => claimKey(row.field, row.value)));
     return claimed.find((value) => taken.has(claimKey(value.field, storedValue(value.value)))) ?? claimed[0];
   } catch {
-    return claimed[0];
+    return claimNamedByViolation(violation, projectKey, typeId, claimed) ?? claimed[0];
   }
 }

@@ -1,6 +1,7 @@
 import { invalidInput, requiredField } from '@herald/model';
 import type { DocumentStore, ServerFields } from '@herald/store';
 import { followProductTypeUpdate } from '../products/follow-product-type.js';
+import { holdProductTypeExclusively } from '../products/type-guard.js';
 import { referenceExists } from '../shared/reference-exists.js';
 import { asDraft, optionalKey } from '../shared/validation.js';
 import type { ResourceDefinition } from '../shared/versioned-routes.js';
@@ -47,6 +48,8 @@ export function productTypeDefinition(documents: DocumentStore, usage: ProductTy
 
     /** A ProductType that products use, or that another ProductType nests, is not deleted (400 ReferenceExists). */
     async assertDeletable(productType, tx, ctx) {
+      // Product creates in flight commit first, and are counted (products/type-guard.ts).
+      await holdProductTypeExclusively(tx, ctx.projectKey, productType.id);
       const user = await usage.referencedBy(tx, ctx.projectKey, productType.id);
       if (user !== undefined) {
         throw referenceExists(`Can not delete a product-type while it is referenced by at least one ${user}.`, user);
@@ -71,6 +74,10 @@ export function productTypeDefinition(documents: DocumentStore, usage: ProductTy
 
     // Renamed, re-keyed, relabelled and removed attributes and enum values reach the products of
     // the type in the update's transaction: the type never commits without its products following.
-    updatedAlongside: (tx, productType, actions, ctx) => followProductTypeUpdate(documents, tx, ctx.write, productType.id, actions),
+    // Product creates in flight commit first and are followed too (products/type-guard.ts).
+    async updatedAlongside(tx, productType, actions, ctx) {
+      await holdProductTypeExclusively(tx, ctx.projectKey, productType.id);
+      await followProductTypeUpdate(documents, tx, ctx.write, productType.id, actions);
+    },
   };
 }

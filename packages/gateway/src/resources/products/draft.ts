@@ -2,6 +2,7 @@ import { invalidInput, requiredField, type LocalizedString, type Reference } fro
 import type { ServerFields } from '@herald/store';
 import { nonEmptyLocalizedString, optionalLocalizedString, orderHint, slug } from '../categories/fields.js';
 import { PRODUCT_TYPE_TYPE_ID, type ProductType } from '../product-types/index.js';
+import { markCheckedAgainst } from './type-guard.js';
 import type { RequestContext } from '../shared/context.js';
 import { identifierLocator, loadReferenced } from '../shared/references.js';
 import { asDraft, optionalKey, type Draft } from '../shared/validation.js';
@@ -114,5 +115,6 @@ export async function productFromDraft(body: unknown, ctx: Load): Promise<Omit<P
   if (draft.taxCategory !== undefined && draft.taxCategory !== null)
     fields.taxCategory = await referenceTo(draft.taxCategory, 'taxCategory', 'tax-category', ctx);
   if (draft.state !== undefined && draft.state !== null) fields.state = await referenceTo(draft.state, 'state', 'state', ctx);
-  return fields;
+  // Checked again under the type's lock when the product is written (type-guard.ts).
+  return markCheckedAgainst(fields, productType);
 }
