@@ -60,7 +60,8 @@ describe.runIf(onPostgres)(title, { timeout: 60_000 }, () => {
   }
   const waitingForLock = async () =>
     eventually(async () => {
-      const waiting = await gateway.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`);
+      const waiting = await gateway.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`);
       expect(waiting.rows[0]?.n).toBe(1);
     });
 
