@@ -12,7 +12,8 @@
  * runs several servers (other code, `env`, node flags `nodeFlags`, or `npmStart`: the built
  * gateway of a checkout run as `npm start` runs it, without tsx) in alternating rounds
  * (BENCH_ROUNDS, default 1): each round starts every variant on a new directory in turn.
- * `tsx bench/pglite-memory.ts serve <dir>` is the server itself.
+ * BENCH_MODE=speed runs the variants at once and compares their rates in alternating bursts
+ * (driveSpeed). `tsx bench/pglite-memory.ts serve <dir>` is the server itself.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';

@@ -4,8 +4,8 @@
 // for the memory of the embedded default, PGlite in this process (issue 30, docs/benchmarks.md
 // "PGlite's memory"): under a stream of writes V8 otherwise lets its old generation grow to up
 // to 4 times what was live after the last full collection (a live heap of ~40 MiB stood at
-// 100-170 MiB, all of it garbage). Growth by half of what is live keeps RSS ~60 MiB lower after
-// 100,000 stores, peak ~115 MiB lower, at request rates equal within this host's noise. A flag of
+// 100-170 MiB, all of it garbage). Growth by half of what is live keeps RSS 35-63 MiB lower after
+// 100,000 stores, peak ~120 MiB lower, at request rates equal within this host's noise. A flag of
 // the node command line applies from the first allocation, on every platform npm runs on; a
 // `herald serve` started otherwise runs with Node's defaults.
 
