@@ -190,6 +190,7 @@ async function startBuiltServer(variant: Variant, root: string, dataDir: string)
     async stop() {
       child.kill('SIGTERM');
       await exited(child);
+      rmSync(probeFile, { force: true });
     },
   };
 }
