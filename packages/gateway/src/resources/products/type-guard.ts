@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { ApiError } from '@herald/model';
-import type { DocumentStore, Queryable } from '@herald/store';
+import type { DocumentStore, Queryable, ServerFields } from '@herald/store';
 import { referencedResourceNotFound } from '../shared/references.js';
 import { withWriteFollowers } from '../shared/write-followers.js';
 import { PRODUCT_TYPE_TYPE_ID, type ProductType } from '../product-types/product-type.js';
@@ -22,9 +22,8 @@ import type { Product } from './product.js';
  */
 const CHECKED_AGAINST = Symbol('productTypeAttributes');
 
-type CheckedFields = Omit<Product, 'id' | 'version' | 'createdAt' | 'lastModifiedAt' | 'createdBy' | 'lastModifiedBy'> & {
-  [CHECKED_AGAINST]?: ProductType['attributes'];
-};
+/** A product's fields from `productFromDraft` (every product create's), which records what they were checked against. */
+type CheckedFields = Omit<Product, ServerFields> & { [CHECKED_AGAINST]?: ProductType['attributes'] };
 
 /** Records on the product's fields the definitions they were checked against (never stored: a symbol is not JSON). */
 export function markCheckedAgainst<F extends object>(fields: F, productType: ProductType): F {
