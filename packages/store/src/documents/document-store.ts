@@ -136,6 +136,11 @@ export class DocumentStore {
   private creates: CreateBatcher | undefined;
   /** Concurrent optimistic updates share a statement (update-batcher.ts); never inside a caller's transaction. */
   private updates: UpdateBatcher | undefined;
+
+  /** Whether this store writes in a caller's transaction (`within`), where nothing is batched. */
+  private get inCallersTransaction(): boolean {
+    return this.creates === undefined;
+  }
   /** The reads optimistic updates by id start from share a statement, as GETs by id do (never a cache). */
   private readonly rowsById = new ByIdBatcher<ReadRow<BaseResource>>((projectKey, typeId, ids) => this.readManyWithSequence(projectKey, typeId, ids));
 
@@ -261,7 +266,7 @@ export class DocumentStore {
     // are complete (deriving those stored without them), so that its first search does not derive
     // every document written since. Not within a caller's transaction: its rollback would leave the
     // process believing in a record that never committed.
-    if (terms !== undefined && this.creates !== undefined) await this.ensureSearchTerms(ctx.projectKey, typeId);
+    if (terms !== undefined && !this.inCallersTransaction) await this.ensureSearchTerms(ctx.projectKey, typeId);
     const params: unknown[] = [ctx.projectKey, typeId, now, events.storedJson, events.outboxJson, doc.id, lookupKey(typeId, doc), produced.length, doc];
     if (claims !== undefined) params.push(...claimParams(claims));
     if (terms !== undefined) params.push(...termParams(terms));
@@ -271,7 +276,7 @@ export class DocumentStore {
     const alone = async () => {
       // In a caller's transaction a refused claim would abort it before the error names the value
       // another document holds (mapUniqueViolation reads it): a savepoint keeps it readable.
-      if (this.creates === undefined && claims !== undefined) await underSavepoint(this.db, () => this.db.query(statement, params, WRITES_EVENTS));
+      if (this.inCallersTransaction && claims !== undefined) await underSavepoint(this.db, () => this.db.query(statement, params, WRITES_EVENTS));
       else await this.db.query(statement, params, WRITES_EVENTS);
     };
     try {

@@ -1,7 +1,7 @@
 import type { BaseResource } from '@herald/model';
 import { TurnBatches, type Queryable } from '@herald/store';
 import { CART_DISCOUNT_TYPE_ID } from '../cart-discounts/cart-discount.js';
-import { MAX_ACTIVE } from '../discounts/active-discounts.js';
+import { activeDiscountsSql } from '../discounts/active-discounts.js';
 import { DISCOUNT_GROUP_TYPE_ID } from '../discount-groups/discount-group.js';
 import { PRODUCT_DISCOUNT_TYPE_ID } from '../product-discounts/product-discount.js';
 import { PRODUCT_TYPE_ID, type Product } from '../products/product.js';
@@ -34,9 +34,8 @@ export interface CatalogueAhead {
   readonly active: ReadonlyMap<string, BaseResource[]>;
 }
 
-/** As activeDiscounts (discounts/active-discounts.ts) reads them, one type per branch. */
-const activeBranch = (typeParam: string) =>
-  `(SELECT type_id, doc FROM resources WHERE project_key = $1 AND type_id = ${typeParam} AND doc @> '{"isActive": true}'::jsonb LIMIT ${MAX_ACTIVE})`;
+/** As activeDiscounts reads them, one type per branch. */
+const activeBranch = (typeParam: string) => `(${activeDiscountsSql('type_id, doc', typeParam)})`;
 
 /** $1 the project, $2 the product type id, $3 the SKUs, $4-$6 the discount types. */
 const AHEAD_SQL = `SELECT '${PRODUCT_TYPE_ID}' AS type_id, claimed.doc FROM (${CLAIMED_SKU_VARIANTS_SQL}) claimed

@@ -7,11 +7,12 @@ import type { Queryable } from '@herald/store';
  */
 export const MAX_ACTIVE = 2_000;
 
-/** Every active discount of `typeId` in the project (one `@>` the GIN index answers), highest sortOrder first is the caller's job. */
+/** `columns` of the active discounts of the type in `typeParam` in the project $1 (one `@>` the GIN index answers). */
+export const activeDiscountsSql = (columns: string, typeParam: string): string =>
+  `SELECT ${columns} FROM resources WHERE project_key = $1 AND type_id = ${typeParam} AND doc @> '{"isActive": true}'::jsonb LIMIT ${MAX_ACTIVE}`;
+
+/** Every active discount of `typeId` in the project; highest sortOrder first is the caller's job. */
 export async function activeDiscounts<D extends BaseResource>(db: Queryable, projectKey: string, typeId: string): Promise<D[]> {
-  const found = await db.query<{ doc: D }>(
-    `SELECT doc FROM resources WHERE project_key = $1 AND type_id = $2 AND doc @> '{"isActive": true}'::jsonb LIMIT ${MAX_ACTIVE}`,
-    [projectKey, typeId],
-  );
+  const found = await db.query<{ doc: D }>(activeDiscountsSql('doc', '$2'), [projectKey, typeId]);
   return found.rows.map((row) => row.doc);
 }

@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { ApiError } from '@herald/model';
 import type { DocumentStore, Queryable, ServerFields } from '@herald/store';
 import { referencedResourceNotFound } from '../shared/references.js';
-import { withWriteFollowers } from '../shared/write-followers.js';
+import { withWriteFollowers, type WriteInTransaction } from '../shared/write-followers.js';
 import { PRODUCT_TYPE_TYPE_ID, type ProductType } from '../product-types/product-type.js';
 import type { Product } from './product.js';
 
@@ -38,16 +38,11 @@ export async function holdProductTypeExclusively(tx: Queryable, projectKey: stri
   await tx.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [lockKey(projectKey, productTypeId)]);
 }
 
-/** The type's attribute definitions under the shared lock (undefined: the type was deleted). */
-async function attributesUnderSharedLock(tx: Queryable, projectKey: string, productTypeId: string): Promise<unknown> {
-  await tx.query('SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))', [lockKey(projectKey, productTypeId)]);
-  // A statement of its own: one statement's snapshot is taken before it waits for the lock.
-  const found = await tx.query<{ attributes: unknown }>(
-    `SELECT doc -> 'attributes' AS attributes FROM resources WHERE project_key = $1 AND type_id = $2 AND id = $3`,
-    [projectKey, PRODUCT_TYPE_TYPE_ID, productTypeId],
-  );
-  const attributes = found.rows[0]?.attributes;
-  return typeof attributes === 'string' ? JSON.parse(attributes) : (attributes ?? undefined);
+/** The type as it is under the shared lock (undefined: it was deleted). */
+async function typeUnderSharedLock(write: WriteInTransaction, productTypeId: string): Promise<ProductType | undefined> {
+  await write.tx.query('SELECT pg_advisory_xact_lock_shared(hashtextextended($1, 0))', [lockKey(write.ctx.projectKey, productTypeId)]);
+  // Read after the lock, in a statement of its own: one statement's snapshot is taken before it waits.
+  return write.joined.get<ProductType>(write.ctx.projectKey, PRODUCT_TYPE_TYPE_ID, { id: productTypeId });
 }
 
 /** The ProductType changed between the product's check and its create: the client sends the draft again. */
@@ -63,9 +58,9 @@ export function productDocuments(documents: DocumentStore): DocumentStore {
     async beforeCreate(write, fields) {
       const checked = (fields as CheckedFields)[CHECKED_AGAINST];
       const productTypeId = fields.productType.id;
-      const current = await attributesUnderSharedLock(write.tx, write.ctx.projectKey, productTypeId);
+      const current = await typeUnderSharedLock(write, productTypeId);
       if (current === undefined) throw referencedResourceNotFound(PRODUCT_TYPE_TYPE_ID, { id: productTypeId });
-      if (checked !== undefined && !isDeepStrictEqual(current, checked)) throw productTypeChanged(productTypeId);
+      if (checked !== undefined && !isDeepStrictEqual(current.attributes, checked)) throw productTypeChanged(productTypeId);
       return { fields };
     },
   });
