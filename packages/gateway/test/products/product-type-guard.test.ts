@@ -9,7 +9,7 @@
  * a second connection, so it runs on PostgreSQL (DATABASE_URL), as CI does.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { callerWith, type Caller, type Json } from '../carts/commerce.js';
+import { callerWith, type Answer, type Caller, type Json } from '../carts/commerce.js';
 import { startTestGateway, type TestGateway } from '../support/gateway.js';
 import { eventually } from '../subscriptions/support.js';
 import { attribute } from '../product-types/drafts.js';
@@ -44,20 +44,7 @@ describe.runIf(onPostgres)(title, { timeout: 60_000 }, () => {
   });
   afterAll(async () => gateway?.close());
 
-  /** Runs `change` ($1 the project, $2 the type's id) in a transaction holding the type's lock, as a ProductType write does, until `release`. */
-  function holdTypeLock(change: string, typeId: string = lampType.id, lock = 'pg_advisory_xact_lock') {
-    let release!: () => void;
-    let locked!: () => void;
-    const released = new Promise<void>((resolve) => (release = resolve));
-    const isLocked = new Promise<void>((resolve) => (locked = resolve));
-    const done = gateway.db.transaction(async (tx) => {
-      await tx.query(`SELECT ${lock}(hashtextextended($1, 0))`, [`product-type:${P}:${typeId}`]);
-      await tx.query(change, [P, typeId]);
-      locked();
-      await released;
-    });
-    return { isLocked, release, done };
-  }
+  /** Whether the create or update sent is waiting for the type's lock (this database's advisory locks only). */
   const waitingForLock = async () =>
     eventually(async () => {
       const waiting = await gateway.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted
@@ -65,20 +52,38 @@ describe.runIf(onPostgres)(title, { timeout: 60_000 }, () => {
       expect(waiting.rows[0]?.n).toBe(1);
     });
 
+  /**
+   * The answer to `send()`, sent while a transaction of the test holds the type's lock (`lock`: exclusive as a
+   * ProductType write takes it, shared as a product create does) and has run `change` ($1 the project, $2 the
+   * type's id): the request waits for the lock, then the transaction commits.
+   */
+  async function answerWhileTypeLocked(change: string, send: () => Promise<Answer>, { typeId = lampType.id, lock = 'pg_advisory_xact_lock' } = {}) {
+    let release!: () => void;
+    let locked!: () => void;
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const isLocked = new Promise<void>((resolve) => (locked = resolve));
+    const held = gateway.db.transaction(async (tx) => {
+      await tx.query(`SELECT ${lock}(hashtextextended($1, 0))`, [`product-type:${P}:${typeId}`]);
+      await tx.query(change, [P, typeId]);
+      locked();
+      await released;
+    });
+    await isLocked;
+    const answer = send();
+    await waitingForLock();
+    release();
+    await held;
+    return answer;
+  }
+
   it('answers 409 ConcurrentModification and creates nothing when an attribute it uses was removed meanwhile', async () => {
-    const hold = holdTypeLock(
+    // Checked against the type as every other request still sees it: with `note`.
+    const answer = await answerWhileTypeLocked(
       `UPDATE resources SET
          doc = jsonb_set(doc, '{attributes}', (SELECT jsonb_agg(a) FROM jsonb_array_elements(doc -> 'attributes') a WHERE a ->> 'name' <> 'note'))
        WHERE project_key = $1 AND type_id = 'product-type' AND id = $2`,
+      () => admin.post(`/${P}/products`, lamp('lamp-stale', [{ name: 'note', value: 'from before' }])),
     );
-    await hold.isLocked;
-    // Checked against the type as every other request still sees it: with `note`.
-    const creating = admin.post(`/${P}/products`, lamp('lamp-stale', [{ name: 'note', value: 'from before' }]));
-    await waitingForLock();
-    hold.release();
-    await hold.done;
-
-    const answer = await creating;
     expect(answer.status, JSON.stringify(answer.body)).toBe(409);
     expect(answer.body.errors[0]).toMatchObject({ code: 'ConcurrentModification' });
     expect((await admin.get(`/${P}/products/key=lamp-stale`)).status).toBe(404);
@@ -89,41 +94,35 @@ describe.runIf(onPostgres)(title, { timeout: 60_000 }, () => {
   });
 
   it('creates the product when the type changed in what the product does not depend on (its name)', async () => {
-    const hold = holdTypeLock(
+    const answer = await answerWhileTypeLocked(
       `UPDATE resources SET doc = jsonb_set(doc, '{name}', '"Lamps and lights"') WHERE project_key = $1 AND type_id = 'product-type' AND id = $2`,
+      () => admin.post(`/${P}/products`, lamp('lamp-renamed-type', [{ name: 'watts', value: 60 }])),
     );
-    await hold.isLocked;
-    const creating = admin.post(`/${P}/products`, lamp('lamp-renamed-type', [{ name: 'watts', value: 60 }]));
-    await waitingForLock();
-    hold.release();
-    await hold.done;
-    expect((await creating).status).toBe(201);
+    expect(answer.status).toBe(201);
   });
 
   it('a ProductType update waits for the product creates in flight (which it then follows)', async () => {
-    // A create in flight: the type's lock held shared, its product not yet committed.
-    const hold = holdTypeLock(`SELECT $1::text, $2::text`, lampType.id, 'pg_advisory_xact_lock_shared');
-    await hold.isLocked;
     const current = await admin.read(`/${P}/product-types/${lampType.id}`);
-    const updating = admin.post(`/${P}/product-types/${lampType.id}`, {
-      version: current.version,
-      actions: [{ action: 'changeLabel', attributeName: 'watts', label: { en: 'Power (W)' } }],
-    });
-    await waitingForLock();
-    hold.release();
-    await hold.done;
-    expect((await updating).status).toBe(200);
+    // A create in flight: the type's lock held shared, its product not yet committed.
+    const answer = await answerWhileTypeLocked(
+      `SELECT $1::text, $2::text`,
+      () =>
+        admin.post(`/${P}/product-types/${lampType.id}`, {
+          version: current.version,
+          actions: [{ action: 'changeLabel', attributeName: 'watts', label: { en: 'Power (W)' } }],
+        }),
+      { lock: 'pg_advisory_xact_lock_shared' },
+    );
+    expect(answer.status).toBe(200);
   });
 
   it('answers 400 ReferencedResourceNotFound when the type was deleted meanwhile', async () => {
     const other = await admin.ok(`/${P}/product-types`, { key: 'spare', name: 'Spare', description: 'Spare', attributes: [] }, 201);
-    const hold = holdTypeLock(`DELETE FROM resources WHERE project_key = $1 AND type_id = 'product-type' AND id = $2`, other.id);
-    await hold.isLocked;
-    const creating = admin.post(`/${P}/products`, { ...lamp('spare-one', []), productType: { typeId: 'product-type', key: 'spare' } });
-    await waitingForLock();
-    hold.release();
-    await hold.done;
-    const answer = await creating;
+    const answer = await answerWhileTypeLocked(
+      `DELETE FROM resources WHERE project_key = $1 AND type_id = 'product-type' AND id = $2`,
+      () => admin.post(`/${P}/products`, { ...lamp('spare-one', []), productType: { typeId: 'product-type', key: 'spare' } }),
+      { typeId: other.id },
+    );
     expect(answer.status, JSON.stringify(answer.body)).toBe(400);
     expect(answer.body.errors[0]).toMatchObject({ code: 'ReferencedResourceNotFound' });
   });
