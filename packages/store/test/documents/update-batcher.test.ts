@@ -2,7 +2,7 @@ import { ApiError, type BaseResource } from '@herald/model';
 import { testDatabaseUrls } from '@herald/testkit';
 import { describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../src/index.js';
-import { countingWrites } from '../support/counting-writes.js';
+import { countingWrites } from '../support/counting-statements.js';
 import { useIsolatedDatabase } from '../support/isolated-database.js';
 
 interface Thing extends BaseResource {

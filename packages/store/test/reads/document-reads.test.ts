@@ -7,6 +7,7 @@ import type { BaseResource } from '@herald/model';
 import { createIsolatedDatabase, testDatabaseUrls } from '@herald/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentStore, openDatabase, type Database } from '../../src/index.js';
+import { countingStatements } from '../support/counting-statements.js';
 
 interface Counter extends BaseResource {
   key?: string;
@@ -14,22 +15,6 @@ interface Counter extends BaseResource {
 }
 
 const ctx = { projectKey: 'p1' };
-
-/** The database with every statement counted: the store sees it as any other. */
-function counting(db: Database): { db: Database; statements: () => number } {
-  let statements = 0;
-  return {
-    db: {
-      ...db,
-      driver: db.driver,
-      query: (sql, params, options) => {
-        statements++;
-        return db.query(sql, params, options);
-      },
-    },
-    statements: () => statements,
-  };
-}
 
 describe.each(testDatabaseUrls())('DocumentStore reads by id on %s', (serverUrl) => {
   let databases: Database[];
@@ -52,12 +37,12 @@ describe.each(testDatabaseUrls())('DocumentStore reads by id on %s', (serverUrl)
   it('answers concurrent reads of one project and type with one statement, each read its own document', async () => {
     const store = new DocumentStore(databases[0]!);
     const created = await Promise.all(Array.from({ length: 20 }, (_, count) => store.create<Counter>(ctx, 'counter', { count })));
-    const observed = counting(databases[0]!);
+    const observed = countingStatements(databases[0]!);
     const reader = new DocumentStore(observed.db);
     const ids = [...created.map((doc) => doc.id), 'no-such-id'];
     const read = await Promise.all(ids.map((id) => reader.get<Counter>('p1', 'counter', { id })));
     expect(read.map((doc) => doc?.count)).toEqual([...created.map((doc) => doc.count), undefined]);
-    expect(observed.statements()).toBe(1);
+    expect(observed.count()).toBe(1);
   });
 
   it('shows every client a write acknowledged before its read started, in either store', async () => {
