@@ -20,6 +20,7 @@ import { Agent, request } from 'node:http';
 import pg from 'pg';
 import { percentile, runHttpLoad, type LoadResult } from '@herald/testkit';
 import { containerNodeFlags, startChild, stopChild } from './_child.js';
+import { cpuDuring, ownCpu, parentPid, processCpu, treeCpu, type CpuSource } from './_cpu.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (databaseUrl === undefined || !databaseUrl.startsWith('postgres')) {
@@ -76,7 +77,11 @@ interface WriteResult {
   perSecond: number;
   p50: number;
   p99: number;
+  /** CPU ms each process spent on the creates (gateway, PostgreSQL cluster, this client). */
+  cpuMs: Record<CpuSide, number>;
 }
+
+type CpuSide = 'gateway' | 'postgres' | 'client';
 
 /** POSTs `count` bodies, IN_FLIGHT at a time over keep-alive connections; creates/s over the whole run. */
 async function createAll(baseUrl: string, path: string, auth: string, count: number, body: (index: number) => unknown): Promise<WriteResult> {
@@ -120,7 +125,9 @@ async function createAll(baseUrl: string, path: string, auth: string, count: num
     }
   };
   const started = Date.now();
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  const cpuMs = await cpuDuring(cpuSources, async () => {
+    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+  });
   const seconds = (Date.now() - started) / 1000;
   agent.destroy();
   latencies.sort((a, b) => a - b);
@@ -133,6 +140,7 @@ async function createAll(baseUrl: string, path: string, auth: string, count: num
     perSecond: count / seconds,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
+    cpuMs,
   };
 }
 
@@ -179,6 +187,11 @@ function combined(rounds: readonly WriteResult[]): WriteResult {
     perSecond: count / seconds,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
+    cpuMs: {
+      gateway: rounds.reduce((sum, round) => sum + round.cpuMs.gateway, 0),
+      postgres: rounds.reduce((sum, round) => sum + round.cpuMs.postgres, 0),
+      client: rounds.reduce((sum, round) => sum + round.cpuMs.client, 0),
+    },
   };
 }
 
@@ -214,6 +227,19 @@ async function totalOf(url: string, auth: string, query: string): Promise<number
   return body.total ?? -1;
 }
 
+/** The PostgreSQL cluster's processes when it runs on this machine (a backend's parent is the postmaster), else nothing. */
+async function postgresCpu(): Promise<CpuSource> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    const postmaster = parentPid(rows[0]!.pid);
+    return postmaster === undefined ? () => new Map() : treeCpu(postmaster);
+  } finally {
+    await client.end();
+  }
+}
+
 const loadNow = () =>
   loadavg()
     .map((value) => value.toFixed(1))
@@ -225,6 +251,7 @@ step(`herald server (${fmt(PRODUCTS)} products of ${VARIANTS} variants)`);
 const herald = await startChild(resolve(here, '_serve.ts'), ['herald'], env, containerNodeFlags());
 process.on('exit', () => herald.child.kill('SIGKILL'));
 await clean();
+const cpuSources: Record<CpuSide, CpuSource> = { gateway: processCpu(herald.child.pid!), postgres: await postgresCpu(), client: ownCpu };
 const auth = `Bearer ${await token(herald.url)}`;
 const loadAtStart = loadNow();
 
@@ -286,6 +313,8 @@ const writeRow = (what: string, result: WriteResult) =>
   `| ${what} | ${fmt(result.perSecond, 1)} creates/s (p50 ${fmt(result.p50, 1)} ms, p99 ${fmt(result.p99, 1)} ms), errors ${result.errors}${result.firstError === undefined ? '' : ` (first: ${result.firstError.replace(/\|/g, '/')})`}`;
 const readRow = (what: string, total: number, result: LoadResult) =>
   `| ${what} (total ${fmt(total)}) | p50 ${fmt(result.latencyMs.p50, 2)} ms, p99 ${fmt(result.latencyMs.p99, 2)} ms (${fmt(result.requests)} requests), errors ${result.errors}`;
+const cpuPerCreate = (result: WriteResult) =>
+  (['gateway', 'postgres', 'client'] as const).map((side) => `${fmt((result.cpuMs[side] * 1000) / result.count)} µs`).join(' / ');
 const roundRatios = cartRounds.map((cartRound, round) => (cartRound.perSecond / storeRounds[round]!.perSecond) * 100);
 const ratio = [...roundRatios].sort((a, b) => a - b)[Math.floor(roundRatios.length / 2)]!;
 
@@ -301,5 +330,6 @@ ${readRow('(c) `GET /product-projections?priceCurrency=EUR&priceCountry=DE&where
 ${readRow('(c) `GET /product-projections/search`, `filter.query` on 3 SKUs (narrowed in SQL), a terms facet, price selection', narrowedTotal, narrowed)} | — |
 ${readRow('(c) `GET /product-projections/search`, `filter` on an attribute with a terms facet (no narrowing `filter.query`), price selection', fullTotal, full)} | — |
 ${writeRow('(d) `POST /carts`, 5 line items by SKU', carts)} | — |
+| CPU per create, gateway / PostgreSQL / bench client (PostgreSQL when on this machine) | stores ${cpuPerCreate(stores)}; carts ${cpuPerCreate(carts)} | — |
 | Cart-by-SKU creates / store creates, median of ${ROUNDS} alternating rounds | ${fmt(ratio, 1)} % (rounds ${roundRatios.map((value) => fmt(value, 1)).join(', ')}) | ≥ 50 % |
 `);

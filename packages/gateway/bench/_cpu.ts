@@ -1,0 +1,73 @@
+/** CPU time of benchmark processes, read from /proc (Linux): which side of a request costs what. */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
+
+/** utime + stime of one process in ms, or undefined once it has exited. */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+    return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * TICK_MS;
+  } catch {
+    return undefined;
+  }
+}
+
+function childPids(pid: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return []; // pgrep exits 1 when there is no child
+  }
+}
+
+/** The parent of a process (a PostgreSQL backend's is the postmaster), from /proc. */
+export function parentPid(pid: number): number | undefined {
+  try {
+    const line = /^PPid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return line === null ? undefined : Number(line[1]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU ms per process: one process, or a process and its children (a PostgreSQL cluster). */
+export type CpuSource = () => Map<number, number>;
+
+export const processCpu =
+  (pid: number): CpuSource =>
+  () =>
+    new Map([[pid, processCpuMs(pid) ?? 0]]);
+
+export const treeCpu =
+  (rootPid: number): CpuSource =>
+  () =>
+    new Map([rootPid, ...childPids(rootPid)].map((pid) => [pid, processCpuMs(pid) ?? 0]));
+
+/** This process (the bench's client), through Node. */
+export const ownCpu: CpuSource = () => {
+  const usage = process.cpuUsage();
+  return new Map([[process.pid, (usage.user + usage.system) / 1000]]);
+};
+
+/**
+ * CPU ms each source spent while `work` ran. A process that appeared meanwhile (a new pool
+ * connection's backend) counts from zero; one that exited drops out (its last ticks are lost).
+ */
+export async function cpuDuring<K extends string>(sources: Record<K, CpuSource>, work: () => Promise<void>): Promise<Record<K, number>> {
+  const keys = Object.keys(sources) as K[];
+  const before = new Map(keys.map((key) => [key, sources[key]()]));
+  await work();
+  const spent = {} as Record<K, number>;
+  for (const key of keys) {
+    const start = before.get(key)!;
+    let sum = 0;
+    for (const [pid, ms] of sources[key]()) sum += ms - (start.get(pid) ?? 0);
+    spent[key] = sum;
+  }
+  return spent;
+}
