@@ -106,10 +106,11 @@ function itemOf<T extends LineItem | CustomLineItem>(item: T, subject: Predicate
  * The cart as the engine reads it: discountable items at their (product-discounted) unit prices.
  * Cart predicates do not see gift line items: a gift could otherwise keep its own discount matching.
  */
-function discountableCart(cart: Cart, codeIds: readonly string[], excludedDiscountIds: readonly string[]): DiscountableCart {
+function discountableCart(cart: Cart, codeIds: readonly string[], excludedDiscountIds: readonly string[], predicated: boolean): DiscountableCart {
   const bought = cart.lineItems.filter((item) => !isGift(item));
-  const subject = cartPredicateSubject({ ...cart, lineItems: bought });
-  const lineSubjects = subject.lineItems as PredicateSubject[];
+  // The predicate subject is only read when a discount or code has a predicate to match.
+  const subject = predicated ? cartPredicateSubject({ ...cart, lineItems: bought }) : {};
+  const lineSubjects = (subject.lineItems ?? []) as PredicateSubject[];
   return {
     currency: cart.totalPrice.currencyCode,
     ...(cart.store === undefined ? {} : { storeKey: cart.store.key }),
@@ -189,7 +190,8 @@ async function applyDiscounts(
 ): Promise<void> {
   const { discounts, codes } = applicable;
   const offers = await giftOffers(cart, discounts, reads);
-  const engineCart = discountableCart(cart, applicable.codeIds, unavailableGifts(cart, discounts, offers));
+  const predicated = discounts.length > 0 || applicable.codeIds.length > 0;
+  const engineCart = discountableCart(cart, applicable.codeIds, unavailableGifts(cart, discounts, offers), predicated);
   const outcome = applyCartDiscounts(engineCart, discounts, codes, now, applicable.usage);
   writeOutcome(cart, outcome);
   // A new gift gets its tax rate as every line item has (settle.ts assigned the others before discounting).

@@ -60,15 +60,16 @@ export function externalTotal(value: unknown, field: string, currency: string): 
 export function catalogueFields(found: CatalogueVariant): Pick<LineItem, 'productId' | 'productKey' | 'name' | 'productType' | 'productSlug' | 'variant'> {
   const { product, variant } = found;
   const data = product.masterData.current;
-  // "Product Attributes are merged with Variant Attributes" (LineItemDraft.raml).
-  const copy = structuredClone({ ...variant, attributes: [...data.attributes, ...variant.attributes] });
+  // "Product Attributes are merged with Variant Attributes" (LineItemDraft.raml). One clone for
+  // the three parts: the product may be shared by the carts of one read-ahead.
+  const copy = structuredClone({ variant: { ...variant, attributes: [...data.attributes, ...variant.attributes] }, name: data.name, slug: data.slug });
   return {
     productId: product.id,
     ...(product.key === undefined ? {} : { productKey: product.key }),
-    name: structuredClone(data.name),
+    name: copy.name,
     productType: { typeId: 'product-type', id: product.productType.id },
-    productSlug: structuredClone(data.slug),
-    variant: copy,
+    productSlug: copy.slug,
+    variant: copy.variant,
   };
 }
 

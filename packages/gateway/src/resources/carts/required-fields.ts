@@ -7,6 +7,40 @@ import { engineFields, NO_PRODUCT_TYPE, productIdForSku } from './line-items.js'
  * stored document is not changed (its next update writes the full shape).
  */
 
+/** Whether an item already has the fields engineFields() fills (every item Herald writes now has them). */
+function hasEngineFields(item: LineItem | CustomLineItem): boolean {
+  const stored: Partial<LineItem | CustomLineItem> = item;
+  return (
+    stored.discountedPricePerQuantity !== undefined &&
+    stored.taxedPricePortions !== undefined &&
+    stored.perMethodTaxRate !== undefined &&
+    stored.state !== undefined
+  );
+}
+
+function hasRequiredLineItemFields(item: LineItem): boolean {
+  const stored: Partial<LineItem> = item;
+  return (
+    hasEngineFields(item) &&
+    stored.productId !== undefined &&
+    stored.productType !== undefined &&
+    (item.variant as Partial<LineItem['variant']>).id !== undefined
+  );
+}
+
+/**
+ * Whether a cart has every field withRequiredCartFields would fill, so that it can be answered as
+ * it is: copying every line item of every cart answered cost a cart create more than its pricing.
+ */
+function hasRequiredCartFields(cart: Cart): boolean {
+  const stored: Partial<Cart> = cart;
+  if (stored.origin === undefined || stored.priceRoundingMode === undefined || stored.shippingMode === undefined) return false;
+  if (stored.shipping === undefined || stored.refusedGifts === undefined) return false;
+  if (!cart.discountCodes.every((entry) => 'discountCode' in entry)) return false;
+  if (!cart.lineItems.every(hasRequiredLineItemFields) || !cart.customLineItems.every(hasEngineFields)) return false;
+  return cart.lineItems.length === 0 || stored.totalLineItemQuantity === cart.lineItems.reduce((total, item) => total + item.quantity, 0);
+}
+
 function lineItemWithRequiredFields(item: LineItem): LineItem {
   const stored: Partial<LineItem> = item;
   const sku = item.variant.sku ?? '';
@@ -33,7 +67,9 @@ export function fillRequiredCartFields(cart: Cart): void {
   Object.assign(cart, withRequiredCartFields(cart), { discountCodes });
 }
 
+/** The cart with every required field: itself when it has them all (not a copy), else a copy with the defaults. */
 export function withRequiredCartFields(cart: Cart): Cart {
+  if (hasRequiredCartFields(cart)) return cart;
   const stored: Partial<Cart> = cart;
   const lineItems = cart.lineItems.map(lineItemWithRequiredFields);
   const quantity = lineItems.reduce((total, item) => total + item.quantity, 0);

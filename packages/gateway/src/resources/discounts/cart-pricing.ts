@@ -278,7 +278,8 @@ export function applyCartDiscounts(
   now: Date,
   usage: ReadonlyMap<string, DiscountCodeUsage> = new Map(),
 ): CartDiscountOutcome {
-  const subject = cartSubject(cart);
+  // Only predicates read the subject: a cart with no discount to match (most carts) skips building it.
+  const subject = cartDiscounts.length === 0 && cart.discountCodeIds.length === 0 ? {} : cartSubject(cart);
   const states = new Map<string, DiscountCodeState>();
   for (const id of cart.discountCodeIds) {
     const code = discountCodes.find((each) => each.id === id);
