@@ -6,6 +6,12 @@ export interface QueryRequest extends QueryParameters {
   limit?: string | number;
   offset?: string | number;
   withTotal?: string | boolean;
+  /**
+   * What each result is, as SQL over the row alias `r` (default `r.doc`): a caller that answers
+   * only part of its documents (a product projection needs one of its two data versions) reads
+   * only that part, and parses half the JSON.
+   */
+  documentSql?: string;
 }
 
 /** One paged query: its table, scope and compiled predicate, with the values they bind. */
@@ -17,6 +23,8 @@ interface Plan {
   whereParamCount: number;
   compiled: CompiledQuery;
   paging: Paging;
+  /** The SQL of each result's document (QueryRequest.documentSql). */
+  documentSql: string;
 }
 
 /** Shared by the resource and the Messages API queries: scope conditions + compiled predicates. */
@@ -39,6 +47,7 @@ export async function runPagedQuery<D>(
     whereParamCount: scopeParams.length + compiled.whereParamCount,
     compiled,
     paging,
+    documentSql: request.documentSql ?? 'r.doc',
   };
   const { docs, total } = compiled.filtered && paging.withTotal ? await filteredPage<D>(db, plan) : await scopedPage<D>(db, plan);
   const response: PagedQueryResponse<D> = { limit: paging.limit, offset: paging.offset, count: docs.length, results: docs };
@@ -57,12 +66,12 @@ interface Page<D> {
  * round trip instead of two.
  */
 async function scopedPage<D>(db: Queryable, plan: Plan, knownTotal?: number): Promise<Page<D>> {
-  const { table, where, params, paging } = plan;
+  const { table, where, params, paging, documentSql } = plan;
   const counted = paging.withTotal && knownTotal === undefined;
   const countSql = `SELECT count(*)::int AS total FROM ${table} r WHERE ${where}`;
   const limitParam = params.length + 1;
   const page = await db.query<{ doc: D; total?: number }>(
-    `SELECT r.doc${counted ? `, (${countSql}) AS total` : ''} FROM ${table} r WHERE ${where} ORDER BY ${plan.compiled.orderBySql} LIMIT $${limitParam} OFFSET $${limitParam + 1}`,
+    `SELECT ${documentSql} AS doc${counted ? `, (${countSql}) AS total` : ''} FROM ${table} r WHERE ${where} ORDER BY ${plan.compiled.orderBySql} LIMIT $${limitParam} OFFSET $${limitParam + 1}`,
     [...params, paging.limit, paging.offset],
   );
   const docs = page.rows.map((row) => row.doc);
@@ -84,14 +93,14 @@ async function scopedPage<D>(db: Queryable, plan: Plan, knownTotal?: number): Pr
  * collected rows are not all of them, so the page is read as without a predicate, its total known.
  */
 async function filteredPage<D>(db: Queryable, plan: Plan): Promise<Page<D>> {
-  const { table, where, params, paging, compiled } = plan;
+  const { table, where, params, paging, compiled, documentSql } = plan;
   const terms = compiled.orderTerms;
   const sortValues = terms.map(({ sql }, index) => `${sql} AS s${index}`).join(', ');
   const orderBy = (alias: string) => terms.map(({ order }, index) => `${alias}.s${index} ${order}`).join(', ');
   const limitParam = params.length + 1;
   const result = await db.query<{ doc: D | null; total: number }>(
     `WITH hits AS MATERIALIZED (SELECT r.ctid AS row_address, ${sortValues} FROM ${table} r WHERE ${where} LIMIT ${TOTAL_CAP + 1})
-     SELECT r.doc, c.total
+     SELECT ${documentSql} AS doc, c.total
      FROM (SELECT count(*)::int AS total FROM hits) c
      LEFT JOIN LATERAL (SELECT * FROM hits h WHERE c.total <= ${TOTAL_CAP} ORDER BY ${orderBy('h')} LIMIT $${limitParam} OFFSET $${limitParam + 1}) p ON true
      LEFT JOIN ${table} r ON r.ctid = p.row_address

@@ -56,6 +56,25 @@ describe.each(testDatabaseUrls())('paged queries on %s', (serverUrl) => {
     expect(untotalled.results.map(({ key }) => key)).toEqual(['k-00', 'k-03']);
   });
 
+  it('answers the part of each document that documentSql names, with and without a predicate', async () => {
+    const withoutColour = "r.doc - 'colour'";
+    const filtered = await query({ where: ['colour = "red"'], sort: ['rank asc'], limit: 2, documentSql: withoutColour });
+    expect(filtered.total).toBe(reds.length);
+    expect(filtered.results.map(({ key }) => key)).toEqual(
+      [...reds]
+        .sort((a, b) => a.rank - b.rank)
+        .slice(0, 2)
+        .map(({ key }) => key),
+    );
+    expect(filtered.results.every((thing) => !('colour' in thing) && thing.rank > 0)).toBe(true);
+    const scoped = await query({ sort: ['key asc'], limit: 2, documentSql: withoutColour });
+    expect(scoped.total).toBe(30);
+    expect(scoped.results.map((thing) => [thing.key, 'colour' in thing])).toEqual([
+      ['k-00', false],
+      ['k-01', false],
+    ]);
+  });
+
   it('past the cap: total 10000, and the page still comes from every match in order', async () => {
     // 10,010 more red things, written straight into the table (the API would take minutes).
     await database().query(

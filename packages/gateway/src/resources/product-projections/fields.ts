@@ -32,3 +32,11 @@ export function projectionFieldRoot(staged: boolean): FieldRoot {
 
 /** The SQL condition (over the row alias `r`) of products that have a current projection. */
 export const PUBLISHED_SQL = `r.doc @> '{"masterData":{"published":true}}'::jsonb`;
+
+/**
+ * A stored product as a projection reads it (over the row alias `r`): without the data version
+ * the projection does not answer, which is about half of a product's JSON to send and parse.
+ */
+export function projectionDocumentSql(staged: boolean): string {
+  return `r.doc #- '{masterData,${staged ? 'current' : 'staged'}}'`;
+}

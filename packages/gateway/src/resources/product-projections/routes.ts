@@ -9,7 +9,7 @@ import { expanding, locatorOf, type ResourceParams } from '../shared/route-helpe
 import type { Store } from '../stores/store.js';
 import { storeAssortment } from '../product-selections/availability.js';
 import { offeredProjection } from '../product-selections/offered-projection.js';
-import { projectionFieldRoot, PUBLISHED_SQL } from './fields.js';
+import { projectionDocumentSql, projectionFieldRoot, PUBLISHED_SQL } from './fields.js';
 import { projectionOptions, type ProjectionOptions } from './options.js';
 import { priceDiscounter } from './discounting.js';
 import { presentProjection } from './present.js';
@@ -59,6 +59,7 @@ export function registerProductProjectionRoutes(app: FastifyInstance, deps: Reso
       const page = await runPagedQuery<Product>(documents.db, 'resources', scope, [projectKey, PRODUCT_TYPE_ID], {
         ...queryRequest(request.query as Query),
         fieldRoot: projectionFieldRoot(options.staged),
+        documentSql: projectionDocumentSql(options.staged),
       });
       const now = clock.now();
       const products = page.results;
