@@ -118,6 +118,17 @@ describe.runIf(canRun)('PostgreSQL statement timeouts', () => {
     await db.exec('SELECT pg_sleep(0.6); SELECT 1;');
   });
 
+  it('takes query_timeout=0 in the URL as no bound (not as a bound of 0 ms)', async () => {
+    const separator = isolated.url.includes('?') ? '&' : '?';
+    const unbounded = await openPostgres(`${isolated.url}${separator}query_timeout=0`, { queryTimeoutMs: 100 });
+    try {
+      const slept = await unbounded.query<{ ok: number }>('SELECT 1 AS ok FROM pg_sleep(0.3)');
+      expect(slept.rows).toEqual([{ ok: 1 }]);
+    } finally {
+      await unbounded.close();
+    }
+  });
+
   it("takes query_timeout from the URL's parameters", async () => {
     const separator = isolated.url.includes('?') ? '&' : '?';
     const bounded = await openPostgres(`${isolated.url}${separator}query_timeout=200`, { queryTimeoutMs: 60_000 });
