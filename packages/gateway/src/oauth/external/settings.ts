@@ -126,12 +126,9 @@ export function withMaskedExternalOAuth<T extends object>(project: T): T {
   return { ...project, externalOAuth: { ...shown, authorizationHeader } };
 }
 
-/**
- * A serialisation hook masks the header on every route that returns a project. A callback hook:
- * it runs on every response, and an async one costs a promise resolved with the payload each time.
- */
+/** A serialisation hook masks the header on every route that returns a project. */
 export function installExternalOAuthMasking(app: FastifyInstance): void {
-  app.addHook('preSerialization', (_request, _reply, payload: unknown, done) => {
-    done(null, typeof payload === 'object' && payload !== null ? withMaskedExternalOAuth(payload) : payload);
-  });
+  app.addHook('preSerialization', async (_request, _reply, payload: unknown) =>
+    typeof payload === 'object' && payload !== null ? withMaskedExternalOAuth(payload) : payload,
+  );
 }
