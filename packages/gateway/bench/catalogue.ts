@@ -81,7 +81,8 @@ interface WriteResult {
   cpuMs: Record<CpuSide, number>;
 }
 
-type CpuSide = 'gateway' | 'postgres' | 'client';
+const CPU_SIDES = ['gateway', 'postgres', 'client'] as const;
+type CpuSide = (typeof CPU_SIDES)[number];
 
 /** POSTs `count` bodies, IN_FLIGHT at a time over keep-alive connections; creates/s over the whole run. */
 async function createAll(baseUrl: string, path: string, auth: string, count: number, body: (index: number) => unknown): Promise<WriteResult> {
@@ -187,11 +188,7 @@ function combined(rounds: readonly WriteResult[]): WriteResult {
     perSecond: count / seconds,
     p50: percentile(latencies, 0.5),
     p99: percentile(latencies, 0.99),
-    cpuMs: {
-      gateway: rounds.reduce((sum, round) => sum + round.cpuMs.gateway, 0),
-      postgres: rounds.reduce((sum, round) => sum + round.cpuMs.postgres, 0),
-      client: rounds.reduce((sum, round) => sum + round.cpuMs.client, 0),
-    },
+    cpuMs: Object.fromEntries(CPU_SIDES.map((side) => [side, rounds.reduce((sum, round) => sum + round.cpuMs[side], 0)])) as Record<CpuSide, number>,
   };
 }
 
@@ -313,8 +310,7 @@ const writeRow = (what: string, result: WriteResult) =>
   `| ${what} | ${fmt(result.perSecond, 1)} creates/s (p50 ${fmt(result.p50, 1)} ms, p99 ${fmt(result.p99, 1)} ms), errors ${result.errors}${result.firstError === undefined ? '' : ` (first: ${result.firstError.replace(/\|/g, '/')})`}`;
 const readRow = (what: string, total: number, result: LoadResult) =>
   `| ${what} (total ${fmt(total)}) | p50 ${fmt(result.latencyMs.p50, 2)} ms, p99 ${fmt(result.latencyMs.p99, 2)} ms (${fmt(result.requests)} requests), errors ${result.errors}`;
-const cpuPerCreate = (result: WriteResult) =>
-  (['gateway', 'postgres', 'client'] as const).map((side) => `${fmt((result.cpuMs[side] * 1000) / result.count)} µs`).join(' / ');
+const cpuPerCreate = (result: WriteResult) => CPU_SIDES.map((side) => `${fmt((result.cpuMs[side] * 1000) / result.count)} µs`).join(' / ');
 const roundRatios = cartRounds.map((cartRound, round) => (cartRound.perSecond / storeRounds[round]!.perSecond) * 100);
 const ratio = [...roundRatios].sort((a, b) => a - b)[Math.floor(roundRatios.length / 2)]!;
 

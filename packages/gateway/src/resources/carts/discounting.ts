@@ -3,6 +3,7 @@ import { CART_DISCOUNT_TYPE_ID, type CartDiscount } from '../cart-discounts/cart
 import { throughGroups } from '../discounts/best-deal.js';
 import {
   applyCartDiscounts,
+  readsPredicates,
   type CartDiscountOutcome,
   type DiscountableCart,
   type DiscountableItem,
@@ -190,7 +191,7 @@ async function applyDiscounts(
 ): Promise<void> {
   const { discounts, codes } = applicable;
   const offers = await giftOffers(cart, discounts, reads);
-  const predicated = discounts.length > 0 || applicable.codeIds.length > 0;
+  const predicated = readsPredicates(discounts, applicable.codeIds);
   const engineCart = discountableCart(cart, applicable.codeIds, unavailableGifts(cart, discounts, offers), predicated);
   const outcome = applyCartDiscounts(engineCart, discounts, codes, now, applicable.usage);
   writeOutcome(cart, outcome);

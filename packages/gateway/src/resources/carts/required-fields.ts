@@ -7,15 +7,13 @@ import { engineFields, NO_PRODUCT_TYPE, productIdForSku } from './line-items.js'
  * stored document is not changed (its next update writes the full shape).
  */
 
+/** The fields engineFields() fills, named once from it. */
+const ENGINE_FIELDS = Object.keys(engineFields()) as ReadonlyArray<keyof ReturnType<typeof engineFields>>;
+
 /** Whether an item already has the fields engineFields() fills (every item Herald writes now has them). */
 function hasEngineFields(item: LineItem | CustomLineItem): boolean {
   const stored: Partial<LineItem | CustomLineItem> = item;
-  return (
-    stored.discountedPricePerQuantity !== undefined &&
-    stored.taxedPricePortions !== undefined &&
-    stored.perMethodTaxRate !== undefined &&
-    stored.state !== undefined
-  );
+  return ENGINE_FIELDS.every((field) => stored[field] !== undefined);
 }
 
 function hasRequiredLineItemFields(item: LineItem): boolean {

@@ -271,6 +271,14 @@ function eligible(discount: CartDiscount, cart: DiscountableCart, subject: Predi
  * the sequence, and the codes whose discounts all came after it are ApplicationStoppedByPreviousDiscount.
  * Pure: prices in exact integer minor units; `usage` holds the codes' application counts.
  */
+/**
+ * Whether applying `cartDiscounts` and the cart's codes reads any predicate subject: a cart with no
+ * discount to match (most carts) need not have one built.
+ */
+export function readsPredicates(cartDiscounts: readonly unknown[], discountCodeIds: readonly string[]): boolean {
+  return cartDiscounts.length > 0 || discountCodeIds.length > 0;
+}
+
 export function applyCartDiscounts(
   cart: DiscountableCart,
   cartDiscounts: readonly CartDiscount[],
@@ -278,8 +286,7 @@ export function applyCartDiscounts(
   now: Date,
   usage: ReadonlyMap<string, DiscountCodeUsage> = new Map(),
 ): CartDiscountOutcome {
-  // Only predicates read the subject: a cart with no discount to match (most carts) skips building it.
-  const subject = cartDiscounts.length === 0 && cart.discountCodeIds.length === 0 ? {} : cartSubject(cart);
+  const subject = readsPredicates(cartDiscounts, cart.discountCodeIds) ? cartSubject(cart) : {};
   const states = new Map<string, DiscountCodeState>();
   for (const id of cart.discountCodeIds) {
     const code = discountCodes.find((each) => each.id === id);
