@@ -37,7 +37,14 @@ export async function runPagedQuery<D>(
 ): Promise<PagedQueryResponse<D>> {
   const paging = parsePaging({ limit: request.limit, offset: request.offset, withTotal: request.withTotal });
   const compiled = compileQuery(
-    { where: request.where ?? [], vars: request.vars ?? {}, sort: request.sort ?? [], columns: request.columns, fieldRoot: request.fieldRoot },
+    {
+      where: request.where ?? [],
+      vars: request.vars ?? {},
+      sort: request.sort ?? [],
+      columns: request.columns,
+      fieldRoot: request.fieldRoot,
+      documentOf: request.documentOf,
+    },
     scopeParams.length + 1,
   );
   const plan: Plan = {

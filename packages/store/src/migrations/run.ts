@@ -17,6 +17,7 @@ import { searchTerms } from './015-search-terms.js';
 import { lz4Documents } from './016-lz4-documents.js';
 import { ginPendingList } from './017-gin-pending-list.js';
 import { outboxNotifyAfterCommit } from './018-outbox-notify-after-commit.js';
+import { itemsLeftOutOfDocIndex } from './019-items-left-out-of-doc-index.js';
 
 interface Migration {
   id: number;
@@ -44,6 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { id: 16, name: 'lz4-documents', sql: lz4Documents },
   { id: 17, name: 'gin-pending-list', sql: ginPendingList },
   { id: 18, name: 'outbox-notify-after-commit', sql: outboxNotifyAfterCommit },
+  { id: 19, name: 'items-left-out-of-doc-index', sql: itemsLeftOutOfDocIndex },
 ];
 
 /** Arbitrary constant: serialises concurrent starters (several workers) on one PostgreSQL. */

@@ -38,3 +38,12 @@ export const columnOfKeyInDocument: ColumnLookup = (field) => (field === 'key' ?
 export type FieldRoot = (field: string) => readonly string[];
 
 export const atDocumentRoot: FieldRoot = () => [];
+
+/**
+ * The SQL of the document a test on a top-level `member` reads (default `r.doc`). A store whose
+ * index holds only part of some documents (documents/document-indexes.ts) names that part for the
+ * members it holds, so that PostgreSQL can answer the test from the index.
+ */
+export type DocumentOf = (member: string) => string;
+
+export const wholeDocument: DocumentOf = () => 'r.doc';

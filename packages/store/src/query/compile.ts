@@ -38,30 +38,41 @@
  */
 import type { ApiError } from '@herald/model';
 import type { ComparisonOperator, FieldPredicate, Operand, Predicate } from './ast.js';
-import { atDocumentRoot, type Column, type ColumnLookup, columnOf, type FieldRoot } from './columns.js';
+import { atDocumentRoot, type Column, type ColumnLookup, columnOf, type DocumentOf, type FieldRoot, wholeDocument } from './columns.js';
 import { predicateError } from './errors.js';
 import { withinCircleSql } from './geo.js';
 import { jsonPathString, member } from './jsonpath.js';
 import type { SqlParameters } from './parameters.js';
 import { canonicalNumber, isBetweenMicroseconds, normaliseDateTime } from './values.js';
 
-export function compilePredicate(predicate: Predicate, params: SqlParameters, columns: ColumnLookup = columnOf, roots: FieldRoot = atDocumentRoot): string {
+/** Where a query's fields are: which are columns, where the others live inside `doc`, which document SQL tests them. */
+export interface FieldPlaces {
+  columns: ColumnLookup;
+  roots: FieldRoot;
+  documentOf: DocumentOf;
+}
+
+const DEFAULT_PLACES: FieldPlaces = { columns: columnOf, roots: atDocumentRoot, documentOf: wholeDocument };
+
+export function compilePredicate(predicate: Predicate, params: SqlParameters, places: FieldPlaces = DEFAULT_PLACES): string {
   switch (predicate.kind) {
     case 'and':
-      return `(${predicate.operands.map((operand) => compilePredicate(operand, params, columns, roots)).join(' AND ')})`;
+      return `(${predicate.operands.map((operand) => compilePredicate(operand, params, places)).join(' AND ')})`;
     case 'or':
-      return `(${predicate.operands.map((operand) => compilePredicate(operand, params, columns, roots)).join(' OR ')})`;
+      return `(${predicate.operands.map((operand) => compilePredicate(operand, params, places)).join(' OR ')})`;
     case 'not':
       // `NOT NULL` is NULL: without coalesce, `not(key = "x")` would drop every keyless resource.
-      return `(NOT coalesce(${compilePredicate(predicate.operand, params, columns, roots)}, false))`;
+      return `(NOT coalesce(${compilePredicate(predicate.operand, params, places)}, false))`;
     case 'field': {
-      const column = columns(predicate.field);
+      const column = places.columns(predicate.field);
       if (column !== undefined) return compileColumnPredicate(predicate, column, params);
-      if (predicate.test.kind === 'withinCircle') return withinCircleSql([...roots(predicate.field), predicate.field], predicate.test.circle, params);
-      const root = roots(predicate.field)
+      const path = [...places.roots(predicate.field), predicate.field];
+      if (predicate.test.kind === 'withinCircle') return withinCircleSql(path, predicate.test.circle, params);
+      const root = path
+        .slice(0, -1)
         .map((segment) => `.${jsonPathString(segment)}`)
         .join('');
-      return `(r.doc @? ${params.add(`$${root} ? (${docFieldCondition(predicate)})`)}::jsonpath)`;
+      return `(${places.documentOf(path[0] ?? predicate.field)} @? ${params.add(`$${root} ? (${docFieldCondition(predicate)})`)}::jsonpath)`;
     }
   }
 }

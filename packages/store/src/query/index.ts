@@ -3,6 +3,7 @@
  * over the row alias `r`, and paging validation (§8). See compile.ts for the predicate semantics.
  */
 import { invalidInput } from '@herald/model';
+import { atDocumentRoot, columnOf, wholeDocument } from './columns.js';
 import { compilePredicate } from './compile.js';
 import { MAX_QUERY_VALUES, MAX_WHERE_PARAMETERS } from './limits.js';
 import { SqlParameters } from './parameters.js';
@@ -11,7 +12,7 @@ import { compileSort } from './sort.js';
 import type { CompiledQuery, QueryParameters } from './types.js';
 
 export type { CompiledQuery, PagedQueryResponse, Paging, QueryParameters } from './types.js';
-export type { FieldRoot } from './columns.js';
+export type { DocumentOf, FieldRoot } from './columns.js';
 export type * from './ast.js';
 export { parsePredicate, type Variables } from './parser.js';
 export { isPointWithinCircle } from './geo.js';
@@ -32,7 +33,8 @@ export function compileQuery(query: QueryParameters, firstParam: number): Compil
   }
   // Several `where` parameters are AND-ed (§4.4).
   const budget = { remaining: MAX_QUERY_VALUES };
-  const clauses = where.map((predicate) => compilePredicate(parsePredicate(predicate, query.vars ?? {}, budget), params, query.columns, query.fieldRoot));
+  const places = { columns: query.columns ?? columnOf, roots: query.fieldRoot ?? atDocumentRoot, documentOf: query.documentOf ?? wholeDocument };
+  const clauses = where.map((predicate) => compilePredicate(parsePredicate(predicate, query.vars ?? {}, budget), params, places));
   const whereParamCount = params.values.length;
   const orderTerms = compileSort(query.sort ?? [], params, query.columns, query.fieldRoot);
   return {

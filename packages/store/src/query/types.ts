@@ -1,5 +1,5 @@
 import type { SortTerm } from './sort.js';
-import type { ColumnLookup, FieldRoot } from './columns.js';
+import type { ColumnLookup, DocumentOf, FieldRoot } from './columns.js';
 /**
  * The contract between the document store and the query compiler.
  *
@@ -20,6 +20,8 @@ export interface QueryParameters {
   columns?: ColumnLookup;
   /** Where each top-level field lives inside `doc` (default: at its root), see FieldRoot. */
   fieldRoot?: FieldRoot;
+  /** Which document SQL tests a top-level member (default `r.doc`), see DocumentOf. */
+  documentOf?: DocumentOf;
 }
 
 export interface CompiledQuery {

@@ -1,5 +1,5 @@
 import { invalidOperation, resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
-import { runPagedQuery, type ServerFields } from '@herald/store';
+import { documentOfType, runPagedQuery, type ServerFields } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
 import type { OwnedPermission } from '../associates/permissions.js';
@@ -109,7 +109,7 @@ export function registerInBusinessUnitRoutes<D extends BaseResource>(app: Fastif
         'resources',
         ['r.project_key = $1', 'r.type_id = $2', ...sql.sql],
         [scope.projectKey, resource.typeId, ...sql.params],
-        queryRequest(request.query as Query),
+        { ...queryRequest(request.query as Query), documentOf: documentOfType(resource.typeId) },
       );
       const results = await expansion.all(page.results);
       return { ...page, results: resource.present === undefined ? results : results.map((doc) => resource.present?.(doc)) };

@@ -1,3 +1,4 @@
+import { testedDocumentSql } from '@herald/store';
 import type { PredicateSubject } from '../../predicates/index.js';
 import { CART_DISCOUNT_TYPE_ID, type CartDiscount } from '../cart-discounts/cart-discount.js';
 import { throughGroups } from '../discounts/best-deal.js';
@@ -74,7 +75,7 @@ async function currentCodeInfos(cart: Cart, reads: CatalogueReads): Promise<Disc
 async function appliedOrders(reads: CatalogueReads, codeId: string, customerId?: string): Promise<number> {
   const filter = { discountCodes: [{ discountCode: { id: codeId }, state: 'MatchesCart' }], ...(customerId === undefined ? {} : { customerId }) };
   const found = await reads.db.query<{ count: string | number }>(
-    `SELECT count(*) AS count FROM resources WHERE project_key = $1 AND type_id = 'order' AND doc @> $2::jsonb`,
+    `SELECT count(*) AS count FROM resources r WHERE r.project_key = $1 AND r.type_id = 'order' AND ${testedDocumentSql('order', false)} @> $2::jsonb`,
     [reads.projectKey, JSON.stringify(filter)],
   );
   return Number(found.rows[0]?.count ?? 0);

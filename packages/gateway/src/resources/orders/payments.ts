@@ -1,5 +1,5 @@
 import { invalidOperation, type MessagePayload, type Reference } from '@herald/model';
-import type { Queryable } from '@herald/store';
+import { testedDocumentSql, type Queryable } from '@herald/store';
 import { updateReads } from '../carts/catalogue.js';
 import { identifierLocator, loadReferenced } from '../shared/references.js';
 import type { ActionHandler, ActionHandlers } from '../shared/update-actions.js';
@@ -22,6 +22,9 @@ interface PaymentMessages {
   removed?: string;
 }
 
+/** Orders and carts as their index holds them (without items): what the payment test reads is outside them. */
+const HOLDER_DOC = testedDocumentSql('order', false);
+
 /**
  * {Order,Cart}AddPaymentAction: the payment "must not be assigned to another Order or active Cart
  * already" (one `@>` query over both; a Cart that was ordered passes its payments to its order).
@@ -29,8 +32,8 @@ interface PaymentMessages {
 async function assertUnassigned(db: Queryable, projectKey: string, paymentId: string, holderId: string): Promise<void> {
   const held = JSON.stringify({ paymentInfo: { payments: [{ id: paymentId }] } });
   const found = await db.query<{ id: string; type_id: string }>(
-    `SELECT id, type_id FROM resources WHERE project_key = $1 AND doc @> $2::jsonb AND id <> $3
-       AND (type_id = 'order' OR (type_id = 'cart' AND doc @> '{"cartState": "Active"}'::jsonb)) LIMIT 1`,
+    `SELECT r.id, r.type_id FROM resources r WHERE r.project_key = $1 AND r.type_id IN ('order', 'cart') AND ${HOLDER_DOC} @> $2::jsonb AND r.id <> $3
+       AND (r.type_id = 'order' OR ${HOLDER_DOC} @> '{"cartState": "Active"}'::jsonb) LIMIT 1`,
     [projectKey, held, holderId],
   );
   const other = found.rows[0];

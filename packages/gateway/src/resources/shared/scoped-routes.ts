@@ -1,5 +1,5 @@
 import { invalidOperation, resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
-import { runPagedQuery, type ServerFields } from '@herald/store';
+import { documentOfType, runPagedQuery, type ServerFields } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ProjectRouteAuth } from '../../auth/types.js';
 import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
@@ -64,7 +64,7 @@ export function registerScopedRoutes<D extends BaseResource>(app: FastifyInstanc
         'resources',
         ['r.project_key = $1', 'r.type_id = $2', ...conditions.sql],
         [projectKey, resource.typeId, ...conditions.params],
-        queryRequest(query),
+        { ...queryRequest(query), documentOf: documentOfType(resource.typeId) },
       );
       page.results = await expansion.all(page.results);
       return page;

@@ -1,5 +1,5 @@
 import { duplicateField, invalidInput, type LocalizedString } from '@herald/model';
-import type { Project, Queryable } from '@herald/store';
+import { testedDocumentSql, type Project, type Queryable } from '@herald/store';
 import { localizedString } from '../shared/validation.js';
 import { SHOPPING_LIST_TYPE_ID } from './shopping-list.js';
 
@@ -23,7 +23,7 @@ export function slugOf(value: unknown): LocalizedString {
 export async function assertSlugFree(db: Queryable, projectKey: string, slug: LocalizedString, selfId = ''): Promise<void> {
   for (const [locale, text] of Object.entries(slug)) {
     const found = await db.query<{ id: string }>(
-      'SELECT id FROM resources WHERE project_key = $1 AND type_id = $2 AND id <> $3 AND doc @? $4::jsonpath LIMIT 1',
+      `SELECT r.id FROM resources r WHERE r.project_key = $1 AND r.type_id = $2 AND r.id <> $3 AND ${testedDocumentSql(SHOPPING_LIST_TYPE_ID, false)} @? $4::jsonpath LIMIT 1`,
       [projectKey, SHOPPING_LIST_TYPE_ID, selfId, `$.slug ? (@.${JSON.stringify(locale)} == ${JSON.stringify(text)})`],
     );
     if (found.rows.length > 0) throw duplicateField('slug', text);
