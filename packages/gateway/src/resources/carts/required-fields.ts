@@ -10,6 +10,20 @@ import { engineFields, NO_PRODUCT_TYPE, productIdForSku } from './line-items.js'
 /** The fields engineFields() fills, named once from it. */
 const ENGINE_FIELDS = Object.keys(engineFields()) as ReadonlyArray<keyof ReturnType<typeof engineFields>>;
 
+/** The top-level fields a stored cart may lack, with the values new carts get (fresh arrays per call). */
+function cartDefaults(): Pick<Cart, 'origin' | 'priceRoundingMode' | 'shippingMode' | 'shipping' | 'refusedGifts'> {
+  return { origin: 'Customer', priceRoundingMode: 'HalfEven', shippingMode: 'Single', shipping: [], refusedGifts: [] };
+}
+
+const CART_DEFAULT_FIELDS = Object.keys(cartDefaults()) as ReadonlyArray<keyof ReturnType<typeof cartDefaults>>;
+
+/** The defaults of the fields `cart` lacks (absent or null). */
+function missingDefaults(cart: Cart): Partial<Cart> {
+  const stored: Partial<Cart> = cart;
+  const defaults = cartDefaults();
+  return Object.fromEntries(CART_DEFAULT_FIELDS.filter((field) => stored[field] == null).map((field) => [field, defaults[field]]));
+}
+
 /** Whether an item already has the fields engineFields() fills (every item Herald writes now has them). */
 function hasEngineFields(item: LineItem | CustomLineItem): boolean {
   const stored: Partial<LineItem | CustomLineItem> = item;
@@ -32,8 +46,7 @@ function hasRequiredLineItemFields(item: LineItem): boolean {
  */
 function hasRequiredCartFields(cart: Cart): boolean {
   const stored: Partial<Cart> = cart;
-  if (stored.origin === undefined || stored.priceRoundingMode === undefined || stored.shippingMode === undefined) return false;
-  if (stored.shipping === undefined || stored.refusedGifts === undefined) return false;
+  if (CART_DEFAULT_FIELDS.some((field) => stored[field] == null)) return false;
   if (!cart.discountCodes.every((entry) => 'discountCode' in entry)) return false;
   if (!cart.lineItems.every(hasRequiredLineItemFields) || !cart.customLineItems.every(hasEngineFields)) return false;
   return cart.lineItems.length === 0 || stored.totalLineItemQuantity === cart.lineItems.reduce((total, item) => total + item.quantity, 0);
@@ -68,16 +81,11 @@ export function fillRequiredCartFields(cart: Cart): void {
 /** The cart with every required field: itself when it has them all (not a copy), else a copy with the defaults. */
 export function withRequiredCartFields(cart: Cart): Cart {
   if (hasRequiredCartFields(cart)) return cart;
-  const stored: Partial<Cart> = cart;
   const lineItems = cart.lineItems.map(lineItemWithRequiredFields);
   const quantity = lineItems.reduce((total, item) => total + item.quantity, 0);
   return {
     ...cart,
-    origin: stored.origin ?? 'Customer',
-    priceRoundingMode: stored.priceRoundingMode ?? 'HalfEven',
-    shippingMode: stored.shippingMode ?? 'Single',
-    shipping: stored.shipping ?? [],
-    refusedGifts: stored.refusedGifts ?? [],
+    ...missingDefaults(cart),
     lineItems,
     customLineItems: cart.customLineItems.map(customLineItemWithRequiredFields),
     // Codes stored as `{code}` (before DiscountCodeInfo held a reference) have no reference to answer; the next write looks them up (discounting.ts).
