@@ -11,6 +11,7 @@ export {
   holdsItems,
   holdsItemsSql,
   holdsNoItemsSql,
+  indexConditionSql,
   jsonpathMayReadItems,
   testedDocumentSql,
   withoutItemsSql,

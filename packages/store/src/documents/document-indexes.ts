@@ -50,10 +50,11 @@ export function isItemsMember(member: string): boolean {
 /**
  * True when a jsonpath (as written by the gateway, not by users: their predicates are compiled
  * member by member) may read the items: it names them, or reads members it does not name
- * (`**`, `.*`). Erring on "yes" costs an unindexed scan, never a wrong answer.
+ * (`**`, `.*`, `.keyvalue()`), or has an escape that could spell their name (`"\u006cineItems"`).
+ * Erring on "yes" costs an unindexed scan, never a wrong answer.
  */
 export function jsonpathMayReadItems(jsonpath: string): boolean {
-  return /\*\*|\.\s*\*/.test(jsonpath) || UNINDEXED_MEMBERS.some((member) => jsonpath.includes(member));
+  return /\*\*|\.\s*\*|keyvalue|\\/.test(jsonpath) || UNINDEXED_MEMBERS.some((member) => jsonpath.includes(member));
 }
 
 /**
@@ -63,6 +64,16 @@ export function jsonpathMayReadItems(jsonpath: string): boolean {
  */
 export function testedDocumentSql(typeId: string, readsItems: boolean, alias = 'r'): string {
   return holdsItems(typeId) && !readsItems ? withoutItemsSql(alias) : `${alias}.doc`;
+}
+
+/**
+ * The condition of the index that holds `typeId`'s documents, for a statement that names its type
+ * as a parameter (`type_id = $2`): PostgreSQL proves a partial index's condition from a parameter
+ * only in a custom plan, and a prepared statement's generic plan, or `plan_cache_mode =
+ * force_generic_plan`, would read without the index.
+ */
+export function indexConditionSql(typeId: string, alias = 'r'): string {
+  return holdsItems(typeId) ? holdsItemsSql(alias) : holdsNoItemsSql(alias);
 }
 
 /** For a query of `typeId` documents (QueryParameters.documentOf): the document SQL that tests each top-level member. */

@@ -1,5 +1,5 @@
 import { invalidOperation, resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
-import { documentOfType, runPagedQuery, type ServerFields } from '@herald/store';
+import { documentOfType, indexConditionSql, runPagedQuery, type ServerFields } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
 import type { OwnedPermission } from '../associates/permissions.js';
@@ -107,7 +107,7 @@ export function registerInBusinessUnitRoutes<D extends BaseResource>(app: Fastif
       const page = await runPagedQuery<D>(
         documents.db,
         'resources',
-        ['r.project_key = $1', 'r.type_id = $2', ...sql.sql],
+        ['r.project_key = $1', 'r.type_id = $2', indexConditionSql(resource.typeId), ...sql.sql],
         [scope.projectKey, resource.typeId, ...sql.params],
         { ...queryRequest(request.query as Query), documentOf: documentOfType(resource.typeId) },
       );

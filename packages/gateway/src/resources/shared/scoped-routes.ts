@@ -1,5 +1,5 @@
 import { invalidOperation, resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
-import { documentOfType, runPagedQuery, type ServerFields } from '@herald/store';
+import { documentOfType, indexConditionSql, runPagedQuery, type ServerFields } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ProjectRouteAuth } from '../../auth/types.js';
 import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
@@ -62,7 +62,7 @@ export function registerScopedRoutes<D extends BaseResource>(app: FastifyInstanc
       const page = await runPagedQuery<D>(
         documents.db,
         'resources',
-        ['r.project_key = $1', 'r.type_id = $2', ...conditions.sql],
+        ['r.project_key = $1', 'r.type_id = $2', indexConditionSql(resource.typeId), ...conditions.sql],
         [projectKey, resource.typeId, ...conditions.params],
         { ...queryRequest(query), documentOf: documentOfType(resource.typeId) },
       );
