@@ -5,17 +5,8 @@ export { describeDatabaseUrl, DatabaseUnavailableError } from './database/target
 export { DataDirectoryInUseError } from './database/data-directory-lock.js';
 export { runMigrations, MIGRATIONS } from './migrations/run.js';
 export { DocumentStore } from './documents/document-store.js';
-export { runPagedQuery, type QueryRequest } from './documents/paged-query.js';
-export {
-  documentOfType,
-  holdsItems,
-  holdsItemsSql,
-  holdsNoItemsSql,
-  indexConditionSql,
-  jsonpathMayReadItems,
-  testedDocumentSql,
-  withoutItemsSql,
-} from './documents/document-indexes.js';
+export { runPagedQuery, typeScope, type QueryRequest } from './documents/paged-query.js';
+export { holdsItems, holdsItemsSql, holdsNoItemsSql, jsonpathMayReadItems, testedDocumentSql, withoutItemsSql } from './documents/document-indexes.js';
 export { TurnBatches } from './documents/turn-batches.js';
 export type { WriteContext, WriteRequest, Locator, ServerFields, UpdateResult, UpdateOptions, TransactionReader, DeleteOptions } from './documents/types.js';
 export { containerKey, CUSTOM_OBJECT_TYPE_ID, lookupKey, userProvidedIdentifiers } from './documents/identifiers.js';

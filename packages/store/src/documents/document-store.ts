@@ -14,8 +14,7 @@ import { sqlState, UNIQUE_VIOLATION, type Database, type Queryable, type QueryOp
 import { appendEvents, eventInserts, prepareEvents } from '../outbox/append.js';
 import { CreateBatcher } from './create-batcher.js';
 import { UpdateBatcher, type PreparedUpdate } from './update-batcher.js';
-import { documentOfType, indexConditionSql } from './document-indexes.js';
-import { runPagedQuery, type QueryRequest } from './paged-query.js';
+import { runPagedQuery, typeScope, type QueryRequest } from './paged-query.js';
 import { columnOfKeyInDocument } from '../query/columns.js';
 import type { PagedQueryResponse } from '../query/types.js';
 import { ByIdBatcher } from '../reads/by-id-batcher.js';
@@ -529,11 +528,8 @@ export class DocumentStore {
   /** Query with predicates, sorting and paging (§4.4). */
   async query<D extends BaseResource>(projectKey: string, typeId: string, request: QueryRequest): Promise<PagedQueryResponse<D>> {
     const columns = typeId === CUSTOM_OBJECT_TYPE_ID ? columnOfKeyInDocument : undefined;
-    return runPagedQuery<D>(this.db, 'resources', ['r.project_key = $1', 'r.type_id = $2', indexConditionSql(typeId)], [projectKey, typeId], {
-      ...request,
-      columns,
-      documentOf: documentOfType(typeId),
-    });
+    const { scope, documentOf } = typeScope(typeId);
+    return runPagedQuery<D>(this.db, 'resources', scope, [projectKey, typeId], { ...request, columns, documentOf });
   }
 
   /**

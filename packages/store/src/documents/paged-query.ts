@@ -1,5 +1,6 @@
 import type { Queryable } from '../database/types.js';
-import { compileQuery, parsePaging, TOTAL_CAP, type CompiledQuery, type Paging } from '../query/index.js';
+import { compileQuery, parsePaging, TOTAL_CAP, type CompiledQuery, type DocumentOf, type Paging } from '../query/index.js';
+import { documentOfType, indexConditionSql } from './document-indexes.js';
 import type { PagedQueryResponse, QueryParameters } from '../query/types.js';
 
 export interface QueryRequest extends QueryParameters {
@@ -12,6 +13,15 @@ export interface QueryRequest extends QueryParameters {
    * only that part, and parses half the JSON.
    */
   documentSql?: string;
+}
+
+/**
+ * The scope of a query of one project's `typeId` resources ($1 the project, $2 the type), with the
+ * document SQL its predicates test: together they let PostgreSQL find the index that holds the
+ * type's documents, in custom and generic plans alike (document-indexes.ts).
+ */
+export function typeScope(typeId: string): { scope: string[]; documentOf: DocumentOf } {
+  return { scope: ['r.project_key = $1', 'r.type_id = $2', indexConditionSql(typeId)], documentOf: documentOfType(typeId) };
 }
 
 /** One paged query: its table, scope and compiled predicate, with the values they bind. */

@@ -43,6 +43,7 @@ import { predicateError } from './errors.js';
 import { withinCircleSql } from './geo.js';
 import { jsonPathString, member } from './jsonpath.js';
 import type { SqlParameters } from './parameters.js';
+import type { QueryParameters } from './types.js';
 import { canonicalNumber, isBetweenMicroseconds, normaliseDateTime } from './values.js';
 
 /** Where a query's fields are: which are columns, where the others live inside `doc`, which document SQL tests them. */
@@ -52,9 +53,12 @@ export interface FieldPlaces {
   documentOf: DocumentOf;
 }
 
-const DEFAULT_PLACES: FieldPlaces = { columns: columnOf, roots: atDocumentRoot, documentOf: wholeDocument };
+/** A query's field places, its own where it names them, else the defaults (columns, document root, whole document). */
+export function fieldPlaces(query: Pick<QueryParameters, 'columns' | 'fieldRoot' | 'documentOf'>): FieldPlaces {
+  return { columns: query.columns ?? columnOf, roots: query.fieldRoot ?? atDocumentRoot, documentOf: query.documentOf ?? wholeDocument };
+}
 
-export function compilePredicate(predicate: Predicate, params: SqlParameters, places: FieldPlaces = DEFAULT_PLACES): string {
+export function compilePredicate(predicate: Predicate, params: SqlParameters, places: FieldPlaces): string {
   switch (predicate.kind) {
     case 'and':
       return `(${predicate.operands.map((operand) => compilePredicate(operand, params, places)).join(' AND ')})`;

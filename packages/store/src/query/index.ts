@@ -3,8 +3,7 @@
  * over the row alias `r`, and paging validation (§8). See compile.ts for the predicate semantics.
  */
 import { invalidInput } from '@herald/model';
-import { atDocumentRoot, columnOf, wholeDocument } from './columns.js';
-import { compilePredicate } from './compile.js';
+import { compilePredicate, fieldPlaces } from './compile.js';
 import { MAX_QUERY_VALUES, MAX_WHERE_PARAMETERS } from './limits.js';
 import { SqlParameters } from './parameters.js';
 import { parsePredicate } from './parser.js';
@@ -33,7 +32,7 @@ export function compileQuery(query: QueryParameters, firstParam: number): Compil
   }
   // Several `where` parameters are AND-ed (§4.4).
   const budget = { remaining: MAX_QUERY_VALUES };
-  const places = { columns: query.columns ?? columnOf, roots: query.fieldRoot ?? atDocumentRoot, documentOf: query.documentOf ?? wholeDocument };
+  const places = fieldPlaces(query);
   const clauses = where.map((predicate) => compilePredicate(parsePredicate(predicate, query.vars ?? {}, budget), params, places));
   const whereParamCount = params.values.length;
   const orderTerms = compileSort(query.sort ?? [], params, query.columns, query.fieldRoot);

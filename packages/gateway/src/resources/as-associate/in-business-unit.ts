@@ -1,5 +1,5 @@
 import { invalidOperation, resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
-import { documentOfType, indexConditionSql, runPagedQuery, type ServerFields } from '@herald/store';
+import { runPagedQuery, typeScope, type ServerFields } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
 import type { OwnedPermission } from '../associates/permissions.js';
@@ -104,13 +104,11 @@ export function registerInBusinessUnitRoutes<D extends BaseResource>(app: Fastif
         ...(sees === 'own' ? [{ path: resource.customerPath, value: scope.associateId }] : []),
       ];
       const sql = scopeSql({ conditions }, 3);
-      const page = await runPagedQuery<D>(
-        documents.db,
-        'resources',
-        ['r.project_key = $1', 'r.type_id = $2', indexConditionSql(resource.typeId), ...sql.sql],
-        [scope.projectKey, resource.typeId, ...sql.params],
-        { ...queryRequest(request.query as Query), documentOf: documentOfType(resource.typeId) },
-      );
+      const ofType = typeScope(resource.typeId);
+      const page = await runPagedQuery<D>(documents.db, 'resources', [...ofType.scope, ...sql.sql], [scope.projectKey, resource.typeId, ...sql.params], {
+        ...queryRequest(request.query as Query),
+        documentOf: ofType.documentOf,
+      });
       const results = await expansion.all(page.results);
       return { ...page, results: resource.present === undefined ? results : results.map((doc) => resource.present?.(doc)) };
     }),

@@ -263,6 +263,14 @@ function eligible(discount: CartDiscount, cart: DiscountableCart, subject: Predi
 }
 
 /**
+ * Whether applying `cartDiscounts` and the cart's codes reads any predicate subject: a cart with no
+ * discount to match (most carts) need not have one built.
+ */
+export function readsPredicates(cartDiscounts: readonly unknown[], discountCodeIds: readonly string[]): boolean {
+  return cartDiscounts.length > 0 || discountCodeIds.length > 0;
+}
+
+/**
  * Applies the project's cart discounts to a cart, by the reference's rules: the discounts that
  * apply (active, valid at `now`, for the cart's store, cart predicate matching, and — when
  * `requiresDiscountCode` — brought by a code of the cart that MatchesCart) apply one after another
@@ -271,14 +279,6 @@ function eligible(discount: CartDiscount, cart: DiscountableCart, subject: Predi
  * the sequence, and the codes whose discounts all came after it are ApplicationStoppedByPreviousDiscount.
  * Pure: prices in exact integer minor units; `usage` holds the codes' application counts.
  */
-/**
- * Whether applying `cartDiscounts` and the cart's codes reads any predicate subject: a cart with no
- * discount to match (most carts) need not have one built.
- */
-export function readsPredicates(cartDiscounts: readonly unknown[], discountCodeIds: readonly string[]): boolean {
-  return cartDiscounts.length > 0 || discountCodeIds.length > 0;
-}
-
 export function applyCartDiscounts(
   cart: DiscountableCart,
   cartDiscounts: readonly CartDiscount[],

@@ -1,5 +1,5 @@
 import { invalidOperation, resourceNotFound, type BaseResource, type MessagePayload } from '@herald/model';
-import { documentOfType, indexConditionSql, runPagedQuery, type ServerFields } from '@herald/store';
+import { runPagedQuery, typeScope, type ServerFields } from '@herald/store';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ProjectRouteAuth } from '../../auth/types.js';
 import { booleanParam, queryRequest, versionParam } from '../../http/query-params.js';
@@ -59,12 +59,13 @@ export function registerScopedRoutes<D extends BaseResource>(app: FastifyInstanc
       const query = request.query as Query;
       const projectKey = (request.params as Params).projectKey;
       const conditions = scopeSql(scope, 3);
+      const ofType = typeScope(resource.typeId);
       const page = await runPagedQuery<D>(
         documents.db,
         'resources',
-        ['r.project_key = $1', 'r.type_id = $2', indexConditionSql(resource.typeId), ...conditions.sql],
+        [...ofType.scope, ...conditions.sql],
         [projectKey, resource.typeId, ...conditions.params],
-        { ...queryRequest(query), documentOf: documentOfType(resource.typeId) },
+        { ...queryRequest(query), documentOf: ofType.documentOf },
       );
       page.results = await expansion.all(page.results);
       return page;
