@@ -5,10 +5,10 @@
  * 1. Raw ceiling: `SendMessageBatch` (10 entries, 8 requests in flight) straight into the peer.
  * 2. Throughput: a backlog of N change notifications committed to the outbox in one transaction;
  *    time until all N arrived at the peer (routing + leasing + encoding + sending + recording).
- *    Target: ≥ 60 % of the raw ceiling.
+ *    Target: ≥ 60 % of the raw ceiling (issue 11); issue 30 asks ≥ 90 %.
  * 3. Latency: resource writes through the DocumentStore at R/s for S seconds (engine-writer.ts, in
- *    its own process); per event, from the write's commit to its arrival at the peer. Target: p99
- *    < 50 ms at 500/s.
+ *    its own process, after a warm-up of its own); per event, from the write's commit to its arrival
+ *    at the peer. Target: p99 < 50 ms at 500/s (issue 11); issue 30 asks < 25 ms.
  *
  *   npx tsx packages/delivery/bench/engine-throughput.ts [backlog=20000] [rate=500] [seconds=10]
  *
@@ -35,6 +35,8 @@ await runWithSourceConditions(async () => {
   const BACKLOG = Number(process.argv[2] ?? 20_000);
   const RATE = Number(process.argv[3] ?? 500);
   const SECONDS = Number(process.argv[4] ?? 10);
+  /** engine-writer.ts's unmeasured warm-up before its SECONDS. */
+  const WRITER_WARMUP_SECONDS = 2;
   const RAW_COUNT = 20_000;
   const RAW_IN_FLIGHT = 8;
   const region = 'us-east-1';
@@ -43,7 +45,12 @@ await runWithSourceConditions(async () => {
   const cluster = serverUrl === undefined ? await startPostgres() : undefined;
   const isolated = await createIsolatedDatabase(serverUrl ?? cluster!.url);
   const db = await openDatabase(isolated.url);
-  const fauxqs = await startFauxqs({ port: 0, host: '127.0.0.1', logger: false, messageSpies: { bufferSize: RAW_COUNT + BACKLOG + RATE * SECONDS + 1_000 } });
+  const fauxqs = await startFauxqs({
+    port: 0,
+    host: '127.0.0.1',
+    logger: false,
+    messageSpies: { bufferSize: RAW_COUNT + BACKLOG + RATE * (SECONDS + WRITER_WARMUP_SECONDS) + 1_000 },
+  });
   const endpoint = `http://127.0.0.1:${fauxqs.port}`;
 
   type Spied = ReturnType<typeof fauxqs.spy.getAllMessages>[number];
@@ -171,7 +178,7 @@ await runWithSourceConditions(async () => {
     // The workers' and their backends' CPU while paced: what a steady rate costs per event (the
     // writer's backend is not among these: it connects after this list was read).
     const pacedBackendPids = (await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((r) => r.pid);
-    const pacedBefore = { workers: ticks(workerPids), postgres: ticksByPid(pacedBackendPids) };
+    let pacedBefore = { workers: ticks(workerPids), postgres: ticksByPid(pacedBackendPids) };
     const writer = spawn(
       process.execPath,
       ['--conditions=@herald/source', '--import', 'tsx', WRITER, isolated.url, projectKey, String(RATE), String(SECONDS)],
@@ -180,7 +187,13 @@ await runWithSourceConditions(async () => {
       },
     );
     let output = '';
-    writer.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+    // The writer's warm-up (engine-writer.ts) is neither timed nor charged: CPU is counted from its mark.
+    writer.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      if (!output.includes('measuring\n') && (output + chunk).includes('measuring\n')) {
+        pacedBefore = { workers: ticks(workerPids), postgres: ticksByPid(pacedBackendPids) };
+      }
+      output += chunk;
+    });
     const writerExit = await new Promise<number | null>((resolve) => writer.once('exit', resolve));
     if (writerExit !== 0) throw new Error(`writer exited with ${writerExit}`);
     const committedAt = new Map<string, number>();
@@ -188,7 +201,7 @@ await runWithSourceConditions(async () => {
     for (const line of output.trim().split('\n')) {
       const [first, second] = line.split(' ');
       if (first === 'done') achievedRate = Number(second);
-      else if (first !== undefined && second !== undefined) committedAt.set(first, Number(second));
+      else if (first !== 'measuring' && first !== undefined && second !== undefined) committedAt.set(first, Number(second));
     }
     if (committedAt.size !== total) throw new Error(`writer reported ${committedAt.size} of ${total} writes`);
     await arrivalOf(new Set(committedAt.keys()));
@@ -217,7 +230,7 @@ await runWithSourceConditions(async () => {
         [
           `engine throughput (backlog of ${formatRate(BACKLOG)})`,
           `${formatRate(engineRate)} deliveries/s (${Math.round((engineRate / rawRate) * 100)} % of raw)`,
-          '≥ 60 % of raw',
+          '≥ 60 % of raw (issue 30: ≥ 90 %)',
         ],
         ['CPU per 1,000: raw (SDK client + peer, one process)', `${perThousand(rawCpuMs, RAW_COUNT)} ms`, ''],
         [
@@ -228,7 +241,7 @@ await runWithSourceConditions(async () => {
         [
           `latency at ${RATE}/s for ${SECONDS} s (achieved ${formatRate(achievedRate)}/s), commit → arrival`,
           `p50 ${quantile(0.5).toFixed(1)} ms, p99 ${quantile(0.99).toFixed(1)} ms, max ${quantile(1).toFixed(1)} ms`,
-          'p99 < 50 ms',
+          'p99 < 50 ms (issue 30: < 25 ms)',
         ],
         [
           `CPU per 1,000 at ${RATE}/s: workers + their PostgreSQL backends`,
