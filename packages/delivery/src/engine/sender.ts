@@ -7,7 +7,7 @@ import type { DeliveryFormat } from '../format/formatted.js';
 import type { DeliveryMetrics } from '../metrics/delivery-metrics.js';
 import { openDestination, plainSecretBox, type SecretBox } from '../secrets/index.js';
 import type { DestinationAdapterSource } from './adapters.js';
-import { bySubscription, claimDue, type Lease } from './leases.js';
+import { anyQueueAwake, bySubscription, claimDue, type Lease } from './leases.js';
 import { sortOutcomes } from './outcomes/batch.js';
 import type { SentBatch } from './outcomes/context.js';
 import { recordBatch } from './outcomes/record.js';
@@ -70,6 +70,8 @@ export class Sender {
   private readonly pacer: RecoveryPacer;
   /** Destinations with their secrets opened, per subscription and stored destination (decrypting once). */
   private readonly opened = new Map<string, { key: string; destination: Destination }>();
+  /** Whether the last claim filled a lease (see `claim`). */
+  private lastClaimFull = false;
 
   constructor(
     private readonly deps: SenderDeps,
@@ -95,8 +97,14 @@ export class Sender {
   /** Claims a lease's worth of due deliveries, none of the `excluded` subscriptions'. */
   async claim(excluded: readonly SubscriptionRef[] = []): Promise<Lease | undefined> {
     const now = this.deps.clock.now();
+    // A worker's idle polls (and the claims after sends, while the router hands its deliveries
+    // over itself) mostly find nothing: they first ask whether anything could be due, cheaply.
+    // After a full lease more is likely waiting, so the claim goes straight out.
+    if (!this.lastClaimFull && !(await anyQueueAwake(this.deps.db, now))) return undefined;
     const expiresAt = new Date(now.getTime() + this.options.leaseMs);
-    return claimDue(this.deps.db, this.options.workerId, now, expiresAt, this.options.batchSize, excluded);
+    const lease = await claimDue(this.deps.db, this.options.workerId, now, expiresAt, this.options.batchSize, excluded);
+    this.lastClaimFull = lease !== undefined && lease.deliveries.length >= this.options.batchSize;
+    return lease;
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { Queryable } from '@herald/store';
 import { describe, expect, it } from 'vitest';
-import { claimDue, releaseAllOf, type Lease } from '../../src/engine/leases.js';
+import { anyQueueAwake, claimDue, releaseAllOf, type Lease } from '../../src/engine/leases.js';
 import { reschedule } from '../../src/engine/records.js';
 import { driverName, engineDatabaseUrls, HOUR, writeStores } from '../engine/support.js';
 import { backlogsFor, countBySubscription } from './backlogs.js';
@@ -24,8 +24,20 @@ async function wakeAt(db: Queryable, subscriptionId: string): Promise<Date | und
 describe.each(engineDatabaseUrls())('no delivery is hidden behind its queue row (%s)', (serverUrl) => {
   const backlogs = backlogsFor(serverUrl, { fresh: true });
 
-  /** Claims at the clock's time for `owner`, leased for `leaseMs`. */
-  function claim(owner: string, limit = 100, leaseMs = LEASE_MS): Promise<Lease | undefined> {
+  /**
+   * Claims at the clock's time for `owner`, leased for `leaseMs`. A worker's sender first asks
+   * `anyQueueAwake` and skips the claim on "no": asked here before every claim, it must never say
+   * so when the claim finds deliveries.
+   */
+  async function claim(owner: string, limit = 100, leaseMs = LEASE_MS): Promise<Lease | undefined> {
+    const awake = await anyQueueAwake(backlogs().database.db, backlogs().clock.now());
+    const lease = await claimDirectly(owner, limit, leaseMs);
+    if (lease !== undefined) expect(awake, 'the probe before a claim that found deliveries').toBe(true);
+    return lease;
+  }
+
+  /** The claim alone, for the races with inserts (there the probe may answer before an insert commits). */
+  function claimDirectly(owner: string, limit = 100, leaseMs = LEASE_MS): Promise<Lease | undefined> {
     const now = backlogs().clock.now();
     return claimDue(backlogs().database.db, owner, now, new Date(now.getTime() + leaseMs), limit);
   }
@@ -128,7 +140,7 @@ describe.each(engineDatabaseUrls())('no delivery is hidden behind its queue row 
       for (let round = 0; round < rounds; round++) {
         const eventId = `raced-${round}`;
         // A router's insert and a claim, at the same time on two connections.
-        const [, raced] = await Promise.all([insertDelivery(db, id, eventId, clock.now()), claim('worker-racing')]);
+        const [, raced] = await Promise.all([insertDelivery(db, id, eventId, clock.now()), claimDirectly('worker-racing')]);
         const find = (lease: Lease | undefined) => lease?.deliveries.find((d) => d.eventId === eventId);
         const claimed = find(raced) ?? find(await claim('worker-after'));
         if (claimed === undefined) hidden.push(eventId);
@@ -156,7 +168,7 @@ describe.each(engineDatabaseUrls())('no delivery is hidden behind its queue row 
         await insert(`sent-${round}`);
         await db.query('DELETE FROM deliveries WHERE subscription_id = $1 AND event_id = $2', [id, `sent-${round}`]);
         let claimed = false;
-        const claiming = claim('worker-claiming', 1).finally(() => (claimed = true));
+        const claiming = claimDirectly('worker-claiming', 1).finally(() => (claimed = true));
         await claimRunning(db, () => claimed);
         await insert(`raced-${round}`);
         await claiming;
