@@ -20,15 +20,13 @@ import { runWithSourceConditions } from './support/with-source-conditions.js';
 
 await runWithSourceConditions(async () => {
   const { randomUUID } = await import('node:crypto');
-  const { readFileSync } = await import('node:fs');
-  const { execFileSync, spawn } = await import('node:child_process');
+  const { spawn } = await import('node:child_process');
   const { fileURLToPath } = await import('node:url');
   const WRITER = fileURLToPath(new URL('./engine-writer.ts', import.meta.url));
-  const TICK_MS = 1000 / Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
   const { startFauxqs } = await import('fauxqs');
   const { SQSClient, SendMessageBatchCommand } = await import('@aws-sdk/client-sqs');
   const { DocumentStore, openDatabase, ProjectStore } = await import('@herald/store');
-  const { createIsolatedDatabase, startPostgres } = await import('@herald/testkit');
+  const { cpuSince, cpuSnapshot, createIsolatedDatabase, ownCpu, processesCpu, startPostgres } = await import('@herald/testkit');
   const { spawnWorker } = await import('../test/worker/worker-process.js');
   const { formatRate, perSecond, printTable } = await import('./support/table.js');
 
@@ -91,7 +89,7 @@ await runWithSourceConditions(async () => {
       modifiedAt: new Date().toISOString(),
     });
     const rawStart = performance.now();
-    const rawCpuStart = process.cpuUsage();
+    const rawCpuStart = cpuSnapshot({ client: ownCpu });
     let sent = 0;
     await Promise.all(
       Array.from({ length: RAW_IN_FLIGHT }, async () => {
@@ -103,7 +101,7 @@ await runWithSourceConditions(async () => {
       }),
     );
     const rawRate = perSecond(RAW_COUNT, performance.now() - rawStart);
-    const rawCpuMs = cpuMs(process.cpuUsage(rawCpuStart));
+    const rawCpuMs = cpuSince({ client: ownCpu }, rawCpuStart).client;
     raw.destroy();
 
     // Project, subscription, workers.
@@ -155,17 +153,15 @@ await runWithSourceConditions(async () => {
     });
     const backendPids = (await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((r) => r.pid);
     const workerPids = workers.map((worker) => worker.pid);
-    const before = { workers: ticks(workerPids), postgres: ticksByPid(backendPids), peer: process.cpuUsage() };
+    // A backend that ends meanwhile (an idle pool connection closed) drops out of the sums.
+    const drainCpu = { workers: processesCpu(workerPids), postgres: processesCpu(backendPids), peer: ownCpu };
+    const before = cpuSnapshot(drainCpu);
     const drainStart = performance.now();
     await arrivalOf(new Set(rows.map((row) => row.payload.resource.id)));
     const engineRate = perSecond(BACKLOG, performance.now() - drainStart);
     // CPU per 1,000 deliveries, by process: a figure the machine's other load does not distort.
     const perThousand = (ms: number, count: number): string => ((ms * 1000) / count).toFixed(0);
-    const engineCpu = {
-      workers: (ticks(workerPids) - before.workers) * TICK_MS,
-      postgres: ticksSince(before.postgres) * TICK_MS,
-      peer: cpuMs(process.cpuUsage(before.peer)),
-    };
+    const engineCpu = cpuSince(drainCpu, before);
 
     // 3. Latency at RATE events/s through real resource writes. First every backlog delivery must
     // be in the workers' histograms, or their latency would count in this phase's.
@@ -178,7 +174,8 @@ await runWithSourceConditions(async () => {
     // The workers' and their backends' CPU while paced: what a steady rate costs per event (the
     // writer's backend is not among these: it connects after this list was read).
     const pacedBackendPids = (await db.query<{ pid: number }>('SELECT pid FROM pg_stat_activity WHERE datname = current_database()')).rows.map((r) => r.pid);
-    let pacedBefore = { workers: ticks(workerPids), postgres: ticksByPid(pacedBackendPids) };
+    const pacedSources = { workers: processesCpu(workerPids), postgres: processesCpu(pacedBackendPids) };
+    let pacedBefore = cpuSnapshot(pacedSources);
     const writer = spawn(
       process.execPath,
       ['--conditions=@herald/source', '--import', 'tsx', WRITER, isolated.url, projectKey, String(RATE), String(SECONDS)],
@@ -190,7 +187,7 @@ await runWithSourceConditions(async () => {
     // The writer's warm-up (engine-writer.ts) is neither timed nor charged: CPU is counted from its mark.
     writer.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       if (!output.includes('measuring\n') && (output + chunk).includes('measuring\n')) {
-        pacedBefore = { workers: ticks(workerPids), postgres: ticksByPid(pacedBackendPids) };
+        pacedBefore = cpuSnapshot(pacedSources);
       }
       output += chunk;
     });
@@ -205,7 +202,7 @@ await runWithSourceConditions(async () => {
     }
     if (committedAt.size !== total) throw new Error(`writer reported ${committedAt.size} of ${total} writes`);
     await arrivalOf(new Set(committedAt.keys()));
-    const pacedCpu = { workers: (ticks(workerPids) - pacedBefore.workers) * TICK_MS, postgres: ticksSince(pacedBefore.postgres) * TICK_MS };
+    const pacedCpu = cpuSince(pacedSources, pacedBefore);
     // The spy stamps each message with Date.now() as the peer accepts it (the ack follows).
     const arrivedAt = new Map<string, number>();
     for (const message of fauxqs.spy.getAllMessages()) {
@@ -258,41 +255,6 @@ await runWithSourceConditions(async () => {
     await db.close();
     await isolated.drop();
     await cluster?.stop();
-  }
-
-  function cpuMs(usage: NodeJS.CpuUsage): number {
-    return (usage.user + usage.system) / 1000;
-  }
-
-  /** utime + stime of processes in clock ticks (Linux /proc; 0 for processes gone or elsewhere). */
-  function ticks(pids: readonly number[]): number {
-    let sum = 0;
-    for (const count of ticksByPid(pids).values()) sum += count;
-    return sum;
-  }
-
-  /** utime + stime per process still there, in clock ticks. */
-  function ticksByPid(pids: readonly number[]): Map<number, number> {
-    const counts = new Map<number, number>();
-    for (const pid of pids) {
-      try {
-        const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
-        counts.set(pid, Number(fields[11] ?? 0) + Number(fields[12] ?? 0));
-      } catch {
-        // exited
-      }
-    }
-    return counts;
-  }
-
-  /**
-   * Ticks spent since `before` by the processes still there: a backend that ended meanwhile (an
-   * idle pool connection closed) drops out of both sides instead of making the sum negative.
-   */
-  function ticksSince(before: ReadonlyMap<number, number>): number {
-    let sum = 0;
-    for (const [pid, count] of ticksByPid([...before.keys()])) sum += count - (before.get(pid) ?? count);
-    return sum;
   }
 
   /** Cumulative latency bucket counts summed over both workers' /metrics: [upper bound s, count]. */

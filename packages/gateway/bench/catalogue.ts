@@ -18,9 +18,8 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
-import { percentile, runHttpLoad, type LoadResult } from '@herald/testkit';
+import { cpuDuring, ownCpu, parentPid, percentile, processCpu, runHttpLoad, treeCpu, type CpuSource, type LoadResult } from '@herald/testkit';
 import { containerNodeFlags, startChild, stopChild } from './_child.js';
-import { cpuDuring, ownCpu, parentPid, processCpu, treeCpu, type CpuSource } from './_cpu.js';
 
 const databaseUrl = process.env.DATABASE_URL;
 if (databaseUrl === undefined || !databaseUrl.startsWith('postgres')) {

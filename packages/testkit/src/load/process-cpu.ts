@@ -1,4 +1,7 @@
-/** CPU time of benchmark processes, read from /proc (Linux): which side of a request costs what. */
+/**
+ * CPU time of benchmark processes, read from /proc (Linux): which side of a request costs what.
+ * The gateway's and the delivery engine's benches share it.
+ */
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 
@@ -43,6 +46,18 @@ export const processCpu =
   () =>
     new Map([[pid, processCpuMs(pid) ?? 0]]);
 
+/** A fixed set of processes (PostgreSQL backends, workers); one that exits drops out. */
+export const processesCpu =
+  (pids: readonly number[]): CpuSource =>
+  () => {
+    const spent = new Map<number, number>();
+    for (const pid of pids) {
+      const ms = processCpuMs(pid);
+      if (ms !== undefined) spent.set(pid, ms);
+    }
+    return spent;
+  };
+
 export const treeCpu =
   (rootPid: number): CpuSource =>
   () =>
@@ -54,20 +69,32 @@ export const ownCpu: CpuSource = () => {
   return new Map([[process.pid, (usage.user + usage.system) / 1000]]);
 };
 
+/** What each source has spent so far, per process: the start of a measure (`cpuSince`). */
+export type CpuSnapshot<K extends string> = Record<K, Map<number, number>>;
+
+export function cpuSnapshot<K extends string>(sources: Record<K, CpuSource>): CpuSnapshot<K> {
+  const snapshot = {} as CpuSnapshot<K>;
+  for (const key of Object.keys(sources) as K[]) snapshot[key] = sources[key]();
+  return snapshot;
+}
+
 /**
- * CPU ms each source spent while `work` ran. A process that appeared meanwhile (a new pool
+ * CPU ms each source spent since `start`. A process that appeared meanwhile (a new pool
  * connection's backend) counts from zero; one that exited drops out (its last ticks are lost).
  */
-export async function cpuDuring<K extends string>(sources: Record<K, CpuSource>, work: () => Promise<void>): Promise<Record<K, number>> {
-  const keys = Object.keys(sources) as K[];
-  const before = new Map(keys.map((key) => [key, sources[key]()]));
-  await work();
+export function cpuSince<K extends string>(sources: Record<K, CpuSource>, start: CpuSnapshot<K>): Record<K, number> {
   const spent = {} as Record<K, number>;
-  for (const key of keys) {
-    const start = before.get(key)!;
+  for (const key of Object.keys(sources) as K[]) {
     let sum = 0;
-    for (const [pid, ms] of sources[key]()) sum += ms - (start.get(pid) ?? 0);
+    for (const [pid, ms] of sources[key]()) sum += ms - (start[key].get(pid) ?? 0);
     spent[key] = sum;
   }
   return spent;
+}
+
+/** CPU ms each source spent while `work` ran (see `cpuSince`). */
+export async function cpuDuring<K extends string>(sources: Record<K, CpuSource>, work: () => Promise<void>): Promise<Record<K, number>> {
+  const start = cpuSnapshot(sources);
+  await work();
+  return cpuSince(sources, start);
 }
