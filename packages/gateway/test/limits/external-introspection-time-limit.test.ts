@@ -13,8 +13,11 @@ import { startTestGateway, type TestGateway } from '../support/gateway.js';
 
 const P = 'limits-ext-time';
 
-/** Per token: how long to wait before the head, and before the (JSON) body ends. */
-const plans = new Map<string, { headMs: number; bodyMs: number }>();
+/**
+ * Per token: how long to wait before the head, and before the (JSON) body ends; with `stall`, the
+ * process is blocked (a loaded host) from `atMs` after the head for `forMs`.
+ */
+const plans = new Map<string, { headMs: number; bodyMs: number; stall?: { atMs: number; forMs: number } }>();
 const calls = new Map<string, number>();
 
 function handle(request: IncomingMessage, response: ServerResponse): void {
@@ -29,11 +32,20 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
       if (response.destroyed) return;
       response.writeHead(200, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) });
       response.write(body.slice(0, 5));
+      if (plan.stall !== undefined) setTimeout(() => blockFor(plan.stall?.forMs ?? 0), plan.stall.atMs);
       setTimeout(() => {
         if (!response.destroyed) response.end(body.slice(5));
       }, plan.bodyMs);
     }, plan.headMs);
   });
+}
+
+/** Keeps the event loop busy, as a host whose cores are taken does: timers fall due meanwhile. */
+function blockFor(ms: number): void {
+  const until = Date.now() + ms;
+  while (Date.now() < until) {
+    // busy
+  }
 }
 
 describe('§8 external introspection time limit (500 ms)', () => {
@@ -66,9 +78,11 @@ describe('§8 external introspection time limit (500 ms)', () => {
   });
 
   it.each([
-    ['a head after 800 ms', 'ext-late-head', { headMs: 800, bodyMs: 0 }],
-    ['a head at once and the body after 800 ms', 'ext-late-body', { headMs: 0, bodyMs: 800 }],
-  ])('answers %s with 504 ExternalOAuthFailed in the error shape, without a retry', async (_what, name, plan) => {
+    ['a head after 800 ms', 'ext-late-head', { headMs: 800, bodyMs: 0 }, 780],
+    ['a head at once and the body after 800 ms', 'ext-late-body', { headMs: 0, bodyMs: 800 }, 780],
+    // The limit's timer and the body's both fall due while the process is blocked (400 → 1,000 ms).
+    ['the body after 800 ms while the process stalls', 'ext-stalled-body', { headMs: 0, bodyMs: 800, stall: { atMs: 400, forMs: 600 } }, 1_280],
+  ])('answers %s with 504 ExternalOAuthFailed in the error shape, without a retry', async (_what, name, plan, withinMs) => {
     plans.set(name, plan);
     const started = Date.now();
     const response = await get(gateway, `/${P}/stores`, name);
@@ -79,9 +93,9 @@ describe('§8 external introspection time limit (500 ms)', () => {
       message: expect.any(String),
       errors: [{ code: 'ExternalOAuthFailed', message: expect.any(String) }],
     });
-    // Given up at about 500 ms, not after waiting for the endpoint.
+    // Given up at about 500 ms (or as soon as a stalled process runs again), not after waiting for the endpoint.
     expect(elapsed).toBeGreaterThanOrEqual(450);
-    expect(elapsed).toBeLessThan(780);
+    expect(elapsed).toBeLessThan(withinMs);
     expect(calls.get(name)).toBe(1);
   });
 });
