@@ -178,7 +178,7 @@ await runWithSourceConditions(async () => {
     let pacedBefore = cpuSnapshot(pacedSources);
     const writer = spawn(
       process.execPath,
-      ['--conditions=@herald/source', '--import', 'tsx', WRITER, isolated.url, projectKey, String(RATE), String(SECONDS)],
+      ['--conditions=@herald/source', '--import', 'tsx', WRITER, isolated.url, projectKey, String(RATE), String(SECONDS), String(WRITER_WARMUP_SECONDS)],
       {
         stdio: ['ignore', 'pipe', 'inherit'],
       },

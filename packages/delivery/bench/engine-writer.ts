@@ -1,7 +1,7 @@
 /**
  * The paced writer of engine-throughput.ts, in its own process so that its work does not delay
  * the SQS peer it measures against: creates `store` resources through the DocumentStore at RATE/s
- * for WARMUP_SECONDS unmeasured, prints `measuring`, then for SECONDS, and prints
+ * for WARMUP_SECONDS unmeasured (the bench says how long), prints `measuring`, then for SECONDS, and prints
  * `<resource id> <Date.now() after commit>` per measured write, then `done <rate>`.
  *
  * The warm-up is the writer's own: a cold process (its code still being compiled, its first
@@ -9,14 +9,14 @@
  * late after commits (events seemed to arrive before their commit). Measured from the first write,
  * that was most of the p99 (the first half second of 15 s held all events over 60 ms).
  *
- *   node --conditions=@herald/source --import tsx bench/engine-writer.ts DATABASE_URL PROJECT RATE SECONDS
+ *   node --conditions=@herald/source --import tsx bench/engine-writer.ts DATABASE_URL PROJECT RATE SECONDS WARMUP_SECONDS
  */
 import { DocumentStore, openDatabase } from '@herald/store';
 
-const [url, projectKey, rateText, secondsText] = process.argv.slice(2);
-if (url === undefined || projectKey === undefined) throw new Error('usage: engine-writer.ts DATABASE_URL PROJECT RATE SECONDS');
+const [url, projectKey, rateText, secondsText, warmupText] = process.argv.slice(2);
+if (url === undefined || projectKey === undefined) throw new Error('usage: engine-writer.ts DATABASE_URL PROJECT RATE SECONDS WARMUP_SECONDS');
 const rate = Number(rateText ?? 500);
-const WARMUP_SECONDS = 2;
+const WARMUP_SECONDS = Number(warmupText ?? 0);
 const total = rate * Number(secondsText ?? 10);
 const db = await openDatabase(url);
 const documents = new DocumentStore(db);

@@ -18,7 +18,7 @@ import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { Agent, request } from 'node:http';
 import pg from 'pg';
-import { cpuDuring, ownCpu, parentPid, percentile, processCpu, runHttpLoad, treeCpu, type CpuSource, type LoadResult } from '@herald/testkit';
+import { cpuDuring, ownCpu, parentPid, percentile, processesCpu, runHttpLoad, treeCpu, type CpuSource, type LoadResult } from '@herald/testkit';
 import { containerNodeFlags, startChild, stopChild } from './_child.js';
 
 const databaseUrl = process.env.DATABASE_URL;
@@ -247,7 +247,7 @@ step(`herald server (${fmt(PRODUCTS)} products of ${VARIANTS} variants)`);
 const herald = await startChild(resolve(here, '_serve.ts'), ['herald'], env, containerNodeFlags());
 process.on('exit', () => herald.child.kill('SIGKILL'));
 await clean();
-const cpuSources: Record<CpuSide, CpuSource> = { gateway: processCpu(herald.child.pid!), postgres: await postgresCpu(), client: ownCpu };
+const cpuSources: Record<CpuSide, CpuSource> = { gateway: processesCpu([herald.child.pid!]), postgres: await postgresCpu(), client: ownCpu };
 const auth = `Bearer ${await token(herald.url)}`;
 const loadAtStart = loadNow();
 

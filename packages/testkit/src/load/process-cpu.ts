@@ -41,12 +41,7 @@ export function parentPid(pid: number): number | undefined {
 /** CPU ms per process: one process, or a process and its children (a PostgreSQL cluster). */
 export type CpuSource = () => Map<number, number>;
 
-export const processCpu =
-  (pid: number): CpuSource =>
-  () =>
-    new Map([[pid, processCpuMs(pid) ?? 0]]);
-
-/** A fixed set of processes (PostgreSQL backends, workers); one that exits drops out. */
+/** A fixed set of processes (a server, PostgreSQL backends, workers); one that exits drops out. */
 export const processesCpu =
   (pids: readonly number[]): CpuSource =>
   () => {
@@ -58,10 +53,11 @@ export const processesCpu =
     return spent;
   };
 
+/** A process and its children as they are at each reading (a PostgreSQL cluster's postmaster and backends). */
 export const treeCpu =
   (rootPid: number): CpuSource =>
   () =>
-    new Map([rootPid, ...childPids(rootPid)].map((pid) => [pid, processCpuMs(pid) ?? 0]));
+    processesCpu([rootPid, ...childPids(rootPid)])();
 
 /** This process (the bench's client), through Node. */
 export const ownCpu: CpuSource = () => {
